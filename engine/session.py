@@ -1,0 +1,89 @@
+"""The one API the TUI and the CLI use to talk to the engine."""
+
+from __future__ import annotations
+
+import threading
+import uuid
+from datetime import datetime
+
+from engine.config import Config
+from engine.events import EventSink, ignore
+from engine.pipeline import RETRIEVAL_STAGES, STAGES, run_stages
+from engine.stage import Cancelled, TurnContext
+from engine.state import TurnState
+
+
+def parse_now(value: str | None) -> datetime | None:
+    if not value:
+        return None
+    from kgstore.errors import BadInput
+
+    try:
+        return datetime.fromisoformat(value)
+    except ValueError:
+        raise BadInput(f"--now: not an ISO 8601 date-time: {value!r}") from None
+
+
+class Session:
+    """One conversation over one store. `user_turn` blocks: call it from a thread worker."""
+
+    def __init__(self, ctx: TurnContext, session_id: str | None = None):
+        self.ctx = ctx
+        self.session_id = session_id or uuid.uuid4().hex[:12]
+        self.history: list[tuple[str, str]] = []
+        self._fixed_now = parse_now(ctx.config.now)
+        self._lock = threading.Lock()
+
+    @classmethod
+    def open(cls, config: Config, session_id: str | None = None, **resources) -> "Session":
+        """Open the store and background named by `config`; `resources` pre-seeds shared
+        objects (e.g. `llm=` a backend) instead of building them from the config."""
+        from engine.setup import build_context
+
+        ctx = build_context(config)
+        ctx.resources.update(resources)
+        return cls(ctx, session_id)
+
+    @property
+    def config(self) -> Config:
+        return self.ctx.config
+
+    def now(self) -> datetime:
+        return self._fixed_now or datetime.now().replace(microsecond=0)
+
+    def _new_state(self, text: str) -> TurnState:
+        return TurnState(session_id=self.session_id, turn=len(self.history) + 1, text=text,
+                         now=self.now(), history=list(self.history))
+
+    def user_turn(self, text: str, *, on_event: EventSink = ignore, cancel: threading.Event | None = None,
+                  answer: bool = True) -> TurnState:
+        """Run one user turn through the pipeline (all stages, or retrieval only when
+        `answer` is false). Errors inside a stage end the turn with `state.error` set; the
+        dialogue so far is kept."""
+        from engine.observe import record_system_turn
+
+        with self._lock:
+            state = self._new_state(text)
+            self.ctx.emit = on_event
+            self.ctx.cancel = cancel or threading.Event()
+            try:
+                run_stages(state, self.ctx, STAGES if answer else RETRIEVAL_STAGES)
+            except Cancelled:
+                state.cut = True
+            finally:
+                self.ctx.emit = ignore
+            self.history.append(("user", text))
+            if answer and state.response:
+                reply = state.refined["response"] if state.refined else state.response
+                record_system_turn(self.ctx, self.session_id, len(self.history) + 1, reply)
+                self.history.append(("system", reply))
+            return state
+
+    def system_turn(self, text: str) -> None:
+        """Record a system turn as given (replaying a dialogue): nothing is generated."""
+        from engine.observe import record_system_turn
+
+        with self._lock:
+            record_system_turn(self.ctx, self.session_id, len(self.history) + 1, text)
+            self.history.append(("system", text))
+

@@ -1,0 +1,22 @@
+"""Turn a Config into a ready TurnContext: open the store, load the knowledge, pick the background."""
+
+from __future__ import annotations
+
+from engine.config import Config
+from engine.stage import TurnContext
+
+
+def build_context(config: Config) -> TurnContext:
+    from kgstore import KGStore, demo_path
+
+    store = KGStore(None if config.memory else config.store)
+    for path in config.kg:
+        store.load(path, format=config.format, dialogue_id=config.dialogue_id)
+    if not config.kg and not config.sparql and config.demo != "none" and store.count() == 0:
+        store.load(demo_path(config.demo), dialogue_id=config.dialogue_id)
+    background = store
+    if config.sparql:
+        from kgstore.remote import SparqlBackground
+
+        background = SparqlBackground(config.sparql, timeout=config.sparql_timeout)
+    return TurnContext(config=config, store=store, background=background)

@@ -1,0 +1,42 @@
+"""Plain value types the store hands out, so callers never depend on pyoxigraph's classes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Fact:
+    """One triple. `o` is an IRI, or a literal's lexical form when `o_literal` is true."""
+
+    s: str
+    p: str
+    o: str
+    o_literal: bool = False
+    datatype: str | None = None
+    lang: str | None = None
+    graph: str | None = None
+
+    @property
+    def key(self) -> tuple[str, str, str]:
+        return (self.s, self.p, self.o)
+
+
+@dataclass
+class Neighborhood:
+    """Facts within `hops` of the seed entities, with the hop at which each fact was reached."""
+
+    seeds: list[str]
+    facts: list[Fact] = field(default_factory=list)
+    hop: dict[tuple[str, str, str], int] = field(default_factory=dict)
+    capped: bool = False
+    cap_reason: str = ""
+
+
+@dataclass(frozen=True)
+class LabelEntry:
+    """A name an entity goes by: its label or an alias."""
+
+    text: str
+    iri: str
+    alias: bool = False

@@ -1,0 +1,79 @@
+"""IRIs the project mints: graph names, the kgchat vocabulary, and office-domain entities.
+
+Every module that needs an IRI builds it here, so the importer, the benchmark generator, the
+rules and the evaluation agree on names without passing strings around.
+"""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import quote
+
+RDF = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
+RDFS = "http://www.w3.org/2000/01/rdf-schema#"
+XSD = "http://www.w3.org/2001/XMLSchema#"
+SKOS = "http://www.w3.org/2004/02/skos/core#"
+SCHEMA = "http://schema.org/"
+WD = "http://www.wikidata.org/entity/"
+WDT = "http://www.wikidata.org/prop/direct/"
+
+RDF_TYPE = RDF + "type"
+RDF_REIFIES = RDF + "reifies"
+RDFS_LABEL = RDFS + "label"
+LABEL_PREDICATES = (RDFS_LABEL, SKOS + "prefLabel", SCHEMA + "name")
+ALIAS_PREDICATES = (SKOS + "altLabel",)
+
+# kgchat's own vocabulary: dialogue state, provenance of derived facts.
+KGC = "urn:kgchat:vocab:"
+KGC_PROBABILITY = KGC + "probability"
+KGC_RULE = KGC + "rule"
+
+# Office (GraphWOZ-like) domain vocabulary.
+OFFICE = "urn:kgchat:office:"
+OFFICE_CLASSES = {"person": OFFICE + "Person", "event": OFFICE + "Event",
+                  "room": OFFICE + "Room", "group": OFFICE + "Group"}
+
+GRAPH_BG = "urn:kgchat:graph:bg:"
+GRAPH_DIALOGUE = "urn:kgchat:graph:dialogue:"
+GRAPH_DERIVED = "urn:kgchat:graph:derived:"
+
+
+def _slug(text: str) -> str:
+    return quote(re.sub(r"\s+", "_", text.strip()), safe="_-.~")
+
+
+def bg_graph(name: str) -> str:
+    """The named graph holding one loaded file (or one GraphWOZ dialogue's world)."""
+    return GRAPH_BG + _slug(name)
+
+
+def dialogue_graph(session: str) -> str:
+    return GRAPH_DIALOGUE + _slug(session)
+
+
+def derived_graph(session: str) -> str:
+    return GRAPH_DERIVED + _slug(session)
+
+
+def office_predicate(name: str) -> str:
+    """An office attribute or relation, e.g. office_predicate("phone")."""
+    return OFFICE + _slug(name)
+
+
+def office_entity(world: str, kind: str, key: str) -> str:
+    """The IRI of a person/event/room/group in one office world (one GraphWOZ `data` block).
+
+    `key` is the person or event id, or the room/group name as written in the data.
+    """
+    return f"urn:kgchat:kg:{_slug(world)}:{kind}:{_slug(key)}"
+
+
+def local_name(iri: str) -> str:
+    """Readable fallback label for an IRI without one."""
+    tail = re.split(r"[/#:]", iri.rstrip("/#:"))[-1]
+    return tail.replace("_", " ") or iri
+
+# The office schema: predicate local names used by the GraphWOZ importer, the benchmark
+# generator's gold annotations, the verbalizer templates and the commonsense rules.
+OFFICE_ATTRIBUTES = ("email", "phone", "date", "start_time", "end_time")  # literal-valued
+OFFICE_RELATIONS = ("member_of", "office", "location", "organizer", "attendee", "group")  # entity-valued
