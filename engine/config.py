@@ -65,6 +65,7 @@ class Config:
     openai_url: str | None = _opt(None, "base URL of an OpenAI-compatible server, e.g. http://127.0.0.1:8000/v1")
     openai_model: str | None = _opt(None, "model name on the OpenAI-compatible server")
     openai_key_env: str = _opt("OPENAI_API_KEY", "environment variable holding the server's API key")
+    openai_timeout: float = _opt(60.0, "seconds an OpenAI-compatible server may stay silent before the reply is given up")
     n_ctx: int = _opt(4096, "context window cap (the model's own size when smaller)")
     n_gpu_layers: int = _opt(-1, "layers offloaded to the GPU when the llama.cpp build has CUDA")
     max_tokens: int = _opt(256, "most tokens per reply")
