@@ -1,0 +1,50 @@
+"""Plan stage: which knowledge this turn needs.
+
+"none" for greetings, thanks, farewells and chit-chat that name nothing (retrieval is skipped);
+"dialogue" for questions about the conversation itself ("what did I ask?", "who am I?");
+"background" when the turn names entities or types and points back at nothing; "both" otherwise
+(pronouns, first person, follow-ups that lean on earlier turns).
+"""
+
+from __future__ import annotations
+
+import re
+
+from engine.stage import TurnContext, stage
+from engine.state import TurnState
+
+_CHITCHAT = re.compile(
+    r"^\W*(?:(?:hi|hello|hey|hiya|howdy|good\s+(?:morning|afternoon|evening|day)|greetings|yo|"
+    r"thanks?(?:\s+you)?(?:\s+(?:so|very)\s+much)?|thank\s+you(?:\s+(?:so|very)\s+much)?|thx|cheers|"
+    r"(?:good)?bye|see\s+you(?:\s+later)?|have\s+a\s+(?:nice|good|great)\s+day|"
+    r"ok(?:ay)?|great|perfect|cool|nice|awesome|sure|alright|all\s+right|got\s+it|"
+    r"how\s+are\s+you(?:\s+doing)?(?:\s+today)?|nice\s+to\s+meet\s+you|that'?s\s+(?:all|it|great|fine)|"
+    r"no(?:\s+thanks?)?|yes(?:\s+please)?|that\s+will\s+be\s+all|you'?re\s+welcome)"
+    r"(?:[\s,!.]+(?:there|robot|again|a\s+lot|then|so\s+much))*[\s,!.?]*)+$",
+    re.IGNORECASE)
+_ABOUT_DIALOGUE = re.compile(
+    r"\b(?:what\s+did\s+(?:i|you|we)\s+(?:just\s+)?(?:say|ask|tell|mention)|who\s+am\s+i|what(?:'s|\s+is)\s+my\s+name|"
+    r"do\s+you\s+remember|repeat\s+(?:that|it|what)|what\s+were\s+we\s+(?:talking|discussing))\b",
+    re.IGNORECASE)
+
+
+def decide(text: str, mention_kinds: list[str]) -> str:
+    named = any(k in ("name", "type") for k in mention_kinds)
+    pointing = any(k in ("pronoun", "definite", "first_person") for k in mention_kinds)
+    if not named and _CHITCHAT.match(text.strip() or "hi"):
+        return "none"
+    if _ABOUT_DIALOGUE.search(text):
+        return "dialogue"
+    if named and not pointing:
+        return "background"
+    return "both"
+
+
+def _report(state: TurnState) -> str:
+    return state.plan
+
+
+@stage("plan", report=_report)
+def run(state: TurnState, ctx: TurnContext) -> None:
+    kinds = [m.kind for m in state.mentions if m.entity or m.value is not None]
+    state.plan = decide(state.text, kinds)
