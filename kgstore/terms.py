@@ -40,3 +40,18 @@ class LabelEntry:
     text: str
     iri: str
     alias: bool = False
+
+
+@dataclass
+class LoadReport:
+    """What one `KGStore.load` added: new quads per named graph, and warnings (skipped keys)."""
+
+    path: str
+    format: str
+    graphs: dict[str, int] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+    bulk: bool = False
+
+    @property
+    def added(self) -> int:
+        return sum(self.graphs.values())

@@ -36,6 +36,9 @@ OFFICE_CLASSES = {"person": OFFICE + "Person", "event": OFFICE + "Event",
 GRAPH_BG = "urn:kgchat:graph:bg:"
 GRAPH_DIALOGUE = "urn:kgchat:graph:dialogue:"
 GRAPH_DERIVED = "urn:kgchat:graph:derived:"
+# Bookkeeping of the store itself (loads in progress); never shown as a user graph.
+GRAPH_META = "urn:kgchat:graph:meta"
+KGC_PENDING_LOAD = KGC + "pendingLoad"
 
 
 def _slug(text: str) -> str:
@@ -65,6 +68,12 @@ def office_entity(world: str, kind: str, key: str) -> str:
 
     `key` is the person or event id, or the room/group name as written in the data.
     """
+    return kg_iri(world, kind, key)
+
+
+def kg_iri(world: str, kind: str, key: str) -> str:
+    """A minted IRI for a term of one loaded file that has no IRIs of its own (CSV entities
+    and relations, office entities)."""
     return f"urn:kgchat:kg:{_slug(world)}:{kind}:{_slug(key)}"
 
 

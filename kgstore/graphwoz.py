@@ -1,0 +1,117 @@
+"""GraphWOZ JSON: one object keyed by dialogue id, each with `task`, `data` (the office world)
+and `log` (the turns). Reading the file and replaying a dialogue live here; turning `data` into
+quads is `kgstore.loaders.graphwoz`. Also the plain dialogue files `kgchat retrieve --dialogue`
+takes (a JSON list or JSON Lines of {"speaker", "text"})."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from kgstore.errors import LoadError
+from kgstore.loaders import load_error, read_text
+
+SPEAKERS = ("user", "system")
+
+
+def read_graphwoz(path: str) -> tuple[dict, str]:
+    """The parsed file and its text (for line numbers in later errors)."""
+    text = read_text(path)
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise load_error(path, f"not JSON: {exc.msg}", exc.lineno, exc.colno) from None
+    if not isinstance(doc, dict) or not all(isinstance(v, dict) for v in doc.values()):
+        raise LoadError(f"{path}: line 1: not a GraphWOZ file (expected an object of dialogues keyed by id)")
+    if not doc:
+        raise LoadError(f"{path}: line 1: no dialogues in the file")
+    return doc, text
+
+
+def dialogue_line(text: str, dialogue_id: str) -> int | None:
+    """The line where a dialogue's key appears, to point errors at it."""
+    match = re.search(r'"%s"\s*:' % re.escape(json.dumps(dialogue_id)[1:-1]), text)
+    return text.count("\n", 0, match.start()) + 1 if match else None
+
+
+def select(doc: dict, path: str, dialogue_id: str | None) -> dict[str, dict]:
+    if dialogue_id is None:
+        return doc
+    if dialogue_id not in doc:
+        some = ", ".join(list(doc)[:5]) + (", ..." if len(doc) > 5 else "")
+        raise LoadError(f"{path}: dialogue id '{dialogue_id}' is not in the file ({len(doc)} dialogues: {some})")
+    return {dialogue_id: doc[dialogue_id]}
+
+
+def require(dialogue: dict, key: str, path: str, text: str, dialogue_id: str, where: str = ""):
+    if key not in dialogue:
+        raise load_error(path, f"dialogue {dialogue_id}: {where}missing key '{key}'", dialogue_line(text, dialogue_id))
+    return dialogue[key]
+
+
+def read_dialogue(path: str, dialogue_id: str) -> list[dict]:
+    """The turns of one GraphWOZ dialogue in order: each log entry gives the user turn
+    (`manual_transcription`, else the best ASR alternative; `gold` kept when present) and then
+    the system turn (`agent_response`) when there is one."""
+    doc, text = read_graphwoz(path)
+    dialogue = select(doc, path, dialogue_id)[dialogue_id]
+    log = require(dialogue, "log", path, text, dialogue_id)
+    if not isinstance(log, list):
+        raise load_error(path, f"dialogue {dialogue_id}: 'log' must be a list of turns", dialogue_line(text, dialogue_id))
+    turns: list[dict] = []
+    for i, entry in enumerate(log):
+        user = entry.get("manual_transcription") if isinstance(entry, dict) else None
+        if user is None and isinstance(entry, dict) and entry.get("alternative"):
+            user = entry["alternative"][0].get("transcript")
+        if not isinstance(user, str):
+            raise load_error(path, f"dialogue {dialogue_id}: log[{i}]: missing key 'manual_transcription'",
+                             dialogue_line(text, dialogue_id))
+        turn = {"speaker": "user", "text": user, "turn": entry.get("turn", i)}
+        if "gold" in entry:
+            turn["gold"] = entry["gold"]
+        turns.append(turn)
+        if entry.get("agent_response"):
+            turns.append({"speaker": "system", "text": entry["agent_response"], "turn": entry.get("turn", i)})
+    return turns
+
+
+def read_dialogue_file(path: str) -> list[dict]:
+    """A plain dialogue: a JSON list, or JSON Lines, of {"speaker": "user"|"system", "text": ...}."""
+    text = read_text(path)
+    stripped = text.lstrip()
+    if stripped.startswith("["):
+        try:
+            items = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise load_error(path, f"not JSON: {exc.msg}", exc.lineno, exc.colno) from None
+        numbered = [(None, i, item) for i, item in enumerate(items)]
+    elif stripped.startswith("{") and _is_graphwoz(text):
+        raise LoadError(f"{path}: this is a GraphWOZ file: choose a dialogue with --dialogue-id")
+    else:
+        numbered = []
+        for number, line in enumerate(text.splitlines(), start=1):
+            if not line.strip():
+                continue
+            try:
+                numbered.append((number, len(numbered), json.loads(line)))
+            except json.JSONDecodeError as exc:
+                raise load_error(path, f"not JSON: {exc.msg}", number, exc.colno) from None
+    turns = []
+    for line, index, item in numbered:
+        where = f"line {line}" if line else f"item {index}"
+        if not isinstance(item, dict) or not isinstance(item.get("text"), str):
+            raise LoadError(f"{path}: {where}: each turn must be an object with a 'text' string")
+        if item.get("speaker") not in SPEAKERS:
+            raise LoadError(f"{path}: {where}: 'speaker' must be 'user' or 'system', not {item.get('speaker')!r}")
+        turns.append(dict(item))
+    if not turns:
+        raise LoadError(f"{path}: no turns in the file")
+    return turns
+
+
+def _is_graphwoz(text: str) -> bool:
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError:
+        return False
+    return isinstance(doc, dict) and "speaker" not in doc

@@ -1,0 +1,107 @@
+"""CSV/TSV triples: `head,relation,tail[,tail_type]`, one per row.
+
+Heads and relations are names: they get minted IRIs and an rdfs:label. A tail is a literal when
+`tail_type` says so or when it reads as a number, date, time, e-mail, phone number or URL;
+otherwise it is an entity like the head.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+
+from pyoxigraph import Literal, NamedNode, Quad
+
+from kgstore.loaders import Parsed, load_error, read_text
+from kgstore.vocab import RDFS_LABEL, XSD, kg_iri
+
+HEADER = ("head", "relation", "tail")
+# tail_type column values -> xsd datatype ("" = plain string literal, None = entity)
+TAIL_TYPES: dict[str, str | None] = {
+    "entity": None, "iri": None, "literal": "", "string": "", "text": "", "email": "", "phone": "",
+    "integer": "integer", "int": "integer", "decimal": "decimal", "number": "decimal",
+    "double": "double", "float": "double", "date": "date", "time": "time", "datetime": "dateTime",
+    "boolean": "boolean", "bool": "boolean", "url": "anyURI", "uri": "anyURI",
+}
+_PATTERNS: list[tuple[re.Pattern, str]] = [
+    (re.compile(r"[+-]?\d+"), "integer"),
+    (re.compile(r"[+-]?(\d+\.\d*|\.\d+)([eE][+-]?\d+)?|[+-]?\d+[eE][+-]?\d+"), "decimal"),
+    (re.compile(r"\d{4}-\d{2}-\d{2}"), "date"),
+    (re.compile(r"\d{4}-\d{2}-\d{2}[T ]\d{1,2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})?"), "dateTime"),
+    (re.compile(r"\d{1,2}:\d{2}(:\d{2})?"), "time"),
+    (re.compile(r"[\w.+-]+@[\w-]+(\.[\w-]+)+"), ""),
+    (re.compile(r"(https?|ftp)://\S+"), "anyURI"),
+    (re.compile(r"\+?\(?\d[\d ()./-]{5,}\d"), ""),  # phone: digits with separators, at least 7
+]
+
+
+def literal_for(text: str, datatype: str | None = None) -> Literal | None:
+    """The literal a tail reads as (None: an entity). `datatype` forces one (xsd local name)."""
+    if datatype is None:
+        for pattern, dt in _PATTERNS:
+            if pattern.fullmatch(text):
+                if dt == "decimal" and re.search(r"[eE]", text):
+                    dt = "double"
+                datatype = dt
+                break
+        else:
+            return None
+    if datatype == "":
+        return Literal(text)
+    if datatype == "time":
+        text = _full_time(text)
+    if datatype == "dateTime":
+        text = text.replace(" ", "T", 1)
+    return Literal(text, datatype=NamedNode(XSD + datatype))
+
+
+def _full_time(text: str) -> str:
+    parts = text.split(":")
+    h, m, s = (parts + ["00"])[:3]
+    return f"{int(h):02d}:{m}:{s}"
+
+
+def parse(path: str, graph: str, name: str, delimiter: str = ",") -> Parsed:
+    text = read_text(path)
+    g = NamedNode(graph)
+    quads: list[Quad] = []
+    minted: dict[tuple[str, str], NamedNode] = {}
+
+    def term(kind: str, label: str) -> NamedNode:
+        node = minted.get((kind, label))
+        if node is None:
+            node = minted[(kind, label)] = NamedNode(kg_iri(name, kind, label))
+            quads.append(Quad(node, NamedNode(RDFS_LABEL), Literal(label), g))
+        return node
+
+    reader = csv.reader(io.StringIO(text), delimiter=delimiter)
+    try:
+        for row in reader:
+            line = reader.line_num
+            cells = [c.strip() for c in row]
+            if not any(cells) or cells[0].startswith("#"):
+                continue
+            if line == 1 and tuple(c.lower() for c in cells[:3]) == HEADER:
+                continue
+            if len(cells) not in (3, 4):
+                raise load_error(path, f"expected 3 or 4 columns (head, relation, tail[, tail_type]), found {len(cells)}", line)
+            head, relation, tail = cells[:3]
+            if not head or not relation or not tail:
+                raise load_error(path, "head, relation and tail must not be empty", line)
+            tail_type = cells[3].lower() if len(cells) == 4 and cells[3] else None
+            if tail_type is not None and tail_type not in TAIL_TYPES:
+                raise load_error(path, f"unknown tail_type '{cells[3]}' (choose from {', '.join(TAIL_TYPES)})", line)
+            if tail_type is None:
+                obj = literal_for(tail)
+            elif TAIL_TYPES[tail_type] is None:
+                obj = None
+            else:
+                obj = literal_for(tail, TAIL_TYPES[tail_type])
+            quads.append(Quad(term("entity", head), term("relation", relation),
+                              obj if obj is not None else term("entity", tail), g))
+    except csv.Error as exc:
+        raise load_error(path, f"bad CSV: {exc}", reader.line_num) from None
+    except ValueError as exc:  # a literal pyoxigraph refuses (e.g. a malformed date forced by tail_type)
+        raise load_error(path, str(exc), reader.line_num) from None
+    return Parsed(quads=quads)

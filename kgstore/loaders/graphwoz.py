@@ -1,0 +1,136 @@
+"""GraphWOZ `data` -> office KG: people, events, rooms and groups as typed, labelled entities in
+one background graph per dialogue (`bg_graph(dialogue_id)`), attributes as literals, links with
+the office predicates of `kgstore.vocab`. Unknown keys are skipped with a warning."""
+
+from __future__ import annotations
+
+import re
+
+from pyoxigraph import Literal, NamedNode, Quad
+
+from kgstore.graphwoz import dialogue_line, read_graphwoz, require, select
+from kgstore.loaders import Parsed, load_error
+from kgstore.loaders.csv_triples import literal_for
+from kgstore.vocab import OFFICE_CLASSES, RDF_TYPE, RDFS_LABEL, bg_graph, office_entity, office_predicate
+
+PERSON_KEYS = {"name", "id", "email", "phone", "group", "office", "calendar"}
+EVENT_KEYS = {"id", "name", "date", "start_time", "end_time", "location", "organizer", "attendees", "group"}
+DATA_KEYS = {"people", "events", "rooms", "groups"}
+
+
+def parse(path: str, dialogue_id: str | None) -> Parsed:
+    doc, text = read_graphwoz(path)
+    out = Parsed()
+    for did, dialogue in select(doc, path, dialogue_id).items():
+        data = require(dialogue, "data", path, text, did)
+        if not isinstance(data, dict):
+            raise load_error(path, f"dialogue {did}: 'data' must be an object", dialogue_line(text, did))
+        World(did, data, path, text, out).build()
+    return out
+
+
+class World:
+    """One dialogue's `data` block turned into quads."""
+
+    def __init__(self, did: str, data: dict, path: str, text: str, out: Parsed):
+        self.did, self.data, self.path, self.text, self.out = did, data, path, text, out
+        self.g = NamedNode(bg_graph(did))
+        self.typed: set[str] = set()
+        self.people_by_name: dict[str, str] = {}
+        self.person_keys: set[str] = set()
+        self.warned: set[str] = set()
+
+    def warn(self, message: str) -> None:
+        if message not in self.warned:
+            self.warned.add(message)
+            self.out.warnings.append(f"{self.path}: dialogue {self.did}: {message}")
+
+    def add(self, s: str, p: str, o) -> None:
+        self.out.quads.append(Quad(NamedNode(s), NamedNode(p), o if not isinstance(o, str) else NamedNode(o), self.g))
+
+    def entity(self, kind: str, key: str, label: str | None = None) -> str:
+        iri = office_entity(self.did, kind, key)
+        if iri not in self.typed:
+            self.typed.add(iri)
+            self.add(iri, RDF_TYPE, OFFICE_CLASSES[kind])
+            self.add(iri, RDFS_LABEL, Literal(label or key))
+        return iri
+
+    def items(self, key: str) -> list:
+        value = self.data.get(key, [])
+        if not isinstance(value, list):
+            raise load_error(self.path, f"dialogue {self.did}: 'data.{key}' must be a list", dialogue_line(self.text, self.did))
+        return value
+
+    def record(self, item, key: str, index: int, known: set[str]) -> dict:
+        where = f"data.{key}[{index}]: "
+        if not isinstance(item, dict):
+            raise load_error(self.path, f"dialogue {self.did}: {where}must be an object", dialogue_line(self.text, self.did))
+        require(item, "name", self.path, self.text, self.did, where)
+        for extra in sorted(set(item) - known):
+            self.warn(f"unknown key '{extra}' in data.{key} skipped")
+        return item
+
+    def build(self) -> None:
+        for extra in sorted(set(self.data) - DATA_KEYS):
+            self.warn(f"unknown key 'data.{extra}' skipped")
+        people = [self.record(p, "people", i, PERSON_KEYS) for i, p in enumerate(self.items("people"))]
+        events = [self.record(e, "events", i, EVENT_KEYS) for i, e in enumerate(self.items("events"))]
+        for person in people:
+            key = str(person.get("id") or person["name"])
+            self.person_keys.add(key)
+            self.people_by_name.setdefault(str(person["name"]).lower(), key)
+        for name in self.items("rooms"):
+            self.entity("room", self.name_of(name))
+        for name in self.items("groups"):
+            self.entity("group", self.name_of(name))
+        event_ids = {str(e.get("id") or e["name"]) for e in events}
+        for person in people:
+            self.person(person, event_ids)
+        for event in events:
+            self.event(event)
+
+    def name_of(self, value) -> str:
+        return str(value.get("name") if isinstance(value, dict) else value)
+
+    def person_ref(self, value) -> str:
+        """An organizer/attendee: a person id, else a person's name, else a new person."""
+        value = str(value)
+        key = value if value in self.person_keys else self.people_by_name.get(value.lower(), value)
+        return self.entity("person", key)  # known people were added first, with their names
+
+    def person(self, person: dict, event_ids: set[str]) -> None:
+        key = str(person.get("id") or person["name"])
+        iri = self.entity("person", key, str(person["name"]))
+        for attr in ("email", "phone"):
+            if person.get(attr):
+                self.add(iri, office_predicate(attr), Literal(str(person[attr])))
+        groups = person.get("group")
+        for group in groups if isinstance(groups, list) else [groups] if groups else []:
+            self.add(iri, office_predicate("member_of"), self.entity("group", str(group)))
+        if person.get("office"):
+            self.add(iri, office_predicate("office"), self.entity("room", str(person["office"])))
+        for entry in person.get("calendar") or []:
+            ref = entry.get("id") if isinstance(entry, dict) else entry
+            if isinstance(ref, str | int) and str(ref) in event_ids:
+                self.add(office_entity(self.did, "event", str(ref)), office_predicate("attendee"), iri)
+            else:
+                self.warn("calendar entries that are not event ids skipped")
+
+    def event(self, event: dict) -> None:
+        iri = self.entity("event", str(event.get("id") or event["name"]), str(event["name"]))
+        date = str(event.get("date") or "")
+        if date:
+            self.add(iri, office_predicate("date"), literal_for(date, "date" if re.fullmatch(r"\d{4}-\d{2}-\d{2}", date) else ""))
+        for attr in ("start_time", "end_time"):
+            value = str(event.get(attr) or "")
+            if value:
+                self.add(iri, office_predicate(attr), literal_for(value, "time" if re.fullmatch(r"\d{1,2}:\d{2}(:\d{2})?", value) else ""))
+        if event.get("location"):
+            self.add(iri, office_predicate("location"), self.entity("room", str(event["location"])))
+        if event.get("organizer"):
+            self.add(iri, office_predicate("organizer"), self.person_ref(event["organizer"]))
+        for attendee in event.get("attendees") or []:
+            self.add(iri, office_predicate("attendee"), self.person_ref(attendee))
+        if event.get("group"):
+            self.add(iri, office_predicate("group"), self.entity("group", str(event["group"])))

@@ -1,0 +1,447 @@
+"""The knowledge store: a pyoxigraph Store with one named graph per loaded file, the dialogue
+and derived graphs, labels, and capped neighbourhood queries over the background graphs."""
+
+from __future__ import annotations
+
+import io
+import itertools
+import os
+import re
+from collections import Counter
+from collections.abc import Callable, Iterable
+from importlib import resources
+from pathlib import Path
+
+from pyoxigraph import (BlankNode, DefaultGraph, Literal, NamedNode, Quad, QueryBoolean, QuerySolutions,
+                        RdfFormat, Store, Triple, parse as ox_parse)
+
+from kgstore.errors import BadInput, LoadError
+from kgstore.loaders import detect_format, load_error, one_line, parse_file, check_file
+from kgstore.loaders.rdf import OX_FORMATS, GraphMapper, base_iri, syntax_error
+from kgstore.terms import Fact, LabelEntry, LoadReport, Neighborhood
+from kgstore.vocab import (ALIAS_PREDICATES, GRAPH_BG, GRAPH_META, KGC_PENDING_LOAD, KGC_PROBABILITY, KGC_RULE,
+                           LABEL_PREDICATES, RDF_REIFIES, RDF_TYPE, WD, WDT, XSD, bg_graph, local_name)
+from kgstore.wikidata_labels import PROPERTY_LABELS
+
+DEMOS = {"office": "office.json", "wikidata": "wikidata_demo.ttl"}
+TYPE_PREDICATES = (RDF_TYPE, WDT + "P31")
+# Facts a neighbourhood leaves out: names are what labels are for, not facts to retrieve.
+NAME_PREDICATES = frozenset(LABEL_PREDICATES + ALIAS_PREDICATES)
+# A neighbourhood does not walk on through these objects: a class ("human", "Person") links
+# every instance of it, which is never the neighbourhood of one entity.
+NO_EXPAND = frozenset(TYPE_PREDICATES + (WDT + "P279",))
+WIKIDATA_PROPERTY = re.compile(r"^http://www\.wikidata\.org/(?:entity/|prop/direct/|prop/)(P\d+)$")
+BULK_FORMATS = ("ntriples", "nquads")
+XSD_STRING = XSD + "string"
+
+
+def demo_path(name: str) -> str:
+    """The packaged demo KG file: "office" (GraphWOZ-like) or "wikidata"."""
+    if name not in DEMOS:
+        raise BadInput(f"unknown demo KG '{name}' (choose from {', '.join(DEMOS)})")
+    return str(resources.files("kgstore").joinpath("data", DEMOS[name]))
+
+
+def term(value: str):
+    """IRI or blank node ("_:id") as a pyoxigraph term."""
+    return BlankNode(value[2:]) if value.startswith("_:") else NamedNode(value)
+
+
+def term_str(t) -> str:
+    if isinstance(t, BlankNode):
+        return "_:" + t.value
+    if isinstance(t, Triple):
+        return f"<<( {t.subject} {t.predicate} {t.object} )>>"
+    return t.value
+
+
+def fact_of(q: Quad) -> Fact | None:
+    o = q.object
+    if isinstance(o, Triple):
+        return None
+    graph = None if isinstance(q.graph_name, DefaultGraph) else term_str(q.graph_name)
+    if isinstance(o, Literal):
+        datatype = o.datatype.value if o.datatype is not None else None
+        return Fact(term_str(q.subject), q.predicate.value, o.value, True,
+                    None if datatype == XSD_STRING or o.language else datatype, o.language, graph)
+    return Fact(term_str(q.subject), q.predicate.value, term_str(o), graph=graph)
+
+
+def object_term(fact: Fact):
+    if not fact.o_literal:
+        return term(fact.o)
+    if fact.lang:
+        return Literal(fact.o, language=fact.lang)
+    if fact.datatype:
+        return Literal(fact.o, datatype=NamedNode(fact.datatype))
+    return Literal(fact.o)
+
+
+def is_background(graph) -> bool:
+    return isinstance(graph, NamedNode) and graph.value.startswith(GRAPH_BG)
+
+
+class _Progress(io.RawIOBase):
+    """A file read through a callback with the bytes read so far (bulk loads report progress)."""
+
+    def __init__(self, path: str, progress: Callable[[int], None]):
+        self._file = open(path, "rb")
+        self._progress = progress
+        self.done = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:
+        n = self._file.readinto(buffer)
+        self.done += n
+        self._progress(self.done)
+        return n
+
+    def close(self) -> None:
+        self._file.close()
+        super().close()
+
+
+class KGStore:
+    """See docs/internals.md for the contract. `path=None` keeps everything in memory."""
+
+    # N-Triples/N-Quads files at least this big go through pyoxigraph's bulk loader.
+    bulk_min_bytes = 16 * 2**20
+
+    def __init__(self, path: str | os.PathLike | None = None):
+        self.path = str(path) if path else None
+        try:
+            self._store = Store(self.path) if self.path else Store()
+        except OSError as exc:
+            raise BadInput(f"--store {self.path}: cannot open the store ({one_line(exc)})") from None
+        self._label_cache: dict[str, str] = {}
+        self._entries: list[LabelEntry] | None = None
+        if self.path:
+            self._recover()
+
+    # ---- writing -------------------------------------------------------------------------
+
+    def _changed(self) -> None:
+        self._label_cache.clear()
+        self._entries = None
+
+    def _recover(self) -> None:
+        """Undo bulk loads a killed process left half done: their graphs were new, so dropping
+        them restores the store as it was before that load."""
+        meta = NamedNode(GRAPH_META)
+        for q in list(self._store.quads_for_pattern(None, NamedNode(KGC_PENDING_LOAD), None, meta)):
+            self._store.remove_graph(q.subject)
+            self._store.remove(q)
+
+    def load(self, path, format: str | None = None, graph: str | None = None, dialogue_id: str | None = None,
+             *, progress: Callable[[int], None] | None = None) -> LoadReport:
+        """Load one file, all or nothing (raises LoadError naming file, line and reason).
+
+        Big N-Triples/N-Quads files into new graphs go through the bulk loader, guarded by a
+        pending-load marker so a crash mid-load is undone when the store is next opened.
+        `progress`, when given, is called with the bytes read so far during a bulk load.
+        """
+        path = str(path)
+        fmt = detect_format(path, format)
+        size = check_file(path)
+        name = Path(path).stem
+        target = graph or bg_graph(name)
+        if fmt in BULK_FORMATS and size >= self.bulk_min_bytes:
+            report = self._bulk(path, fmt, target, name, graph is not None, progress)
+            if report is not None:
+                return report
+        parsed = parse_file(path, fmt, target, name, dialogue_id)
+        report = LoadReport(path=path, format=fmt, warnings=parsed.warnings)
+        report.graphs = self._commit(parsed.quads)
+        return report
+
+    def _commit(self, quads: list[Quad]) -> dict[str, int]:
+        """Add in one transaction; returns the new quads per graph."""
+        new = [q for q in dict.fromkeys(quads) if q not in self._store]
+        try:
+            self._store.extend(new)
+        except OSError as exc:
+            raise BadInput(f"store {self.path or '(memory)'}: write failed, nothing was added ({one_line(exc)})") from None
+        self._changed()
+        counts = Counter(term_str(q.graph_name) for q in new)
+        for q in quads:
+            counts.setdefault(term_str(q.graph_name), 0)
+        return dict(counts)
+
+    def _bulk(self, path, fmt, target, name, forced_graph, progress) -> LoadReport | None:
+        """Bulk-load into graphs that are new; None when a graph already has data (the caller
+        then loads in one transaction instead, as dropping that graph would lose its data)."""
+        report = LoadReport(path=path, format=fmt, bulk=True)
+        pending: list[NamedNode] = []
+        meta = NamedNode(GRAPH_META)
+
+        def claim(g: NamedNode) -> bool:
+            if g in pending:
+                return True
+            if next(iter(self._store.quads_for_pattern(None, None, None, g)), None) is not None:
+                return False
+            self._store.add(Quad(g, NamedNode(KGC_PENDING_LOAD), Literal(path), meta))
+            pending.append(g)
+            return True
+
+        def undo() -> None:
+            for g in pending:
+                self._store.remove_graph(g)
+                self._store.remove(Quad(g, NamedNode(KGC_PENDING_LOAD), Literal(path), meta))
+            self._changed()
+
+        source = _Progress(path, progress) if progress else None
+        try:
+            if fmt == "ntriples":
+                g = NamedNode(target)
+                if not claim(g):
+                    return None
+                self._store.bulk_load(input=source, path=None if source else path, format=RdfFormat.N_TRIPLES,
+                                      base_iri=base_iri(path), to_graph=g)
+            else:
+                mapper = GraphMapper(target, name)
+                quads = (Quad(q.subject, q.predicate, q.object, NamedNode(target) if forced_graph else mapper.graph_for(q.graph_name))
+                         for q in ox_parse(input=source, path=None if source else path, format=OX_FORMATS[fmt],
+                                           base_iri=base_iri(path)))
+                while chunk := list(itertools.islice(quads, 200_000)):
+                    if not all(claim(g) for g in {q.graph_name for q in chunk}):
+                        undo()
+                        return None
+                    self._store.bulk_extend(chunk)
+        except SyntaxError as exc:
+            undo()
+            raise syntax_error(path, exc) from None
+        except (OSError, ValueError) as exc:
+            undo()
+            raise load_error(path, str(exc)) from None
+        except BaseException:
+            undo()
+            raise
+        finally:
+            if source:
+                source.close()
+        for g in pending:
+            report.graphs[g.value] = self.count(g.value)
+        if not report.added:
+            undo()
+            raise LoadError(f"{path}: no triples in the file")
+        for g in pending:
+            self._store.remove(Quad(g, NamedNode(KGC_PENDING_LOAD), Literal(path), meta))
+        self._store.flush()
+        self._changed()
+        return report
+
+    def add(self, facts: Iterable[Fact], graph: str) -> None:
+        g = NamedNode(graph)
+        self._store.extend([Quad(term(f.s), NamedNode(f.p), object_term(f), g) for f in facts])
+        self._changed()
+
+    def add_probabilistic(self, fact: Fact, p: float, graph: str, rule: str = "") -> None:
+        """The plain quad, and an RDF 1.2 reifier carrying its probability and rule. Adding the
+        same fact from the same rule again updates the probability instead of piling reifiers."""
+        g = NamedNode(graph)
+        s, pred, o = term(fact.s), NamedNode(fact.p), object_term(fact)
+        triple = Triple(s, pred, o)
+        quads = [Quad(s, pred, o, g)]
+        rule_lit = Literal(rule)
+        reifier = None
+        for q in self._store.quads_for_pattern(None, NamedNode(RDF_REIFIES), triple, g):
+            if Quad(q.subject, NamedNode(KGC_RULE), rule_lit, g) in self._store:
+                reifier = q.subject
+                break
+        if reifier is not None:
+            for q in list(self._store.quads_for_pattern(reifier, NamedNode(KGC_PROBABILITY), None, g)):
+                self._store.remove(q)
+        else:
+            reifier = BlankNode()
+            quads += [Quad(reifier, NamedNode(RDF_REIFIES), triple, g), Quad(reifier, NamedNode(KGC_RULE), rule_lit, g)]
+        quads.append(Quad(reifier, NamedNode(KGC_PROBABILITY), Literal(float(p)), g))
+        self._store.extend(quads)
+        self._changed()
+
+    def probability(self, fact: Fact, graph: str | None = None) -> float | None:
+        """The highest probability a reifier gives this fact (None when it has none)."""
+        triple = Triple(term(fact.s), NamedNode(fact.p), object_term(fact))
+        g = NamedNode(graph) if graph else None
+        best = None
+        for q in self._store.quads_for_pattern(None, NamedNode(RDF_REIFIES), triple, g):
+            for pq in self._store.quads_for_pattern(q.subject, NamedNode(KGC_PROBABILITY), None, q.graph_name):
+                best = max(best or 0.0, float(pq.object.value))
+        return best
+
+    def remove_graph(self, graph: str) -> None:
+        self._store.remove_graph(NamedNode(graph))
+        self._changed()
+
+    def update(self, sparql_update: str) -> None:
+        try:
+            self._store.update(sparql_update)
+        except SyntaxError as exc:
+            raise BadInput(f"SPARQL update: {one_line(exc)}") from None
+        self._changed()
+
+    # ---- reading -------------------------------------------------------------------------
+
+    def count(self, graph: str | None = None) -> int:
+        if graph is None:
+            return len(self._store)
+        return sum(1 for _ in self._store.quads_for_pattern(None, None, None, NamedNode(graph)))
+
+    def graphs(self) -> list[tuple[str, int]]:
+        names = sorted(g.value for g in self._store.named_graphs() if isinstance(g, NamedNode) and g.value != GRAPH_META)
+        return [(g, self.count(g)) for g in names]
+
+    def background_graphs(self) -> list[str]:
+        return sorted(g.value for g in self._store.named_graphs() if is_background(g))
+
+    def query(self, sparql: str) -> list[dict[str, str]] | bool:
+        """SELECT rows (variable -> IRI, "_:id" or literal's lexical form), ASK's answer, or
+        CONSTRUCT's triples as rows of s, p, o. The default graph is the union of all graphs."""
+        try:
+            result = self._store.query(sparql, use_default_graph_as_union=True)
+        except SyntaxError as exc:
+            raise BadInput(f"SPARQL query: {one_line(exc)}") from None
+        if isinstance(result, QueryBoolean):
+            return bool(result)
+        if isinstance(result, QuerySolutions):
+            names = [v.value for v in result.variables]
+            return [{n: term_str(row[n]) for n in names if row[n] is not None} for row in result]
+        return [{"s": term_str(t.subject), "p": t.predicate.value, "o": term_str(t.object)} for t in result]
+
+    def raw_query(self, sparql: str):
+        """pyoxigraph's own result (terms keep their kind), for callers that need datatypes."""
+        try:
+            return self._store.query(sparql, use_default_graph_as_union=True)
+        except SyntaxError as exc:
+            raise BadInput(f"SPARQL query: {one_line(exc)}") from None
+
+    def label(self, iri: str) -> str:
+        cached = self._label_cache.get(iri)
+        if cached is None:
+            cached = self._label_cache[iri] = self._find_label(iri)
+        return cached
+
+    def _find_label(self, iri: str) -> str:
+        try:
+            node = term(iri)
+        except ValueError:
+            return iri
+        found = self._name_of(node)
+        if found is not None:
+            return found
+        match = WIKIDATA_PROPERTY.match(iri)
+        if match:
+            pid = match.group(1)
+            found = self._name_of(NamedNode(WD + pid)) if iri != WD + pid else None
+            return found or PROPERTY_LABELS.get(pid) or pid
+        return local_name(iri)
+
+    def _name_of(self, node) -> str | None:
+        """The first label of the first label predicate that has one, English or untagged first."""
+        for predicate in LABEL_PREDICATES:
+            fallback = None
+            for q in self._store.quads_for_pattern(node, NamedNode(predicate), None, None):
+                if isinstance(q.object, Literal):
+                    lang = q.object.language
+                    if not lang or lang == "en" or lang.startswith("en-"):
+                        return q.object.value
+                    fallback = fallback or q.object.value
+            if fallback:
+                return fallback
+        return None
+
+    def labels(self, iris: Iterable[str]) -> dict[str, str]:
+        return {iri: self.label(iri) for iri in iris}
+
+    def label_entries(self) -> list[LabelEntry]:
+        """Every English/untagged label and alias of background entities (cached until a write)."""
+        if self._entries is None:
+            entries: dict[tuple[str, str, bool], LabelEntry] = {}
+            for predicate in LABEL_PREDICATES + ALIAS_PREDICATES:
+                alias = predicate in ALIAS_PREDICATES
+                for q in self._store.quads_for_pattern(None, NamedNode(predicate), None, None):
+                    o = q.object
+                    if is_background(q.graph_name) and isinstance(o, Literal) and (
+                            not o.language or o.language == "en" or o.language.startswith("en-")):
+                        key = (o.value, term_str(q.subject), alias)
+                        entries.setdefault(key, LabelEntry(o.value, key[1], alias))
+            self._entries = list(entries.values())
+        return self._entries
+
+    def types(self, iri: str) -> list[str]:
+        out: dict[str, None] = {}
+        node = term(iri)
+        for predicate in TYPE_PREDICATES:
+            for q in self._store.quads_for_pattern(node, NamedNode(predicate), None, None):
+                if is_background(q.graph_name) and not isinstance(q.object, Literal):
+                    out[term_str(q.object)] = None
+        return list(out)
+
+    def entities_of_type(self, type_iri: str, cap: int = 200) -> list[str]:
+        out: dict[str, None] = {}
+        node = term(type_iri)
+        for predicate in TYPE_PREDICATES:
+            for q in self._store.quads_for_pattern(None, NamedNode(predicate), node, None):
+                if is_background(q.graph_name):
+                    out[term_str(q.subject)] = None
+                    if len(out) >= cap:
+                        return list(out)
+        return list(out)
+
+    def facts_about(self, iri: str, cap: int = 200) -> list[Fact]:
+        return self.neighborhood([iri], hops=1, cap=cap).facts
+
+    def neighborhood(self, seeds: Iterable[str], hops: int = 1, cap: int = 2000) -> Neighborhood:
+        """Background facts within `hops` of the seeds, both directions, literals included.
+
+        Each entity of a hop's frontier gets an equal share of the facts still allowed, and its
+        facts are read lazily and stopped at that share, so one entity with 50,000 neighbours
+        costs no more than its share: the cost follows the neighbourhood, not the KG.
+        """
+        nb = Neighborhood(seeds=list(dict.fromkeys(seeds)))
+        seen = set(nb.seeds)
+        frontier = list(nb.seeds)
+        for hop in range(1, hops + 1):
+            if not frontier:
+                break
+            next_frontier: list[str] = []
+            for i, node in enumerate(frontier):
+                room = cap - len(nb.facts)
+                if room <= 0:
+                    nb.capped = True
+                    nb.cap_reason = nb.cap_reason or f"capped at {cap} facts at hop {hop}: {len(frontier) - i} entities not expanded"
+                    return nb
+                share = max(room // (len(frontier) - i), 1)
+                if self._expand(node, hop, share, nb, seen, next_frontier):
+                    nb.capped = True
+                    nb.cap_reason = nb.cap_reason or (
+                        f"capped at {cap} facts: {self.label(node)} has more facts than its share of {share} at hop {hop}")
+            frontier = next_frontier
+        return nb
+
+    def _expand(self, node: str, hop: int, share: int, nb: Neighborhood, seen: set[str], frontier: list[str]) -> bool:
+        """Add up to `share` new facts of one entity; True when it had more."""
+        try:
+            n = term(node)
+        except ValueError:
+            return False
+        added = 0
+        patterns = (self._store.quads_for_pattern(n, None, None, None),
+                    self._store.quads_for_pattern(None, None, n, None))
+        for q in itertools.chain(*patterns):
+            if not is_background(q.graph_name) or q.predicate.value in NAME_PREDICATES:
+                continue
+            fact = fact_of(q)
+            if fact is None or fact.key in nb.hop:
+                continue
+            if added >= share:
+                return True
+            nb.facts.append(fact)
+            nb.hop[fact.key] = hop
+            added += 1
+            other = fact.o if fact.s == node else fact.s
+            if not fact.o_literal and other not in seen and not (other == fact.o and fact.p in NO_EXPAND):
+                seen.add(other)
+                frontier.append(other)
+        return False
