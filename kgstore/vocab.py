@@ -86,3 +86,42 @@ def local_name(iri: str) -> str:
 # generator's gold annotations, the verbalizer templates and the commonsense rules.
 OFFICE_ATTRIBUTES = ("email", "phone", "date", "start_time", "end_time")  # literal-valued
 OFFICE_RELATIONS = ("member_of", "office", "location", "organizer", "attendee", "group")  # entity-valued
+
+# Dialogue state (written by engine/observe.py and engine/reason.py): one node per session,
+# turn and mention; what a mention refers to is a probabilistic edge (add_probabilistic).
+KGC_SESSION = KGC + "Session"
+KGC_TURN = KGC + "Turn"
+KGC_MENTION = KGC + "Mention"
+KGC_IN_SESSION = KGC + "session"  # turn -> session
+KGC_INDEX = KGC + "index"  # turn -> xsd:integer, 1-based
+KGC_SPEAKER = KGC + "speaker"  # turn -> "user" | "system"
+KGC_SPEAKER_ENTITY = KGC + "speakerEntity"  # session / turn -> the person the user said they are
+KGC_TEXT = KGC + "text"  # turn or mention -> its words
+KGC_REWRITTEN = KGC + "rewritten"  # user turn -> its text with references resolved
+KGC_TIME = KGC + "time"  # turn -> xsd:dateTime on the session clock
+KGC_RESPOND_TO = KGC + "respondTo"  # turn -> the turn it answers
+KGC_HAS_MENTION = KGC + "mention"  # turn -> mention
+KGC_KIND = KGC + "kind"  # mention -> "name" | "pronoun" | "definite" | "first_person" | "time" | "type"
+KGC_START = KGC + "start"  # mention -> character offset in the turn text
+KGC_END = KGC + "end"
+KGC_VALUE = KGC + "value"  # time mention -> ISO value; type mention -> the class IRI
+KGC_REFERS_TO = KGC + "refersTo"  # mention -> entity, reified with kgc:probability
+
+# Predicates of facts the rules derive: urn:kgchat:derived:<predicate name in the rule file>.
+DERIVED = "urn:kgchat:derived:"
+
+
+def derived_predicate(name: str) -> str:
+    return DERIVED + _slug(name)
+
+
+def session_node(session: str) -> str:
+    return f"urn:kgchat:dialogue:{_slug(session)}"
+
+
+def turn_node(session: str, turn: int) -> str:
+    return f"{session_node(session)}:turn:{turn}"
+
+
+def mention_node(session: str, turn: int, index: int) -> str:
+    return f"{turn_node(session, turn)}:mention:{index}"
