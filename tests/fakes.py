@@ -37,3 +37,87 @@ class ScriptedLLM:
 
     def context_size(self) -> int:
         return 4096
+
+
+class StubChatServer:
+    """An OpenAI-style chat server on 127.0.0.1 that misbehaves on purpose.
+
+    mode: "ok" streams `reply` as server-sent events; "json" answers without streaming;
+    "error500" fails the first `fail_first` requests with HTTP 500, then streams; "garbage"
+    answers 200 text/plain; "bad_event" streams an event that is not JSON; "unauthorized"
+    answers 401 with an OpenAI error body; "hang" holds the request until `release` is set;
+    "hang_mid" streams the first token, then holds until `release`.
+    Use as a context manager; `url` is the base URL (with /v1), `requests` the bodies received.
+    """
+
+    def __init__(self, mode: str = "ok", reply: str = "Hello there.", fail_first: int = 0):
+        import json
+        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+        self.mode, self.reply, self.fail_first = mode, reply, fail_first
+        self.requests: list[dict] = []
+        self.release = threading.Event()
+        stub = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args):  # keep test output clean
+                pass
+
+            def _send(self, code: int, kind: str, body: bytes) -> None:
+                self.send_response(code)
+                self.send_header("Content-Type", kind)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def _event(self, data: str) -> None:
+                self.wfile.write(f"data: {data}\n\n".encode())
+                self.wfile.flush()
+
+            def do_GET(self):
+                self._send(200, "application/json", json.dumps({"data": [{"id": "stub-model"}]}).encode())
+
+            def do_POST(self):
+                body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
+                stub.requests.append(body)
+                mode = stub.mode
+                if mode == "error500" and len(stub.requests) <= stub.fail_first:
+                    return self._send(500, "text/plain", b"internal error")
+                if mode == "garbage":
+                    return self._send(200, "text/plain", b"<html>this is not a model</html>")
+                if mode == "unauthorized":
+                    return self._send(401, "application/json", b'{"error": {"message": "invalid api key"}}')
+                if mode == "json":
+                    answer = {"choices": [{"message": {"role": "assistant", "content": stub.reply}}]}
+                    return self._send(200, "application/json", json.dumps(answer).encode())
+                if mode == "hang":
+                    stub.release.wait()
+                self.send_response(200)
+                self.send_header("Content-Type", "text/event-stream")
+                self.end_headers()
+                if mode == "bad_event":
+                    self._event("{not json")
+                    return
+                self._event(json.dumps({"choices": [{"delta": {"role": "assistant"}}]}))
+                for i, token in enumerate(re.findall(r"\s*\S+", stub.reply)):
+                    if mode == "hang_mid" and i == 1:
+                        stub.release.wait()
+                    self._event(json.dumps({"choices": [{"delta": {"content": token}}]}))
+                self._event("[DONE]")
+
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._server.daemon_threads = True
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self._server.server_address[1]}/v1"
+
+    def __enter__(self) -> "StubChatServer":
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.release.set()
+        self._server.shutdown()
+        self._server.server_close()

@@ -1,0 +1,157 @@
+"""`kgchat bench generate`: time to first token and tokens/s through the engine beside a bare
+llama-cpp-python call on the same prompt, in the same run, and how fast a cancel takes hold."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import threading
+import time
+
+from engine.config import add_config_options, load_config
+from engine.events import Token
+from engine.pipeline import RETRIEVAL_STAGES
+from kgstore.errors import BadInput
+
+QUESTION = "Who is in the Engineering group, and what are their phone numbers?"
+
+
+def parser(command: str) -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog=f"kgchat {command}", description=__doc__)
+    p.add_argument("--rounds", type=int, default=5, help="measured rounds (an engine turn, then the bare call on its prompt)")
+    p.add_argument("--tokens", type=int, default=64, help="tokens generated per call")
+    p.add_argument("--question", default=QUESTION, help="the user turn asked every round")
+    p.add_argument("--json", action="store_true", help="print one JSON object with every figure")
+    add_config_options(p)
+    return p
+
+
+def _timed(tokens, start: float) -> dict:
+    """Consume a token stream: first-token time (ms from `start`), tokens/s after the first."""
+    first = last = None
+    n = 0
+    for _ in tokens:
+        last = time.perf_counter()
+        first = first or last
+        n += 1
+    if not n:
+        return {"ttft_ms": None, "tokens_per_s": None, "tokens": 0}
+    rate = (n - 1) / (last - first) if n > 1 and last > first else None
+    return {"ttft_ms": (first - start) * 1000.0, "tokens_per_s": rate, "tokens": n}
+
+
+def bare_call(llama, messages, max_tokens: int, seed: int) -> dict:
+    llama.reset()  # no prompt cache from the previous call: both sides evaluate the whole prompt
+    start = time.perf_counter()
+    chunks = llama.create_chat_completion(messages=messages, stream=True, max_tokens=max_tokens, temperature=0.0,
+                                          seed=seed)
+    return _timed((c for c in chunks if c["choices"][0]["delta"].get("content")), start)
+
+
+def engine_turn(session, llama, question: str) -> tuple[dict, object]:
+    stamps: list[float] = []
+
+    def on_event(event) -> None:
+        if isinstance(event, Token):
+            stamps.append(time.perf_counter())
+
+    llama.reset()
+    start = time.perf_counter()
+    state = session.user_turn(question, on_event=on_event)
+    if state.error:
+        raise BadInput(f"bench generate: the engine turn failed: {state.error}")
+    result = _timed(iter(stamps), start)
+    if stamps:
+        result["ttft_ms"] = (stamps[0] - start) * 1000.0
+    result["retrieval_ms"] = sum(state.timings_ms.get(s, 0.0) for s in RETRIEVAL_STAGES)
+    return result, state
+
+
+def cancel_latency(backend, messages, after_tokens: int = 5) -> dict:
+    """ms from setting cancel to the stream returning, and to the model being free again."""
+    cancel = threading.Event()
+    n = 0
+    set_at = None
+    for _ in backend.stream(messages, max_tokens=512, temperature=0.0, cancel=cancel):
+        n += 1
+        if n == after_tokens:
+            cancel.set()
+            set_at = time.perf_counter()
+    returned = time.perf_counter()
+    with backend._lock:  # held by the generating thread until it has wound down
+        free = time.perf_counter()
+    if set_at is None:
+        return {"returned_ms": None, "model_free_ms": None}
+    return {"returned_ms": (returned - set_at) * 1000.0, "model_free_ms": (free - set_at) * 1000.0}
+
+
+def median(values):
+    values = [v for v in values if v is not None]
+    return statistics.median(values) if values else None
+
+
+def main(argv: list[str], command: str = "bench generate") -> int:
+    args = parser(command).parse_args(argv)
+    config = load_config(args)
+    if config.openai_url:
+        raise BadInput("bench generate: measures the embedded llama-cpp backend; drop --openai-url")
+    if args.rounds < 1 or args.tokens < 2:
+        raise BadInput("bench generate: --rounds must be ≥ 1 and --tokens ≥ 2")
+    config.max_tokens = args.tokens
+    config.temperature = 0.0
+    config.refine_steps = 0
+    from engine.llm import make_backend
+    from engine.session import Session
+
+    backend = make_backend(config)
+    session = Session.open(config, llm=backend)
+    engine_turn(session, backend.llama, args.question)  # warm-up: loads the encoder, scorer, caches
+    engine, bare = [], []
+    for _ in range(args.rounds):
+        result, state = engine_turn(session, backend.llama, args.question)
+        engine.append(result)
+        bare.append(bare_call(backend.llama, state.prompt, args.tokens, config.seed))
+    cancels = [cancel_latency(backend, state.prompt) for _ in range(3)]
+
+    figures = {
+        "bare": {"ttft_ms": median(b["ttft_ms"] for b in bare),
+                 "tokens_per_s": median(b["tokens_per_s"] for b in bare), "tokens": median(b["tokens"] for b in bare)},
+        "engine": {"ttft_ms": median(e["ttft_ms"] for e in engine),
+                   "tokens_per_s": median(e["tokens_per_s"] for e in engine),
+                   "tokens": median(e["tokens"] for e in engine),
+                   "retrieval_ms": median(e["retrieval_ms"] for e in engine)},
+        "cancel": {"returned_ms_max": max(c["returned_ms"] or 0 for c in cancels),
+                   "model_free_ms_max": max(c["model_free_ms"] or 0 for c in cancels)},
+    }
+    b, e = figures["bare"], figures["engine"]
+    ratio = e["tokens_per_s"] / b["tokens_per_s"] if e["tokens_per_s"] and b["tokens_per_s"] else None
+    ttft_limit = e["retrieval_ms"] + 1.1 * b["ttft_ms"] if b["ttft_ms"] is not None else None
+    targets = {
+        "tokens_per_s_ratio": ratio, "tokens_per_s_ok": ratio is not None and ratio >= 0.95,
+        "ttft_limit_ms": ttft_limit,
+        "ttft_ok": ttft_limit is not None and e["ttft_ms"] is not None and e["ttft_ms"] <= ttft_limit,
+        "cancel_ok": figures["cancel"]["returned_ms_max"] <= 200,
+    }
+    settings = {"model": backend.path, "device": backend.device, "n_ctx": backend.context_size(),
+                "rounds": args.rounds, "tokens": args.tokens, "question": args.question,
+                "prompt_tokens": sum(backend.count_tokens(m["content"]) for m in state.prompt),
+                "facts": len(state.retrieved), "kg": config.kg or [config.demo]}
+    if args.json:
+        print(json.dumps({"figures": figures, "targets": targets, "settings": settings,
+                          "rounds": {"engine": engine, "bare": bare}, "cancels": cancels}))
+        return 0
+    f = lambda v, spec=".1f": "n/a" if v is None else format(v, spec)  # noqa: E731
+    print(f"model {settings['model']} on {settings['device']}, prompt ≈{settings['prompt_tokens']} tokens "
+          f"({settings['facts']} facts), {args.tokens} tokens per call, median of {args.rounds} rounds")
+    print(f"{'':16}{'TTFT ms':>10}{'tokens/s':>10}")
+    print(f"{'bare llama-cpp':16}{f(b['ttft_ms']):>10}{f(b['tokens_per_s']):>10}")
+    print(f"{'engine':16}{f(e['ttft_ms']):>10}{f(e['tokens_per_s']):>10}   (retrieval {f(e['retrieval_ms'])} ms "
+          f"of the TTFT)")
+    print(f"tokens/s engine/bare {f(ratio, '.3f')} (target ≥ 0.95: {'ok' if targets['tokens_per_s_ok'] else 'MISSED'})")
+    print(f"engine TTFT {f(e['ttft_ms'])} ms ≤ retrieval + 1.1 × bare TTFT = {f(ttft_limit)} ms: "
+          f"{'ok' if targets['ttft_ok'] else 'MISSED'}")
+    print(f"cancel: stream returned within {f(figures['cancel']['returned_ms_max'])} ms (target ≤ 200: "
+          f"{'ok' if targets['cancel_ok'] else 'MISSED'}); model free again within "
+          f"{f(figures['cancel']['model_free_ms_max'])} ms")
+    return 0

@@ -1,0 +1,146 @@
+"""Any OpenAI-compatible chat server (llama.cpp server, llama-cpp-python's server, vLLM) over HTTP."""
+
+from __future__ import annotations
+
+import json
+import math
+import threading
+from collections.abc import Iterator
+
+import httpx
+
+from engine.llm.base import LLMError, cancellable
+from kgstore.errors import BadInput
+
+
+class _Retryable(Exception):
+    """A failure worth another try: the server was not reachable or said 5xx."""
+
+
+class OpenAIBackend:
+    """Streams `/chat/completions` (server-sent events). Connection failures and 5xx answers
+    are retried with exponential backoff before any token arrives; a silent server is given
+    up after `timeout` seconds; anything that is not an OpenAI-style reply is an error."""
+
+    device = "remote"
+
+    def __init__(self, url: str, model: str | None = None, *, api_key: str | None = None, n_ctx: int = 4096,
+                 timeout: float = 60.0, connect_timeout: float = 5.0, retries: int = 3, backoff_s: float = 0.5,
+                 seed: int = 0):
+        if not url.startswith(("http://", "https://")):
+            raise BadInput(f"--openai-url {url!r}: not an http:// or https:// URL")
+        self.url = url.rstrip("/")
+        self.model = model
+        self.name = model or self.url
+        self.seed = seed
+        self.timeout = timeout
+        self.retries = retries
+        self.backoff_s = backoff_s
+        self._n_ctx = n_ctx
+        headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
+        self._client = httpx.Client(headers=headers, timeout=httpx.Timeout(timeout, connect=connect_timeout),
+                                    limits=httpx.Limits(max_connections=4))
+
+    def context_size(self) -> int:
+        return self._n_ctx
+
+    def count_tokens(self, text: str) -> int:
+        # No tokenizer on this side: about 3 characters a token overestimates for English
+        # text, so the prompt trimmed to this estimate still fits.
+        return math.ceil(len(text) / 3)
+
+    def close(self) -> None:
+        self._client.close()
+
+    def _model_name(self) -> str:
+        """The model the server serves, when the user named none: the first of `/models`."""
+        if self.model is None:
+            try:
+                resp = self._client.get(f"{self.url}/models")
+                resp.raise_for_status()
+                self.model = str(resp.json()["data"][0]["id"])
+            except (httpx.HTTPError, ValueError, KeyError, IndexError, TypeError) as exc:
+                raise LLMError(f"{self.url}: no --openai-model given and /models did not name one ({exc})") from None
+        return self.model
+
+    def stream(self, messages: list[dict[str, str]], *, max_tokens: int, temperature: float,
+               stop: list[str] | None = None, cancel: threading.Event | None = None) -> Iterator[str]:
+        def produce(stop_flag: threading.Event) -> Iterator[str]:
+            body = {"model": self._model_name(), "messages": messages, "stream": True,
+                    "max_tokens": max_tokens, "temperature": temperature, "seed": self.seed}
+            if stop:
+                body["stop"] = stop
+            last = ""
+            for attempt in range(self.retries + 1):
+                if attempt:
+                    if stop_flag.wait(self.backoff_s * 2 ** (attempt - 1)):
+                        return
+                try:
+                    yield from self._request(body, stop_flag)
+                    return
+                except _Retryable as exc:
+                    last = str(exc)
+                except httpx.ConnectError as exc:
+                    last = f"cannot connect: {exc}"
+                except httpx.ConnectTimeout:
+                    last = "connection timed out"
+                except httpx.TimeoutException:
+                    raise LLMError(f"{self.url}: the server sent nothing for {self.timeout:g} s") from None
+                except httpx.HTTPError as exc:
+                    raise LLMError(f"{self.url}: {type(exc).__name__}: {exc}") from None
+            raise LLMError(f"{self.url}: server unavailable after {self.retries + 1} attempts ({last})")
+
+        return cancellable(produce, cancel)
+
+    def _request(self, body: dict, stop_flag: threading.Event) -> Iterator[str]:
+        with self._client.stream("POST", f"{self.url}/chat/completions", json=body) as resp:
+            if resp.status_code >= 500:
+                raise _Retryable(f"HTTP {resp.status_code}")
+            if resp.status_code >= 400:
+                resp.read()
+                raise LLMError(f"{self.url}: HTTP {resp.status_code}: {_error_message(resp.text)}")
+            kind = resp.headers.get("content-type", "")
+            if "text/event-stream" in kind:
+                yield from self._events(resp, stop_flag)
+            elif "json" in kind:  # a server that ignores "stream": the whole reply at once
+                resp.read()
+                try:
+                    yield resp.json()["choices"][0]["message"]["content"] or ""
+                except (ValueError, KeyError, IndexError, TypeError):
+                    raise LLMError(f"{self.url}: not an OpenAI chat completion: {resp.text[:120]!r}") from None
+            else:
+                raise LLMError(f"{self.url}: not an OpenAI-compatible server (content-type {kind or 'none'!r})")
+
+    def _events(self, resp: httpx.Response, stop_flag: threading.Event) -> Iterator[str]:
+        for line in resp.iter_lines():
+            if stop_flag.is_set():
+                return
+            if not line or line.startswith(":") or line.startswith(("event:", "id:", "retry:")):
+                continue
+            if not line.startswith("data:"):
+                raise LLMError(f"{self.url}: malformed event stream: {line[:120]!r}")
+            data = line[5:].strip()
+            if data == "[DONE]":
+                return
+            try:
+                event = json.loads(data)
+                if "error" in event:
+                    raise LLMError(f"{self.url}: the server reported: {_error_message(data)}")
+                choice = event["choices"][0]
+                text = (choice.get("delta") or {}).get("content")
+            except (ValueError, KeyError, IndexError, TypeError, AttributeError):
+                raise LLMError(f"{self.url}: malformed event in the stream: {data[:120]!r}") from None
+            if text:
+                yield text
+
+
+def _error_message(body: str) -> str:
+    try:
+        err = json.loads(body).get("error")
+        if isinstance(err, dict):
+            return str(err.get("message") or err)
+        if err:
+            return str(err)
+    except (ValueError, AttributeError):
+        pass
+    return body.strip().splitlines()[0][:200] if body.strip() else "(empty body)"
