@@ -166,3 +166,21 @@ def test_committed_demo_is_the_generated_one():
     path = Path(vocab.__file__).parent / "data" / "office.json"
     assert json.loads(path.read_text(encoding="utf-8")) == generate_demo()
     assert list(generate_demo()) == [DEMO_ID]
+
+
+def test_gold_edges_are_facts_of_the_imported_store(dev, tmp_path):
+    """The GraphWOZ importer, fed the generated file, holds every gold edge and gold node."""
+    from kgstore import KGStore
+
+    picked = {k: v for k, v in dev.items() if k.endswith("-1") or k.endswith("-3")}
+    path = tmp_path / "dev.json"
+    path.write_text(json.dumps(picked, ensure_ascii=False), encoding="utf-8")
+    store = KGStore()
+    store.load(str(path))
+    triples = {(r["s"], r["p"], r["o"]) for r in store.query("SELECT ?s ?p ?o WHERE { GRAPH ?g { ?s ?p ?o } }")}
+    terms = {t for triple in triples for t in (triple[0], triple[2])}
+    for d in picked.values():
+        for entry in d["log"]:
+            assert {tuple(e) for e in entry["gold"]["edges"]} <= triples
+            assert set(entry["gold"]["nodes"]) <= terms
+            assert {link["entity"] for link in entry["gold"]["links"]} <= terms
