@@ -1,0 +1,120 @@
+"""Export a conversation, with what each turn retrieved, derived and checked, to Markdown or
+JSON. The JSON turn objects use the field names of `kgchat ask --json` (DESIGN.md section 5)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from engine.state import Candidate, Check, TurnState
+
+
+@dataclass
+class ChatTurn:
+    """One exchange as the app shows it: the user's text, the reply, and the engine's state."""
+
+    user: str
+    reply: str = ""
+    cut: bool = False
+    errors: list[str] = field(default_factory=list)
+    state: TurnState | None = None
+
+
+def _fact(c: Candidate) -> dict[str, Any]:
+    return {"s": c.fact.s, "p": c.fact.p, "o": c.fact.o, "s_label": c.s_label, "p_label": c.p_label,
+            "o_label": c.o_label, "text": c.text, "score": round(c.score, 4), "derived": c.derived}
+
+
+def _check(c: Check) -> dict[str, Any]:
+    return {"claim": c.claim, "verdict": c.verdict, "evidence": c.evidence, "reason": c.reason}
+
+
+def turn_json(t: ChatTurn) -> dict[str, Any]:
+    out: dict[str, Any] = {"text": t.user, "response": t.reply, "cut": t.cut}
+    if t.errors:
+        out["errors"] = list(t.errors)
+    s = t.state
+    if s is None:
+        return out
+    out.update({
+        "turn": s.turn,
+        "rewritten": s.rewritten,
+        "mentions": [{"text": m.text, "kind": m.kind, "entity": m.entity, "label": m.label, "p": m.p}
+                     for m in s.mentions],
+        "derived": [{"predicate": d.predicate, "args": d.args, "p": d.p, "rule": d.rule, "text": d.text}
+                    for d in s.derived],
+        "retrieved": [_fact(c) for c in s.retrieved],
+        "bridging_nodes": s.bridging_nodes,
+        "checks": [_check(c) for c in s.checks],
+        "fact_score": s.fact_score,
+        "neip": s.neip,
+        "timings_ms": s.timings_ms,
+    })
+    if s.refined:
+        out["refined"] = {k: ([_check(c) if isinstance(c, Check) else c for c in v] if k == "checks" else v)
+                          for k, v in s.refined.items() if k in ("response", "checks", "fact_score", "neip")}
+    return out
+
+
+def to_json(session_id: str, turns: list[ChatTurn], settings: dict[str, Any]) -> str:
+    doc = {"session": session_id, "exported": datetime.now().isoformat(timespec="seconds"),
+           "settings": settings, "turns": [turn_json(t) for t in turns]}
+    return json.dumps(doc, indent=2, ensure_ascii=False, default=str)
+
+
+_MARK = {"supported": "✓", "contradicted": "✗", "nei": "?"}
+
+
+def _score(x: float | None) -> str:
+    return "n/a" if x is None else f"{x:.2f}"
+
+
+def to_markdown(session_id: str, turns: list[ChatTurn], settings: dict[str, Any]) -> str:
+    lines = [f"# kgchat conversation {session_id}", "",
+             "Settings: " + ", ".join(f"{k} = {v}" for k, v in settings.items()), ""]
+    for i, t in enumerate(turns, 1):
+        lines += [f"## Turn {i}", "", "**You:** " + t.user.replace("\n", "  \n"), ""]
+        reply = t.reply or "_(no reply)_"
+        lines += ["**kgchat:** " + reply + (" _(cut)_" if t.cut else ""), ""]
+        lines += [f"> error: {e}" for e in t.errors]
+        s = t.state
+        if s is None:
+            continue
+        if s.mentions:
+            lines += ["### Mentions", ""]
+            lines += [f"- “{m.text}” → {m.label or m.entity or 'unlinked'}"
+                      + (f" (p = {m.p:.2f})" if m.entity else "") for m in s.mentions]
+            lines.append("")
+        if s.derived:
+            lines += ["### Derived facts", ""]
+            lines += [f"- {d.text or d.predicate + '(' + ', '.join(d.args) + ')'} (p = {d.p:.2f}"
+                      + (f", rule {d.rule}" if d.rule else "") + ")" for d in s.derived]
+            lines.append("")
+        if s.retrieved:
+            lines += ["### Retrieved facts", "", "| fact | score | derived |", "| --- | --- | --- |"]
+            lines += [f"| {(c.text or ' '.join((c.s_label, c.p_label, c.o_label))).replace('|', '/')} "
+                      f"| {c.score:.2f} | {'yes' if c.derived else ''} |" for c in s.retrieved]
+            lines.append("")
+        if s.checks:
+            lines += ["### Checks", "", f"Fact score {_score(s.fact_score)}, NEIP {_score(s.neip)}", ""]
+            lines += [f"- {_MARK.get(c.verdict, c.verdict)} {c.claim}" for c in s.checks]
+            lines.append("")
+        if s.refined and s.refined.get("response"):
+            lines += ["### Refined reply", "", s.refined["response"], ""]
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def write_export(directory: Path, session_id: str, turns: list[ChatTurn], settings: dict[str, Any],
+                 kinds: tuple[str, ...] = ("md", "json")) -> list[Path]:
+    """Write `kgchat-<session>.md` / `.json` into `directory`; returns the paths written."""
+    directory.mkdir(parents=True, exist_ok=True)
+    render = {"md": to_markdown, "json": to_json}
+    paths = []
+    for kind in kinds:
+        path = directory / f"kgchat-{session_id}.{kind}"
+        path.write_text(render[kind](session_id, turns, settings), encoding="utf-8")
+        paths.append(path)
+    return paths

@@ -1,0 +1,38 @@
+"""`kgchat [options]`: start the app."""
+
+from __future__ import annotations
+
+import argparse
+
+from engine.config import Config, ConfigError, add_config_options, default_data_dir, load_config
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="kgchat", description="Chat with a knowledge graph: the Textual app (keys: F1 inside the app).")
+    add_config_options(parser)
+    return parser
+
+
+def app_config(argv: list[str]) -> Config:
+    """The config from flags and TOML, with the app's own default: sessions persist in the XDG
+    data dir unless --memory or --store says otherwise. Unknown `[keys]` names are bad input."""
+    from tui.app import BINDING_IDS
+
+    config = load_config(build_parser().parse_args(argv))
+    unknown = sorted(set(config.keys) - BINDING_IDS)
+    if unknown:
+        raise ConfigError(f"[keys]: unknown action {', '.join(map(repr, unknown))} "
+                          f"(choose from {', '.join(sorted(BINDING_IDS))})")
+    if not config.memory and not config.store:
+        config.store = str(default_data_dir() / "store")
+    return config
+
+
+def main(argv: list[str]) -> int:
+    config = app_config(argv)
+    from tui.app import KGChatApp
+
+    app = KGChatApp(config)
+    app.run()
+    return int(app.return_code or 0)

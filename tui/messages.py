@@ -1,0 +1,76 @@
+"""Messages the thread workers post to the app. Workers never touch widgets: every state
+change happens in the app's handlers for these."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.message import Message
+
+from engine.events import Event
+from tui.live import TurnView
+
+
+class SessionOpened(Message):
+    def __init__(self, session: Any, kg_size: int, note: str = "") -> None:
+        super().__init__()
+        self.session = session
+        self.kg_size = kg_size
+        self.note = note  # why the session is not what was asked for (fallback), or ""
+
+
+class SessionFailed(Message):
+    def __init__(self, message: str) -> None:
+        super().__init__()
+        self.message = message
+
+
+class ModelLoaded(Message):
+    def __init__(self, name: str, device: str, error: str = "") -> None:
+        super().__init__()
+        self.name = name
+        self.device = device
+        self.error = error
+
+
+class EngineEvent(Message):
+    """One engine event of turn `turn`; `view` is a copy of the TurnState after a stage."""
+
+    def __init__(self, turn: int, event: Event, view: TurnView | None = None) -> None:
+        super().__init__()
+        self.turn = turn
+        self.event = event
+        self.view = view
+
+
+class TurnFinished(Message):
+    def __init__(self, turn: int, view: TurnView, kg_size: int) -> None:
+        super().__init__()
+        self.turn = turn
+        self.view = view
+        self.kg_size = kg_size
+
+
+class TurnFailed(Message):
+    """The engine raised: the turn is over, the session goes on."""
+
+    def __init__(self, turn: int, message: str) -> None:
+        super().__init__()
+        self.turn = turn
+        self.message = message
+
+
+class LoadProgress(Message):
+    def __init__(self, done: int, total: int, path: str) -> None:
+        super().__init__()
+        self.done = done
+        self.total = total
+        self.path = path
+
+
+class LoadFinished(Message):
+    def __init__(self, reports: list[tuple[str, Any]], error: str, kg_size: int) -> None:
+        super().__init__()
+        self.reports = reports  # (path, LoadReport) of the files that loaded
+        self.error = error  # the loader's message for the file that failed, or ""
+        self.kg_size = kg_size

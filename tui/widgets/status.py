@@ -1,0 +1,33 @@
+"""One line under the chat: model and device, KG size, retrieval settings, stage timings."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.reactive import reactive
+from textual.widgets import Static
+
+
+def format_timings(timings: dict[str, float]) -> str:
+    return " ".join(f"{name} {ms:.0f}" for name, ms in timings.items()) + " ms" if timings else ""
+
+
+class StatusBar(Static):
+    model = reactive("model loading…")
+    device = reactive("")
+    kg_size = reactive(-1)
+    settings = reactive("")
+    activity = reactive("")
+    timings: reactive[dict[str, float]] = reactive(dict, always_update=True)
+
+    def render(self) -> Text:
+        sep = ("  │  ", "dim")
+        kg = "KG opening…" if self.kg_size < 0 else f"KG {self.kg_size:,} triples"
+        parts: list = [("⬢ ", "bold"), self.model]
+        if self.device:
+            parts += [" · ", (self.device, "bold")]
+        parts += [sep, kg, sep, self.settings]
+        if self.activity:
+            parts += [sep, (self.activity, "italic")]
+        elif self.timings:
+            parts += [sep, (format_timings(self.timings), "dim")]
+        return Text.assemble(*parts, no_wrap=True, overflow="ellipsis")
