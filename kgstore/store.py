@@ -108,6 +108,8 @@ class KGStore:
 
     # N-Triples/N-Quads files at least this big go through pyoxigraph's bulk loader.
     bulk_min_bytes = 16 * 2**20
+    # Quads per bulk write when graph names must be rewritten (N-Quads) on the way in.
+    bulk_chunk = 200_000
 
     def __init__(self, path: str | os.PathLike | None = None):
         self.path = str(path) if path else None
@@ -204,7 +206,7 @@ class KGStore:
                 quads = (Quad(q.subject, q.predicate, q.object, NamedNode(target) if forced_graph else mapper.graph_for(q.graph_name))
                          for q in ox_parse(input=source, path=None if source else path, format=OX_FORMATS[fmt],
                                            base_iri=base_iri(path)))
-                while chunk := list(itertools.islice(quads, 200_000)):
+                while chunk := list(itertools.islice(quads, self.bulk_chunk)):
                     if not all(claim(g) for g in {q.graph_name for q in chunk}):
                         undo()
                         return None
@@ -403,21 +405,28 @@ class KGStore:
         seen = set(nb.seeds)
         frontier = list(nb.seeds)
         for hop in range(1, hops + 1):
+            next_frontier: list[str] = []
+            pending = frontier
+            # Entities cut at their share get another pass at what the smaller ones left over.
+            while pending:
+                cut = []
+                for i, node in enumerate(pending):
+                    room = cap - len(nb.facts)
+                    if room <= 0:
+                        cut.extend(pending[i:])
+                        break
+                    share = max(room // (len(pending) - i), 1)
+                    if self._expand(node, hop, share, nb, seen, next_frontier):
+                        cut.append(node)
+                if cut and len(nb.facts) >= cap:
+                    nb.capped = True
+                    nb.cap_reason = (f"capped at {cap} facts at hop {hop}: {len(cut)} entities have more, "
+                                     f"e.g. {self.label(cut[0])}")
+                    return nb
+                pending = cut
+            frontier = next_frontier
             if not frontier:
                 break
-            next_frontier: list[str] = []
-            for i, node in enumerate(frontier):
-                room = cap - len(nb.facts)
-                if room <= 0:
-                    nb.capped = True
-                    nb.cap_reason = nb.cap_reason or f"capped at {cap} facts at hop {hop}: {len(frontier) - i} entities not expanded"
-                    return nb
-                share = max(room // (len(frontier) - i), 1)
-                if self._expand(node, hop, share, nb, seen, next_frontier):
-                    nb.capped = True
-                    nb.cap_reason = nb.cap_reason or (
-                        f"capped at {cap} facts: {self.label(node)} has more facts than its share of {share} at hop {hop}")
-            frontier = next_frontier
         return nb
 
     def _expand(self, node: str, hop: int, share: int, nb: Neighborhood, seen: set[str], frontier: list[str]) -> bool:
