@@ -1,0 +1,322 @@
+"""Deterministic atomic-fact splitter: a reply becomes the single claims it makes.
+
+Complete sentences are split at coordination ("X is in Room A and starts at 10" → two claims,
+the subject carried over), at lists ("X attends A, B and C" → three claims sharing the frame)
+and at non-restrictive relative clauses ("X, who works in Biology, organizes Y"). Questions,
+greetings and fragments are kept whole; markdown markers are dropped; a fenced code block is
+one fragment. Nothing is added that the reply did not say: a claim is made of the reply's own
+words (a carried subject, a possessive "'s" for "whose", and singular agreement for a list of
+subjects are the only changes).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+Spans = list[tuple[int, int]]
+
+_IRREGULAR = ("is are was were be been being am 's 're has have had having do does did done "
+              "will would can could shall should may might must began begun ran led took taken "
+              "held born died wrote written won went gone came sat met taught built grew sang sung "
+              "spoke spoken bought brought chose chosen knew known left lost made paid said saw seen "
+              "sent sold told thought became become gave given got flew flown fell fallen drove driven "
+              "ate eaten found fought kept lay lain meant rose risen stood understood wore worn").split()
+_LEMMAS = ("start begin end finish organize organise host run lead attend join work belong take hold "
+           "locate die direct write play star win receive marry live meet teach study cost include "
+           "contain go come sit chair book reserve schedule plan present manage supervise call serve "
+           "produce compose release publish found create design speak sing act appear follow border "
+           "flow measure weigh score coach represent nominate award graduate move visit open close "
+           "last share use own occupy report belong cover span need want like love prefer recommend "
+           "think believe know seem look sound offer help invite arrive leave happen occur begin "
+           "stand fall remain become build grow know mean lie rise sell buy pay tell say see give "
+           "get keep make bring send fly drive eat fight").split()
+_NOUNISH_BASE = {"book", "call", "plan", "present", "star", "score", "coach", "award", "act", "open", "close",
+                 "last", "end", "start", "work", "play", "study", "design", "release", "cost", "meet", "run",
+                 "found", "lead", "need", "use", "help", "offer", "host", "chair", "report", "cover", "span",
+                 "stand", "fall", "look", "sound", "move", "visit", "love", "like", "share", "want", "rise",
+                 "lie", "mean", "flow", "border", "measure", "weigh", "represent", "act", "appear", "fly"}
+
+
+def _inflections(lemma: str) -> set[str]:
+    out = {lemma + ("es" if lemma.endswith(("s", "sh", "ch", "o", "x")) else "s")}
+    stem = lemma[:-1] if lemma.endswith("e") else lemma
+    if lemma.endswith("y") and lemma[-2:-1] not in "aeiou":
+        out |= {lemma[:-1] + "ies", lemma[:-1] + "ied"}
+        out.discard(lemma + "s")
+    else:
+        out.add(stem + "ed")
+    out.add(stem + "ing")
+    if lemma in ("run", "plan", "star", "sit", "begin", "win", "get", "put"):
+        out.add(lemma + lemma[-1] + "ing")
+        out.add(lemma + lemma[-1] + "ed")
+    return out
+
+
+VERBS: set[str] = set(_IRREGULAR)
+for _lemma in _LEMMAS:
+    VERBS |= _inflections(_lemma)
+    if _lemma not in _NOUNISH_BASE:
+        VERBS.add(_lemma)
+VERBS -= {"meeting", "meetings", "building", "buildings", "offering", "painting", "reading", "writing",
+          "opening", "closing", "ending", "booking", "bookings", "planning", "findings", "founding",
+          "leads", "calls", "plans", "stars", "scores", "awards", "books", "costs", "ends", "starts",
+          "works", "plays", "acts", "studies", "designs", "releases", "visits", "uses", "needs",
+          "offers", "reports", "shares", "looks", "sounds", "moves", "falls", "flows", "borders", "measures"}
+# Plural-looking forms that are verbs right after a subject ("X starts at 10", "Y ends at 11").
+VERBS_AFTER_SUBJECT = {"starts", "ends", "works", "plays", "leads", "calls", "plans", "stars", "costs",
+                       "studies", "designs", "visits", "uses", "needs", "offers", "reports", "shares",
+                       "looks", "sounds", "moves", "falls", "flows", "borders", "measures", "acts"}
+
+SUBJECT_PRONOUNS = {"i", "you", "he", "she", "it", "we", "they", "there", "this", "that", "these", "those"}
+DISCOURSE = re.compile(r"^(?:(?:yes|yeah|no|sure|ok|okay|well|great|perfect|alright|all right|certainly|"
+                       r"of course|done|right|so|also|actually|unfortunately|sorry)\s*[,:;!.-]+\s*)+(?=\S)",
+                       re.IGNORECASE)
+ABBREVIATIONS = {"mr", "mrs", "ms", "dr", "prof", "st", "jr", "sr", "vs", "etc", "e.g", "i.e", "a.m", "p.m",
+                 "no", "inc", "ltd", "co", "mt", "approx", "dept", "fig", "ca", "cf", "u.s", "u.k"}
+GREETINGS = re.compile(r"^(hi|hello|hey|good (morning|afternoon|evening)|goodbye|bye|thanks|thank you|"
+                       r"you're welcome|you are welcome|welcome|have a nice day|see you)\b", re.IGNORECASE)
+
+_WORD = re.compile(r"[\w][\w'’\-.@+]*[\w]|[\w]")
+_CODE_FENCE = re.compile(r"```.*?(?:```|$)|~~~.*?(?:~~~|$)", re.DOTALL)
+_MD_LINE = re.compile(r"^\s{0,3}(?:#{1,6}\s+|>\s?|[-*+•]\s+|\d{1,3}[.)]\s+)")
+_EMPHASIS = re.compile(r"(\*\*|__)(.+?)\1|(?<![\w*])\*(?!\s)([^*\n]+?)(?<!\s)\*(?![\w*])|`([^`\n]+)`")
+_PROTECTED = (
+    re.compile(r"\bbetween\s+\S+(?:\s+(?:am|pm|a\.m\.|p\.m\.))?\s+and\s+\S+", re.IGNORECASE),
+    re.compile(r"\b(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day,\s+(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?\b"
+               r"|\b(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day,\s+[A-Z][a-z]+\s+\d{1,2}\b"),
+    re.compile(r"\b[A-Z][a-z]+\.?\s+\d{1,2}(?:st|nd|rd|th)?,\s+\d{4}\b"),
+    re.compile(r"\d{1,3}(?:,\d{3})+"),
+)
+MAX_CLAIMS = 400  # a 20,000-character reply still checks in well under a second
+
+
+def sentences(text: str) -> list[str]:
+    """Sentences of plain text: boundaries at . ! ? (not after abbreviations, initials, inside
+    numbers, times, e-mails) and at line breaks."""
+    out: list[str] = []
+    for line in re.split(r"\n+", text):
+        line = line.strip()
+        start = 0
+        for m in re.finditer(r"[.!?]+[\"')\]]*(?=\s+[\"'(\[]?[A-Z0-9ÀÁÂÄÅÆÇÈÉÊËÌÍÎÏÑÒÓÔÖØÙÚÛÜÝŒŠŽ])", line):
+            before = line[start:m.start()].split()
+            last = before[-1].lower().rstrip(".") if before else ""
+            if m.group(0).startswith(".") and (last in ABBREVIATIONS or (len(last) == 1 and last.isalpha())):
+                continue
+            out.append(line[start:m.end()].strip())
+            start = m.end()
+        rest = line[start:].strip()
+        if rest:
+            out.append(rest)
+    return [s for s in out if s]
+
+
+def _is_verb(tokens: list[str], i: int) -> bool:
+    word = tokens[i].lower()
+    if word in VERBS:
+        return True
+    if word in VERBS_AFTER_SUBJECT:
+        if i == 0:  # a coordinated predicate ("... and ends at 11") or a relative clause body
+            return True
+        prev = tokens[i - 1]
+        if i == 2 and tokens[0].lower() in ("the", "a", "an", "this", "that", "his", "her", "their", "its"):
+            return True  # "The film stars ..."
+        return prev[:1].isupper() or prev.lower() in SUBJECT_PRONOUNS or prev.lower() in ("also", "then", "now")
+    return False
+
+
+def _tokens(text: str) -> list[re.Match]:
+    return list(_WORD.finditer(text))
+
+
+def first_verb(text: str) -> int | None:
+    """Character offset of the first verb of `text`, or None (a fragment)."""
+    matches = _tokens(text)
+    words = [m.group(0) for m in matches]
+    for i, m in enumerate(matches):
+        if _is_verb(words, i):
+            return m.start()
+    return None
+
+
+def _is_clause(part: str) -> bool:
+    """An independent clause: a subject (pronoun, name, or noun phrase) then a verb."""
+    matches = _tokens(part)
+    if not matches:
+        return False
+    words = [m.group(0) for m in matches]
+    first = words[0].lower()
+    if _is_verb(words, 0):
+        return False
+    if first in SUBJECT_PRONOUNS or first in ("my", "your", "his", "her", "its", "our", "their", "the", "a", "an"):
+        return any(_is_verb(words, i) for i in range(1, min(len(words), 7)))
+    if words[0][:1].isupper():
+        return any(_is_verb(words, i) for i in range(1, min(len(words), 7)))
+    return False
+
+
+def _separators(sentence: str, protected: Spans) -> list[tuple[int, int, str]]:
+    def free(a: int, b: int) -> bool:
+        return not any(s < b and a < e for s, e in protected)
+
+    found = []
+    for m in re.finditer(r"\s*;\s*|,?\s+(?:and|but)\s+(?:also\s+)?|,\s+|:\s+", sentence):
+        if not free(m.start(), m.end()):
+            continue
+        kind = "and" if re.search(r"\b(and|but)\b", m.group(0)) else (m.group(0).strip()[:1] or ",")
+        if kind == ":":
+            nxt = re.search(r"\s*;\s*|,?\s+(?:and|but)\s+|,\s+|$", sentence[m.end():])
+            if not _is_clause(sentence[m.end():m.end() + nxt.start()]):
+                continue  # "has 4 members: A, B" frames a list; the colon is not a boundary
+        found.append((m.start(), m.end(), kind))
+    # A comma separates only in a list ("A, B and C") or before an independent clause.
+    out = []
+    for i, (a, b, kind) in enumerate(found):
+        if kind == ",":
+            later_and = any(k == "and" for _, _, k in found[i + 1:])
+            nxt = next((x for x in found[i + 1:]), None)
+            part = sentence[b:nxt[0] if nxt else len(sentence)]
+            if not later_and and not _is_clause(part):
+                continue
+        out.append((a, b, kind))
+    return out
+
+
+def _agree(predicate: str) -> str:
+    """Singular agreement for a predicate whose list subject was split ("are" → "is")."""
+    return re.sub(r"^(\s*)(are|were|have)\b", lambda m: m.group(1) + {"are": "is", "were": "was", "have": "has"}[m.group(2)],
+                  predicate)
+
+
+def _item_start(part0: str) -> int | None:
+    """Where the first list item begins in the clause that frames the list."""
+    colon = part0.find(": ")
+    if colon >= 0:
+        return colon + 2
+    verb = first_verb(part0)
+    if verb is None:
+        return None
+    after = [m for m in _tokens(part0) if m.start() > verb]
+    for m in after:
+        if m.group(0)[:1].isupper() or m.group(0)[:1].isdigit():
+            return m.start()
+    # No name after the verb: the item starts after the verb and its function words.
+    for m in after:
+        if m.group(0).lower() not in ("also", "the", "a", "an", "by", "in", "at", "of", "to", "with", "for", "on", "as"):
+            return m.start()
+    return None
+
+
+def split_sentence(sentence: str, protected: Spans) -> list[str]:
+    """The atomic claims of one sentence (the sentence itself when it is a question, a greeting,
+    a fragment or has nothing to split)."""
+    s = DISCOURSE.sub("", sentence).strip() or sentence.strip()
+    if s.endswith("?") or GREETINGS.match(s) or first_verb(s) is None:
+        return [s]
+    shift = len(sentence) - len(sentence.lstrip()) + (len(sentence.strip()) - len(s))
+    prot = [(a - shift, b - shift) for a, b in protected]
+    claims: list[str] = []
+    for piece in _relative_clauses(s, prot):
+        claims.extend(_coordination(piece, prot if piece is s else []))
+    return [c for c in claims if c]
+
+
+def _relative_clauses(s: str, protected: Spans) -> list[str]:
+    m = re.search(r"(?P<np>(?:[A-Z][\w'’\-]*\s+){0,4}[A-Z][\w'’\-]*|\b(?:the|this|that)\s+\w+),\s+"
+                  r"(?P<rel>who|which|whose)\s+(?P<body>[^,]+?)(?P<end>,\s+|[.!]?$)", s)
+    if not m or first_verb(m.group("body")) is None:
+        return [s]
+    np = m.group("np").strip()
+    rest = s[:m.end("np")] + (" " + s[m.end():] if m.group("end").startswith(",") else s[m.end("body"):])
+    rel_claim = (np + "'s " if m.group("rel") == "whose" else np + " ") + m.group("body").strip()
+    main = re.sub(r"\s+", " ", rest).strip()
+    if first_verb(main) is None:  # "..., which is ..." at the end of a clause with no verb of its own
+        return [s]
+    return [main, rel_claim.rstrip(".!") + "."]
+
+
+def _coordination(s: str, protected: Spans) -> list[str]:
+    seps = _separators(s, protected)
+    if not seps:
+        return [s]
+    bounds = [0] + [b for _, b, _ in seps]
+    ends = [a for a, _, _ in seps] + [len(s)]
+    parts = [s[a:e].strip(" ,;") for a, e in zip(bounds, ends)]
+    parts = [p for p in parts if p]
+    if len(parts) < 2:
+        return [s]
+    head = parts[0]
+    head_verb = first_verb(head)
+    claims: list[str] = []
+    if head_verb is None:
+        # A list of subjects: "A, B and C are attending X" — the predicate comes with the last item.
+        last = parts[-1]
+        verb = first_verb(last)
+        if verb is None:
+            return [s]
+        predicate = last[verb:]
+        subjects = parts[:-1] + [last[:verb].strip()]
+        if any(_is_clause(p) for p in parts[1:-1]):
+            return [s]
+        return [_finish(f"{subj} {_agree(predicate)}") for subj in subjects if subj]
+    subject = head[:head_verb].strip()
+    start = _item_start(head)
+    claims.append(_finish(head))
+    for part in parts[1:]:
+        words = [m.group(0) for m in _tokens(part)]
+        if not words:
+            continue
+        if _is_verb(words, 0) or words[0].lower() in ("also", "then") and len(words) > 1 and _is_verb(words, 1):
+            claims.append(_finish(f"{subject} {part}" if subject else part))
+        elif _is_clause(part):
+            claims.append(_finish(part))
+        elif start is not None:
+            claims.append(_finish(head[:start] + part))
+        else:
+            claims.append(_finish(part))
+    return claims
+
+
+def _finish(claim: str) -> str:
+    claim = re.sub(r"\s+", " ", claim).strip(" ,;:")
+    if claim and claim[0].islower():
+        claim = claim[0].upper() + claim[1:]
+    if claim and claim[-1] not in ".!?":
+        claim += "."
+    return claim
+
+
+def _strip_markdown(line: str) -> str:
+    line = _MD_LINE.sub("", line)
+    line = re.sub(r"\[([^\]]+)\]\([^)]*\)", r"\1", line)  # [text](url)
+    return _EMPHASIS.sub(lambda m: m.group(2) or m.group(3) or m.group(4) or "", line)
+
+
+def split_claims(text: str, protect: Callable[[str], Spans] | None = None) -> list[str]:
+    """The atomic claims of a reply, in order. `protect(sentence)` gives spans (entity names)
+    that must not be split at their "and" or commas."""
+    if not text or not text.strip():
+        return []
+    claims: list[str] = []
+    pos = 0
+    chunks: list[tuple[str, bool]] = []
+    for m in _CODE_FENCE.finditer(text):
+        chunks.append((text[pos:m.start()], False))
+        chunks.append((m.group(0), True))
+        pos = m.end()
+    chunks.append((text[pos:], False))
+    for chunk, is_code in chunks:
+        if is_code:
+            body = chunk.strip("`~ \n")
+            if body.strip():
+                claims.append(chunk.strip())
+            continue
+        lines = [_strip_markdown(line) for line in chunk.split("\n")]
+        for sentence in sentences("\n".join(lines)):
+            protected = list(protect(sentence)) if protect else []
+            for rx in _PROTECTED:
+                protected += [(m.start(), m.end()) for m in rx.finditer(sentence)]
+            claims.extend(split_sentence(sentence, protected))
+            if len(claims) >= MAX_CLAIMS:
+                return claims[:MAX_CLAIMS]
+    return claims
