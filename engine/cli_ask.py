@@ -11,7 +11,7 @@ from typing import Any
 
 from engine.config import add_config_options, load_config
 from engine.events import Event, ReplyDone, Token, TurnError
-from engine.state import Candidate, Check, TurnState
+from engine.state import Check, TurnState
 from kgstore.errors import BadInput
 
 
@@ -26,73 +26,23 @@ def parser(command: str) -> argparse.ArgumentParser:
     return p
 
 
-def candidate_json(c: Candidate) -> dict[str, Any]:
-    return {"s": c.fact.s, "p": c.fact.p, "o": c.fact.o, "s_label": c.s_label, "p_label": c.p_label,
-            "o_label": c.o_label, "text": c.text, "score": round(c.score, 4), "derived": c.derived}
-
-
 def checks_json(checks: list[Check]) -> list[dict[str, Any]]:
     return [{"claim": c.claim, "verdict": c.verdict, "evidence": c.evidence, "reason": c.reason} for c in checks]
 
 
 def turn_json(state: TurnState) -> dict[str, Any]:
     """DESIGN.md section 5: the retrieve turn, plus what answering added."""
+    from engine.cli_retrieve import turn_json as retrieve_turn_json
+
     refined = None
     if state.refined:
         refined = dict(state.refined)
         refined["checks"] = checks_json(refined.get("checks") or [])
-    return {
-        "turn": state.turn, "speaker": state.speaker, "text": state.text, "rewritten": state.rewritten,
-        "mentions": [{"text": m.text, "entity": m.entity, "label": m.label, "p": round(m.p, 4)} for m in state.mentions],
-        "derived": [{"predicate": d.predicate, "args": d.args, "p": round(d.p, 4), "text": d.text} for d in state.derived],
-        "retrieved": [candidate_json(c) for c in state.retrieved],
-        "response": state.response, "cut": state.cut, "error": state.error,
-        "checks": checks_json(state.checks), "fact_score": state.fact_score, "neip": state.neip,
-        "refined": refined, "device": state.device,
-        "timings_ms": {k: round(v, 1) for k, v in state.timings_ms.items()},
-    }
-
-
-def read_dialogue(path: str, dialogue_id: str | None) -> list[tuple[str, str]]:
-    """(speaker, text) turns from a JSON list or JSON Lines of {speaker, text}, or from the log
-    of one GraphWOZ dialogue (user: manual transcription, system: agent response)."""
-    try:
-        with open(path, encoding="utf-8") as f:
-            raw = f.read()
-    except OSError as exc:
-        raise BadInput(f"--dialogue {path}: cannot read: {exc.strerror or exc}") from None
-    try:
-        data = json.loads(raw)
-    except json.JSONDecodeError:
-        data = []
-        for n, line in enumerate(raw.splitlines(), 1):
-            if line.strip():
-                try:
-                    data.append(json.loads(line))
-                except json.JSONDecodeError as exc:
-                    raise BadInput(f"--dialogue {path}:{n}: not JSON: {exc.msg}") from None
-    if isinstance(data, dict):
-        if not dialogue_id:
-            raise BadInput(f"--dialogue {path}: a GraphWOZ file needs --dialogue-id")
-        if dialogue_id not in data or not isinstance(data[dialogue_id], dict):
-            raise BadInput(f"--dialogue {path}: no dialogue with id {dialogue_id!r}")
-        turns = []
-        for entry in data[dialogue_id].get("log") or []:
-            user = entry.get("manual_transcription") or ""
-            if user:
-                turns.append(("user", str(user)))
-            if entry.get("agent_response"):
-                turns.append(("system", str(entry["agent_response"])))
-        return turns
-    if not isinstance(data, list):
-        raise BadInput(f"--dialogue {path}: expected a JSON list of turns")
-    turns = []
-    for n, item in enumerate(data, 1):
-        if (not isinstance(item, dict) or item.get("speaker") not in ("user", "system")
-                or not isinstance(item.get("text"), str)):
-            raise BadInput(f"--dialogue {path}: turn {n}: expected {{\"speaker\": \"user\"|\"system\", \"text\": ...}}")
-        turns.append((item["speaker"], item["text"]))
-    return turns
+    out = retrieve_turn_json(state)
+    out.update({"response": state.response, "cut": state.cut, "error": state.error,
+                "checks": checks_json(state.checks), "fact_score": state.fact_score, "neip": state.neip,
+                "refined": refined, "device": state.device})
+    return out
 
 
 def main(argv: list[str], command: str = "ask") -> int:
@@ -104,14 +54,16 @@ def main(argv: list[str], command: str = "ask") -> int:
     from engine.session import Session
 
     check_model(config)  # a bad model file fails here, before any knowledge is loaded
-    turns = read_dialogue(args.dialogue, config.dialogue_id) if args.dialogue else []
+    from engine.cli_retrieve import read_turns
+
+    turns = read_turns(args.dialogue, config.dialogue_id) if args.dialogue else []
     session = Session.open(config)
     llm = session.ctx.resource("llm", lambda: make_backend(config))
-    for speaker, text in turns:
-        if speaker == "system":
-            session.system_turn(text)
+    for turn in turns:
+        if turn.get("speaker") == "system":
+            session.system_turn(turn["text"])
         else:
-            session.user_turn(text, answer=False)
+            session.user_turn(turn["text"], answer=False)
 
     stream = not args.json
     first_token: list[float] = []

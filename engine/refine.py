@@ -30,13 +30,21 @@ def needs_refining(checks: list[Check], fact_score: float | None, threshold: flo
 
 
 def _evidence_key(evidence: dict) -> tuple[str, str, str] | str | None:
-    """What a verdict's evidence points at: its triple when it names one, else its sentence."""
-    if not isinstance(evidence, dict):
+    """What a verdict's evidence points at: its triple when it names one, else its sentence;
+    None for evidence that is not knowledge (what someone said in the dialogue)."""
+    if not isinstance(evidence, dict) or evidence.get("source") == "dialogue":
         return None
     if all(isinstance(evidence.get(k), str) for k in ("s", "p", "o")):
         return (evidence["s"], evidence["p"], evidence["o"])
     text = evidence.get("text")
     return text if isinstance(text, str) and text else None
+
+
+def _evidence_keys(evidence: dict) -> list:
+    """The main evidence and the further triples the checker gave (`more`)."""
+    found = [_evidence_key(evidence)] if isinstance(evidence, dict) else []
+    found += [_evidence_key(e) for e in (evidence.get("more") or []) if isinstance(evidence, dict)]
+    return [k for k in found if k is not None]
 
 
 def _keys(c: Candidate) -> set:
@@ -47,13 +55,11 @@ def evidence_weights(facts: list[Candidate], checks: list[Check]) -> tuple[list[
     """relevance × consistency per fact, and the indices of the facts that contradict a claim."""
     supporting, contradicting = set(), set()
     for check in checks:
-        key = _evidence_key(check.evidence)
-        if key is None:
-            continue
+        keys = _evidence_keys(check.evidence)
         if check.verdict == "supported":
-            supporting.add(key)
+            supporting.update(keys)
         elif check.verdict == "contradicted":
-            contradicting.add(key)
+            contradicting.update(keys[:1])  # the fact the claim disagrees with
     weights, pinned = [], set()
     for i, fact in enumerate(facts):
         keys = _keys(fact)

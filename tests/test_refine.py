@@ -128,3 +128,10 @@ def test_nothing_happens_when_the_reply_is_fine_or_refining_is_off(monkeypatch):
     missing.checks = []  # the check stage produced nothing
     refine_mod.run(missing, ctx)
     assert missing.refined is None and not llm.calls
+
+
+def test_what_someone_said_is_not_pulled_in_as_knowledge():
+    said = {"source": "dialogue", "turn": 1, "speaker": "user", "text": "I am Omar Haddad"}
+    checks = [Check("You are Lisa", "contradicted", said)]
+    facts, dropped, added = rework_evidence([GROUP, NOISE], checks, [WORSE], used=set())
+    assert [c.text for c in added] == [WORSE.text]

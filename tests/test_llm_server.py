@@ -1,0 +1,61 @@
+"""The OpenAI-compatible backend against a real server on loopback: llama-cpp-python's own
+server (extra `server`) serving the default SmolLM2 GGUF."""
+
+import socket
+import subprocess
+import sys
+
+import pytest
+
+from engine.config import Config
+from engine.llm import LLMError, default_model_path, make_backend
+
+pytest.importorskip("uvicorn", reason="needs llama-cpp-python[server] (the `test` extra installs it)")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server():
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "llama_cpp.server", "--model", default_model_path(),
+                             "--host", "127.0.0.1", "--port", str(port), "--n_ctx", "2048", "--verbose", "false"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        for line in proc.stderr:  # uvicorn says when it accepts connections
+            if "Uvicorn running on" in line:
+                break
+        else:
+            pytest.fail(f"llama_cpp.server exited with {proc.wait()}")
+        yield f"http://127.0.0.1:{port}/v1", proc
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+
+
+MESSAGES = [{"role": "system", "content": "Answer in one short sentence."},
+            {"role": "user", "content": "What is the capital of France?"}]
+
+
+def test_streams_a_reply_from_llama_cpp_server(server):
+    url, _ = server
+    llm = make_backend(Config(openai_url=url))  # no --openai-model: the server's /models names it
+    tokens = list(llm.stream(MESSAGES, max_tokens=12, temperature=0.0))
+    assert len(tokens) > 1  # streamed, not one block
+    assert "".join(tokens).strip()
+    assert llm.model.endswith(".gguf") and llm.device == "remote"
+
+
+def test_the_server_going_down_is_a_clear_error(server):
+    url, proc = server
+    llm = make_backend(Config(openai_url=url, openai_model="smollm2"))
+    assert "".join(llm.stream(MESSAGES, max_tokens=4, temperature=0.0))
+    proc.terminate()
+    proc.wait(timeout=30)
+    llm.backoff_s = 0.001
+    with pytest.raises(LLMError, match=r"server unavailable after 4 attempts \(cannot connect"):
+        list(llm.stream(MESSAGES, max_tokens=4, temperature=0.0))
