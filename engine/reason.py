@@ -1,0 +1,368 @@
+"""Reason stage: link the turn's mentions and derive facts with the ProbLog rules.
+
+Builds the turn's program (rules/reasoner.py runs it): the new mentions and their candidate
+entities, what the last four turns' mentions referred to (with their stored probabilities),
+the speaker, the times the turn names, and the background facts within two hops of every
+entity the turn may be talking about. Writes `refers_to` (probabilistic, into the dialogue
+graph) and the derived facts (into the derived graph) back to the store. On a timeout or a
+ProbLog error the turn keeps the name-matching links, gets no derived facts, and
+`state.reasoning_note` says why.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta
+
+from engine.mentions import label_index
+from engine.stage import TurnContext, stage
+from engine.state import Derived, Mention, TurnState
+from engine.timeexpr import PARTS, TimeValue, day_phrase, hhmm
+from kgstore import vocab
+from kgstore.terms import Fact
+from rules.reasoner import (Answer, Atom, Program, ReasoningFailed, RuleSet, Var, add_background, evaluate,
+                            kind_of_types, predicate_iri)
+
+LINKED_KINDS = ("name", "pronoun", "definite", "first_person")
+RECENT_TURNS = 4
+CANDIDATES_IN_FOCUS = 3  # per named mention, whose neighbourhoods the program includes
+NEIGHBOURHOOD_HOPS = 2
+NEIGHBOURHOOD_CAP = 3000
+REQUESTED_CAP = 40
+KEEP_LINKS = 3  # refers_to edges stored per mention
+MIN_LINK_P = 0.05
+
+
+def rules_of(ctx: TurnContext) -> RuleSet:
+    """The rule files of this context, parsed and prepared once."""
+    return ctx.resource("rules", lambda: RuleSet.load(ctx.config.rules))
+
+
+def entity_kind(ctx: TurnContext, iri: str) -> str:
+    kinds = ctx.resource("entity_kinds", dict)
+    if iri not in kinds:
+        try:
+            kinds[iri] = kind_of_types(ctx.background.types(iri))
+        except Exception:  # a remote background that fails: kind unknown, rules still run
+            kinds[iri] = "thing"
+    return kinds[iri]
+
+
+@dataclass
+class RecentLink:
+    turn: int
+    mention: str
+    entity: str
+    p: float
+
+
+def recent_links(ctx: TurnContext, session_id: str, turn: int) -> list[RecentLink]:
+    """What the mentions of the last four turns referred to, with the stored probabilities."""
+    graph = vocab.dialogue_graph(session_id)
+    rows = ctx.store.query(
+        f"""SELECT ?idx ?m ?e WHERE {{ GRAPH <{graph}> {{
+              ?t <{vocab.KGC_INDEX}> ?idx ; <{vocab.KGC_HAS_MENTION}> ?m . ?m <{vocab.KGC_REFERS_TO}> ?e }}
+              FILTER(?idx >= {turn - RECENT_TURNS} && ?idx < {turn}) }}""")
+    out = []
+    for row in rows or []:
+        fact = Fact(row["m"], vocab.KGC_REFERS_TO, row["e"])
+        p = ctx.store.probability(fact, graph)
+        out.append(RecentLink(int(row["idx"]), row["m"], row["e"], 1.0 if p is None else p))
+    return out
+
+
+@dataclass
+class TurnInput:
+    """One turn to link (and maybe reason about)."""
+
+    session_id: str
+    turn: int
+    turn_iri: str
+    mentions: list[Mention]
+    now: datetime
+    speaker_entity: str | None = None
+    derive: bool = True
+    entities: set[str] = field(default_factory=set)
+
+
+def build_program(ctx: TurnContext, rules: RuleSet, inp: TurnInput, *, whole_kg: bool = False) -> Program:
+    """The turn's facts and queries. `whole_kg` is the naive baseline of `kgchat bench reason`:
+    every background fact and every labelled entity as a candidate of every named mention."""
+    prog = Program()
+    ent = _entity_atoms(inp)
+
+    def turn_atom(i: int) -> Atom:
+        return Atom.of(vocab.turn_node(inp.session_id, i))
+
+    this_turn = turn_atom(inp.turn)
+    for i in range(max(1, inp.turn - RECENT_TURNS), inp.turn):
+        prog.fact("respond_to", turn_atom(i + 1), turn_atom(i))
+
+    seeds: dict[str, None] = {}
+    # Earlier links: the evidence recency rules build on.
+    for link in recent_links(ctx, inp.session_id, inp.turn):
+        m = Atom.of(link.mention)
+        prog.fact("mention", m, turn_atom(link.turn))
+        prog.prob_fact(link.p, "linked", m, ent(link.entity))
+        seeds.setdefault(link.entity, None)
+    if inp.speaker_entity:
+        prog.fact("speaker", ent(inp.speaker_entity))
+        seeds.setdefault(inp.speaker_entity, None)
+
+    index = label_index(ctx) if whole_kg else None
+    linked = [m for m in inp.mentions if m.kind in LINKED_KINDS]
+    for j, m in enumerate(linked):
+        ma = Atom.of(m.iri)
+        prog.fact("new", ma)
+        prog.fact("mention", ma, this_turn)
+        prog.fact("string", ma, Atom.of(m.text))
+        prog.fact("mention_kind", ma, Atom.plain(m.kind))
+        for k in (m.value or ()) if m.kind in ("pronoun", "definite") else ():
+            prog.fact("wants_kind", ma, Atom.plain(k))
+        for other in linked[:j]:
+            prog.fact("before", Atom.of(other.iri), ma)
+        cands = [iri for iri, _ in m.candidates]
+        if whole_kg and m.kind == "name":
+            cands = list(dict.fromkeys(iri for lab in index.labels for iri in lab.iris))
+        for iri in cands:
+            prog.fact("candidate", ma, ent(iri))
+        for iri in cands[:CANDIDATES_IN_FOCUS] if not whole_kg else ():
+            seeds.setdefault(iri, None)
+        prog.query("refers_to", ma, Var("E"))
+    if whole_kg:
+        for lab in index.labels:
+            for iri in lab.iris:
+                prog.fact("name", ent(iri), Atom.of(lab.text))
+    else:
+        for m in linked:
+            for iri, _ in m.candidates:
+                for name in _names(ctx, iri):
+                    prog.fact("name", ent(iri), Atom.of(name))
+
+    # Type requests ("which rooms") put every entity of the type in focus, unless the turn
+    # is about named entities anyway.
+    if not any(m.kind in LINKED_KINDS for m in inp.mentions):
+        for m in inp.mentions:
+            if m.kind == "type" and m.value:
+                for iri in ctx.background.entities_of_type(m.value, cap=REQUESTED_CAP):
+                    prog.fact("requested", ent(iri))
+                    seeds.setdefault(iri, None)
+
+    _time_facts(prog, inp, this_turn)
+
+    if whole_kg:
+        facts = _all_background(ctx)
+    else:
+        nb = ctx.background.neighborhood(list(seeds), hops=NEIGHBOURHOOD_HOPS, cap=NEIGHBOURHOOD_CAP)
+        facts = nb.facts
+    add_background(prog, facts, ent)
+    _kind_and_text_facts(ctx, prog, facts, ent, inp)
+
+    if inp.derive:
+        in_focus = {entity_kind(ctx, iri) for iri in seeds}
+        for name, arity in rules.derived_predicates(in_focus):
+            prog.query(name, *(Var(f"A{i}") for i in range(arity)))
+    return prog
+
+
+def _entity_atoms(inp: TurnInput):
+    def ent(iri: str) -> Atom:
+        inp.entities.add(iri)
+        return Atom.of(iri)
+
+    return ent
+
+
+def _names(ctx: TurnContext, iri: str) -> list[str]:
+    return label_index(ctx).names_of(iri) or [ctx.background.label(iri)]
+
+
+def _all_background(ctx: TurnContext) -> list[Fact]:
+    """Every background fact touching a labelled entity (the naive baseline's whole KG)."""
+    index = label_index(ctx)
+    iris = list(dict.fromkeys(iri for lab in index.labels for iri in lab.iris))
+    return ctx.background.neighborhood(iris, hops=1, cap=10**9).facts
+
+
+def _time_facts(prog: Program, inp: TurnInput, this_turn: Atom) -> None:
+    today = inp.now.date()
+    prog.fact("today", today.toordinal())
+    prog.fact("tomorrow", (today + timedelta(days=1)).toordinal())
+    times: list[TimeValue] = [m.value for m in inp.mentions if m.kind == "time" and isinstance(m.value, TimeValue)]
+    for tv in times:
+        if tv.explicit_day:
+            prog.fact("turn_day", this_turn, tv.day.toordinal())
+    if not inp.derive:
+        return
+    days_only = [tv for tv in times if tv.start is None]
+    with_time = [tv for tv in times if tv.start is not None]
+    for tv in with_time:
+        text = Atom.of(tv.text(inp.now))
+        if tv.part in PARTS:
+            prog.fact("part", tv.day.toordinal(), tv.start // 60, -(-tv.end // 60), text)
+        else:
+            prog.fact("slot", tv.day.toordinal(), tv.start, tv.end, text)
+    for tv in days_only:
+        if not any(t.day == tv.day for t in with_time):
+            for part in ("morning", "afternoon"):
+                a, b = PARTS[part]
+                pv = TimeValue(tv.day, a, b, part, True)
+                prog.fact("part", tv.day.toordinal(), a // 60, b // 60, Atom.of(pv.text(inp.now)))
+        if tv.day not in (today, today + timedelta(days=1)):
+            prog.fact("asked_day", tv.day.toordinal(), Atom.of(day_phrase(tv.day, today)))
+    if not times:
+        minute = inp.now.hour * 60 + inp.now.minute
+        prog.fact("slot", today.toordinal(), minute, minute + 1, Atom.of(f"now ({hhmm(minute)})"))
+
+
+def _kind_and_text_facts(ctx: TurnContext, prog: Program, facts: list[Fact], ent, inp: TurnInput) -> None:
+    kinds: dict[str, str] = {}
+    for f in facts:
+        if f.p in (vocab.RDF_TYPE, vocab.WDT + "P31") and not f.o_literal:
+            k = kind_of_types([f.o])
+            if k != "thing":
+                kinds[f.s] = k
+        elif f.o_literal and f.p == vocab.office_predicate("date"):
+            try:
+                d = date.fromisoformat(f.o[:10])
+            except ValueError:
+                continue
+            prog.fact("day_text", d.toordinal(), Atom.of(day_phrase(d, None)))
+        elif f.o_literal and f.p in (vocab.office_predicate("start_time"), vocab.office_predicate("end_time")):
+            parts = f.o.split(":")
+            if len(parts) >= 2 and parts[0].isdigit() and parts[1].isdigit():
+                minute = int(parts[0]) * 60 + int(parts[1])
+                prog.fact("clock", minute, Atom.of(hhmm(minute)))
+    for iri in list(inp.entities):
+        k = kinds.get(iri) or entity_kind(ctx, iri)
+        prog.fact("kind", ent(iri), Atom.plain(k))
+
+
+# --- running it and reading the answers back ------------------------------------------------
+
+@dataclass
+class Outcome:
+    links: dict[str, list[tuple[str, float]]]  # mention IRI -> (entity, p), best first
+    derived: list[Derived]
+    note: str = ""
+
+
+def reason_turn(ctx: TurnContext, inp: TurnInput, budget_s: float) -> Outcome:
+    """Run the turn's program within `budget_s`; fall back to the name-matching priors."""
+    rules = rules_of(ctx)
+    start = time.perf_counter()
+    try:
+        prog = build_program(ctx, rules, inp)
+        answers = evaluate(rules, prog, max(budget_s - (time.perf_counter() - start), 0.001))
+    except ReasoningFailed as exc:
+        return Outcome(_prior_links(inp), [], f"{exc}; mentions linked by name matching only, no derived facts")
+    return _read_answers(ctx, rules, inp, answers)
+
+
+def _prior_links(inp: TurnInput) -> dict[str, list[tuple[str, float]]]:
+    out = {}
+    for m in inp.mentions:
+        if m.kind == "name" and m.candidates:
+            out[m.iri] = list(m.candidates)
+        elif m.kind == "first_person" and inp.speaker_entity:
+            out[m.iri] = [(inp.speaker_entity, 1.0)]
+    return out
+
+
+def _read_answers(ctx: TurnContext, rules: RuleSet, inp: TurnInput, answers: list[Answer]) -> Outcome:
+    links: dict[str, list[tuple[str, float]]] = {}
+    derived: list[Derived] = []
+    prior = {m.iri: dict(m.candidates) for m in inp.mentions}
+    labels: dict[str, str] = {}
+
+    def show(a) -> str:
+        if isinstance(a, Atom):
+            text = a.text
+            if text in inp.entities:
+                if text not in labels:
+                    labels[text] = ctx.background.label(text)
+                return labels[text]
+            return text
+        return str(a)
+
+    for ans in answers:
+        if ans.p <= 0.0:
+            continue
+        if ans.predicate == "refers_to":
+            m, e = (a.text for a in ans.args)
+            links.setdefault(m, []).append((e, ans.p))
+            continue
+        key = (ans.predicate, len(ans.args))
+        if key not in rules.templates:
+            continue
+        args = [a.text if isinstance(a, Atom) else str(a) for a in ans.args]
+        text = rules.templates[key]
+        for i, a in enumerate(ans.args, 1):
+            text = text.replace("{%d}" % i, show(a))
+        derived.append(Derived(ans.predicate, args, round(ans.p, 4), rule=ans.predicate, text=text,
+                               fact=_derived_fact(rules, inp, ans)))
+    for m, cands in links.items():
+        # Ties (the same evidence for two entities) go to the better name match.
+        cands.sort(key=lambda c: (-round(c[1], 9), -prior.get(m, {}).get(c[0], 0.0), c[0]))
+    derived.sort(key=lambda d: (d.predicate, -d.p, d.args))
+    return Outcome(links, derived)
+
+
+def _derived_fact(rules: RuleSet, inp: TurnInput, ans: Answer) -> Fact | None:
+    key = (ans.predicate, len(ans.args))
+    if len(ans.args) == 2:
+        s_i, o_i, pred = 0, 1, vocab.derived_predicate(ans.predicate)
+    elif key in rules.fact_args:
+        s_i, o_i = (i - 1 for i in rules.fact_args[key])
+        pred = vocab.derived_predicate(ans.predicate)
+        if ans.predicate == "inverse":  # the middle argument is the relation itself
+            pred = predicate_iri(ans.args[1])
+    else:
+        return None
+    s, o = ans.args[s_i], ans.args[o_i]
+    if not isinstance(s, Atom) or s.text not in inp.entities:
+        return None
+    if isinstance(o, Atom) and o.text in inp.entities:
+        return Fact(s.text, pred, o.text)
+    return Fact(s.text, pred, o.text if isinstance(o, Atom) else str(o), o_literal=True)
+
+
+# --- the stage -------------------------------------------------------------------------------
+
+def apply_links(ctx: TurnContext, session_id: str, mentions: list[Mention], links, rule: str) -> None:
+    """Set each mention's entity/label/p/candidates and store its best refers_to edges."""
+    graph = vocab.dialogue_graph(session_id)
+    for m in mentions:
+        cands = links.get(m.iri)
+        if not cands:
+            continue
+        m.candidates = [(e, round(p, 4)) for e, p in cands]
+        m.entity, m.p = cands[0][0], round(cands[0][1], 4)
+        m.label = ctx.background.label(m.entity)
+        for e, p in cands[:KEEP_LINKS]:
+            if p >= MIN_LINK_P:
+                ctx.store.add_probabilistic(Fact(m.iri, vocab.KGC_REFERS_TO, e), p, graph, rule=rule)
+
+
+def store_derived(ctx: TurnContext, session_id: str, derived: list[Derived]) -> None:
+    graph = vocab.derived_graph(session_id)
+    for d in derived:
+        if d.fact is not None:
+            ctx.store.add_probabilistic(d.fact, d.p, graph, rule=d.rule)
+
+
+def _report(state: TurnState):
+    return {"mentions": state.mentions, "derived": state.derived, "note": state.reasoning_note}
+
+
+@stage("reason", report=_report)
+def run(state: TurnState, ctx: TurnContext) -> None:
+    inp = TurnInput(state.session_id, state.turn, state.turn_iri or vocab.turn_node(state.session_id, state.turn),
+                    state.mentions, state.now, state.speaker_entity)
+    out = reason_turn(ctx, inp, ctx.config.reason_timeout_ms / 1000.0)
+    apply_links(ctx, state.session_id, state.mentions, out.links,
+                rule="name matching (reasoning failed)" if out.note else "entity_linking")
+    state.derived = out.derived
+    state.reasoning_note = out.note
+    store_derived(ctx, state.session_id, out.derived)

@@ -1,0 +1,87 @@
+% Entity linking and coreference: what each new mention of the user turn refers to.
+%
+% The reasoner (rules/reasoner.py) adds, per turn, these facts (constants are quoted atoms):
+%   new(M)              M is a mention of the current turn
+%   mention(M, T)       mention M occurs in turn T
+%   string(M, S)        the words of mention M
+%   mention_kind(M, K)  K in name | pronoun | definite | first_person
+%   wants_kind(M, K)    a pronoun or definite noun phrase agrees with entities of kind K
+%   before(M1, M)       M1 comes before M in the same turn
+%   respond_to(T, T1)   turn T answers turn T1 (the dialogue chain, newest first)
+%   P::linked(M, E)     what an earlier mention referred to, with the probability stored then
+%   candidate(M, E)     entity E has a name close to the words of the named mention M
+%   name(E, N)          a label or alias of E
+%   kind(E, K)          K in person | event | room | group | thing
+%   speaker(E)          the user, once they said who they are
+%   turn_day(T, D)      a day (ordinal number) named in turn T
+%   attr(E, date, D)    an event's day (ordinal number); see commonsense.pl for the rest
+% The query is refers_to(M, E) for every new mention M.
+%
+% The weights are the ones learned on GraphWOZ training data (DESIGN.md, reference figures),
+% plus those this project adds (exact name, partial name, recency of pronouns, same-turn
+% antecedent, day agreement);
+% `kgchat learn` re-estimates all of them from gold links.
+
+% Recency: T1 is N turns back from T along the respond_to chain (at most four).
+back(T, T1, 1) :- respond_to(T, T1).
+back(T, T2, 2) :- respond_to(T, T1), respond_to(T1, T2).
+back(T, T3, 3) :- respond_to(T, T1), respond_to(T1, T2), respond_to(T2, T3).
+back(T, T4, 4) :- respond_to(T, T1), respond_to(T1, T2), respond_to(T2, T3), respond_to(T3, T4).
+
+% refers_to combines three kinds of evidence (noisy-or): the name, recency, and an antecedent in
+% the same turn; each is its own predicate so no rule calls refers_to recursively.
+refers_to(M, E) :- by_name(M, E).
+refers_to(M, E) :- by_recency(M, E).
+refers_to(M, E) :- by_context(M, E).
+
+% How a named mention's words compare with a candidate's name: Jaro-Winkler J, edit distance D,
+% longest common substring L, shared words W, mention words missing from the name X
+% (one builtin call per pair; every rule below reads it).
+similar(M, E, J, D, L, W, X) :- new(M), mention_kind(M, name), candidate(M, E), string(M, S), name(E, N),
+                                name_similarity(S, N, J, D, L, W, X).
+
+% Jaro-Winkler similarity above 0.9 (tolerates one slip in a long name).
+0.608::by_name(M, E) :- similar(M, E, J, _, _, _, _), J > 0.9.
+% Edit distance under 2: the name as written or with one ASR error.
+0.723::by_name(M, E) :- similar(M, E, _, D, _, _, _), D < 2.
+% Edit distance under 3: two errors.
+0.304::by_name(M, E) :- similar(M, E, _, D, _, _, _), D < 3.
+% A shared substring longer than three letters: weak evidence on its own.
+0.002::by_name(M, E) :- similar(M, E, _, _, L, _, _), L > 3.
+% The exact name (case and accents aside) beats a near miss of another entity.
+0.9::by_name(M, E) :- similar(M, E, _, 0, _, _, _).
+% Every word of the mention is a word of the name ("Omar" for "Omar Haddad", "Beta" for
+% "Meeting Room Beta"), allowing a typo per word.
+0.5::by_name(M, E) :- similar(M, E, _, _, _, W, 0), W > 0.
+0.4::by_name(M, E) :- similar(M, E, _, _, _, _, 0).
+
+% An event named on the day the turn talks about ("the Weekly Sync on Tuesday").
+0.6::by_name(M, E) :- new(M), mention_kind(M, name), candidate(M, E), kind(E, event),
+                     mention(M, T), turn_day(T, D), attr(E, date, D).
+
+% Which entities a mention may take up from earlier turns: a candidate of a named mention,
+% or an entity of the kind a pronoun or definite noun phrase agrees with.
+linkable(M, E) :- mention_kind(M, name), candidate(M, E).
+linkable(M, E) :- anaphor(M), wants_kind(M, K), kind(E, K).
+anaphor(M) :- mention_kind(M, pronoun).
+anaphor(M) :- mention_kind(M, definite).
+
+% What the previous (system) turn's mention referred to, then the turns before it: for a named
+% mention (a second "Omar" is the Omar of a moment ago) with the GraphWOZ weights...
+0.271::by_recency(M, E) :- recent(M, E, 1), mention_kind(M, name).
+0.128::by_recency(M, E) :- recent(M, E, 2), mention_kind(M, name).
+0.074::by_recency(M, E) :- recent(M, E, 3), mention_kind(M, name).
+0.014::by_recency(M, E) :- recent(M, E, 4), mention_kind(M, name).
+% ... and for a pronoun or definite noun phrase, whose only evidence this is, with weights of
+% this project (an agreeing entity of the last turn is what "she" or "that meeting" means).
+0.8::by_recency(M, E) :- recent(M, E, 1), anaphor(M).
+0.5::by_recency(M, E) :- recent(M, E, 2), anaphor(M).
+0.3::by_recency(M, E) :- recent(M, E, 3), anaphor(M).
+0.1::by_recency(M, E) :- recent(M, E, 4), anaphor(M).
+recent(M, E, N) :- new(M), mention(M, T), back(T, T1, N), mention(M1, T1), linked(M1, E), linkable(M, E).
+
+% A pronoun takes up an entity named earlier in the same turn ("Is Lisa in her office?").
+0.35::by_context(M, E) :- new(M), anaphor(M), before(M1, M), by_name(M1, E), wants_kind(M, K), kind(E, K).
+
+% First person ("I", "my", "me") is the speaker, once known.
+refers_to(M, E) :- new(M), mention_kind(M, first_person), speaker(E).

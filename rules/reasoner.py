@@ -1,0 +1,398 @@
+"""The reasoning step: one small ProbLog program per turn, run against a deadline.
+
+The rule files are parsed and prepared once (`RuleSet`); each turn extends that database with
+only the facts the turn needs (`Program`: its mentions, their candidate entities, the focus
+neighbourhood) as ProbLog terms, never as parsed text, grounds the queries, compiles them with
+the SDD backend and reads the probabilities back. `run` gives up at the deadline: the grounding
+thread is abandoned (an asynchronous exception stops it at its next Python instruction) and
+the caller gets `ReasoningFailed` saying why.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import re
+import threading
+import time
+from dataclasses import dataclass, field
+from datetime import date, time as dtime
+from pathlib import Path
+from typing import Any
+
+from kgstore import vocab
+from kgstore.errors import BadInput
+from kgstore.terms import Fact
+from rules.similarity import decode, encode
+
+RULES_DIR = Path(__file__).resolve().parent
+BUILTIN_RULE_FILES = ("entity_linking.pl", "commonsense.pl", "generic.pl")
+BUILTINS_MODULE = RULES_DIR / "builtins.py"
+
+
+# What the reasoner tells the rules each turn (documented in entity_linking.pl/commonsense.pl).
+INPUT_PREDICATES = (
+    ("new", 1), ("mention", 2), ("string", 2), ("mention_kind", 2), ("wants_kind", 2), ("before", 2),
+    ("respond_to", 2), ("linked", 2), ("candidate", 2), ("name", 2), ("kind", 2), ("speaker", 1),
+    ("turn_day", 2), ("edge", 3), ("attr", 3), ("requested", 1), ("today", 1), ("tomorrow", 1),
+    ("day_text", 2), ("clock", 2), ("slot", 4), ("part", 4), ("asked_day", 2),
+)
+
+
+class RuleFileError(BadInput):
+    """A rule file cannot be read or parsed."""
+
+
+class ReasoningFailed(Exception):
+    """The turn's program timed out or raised; the message says which, for the user."""
+
+
+class _Abandon(BaseException):
+    """Thrown into an abandoned reasoning thread; BaseException so no `except Exception` eats it."""
+
+
+# --- rule files -----------------------------------------------------------------------------
+
+def rule_files(extra: list[str] | tuple[str, ...] = ()) -> list[Path]:
+    """The built-in rule files then the user's; a user file named like a built-in one
+    (e.g. a learned `entity_linking.pl`) replaces it."""
+    extra_paths = [Path(p) for p in extra]
+    replaced = {p.name for p in extra_paths}
+    return [RULES_DIR / n for n in BUILTIN_RULE_FILES if n not in replaced] + extra_paths
+
+
+def parse_rule_file(path: Path) -> str:
+    """The text of a rule file, checked by ProbLog's parser; BadInput names file and line."""
+    from problog.errors import ProbLogError
+    from problog.program import PrologString
+
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RuleFileError(f"{path}: cannot read rule file: {exc}") from None
+    try:
+        list(PrologString(text))
+    except ProbLogError as exc:
+        loc = exc.location if isinstance(exc.location, tuple) else (None, None, None)
+        line, col = (loc[1], loc[2]) if len(loc) == 3 else (None, None)
+        where = f"{path}:{line}:{col}" if line else f"{path}"
+        raise RuleFileError(f"{where}: ProbLog syntax error: {exc.base_message}") from None
+    return text
+
+
+@dataclass
+class RuleSet:
+    """Parsed rule files, their derived predicates and templates, and the prepared database."""
+
+    files: list[Path]
+    text: str
+    templates: dict[tuple[str, int], str] = field(default_factory=dict)
+    fact_args: dict[tuple[str, int], tuple[int, int]] = field(default_factory=dict)
+    about: dict[tuple[str, int], set[str]] = field(default_factory=dict)
+    _engine: Any = None
+    _base: Any = None
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    @classmethod
+    def load(cls, extra: list[str] | tuple[str, ...] = ()) -> "RuleSet":
+        files = rule_files(extra)
+        parts = [f"% ---- {p}\n{parse_rule_file(p)}" for p in files]
+        return cls(files=files, text="\n".join(parts))
+
+    def header(self) -> str:
+        """The builtins, and a failing clause per input predicate so a turn without such
+        facts (no earlier turn, no speaker yet) fails there instead of raising UnknownClause."""
+        lines = [f":- use_module('{BUILTINS_MODULE.as_posix()}')."]
+        for name, arity in INPUT_PREDICATES:
+            args = ", ".join("_" for _ in range(arity))
+            lines.append(f"{name}({args}) :- fail.")
+        return "\n".join(lines) + "\n"
+
+    def prepared(self):
+        """(engine, base ClauseDB) built once; every turn extends the base."""
+        with self._lock:
+            if self._base is None:
+                from problog.engine import DefaultEngine
+                from problog.errors import ProbLogError
+                from problog.logic import Term
+                from problog.program import PrologString
+
+                engine = DefaultEngine()
+                try:
+                    base = engine.prepare(PrologString(self.header() + self.text))
+                    templates = engine.query(base, Term("template", None, None))
+                    fact_args = engine.query(base, Term("fact_args", None, None, None))
+                    about = engine.query(base, Term("about", None, None))
+                except ProbLogError as exc:
+                    raise RuleFileError(f"rule files {', '.join(map(str, self.files))}: {exc}") from None
+                for sig, text in templates:
+                    key = (decode(str(sig.args[0])), int(sig.args[1]))
+                    self.templates[key] = decode(str(text))
+                for sig, s, o in fact_args:
+                    self.fact_args[(decode(str(sig.args[0])), int(sig.args[1]))] = (int(s), int(o))
+                for sig, kind in about:
+                    self.about.setdefault((decode(str(sig.args[0])), int(sig.args[1])), set()).add(decode(str(kind)))
+                self._engine, self._base = engine, base
+            return self._engine, self._base
+
+    def derived_predicates(self, kinds: set[str] | None = None) -> list[tuple[str, int]]:
+        """Predicates with a template; with `kinds`, only those about one of these kinds."""
+        self.prepared()
+        return [sig for sig in self.templates if kinds is None or sig not in self.about or self.about[sig] & kinds]
+
+
+def validate_rule_files(extra: list[str] | tuple[str, ...] = ()) -> RuleSet:
+    """Parse every rule file at start-up so a broken one stops the app before the first turn."""
+    rules = RuleSet.load(extra)
+    rules.prepared()
+    return rules
+
+
+# --- per-turn programs ----------------------------------------------------------------------
+
+class Var:
+    """A query variable."""
+
+    def __init__(self, name: str = "_"):
+        self.name = name
+
+
+Arg = Any  # Atom | int | float | Var
+
+
+@dataclass(frozen=True)
+class Atom:
+    """A ProbLog constant standing for an entity, a mention, a turn or a piece of text."""
+
+    functor: str  # the encoded, quoted form
+
+    @classmethod
+    def of(cls, text: str) -> "Atom":
+        return cls(encode(text))
+
+    @classmethod
+    def plain(cls, name: str) -> "Atom":
+        """A lower-case word the rule files spell as is (person, name, ...)."""
+        assert re.fullmatch(r"[a-z][a-z0-9_]*", name), name
+        return cls(name)
+
+    @property
+    def text(self) -> str:
+        return decode(self.functor)
+
+
+@dataclass
+class Program:
+    """The facts and queries of one turn, added to the prepared rule database."""
+
+    facts: list[tuple[str, tuple]] = field(default_factory=list)
+    prob_facts: list[tuple[float, str, tuple]] = field(default_factory=list)
+    queries: list[tuple[str, tuple]] = field(default_factory=list)
+    _seen: set = field(default_factory=set)
+
+    def fact(self, pred: str, *args: Arg) -> None:
+        key = (pred, args)
+        if key not in self._seen:
+            self._seen.add(key)
+            self.facts.append(key)
+
+    def prob_fact(self, p: float, pred: str, *args: Arg) -> None:
+        if p >= 1.0:
+            self.fact(pred, *args)  # certain facts cost nothing in the circuit
+        elif p > 0.0:
+            self.prob_facts.append((p, pred, args))
+
+    def query(self, pred: str, *args: Arg) -> None:
+        self.queries.append((pred, args))
+
+    def __len__(self) -> int:
+        return len(self.facts) + len(self.prob_facts)
+
+    def terms(self):
+        """(facts, probabilistic facts, queries) as ProbLog terms."""
+        from problog.logic import Constant, Term
+        from problog.logic import Var as PVar
+
+        def conv(a):
+            if isinstance(a, Atom):
+                return Term(a.functor)
+            if isinstance(a, Var):
+                return PVar(a.name)
+            if isinstance(a, (int, float)):
+                return Constant(a)
+            raise TypeError(f"not a ProbLog argument: {a!r}")
+
+        def term(pred, args, p=None):
+            return Term(pred, *(conv(a) for a in args), p=None if p is None else Constant(p))
+
+        return ([term(p, a) for p, a in self.facts],
+                [term(pred, a, p) for p, pred, a in self.prob_facts],
+                [Term("query", term(p, a)) for p, a in self.queries])
+
+    def render(self) -> str:
+        """The program as ProbLog text (for the naive benchmark and `kgchat learn`)."""
+        def arg(a):
+            if isinstance(a, Atom):
+                return a.functor
+            if isinstance(a, Var):
+                return a.name if a.name != "_" else "_"
+            return repr(a)
+
+        def atom(pred, args):
+            return f"{pred}({', '.join(arg(a) for a in args)})" if args else pred
+
+        lines = [atom(p, a) + "." for p, a in self.facts]
+        lines += [f"{p}::{atom(pred, a)}." for p, pred, a in self.prob_facts]
+        lines += [f"query({atom(p, a)})." for p, a in self.queries]
+        return "\n".join(lines) + "\n"
+
+
+@dataclass
+class Answer:
+    """One query result: the predicate, its decoded arguments and the probability."""
+
+    predicate: str
+    args: tuple  # Atom | int | float
+    p: float
+
+
+def evaluate(rules: RuleSet, program: Program, timeout_s: float) -> list[Answer]:
+    """Ground and evaluate `program` on top of `rules` within `timeout_s` seconds."""
+    _, base = rules.prepared()
+    deadline = time.monotonic() + timeout_s
+
+    def work():
+        from problog.engine import DefaultEngine
+        from problog.formula import LogicFormula
+        from problog.sdd_formula import SDD
+
+        # A fresh engine per turn: an engine that once ran into an error keeps a stale stack
+        # and fails every later grounding ("Stack not empty").
+        engine = DefaultEngine()
+        db = base.extend()
+        facts, prob_facts, queries = program.terms()
+        for t in facts:
+            db.add_fact(t)
+        for t in prob_facts:
+            db.add_fact(t)
+        for t in queries:
+            db.add_fact(t)
+        formula = engine.ground_all(db, target=LogicFormula(keep_all=False))
+        if time.monotonic() > deadline:
+            raise _Abandon()
+        return SDD.create_from(formula).evaluate()
+
+    result = run_with_deadline(work, timeout_s)
+    return [Answer(str(term.functor), tuple(_decode_arg(a) for a in term.args), float(p))
+            for term, p in result.items()]
+
+
+def _decode_arg(a):
+    if isinstance(a, (int, float)):
+        return a
+    functor = getattr(a, "functor", None)
+    if isinstance(functor, (int, float)) and not isinstance(functor, bool):
+        return functor
+    return Atom(str(a))
+
+
+def run_with_deadline(fn, timeout_s: float):
+    """fn() in a worker thread; ReasoningFailed on timeout or on any error it raises."""
+    from problog.errors import ProbLogError
+
+    box: dict[str, Any] = {}
+
+    def target():
+        try:
+            box["value"] = fn()
+        except _Abandon:
+            box["abandoned"] = True
+        except BaseException as exc:  # reported to the caller, whatever it is
+            box["error"] = exc
+
+    worker = threading.Thread(target=target, name="kgchat-reason", daemon=True)
+    worker.start()
+    worker.join(timeout_s)
+    if worker.is_alive() or box.get("abandoned"):
+        if worker.is_alive():
+            ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(worker.ident), ctypes.py_object(_Abandon))
+        raise ReasoningFailed(f"reasoning stopped at its time budget of {timeout_s * 1000:.0f} ms")
+    if "error" in box:
+        exc = box["error"]
+        kind = type(exc).__name__
+        msg = exc.message if isinstance(exc, ProbLogError) else str(exc)
+        raise ReasoningFailed(f"reasoning failed ({kind}): {msg}".strip()[:300])
+    return box["value"]
+
+
+# --- background facts into rule vocabulary ----------------------------------------------------
+
+_SHORT_PREDICATES = {vocab.RDF_TYPE: "type", vocab.RDFS + "subClassOf": "subclass_of"}
+_KIND_BY_CLASS = {iri: kind for kind, iri in vocab.OFFICE_CLASSES.items()}
+_KIND_BY_CLASS.update({vocab.WD + "Q5": "person", vocab.SCHEMA + "Person": "person",
+                       "http://xmlns.com/foaf/0.1/Person": "person", vocab.SCHEMA + "Event": "event",
+                       vocab.SCHEMA + "Organization": "group", vocab.WD + "Q43229": "group",
+                       vocab.SCHEMA + "Room": "room"})
+
+
+def predicate_atom(iri: str) -> Atom:
+    """Rule-file name of a predicate: office local name, Wikidata id, or the encoded IRI."""
+    if iri in _SHORT_PREDICATES:
+        return Atom.plain(_SHORT_PREDICATES[iri])
+    if iri.startswith(vocab.OFFICE) and re.fullmatch(r"[a-z][a-z0-9_]*", iri[len(vocab.OFFICE):]):
+        return Atom.plain(iri[len(vocab.OFFICE):])
+    if iri.startswith(vocab.WDT) and re.fullmatch(r"P\d+", iri[len(vocab.WDT):]):
+        return Atom(f"'{iri[len(vocab.WDT):]}'")
+    if iri.startswith(vocab.DERIVED) and re.fullmatch(r"[a-z][a-z0-9_]*", iri[len(vocab.DERIVED):]):
+        return Atom.plain(iri[len(vocab.DERIVED):])
+    return Atom.of(iri)
+
+
+def predicate_iri(atom: Atom) -> str:
+    """Inverse of `predicate_atom`; a name no KG uses becomes a derived predicate IRI."""
+    text = atom.text
+    for iri, short in _SHORT_PREDICATES.items():
+        if text == short:
+            return iri
+    if re.fullmatch(r"P\d+", text):
+        return vocab.WDT + text
+    if text in vocab.OFFICE_ATTRIBUTES or text in vocab.OFFICE_RELATIONS:
+        return vocab.office_predicate(text)
+    if re.fullmatch(r"[a-z][a-z0-9_]*", text):
+        return vocab.derived_predicate(text)
+    return text
+
+
+def kind_of_types(types: list[str]) -> str:
+    for t in types:
+        if t in _KIND_BY_CLASS:
+            return _KIND_BY_CLASS[t]
+    return "thing"
+
+
+def literal_value(fact: Fact):
+    """A literal as the rules see it: dates as day ordinals, times as minutes, numbers as numbers."""
+    text = fact.o
+    dt = (fact.datatype or "").removeprefix(vocab.XSD)
+    try:
+        if dt == "date" or (not dt and re.fullmatch(r"\d{4}-\d{2}-\d{2}", text)):
+            return date.fromisoformat(text[:10]).toordinal()
+        if dt == "time" or (not dt and re.fullmatch(r"\d{1,2}:\d{2}(:\d{2})?", text)):
+            t = dtime.fromisoformat(text if len(text) > 4 and text[2] == ":" else "0" + text)
+            return t.hour * 60 + t.minute
+        if dt in ("integer", "int", "long", "nonNegativeInteger"):
+            return int(text)
+        if dt in ("decimal", "double", "float"):
+            return float(text)
+    except ValueError:
+        pass
+    return Atom.of(text)
+
+
+def add_background(program: Program, facts, entity_atom) -> None:
+    """Background facts as edge/3 (entity objects) and attr/3 (literals)."""
+    for f in facts:
+        p = predicate_atom(f.p)
+        if f.o_literal:
+            program.fact("attr", entity_atom(f.s), p, literal_value(f))
+        else:
+            program.fact("edge", entity_atom(f.s), p, entity_atom(f.o))

@@ -1,0 +1,95 @@
+"""Name similarity measures and safe ProbLog constants, without importing ProbLog.
+
+Names travel into ProbLog as quoted atoms whose text is percent-encoded (`encode`), so quotes,
+apostrophes, backslashes and non-ASCII letters can never break a program; `decode` gives the
+text back. Mention detection and the rule builtins (`rules/builtins.py`) share `norm` and
+`measures`, so both sides agree on what "similar" means.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+
+# Characters allowed verbatim inside a quoted ProbLog atom; everything else is %XX-encoded
+# (UTF-8 bytes), which ProbLog's parser and printer both leave alone.
+_SAFE = re.compile(r"[A-Za-z0-9 _.,:;/#?&=+\-()\[\]{}<>!@$^*|~\"]")
+
+
+_ALL_SAFE = re.compile(r"[A-Za-z0-9 _.,:;/#?&=+\-()\[\]{}<>!@$^*|~\"]*")
+
+
+@lru_cache(maxsize=200_000)
+def encode(text: str) -> str:
+    """The functor of a quoted ProbLog atom whose text is `text`, safe for any input."""
+    if _ALL_SAFE.fullmatch(text):
+        return "'" + text + "'"
+    out = []
+    for ch in text:
+        if _SAFE.fullmatch(ch):
+            out.append(ch)
+        else:
+            out.extend(f"%{b:02X}" for b in ch.encode("utf-8"))
+    return "'" + "".join(out) + "'"
+
+
+_PCT = re.compile(r"(?:%[0-9A-F]{2})+")
+
+
+def decode(functor: str) -> str:
+    """Inverse of `encode` (also accepts a bare, unquoted atom)."""
+    if len(functor) >= 2 and functor[0] == functor[-1] and functor[0] in "'\"":
+        functor = functor[1:-1]
+    return _PCT.sub(lambda m: bytes.fromhex(m.group(0).replace("%", "")).decode("utf-8", "replace"), functor)
+
+
+def _fold(text: str) -> str:
+    """Lower case, accents and punctuation removed: what an ASR transcript keeps of a name."""
+    text = unicodedata.normalize("NFKD", text)
+    text = "".join(ch for ch in text if not unicodedata.combining(ch))
+    return " ".join(re.sub(r"[^0-9a-z]+", " ", text.lower()).split())
+
+
+def norm(text: str) -> str:
+    """The normalized form every matcher compares (shared with mention detection)."""
+    return _fold(text)
+
+
+@lru_cache(maxsize=65536)
+def _pair_measures(a: str, b: str) -> tuple[float, int, int, int, int]:
+    """(Jaro-Winkler, Levenshtein, longest common substring, shared words, mention words
+    missing from the name) of two normalized strings; cached since rules ask for several."""
+    from rapidfuzz.distance import JaroWinkler, Levenshtein
+
+    jw = JaroWinkler.similarity(a, b)
+    lev = Levenshtein.distance(a, b)
+    lcs = _longest_common_substring(a, b)
+    wa, wb = a.split(), b.split()
+    shared = len(set(wa) & set(wb))
+    missing = sum(1 for w in wa if w not in wb and not any(_close_word(w, x) for x in wb))
+    return jw, lev, lcs, shared, missing
+
+
+def _close_word(a: str, b: str) -> bool:
+    from rapidfuzz.distance import Levenshtein
+
+    return len(a) >= 4 and Levenshtein.distance(a, b) <= (1 if len(a) < 7 else 2)
+
+
+def _longest_common_substring(a: str, b: str) -> int:
+    best = 0
+    prev = [0] * (len(b) + 1)
+    for ca in a:
+        cur = [0] * (len(b) + 1)
+        for j, cb in enumerate(b, 1):
+            if ca == cb:
+                cur[j] = prev[j - 1] + 1
+                if cur[j] > best:
+                    best = cur[j]
+        prev = cur
+    return best
+
+
+def measures(mention: str, name: str) -> tuple[float, int, int, int, int]:
+    return _pair_measures(norm(mention), norm(name))
