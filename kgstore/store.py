@@ -8,15 +8,16 @@ import itertools
 import os
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from importlib import resources
 from pathlib import Path
 
 from pyoxigraph import (BlankNode, DefaultGraph, Literal, NamedNode, Quad, QueryBoolean, QuerySolutions,
-                        RdfFormat, Store, Triple, parse as ox_parse)
+                        Store, Triple, parse as ox_parse)
 
 from kgstore.errors import BadInput, LoadError
 from kgstore.loaders import detect_format, load_error, one_line, parse_file, check_file
+from kgstore.neighborhood import NAME_PREDICATES, collect
 from kgstore.loaders.rdf import OX_FORMATS, GraphMapper, base_iri, syntax_error
 from kgstore.terms import Fact, LabelEntry, LoadReport, Neighborhood
 from kgstore.vocab import (ALIAS_PREDICATES, GRAPH_BG, GRAPH_META, KGC_PENDING_LOAD, KGC_PROBABILITY, KGC_RULE,
@@ -25,13 +26,9 @@ from kgstore.wikidata_labels import PROPERTY_LABELS
 
 DEMOS = {"office": "office.json", "wikidata": "wikidata_demo.ttl"}
 TYPE_PREDICATES = (RDF_TYPE, WDT + "P31")
-# Facts a neighbourhood leaves out: names are what labels are for, not facts to retrieve.
-NAME_PREDICATES = frozenset(LABEL_PREDICATES + ALIAS_PREDICATES)
-# A neighbourhood does not walk on through these objects: a class ("human", "Person") links
-# every instance of it, which is never the neighbourhood of one entity.
-NO_EXPAND = frozenset(TYPE_PREDICATES + (WDT + "P279",))
 WIKIDATA_PROPERTY = re.compile(r"^http://www\.wikidata\.org/(?:entity/|prop/direct/|prop/)(P\d+)$")
-BULK_FORMATS = ("ntriples", "nquads")
+TRIPLE_FORMATS = ("turtle", "ntriples", "n3", "rdfxml", "jsonld")
+BULK_FORMATS = TRIPLE_FORMATS + ("nquads",)
 XSD_STRING = XSD + "string"
 
 
@@ -106,8 +103,9 @@ class _Progress(io.RawIOBase):
 class KGStore:
     """See docs/internals.md for the contract. `path=None` keeps everything in memory."""
 
-    # N-Triples/N-Quads files at least this big go through pyoxigraph's bulk loader.
-    bulk_min_bytes = 16 * 2**20
+    # RDF files (but TriG) at least this big go through pyoxigraph's bulk loader: on disk it
+    # is several times faster than one big transaction even at 100,000 triples.
+    bulk_min_bytes = 2**20
     # Quads per bulk write when graph names must be rewritten (N-Quads) on the way in.
     bulk_chunk = 200_000
 
@@ -140,7 +138,7 @@ class KGStore:
              *, progress: Callable[[int], None] | None = None) -> LoadReport:
         """Load one file, all or nothing (raises LoadError naming file, line and reason).
 
-        Big N-Triples/N-Quads files into new graphs go through the bulk loader, guarded by a
+        Big RDF files into new graphs go through the bulk loader, guarded by a
         pending-load marker so a crash mid-load is undone when the store is next opened.
         `progress`, when given, is called with the bytes read so far during a bulk load.
         """
@@ -153,10 +151,27 @@ class KGStore:
             report = self._bulk(path, fmt, target, name, graph is not None, progress)
             if report is not None:
                 return report
+        if fmt in TRIPLE_FORMATS:
+            return self._load_triples(path, fmt, target)
         parsed = parse_file(path, fmt, target, name, dialogue_id)
         report = LoadReport(path=path, format=fmt, warnings=parsed.warnings)
         report.graphs = self._commit(parsed.quads)
         return report
+
+    def _load_triples(self, path: str, fmt: str, target: str) -> LoadReport:
+        """One pyoxigraph transaction, parsed in Rust: a syntax error writes nothing."""
+        before = self.count(target)
+        try:
+            self._store.load(path=path, format=OX_FORMATS[fmt], base_iri=base_iri(path), to_graph=NamedNode(target))
+        except SyntaxError as exc:
+            raise syntax_error(path, exc) from None
+        except (OSError, ValueError) as exc:
+            raise load_error(path, str(exc)) from None
+        self._changed()
+        after = self.count(target)
+        if after == 0:
+            raise LoadError(f"{path}: no triples in the file")
+        return LoadReport(path=path, format=fmt, graphs={target: after - before})
 
     def _commit(self, quads: list[Quad]) -> dict[str, int]:
         """Add in one transaction; returns the new quads per graph."""
@@ -195,11 +210,11 @@ class KGStore:
 
         source = _Progress(path, progress) if progress else None
         try:
-            if fmt == "ntriples":
+            if fmt in TRIPLE_FORMATS:
                 g = NamedNode(target)
                 if not claim(g):
                     return None
-                self._store.bulk_load(input=source, path=None if source else path, format=RdfFormat.N_TRIPLES,
+                self._store.bulk_load(input=source, path=None if source else path, format=OX_FORMATS[fmt],
                                       base_iri=base_iri(path), to_graph=g)
             else:
                 mapper = GraphMapper(target, name)
@@ -288,7 +303,8 @@ class KGStore:
     def count(self, graph: str | None = None) -> int:
         if graph is None:
             return len(self._store)
-        return sum(1 for _ in self._store.quads_for_pattern(None, None, None, NamedNode(graph)))
+        rows = self._store.query(f"SELECT (COUNT(*) AS ?n) WHERE {{ GRAPH {NamedNode(graph)} {{ ?s ?p ?o }} }}")
+        return int(next(iter(rows))["n"].value)
 
     def graphs(self) -> list[tuple[str, int]]:
         names = sorted(g.value for g in self._store.named_graphs() if isinstance(g, NamedNode) and g.value != GRAPH_META)
@@ -395,62 +411,19 @@ class KGStore:
         return self.neighborhood([iri], hops=1, cap=cap).facts
 
     def neighborhood(self, seeds: Iterable[str], hops: int = 1, cap: int = 2000) -> Neighborhood:
-        """Background facts within `hops` of the seeds, both directions, literals included.
+        """Background facts within `hops` of the seeds, both directions, literals included;
+        capped, and `cap_reason` says so (see kgstore.neighborhood)."""
+        return collect(seeds, hops, cap, self._edges, self.label)
 
-        Each entity of a hop's frontier gets an equal share of the facts still allowed, and its
-        facts are read lazily and stopped at that share, so one entity with 50,000 neighbours
-        costs no more than its share: the cost follows the neighbourhood, not the KG.
-        """
-        nb = Neighborhood(seeds=list(dict.fromkeys(seeds)))
-        seen = set(nb.seeds)
-        frontier = list(nb.seeds)
-        for hop in range(1, hops + 1):
-            next_frontier: list[str] = []
-            pending = frontier
-            # Entities cut at their share get another pass at what the smaller ones left over.
-            while pending:
-                cut = []
-                for i, node in enumerate(pending):
-                    room = cap - len(nb.facts)
-                    if room <= 0:
-                        cut.extend(pending[i:])
-                        break
-                    share = max(room // (len(pending) - i), 1)
-                    if self._expand(node, hop, share, nb, seen, next_frontier):
-                        cut.append(node)
-                if cut and len(nb.facts) >= cap:
-                    nb.capped = True
-                    nb.cap_reason = (f"capped at {cap} facts at hop {hop}: {len(cut)} entities have more, "
-                                     f"e.g. {self.label(cut[0])}")
-                    return nb
-                pending = cut
-            frontier = next_frontier
-            if not frontier:
-                break
-        return nb
-
-    def _expand(self, node: str, hop: int, share: int, nb: Neighborhood, seen: set[str], frontier: list[str]) -> bool:
-        """Add up to `share` new facts of one entity; True when it had more."""
+    def _edges(self, node: str, limit: int) -> Iterator[Fact]:
+        """Background facts of one entity, read lazily (the walk stops when it has enough)."""
         try:
             n = term(node)
         except ValueError:
-            return False
-        added = 0
-        patterns = (self._store.quads_for_pattern(n, None, None, None),
-                    self._store.quads_for_pattern(None, None, n, None))
-        for q in itertools.chain(*patterns):
-            if not is_background(q.graph_name) or q.predicate.value in NAME_PREDICATES:
-                continue
-            fact = fact_of(q)
-            if fact is None or fact.key in nb.hop:
-                continue
-            if added >= share:
-                return True
-            nb.facts.append(fact)
-            nb.hop[fact.key] = hop
-            added += 1
-            other = fact.o if fact.s == node else fact.s
-            if not fact.o_literal and other not in seen and not (other == fact.o and fact.p in NO_EXPAND):
-                seen.add(other)
-                frontier.append(other)
-        return False
+            return
+        for q in itertools.chain(self._store.quads_for_pattern(n, None, None, None),
+                                 self._store.quads_for_pattern(None, None, n, None)):
+            if is_background(q.graph_name) and q.predicate.value not in NAME_PREDICATES:
+                fact = fact_of(q)
+                if fact is not None:
+                    yield fact

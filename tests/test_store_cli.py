@@ -53,3 +53,10 @@ def test_stats_lists_graphs_and_total(tmp_path, capsys):
     assert kgchat(["stats", "--store", db]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[-1].split() == ["total", str(stats["quads"])]
+
+
+def test_bench_load_reports_both_rates_for_a_small_file(capsys):
+    assert kgchat(["bench", "load", "--triples", "2000", "--rdflib-triples", "500", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["loaded"] == 2000 and result["bulk"] and result["rdflib_triples_parsed"] == 500
+    assert result["pyoxigraph_triples_per_s"] > 0 and result["rdflib_triples_per_s"] > 0

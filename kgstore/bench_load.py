@@ -1,0 +1,113 @@
+"""`kgchat bench load`: load a generated N-Triples file into an on-disk store (bulk loader)
+and parse the same file with rdflib in the same run; prints triples/s for both.
+
+rdflib parses the first `--rdflib-triples` lines of the file (default 200,000; 0 for all of
+it), and its rate is taken from that part: rdflib's N-Triples parser runs at a steady rate per
+line, so the rate over a large prefix is its rate over the whole file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import os
+import random
+import tempfile
+import time
+from pathlib import Path
+
+TARGET_SECONDS = 10.0
+TARGET_RATIO = 4.0
+
+
+def generate(path: Path, n: int, seed: int = 0) -> None:
+    """Wikidata-shaped N-Triples, all distinct: ten facts per entity (a label, two numbers,
+    seven links to other entities chosen with a power-law bias), over 100 properties."""
+    rng = random.Random(seed)
+    entities = max(n // 10, 1)
+    with open(path, "w", encoding="utf-8") as f:
+        for i in range(n):
+            s, kind = divmod(i, 10)
+            p = (s * 7 + kind * 13) % 100  # distinct for the ten facts of one entity
+            if kind == 0:
+                f.write(f'<http://www.wikidata.org/entity/Q{s}> <http://www.w3.org/2000/01/rdf-schema#label> "entity number {s}"@en .\n')
+            elif kind < 3:
+                f.write(f'<http://www.wikidata.org/entity/Q{s}> <http://www.wikidata.org/prop/direct/P{p}> '
+                        f'"{rng.randrange(10**6)}"^^<http://www.w3.org/2001/XMLSchema#integer> .\n')
+            else:
+                f.write(f'<http://www.wikidata.org/entity/Q{s}> <http://www.wikidata.org/prop/direct/P{p}> '
+                        f'<http://www.wikidata.org/entity/Q{int(entities * rng.random() ** 3)}> .\n')
+
+
+def run(n: int, rdflib_n: int, workdir: Path) -> dict:
+    from kgstore import KGStore
+
+    data = workdir / "bench.nt"
+    generate(data, n)
+    size = data.stat().st_size
+    store = KGStore(workdir / "store")
+    store.bulk_min_bytes = 0  # the bulk loader whatever --triples is
+    start, cpu = time.perf_counter(), time.process_time()
+    report = store.load(data)
+    ox_seconds, ox_cpu = time.perf_counter() - start, time.process_time() - cpu
+    del store
+
+    import rdflib
+
+    sample = data
+    parsed = n
+    if 0 < rdflib_n < n:
+        sample = workdir / "rdflib_sample.nt"
+        with open(data, encoding="utf-8") as src, open(sample, "w", encoding="utf-8") as dst:
+            dst.writelines(itertools.islice(src, rdflib_n))
+        parsed = rdflib_n
+    start, cpu = time.perf_counter(), time.process_time()
+    graph = rdflib.Graph()
+    graph.parse(str(sample), format="nt")
+    rdflib_seconds, rdflib_cpu = time.perf_counter() - start, time.process_time() - cpu
+    ox_rate = report.added / ox_seconds
+    rdflib_rate = len(graph) / rdflib_seconds
+    return {
+        "triples": n, "file_mb": round(size / 2**20, 1), "bulk": report.bulk, "loaded": report.added,
+        "pyoxigraph_seconds": round(ox_seconds, 2), "pyoxigraph_cpu_seconds": round(ox_cpu, 2),
+        "pyoxigraph_triples_per_s": round(ox_rate),
+        "rdflib_triples_parsed": parsed, "rdflib_seconds": round(rdflib_seconds, 2),
+        "rdflib_cpu_seconds": round(rdflib_cpu, 2),
+        "rdflib_triples_per_s": round(rdflib_rate),
+        "rdflib_seconds_extrapolated_to_all": round(n / rdflib_rate, 1),
+        "speedup": round(ox_rate / rdflib_rate, 1),
+        "targets": {"seconds_under": TARGET_SECONDS, "speedup_at_least": TARGET_RATIO},
+        "met": {"seconds": ox_seconds < TARGET_SECONDS, "speedup": ox_rate / rdflib_rate >= TARGET_RATIO},
+        "cpus": os.cpu_count(),
+    }
+
+
+def main(argv: list[str], command: str = "bench load") -> int:
+    p = argparse.ArgumentParser(prog=f"kgchat {command}", description=__doc__.split("\n")[0])
+    p.add_argument("--triples", type=int, default=1_000_000, help="size of the generated file (default 1,000,000)")
+    p.add_argument("--rdflib-triples", type=int, default=200_000,
+                   help="lines of the file rdflib parses for its rate (0: the whole file)")
+    p.add_argument("--dir", help="keep the generated file and store here (default: a temporary directory)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    args = p.parse_args(argv)
+    if args.dir:
+        Path(args.dir).mkdir(parents=True, exist_ok=True)
+        result = run(args.triples, args.rdflib_triples, Path(args.dir))
+    else:
+        with tempfile.TemporaryDirectory(prefix="kgchat-bench-load-") as tmp:
+            result = run(args.triples, args.rdflib_triples, Path(tmp))
+    if args.json:
+        print(json.dumps(result))
+        return 0
+    r = result
+    print(f"N-Triples file: {r['triples']:,} triples, {r['file_mb']} MB")
+    print(f"{'loader':<36}{'triples':>12}{'seconds':>10}{'CPU s':>8}{'triples/s':>12}")
+    print(f"{'pyoxigraph bulk load (on disk)':<36}{r['loaded']:>12,}{r['pyoxigraph_seconds']:>10}"
+          f"{r['pyoxigraph_cpu_seconds']:>8}{r['pyoxigraph_triples_per_s']:>12,}")
+    print(f"{'rdflib parse (in memory)':<36}{r['rdflib_triples_parsed']:>12,}{r['rdflib_seconds']:>10}"
+          f"{r['rdflib_cpu_seconds']:>8}{r['rdflib_triples_per_s']:>12,}")
+    print(f"speedup {r['speedup']}x (target >= {TARGET_RATIO}x: {'met' if r['met']['speedup'] else 'NOT met'}); "
+          f"whole file {r['pyoxigraph_seconds']} s (target < {TARGET_SECONDS} s: {'met' if r['met']['seconds'] else 'NOT met'}); "
+          f"rdflib would need about {r['rdflib_seconds_extrapolated_to_all']} s for the whole file")
+    return 0
