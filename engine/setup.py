@@ -8,7 +8,11 @@ from engine.stage import TurnContext
 
 def build_context(config: Config) -> TurnContext:
     from kgstore import KGStore, demo_path
+    from rules.reasoner import validate_rule_files
 
+    # Every rule file is parsed before anything is opened: a syntax error stops start-up with
+    # its file and line, never a session running on half the rules.
+    rules = validate_rule_files(config.rules)
     store = KGStore(None if config.memory else config.store)
     for path in config.kg:
         store.load(path, format=config.format, dialogue_id=config.dialogue_id)
@@ -19,4 +23,4 @@ def build_context(config: Config) -> TurnContext:
         from kgstore.remote import SparqlBackground
 
         background = SparqlBackground(config.sparql, timeout=config.sparql_timeout)
-    return TurnContext(config=config, store=store, background=background)
+    return TurnContext(config=config, store=store, background=background, resources={"rules": rules})
