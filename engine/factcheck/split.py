@@ -155,14 +155,9 @@ def _is_clause(part: str) -> bool:
     return False
 
 
-def _separators(sentence: str, protected: Spans) -> list[tuple[int, int, str]]:
-    def free(a: int, b: int) -> bool:
-        return not any(s < b and a < e for s, e in protected)
-
+def _separators(sentence: str) -> list[tuple[int, int, str]]:
     found = []
     for m in re.finditer(r"\s*;\s*|,?\s+(?:and|but)\s+(?:also\s+)?|,\s+|:\s+", sentence):
-        if not free(m.start(), m.end()):
-            continue
         kind = "and" if re.search(r"\b(and|but)\b", m.group(0)) else (m.group(0).strip()[:1] or ",")
         if kind == ":":
             nxt = re.search(r"\s*;\s*|,?\s+(?:and|but)\s+|,\s+|$", sentence[m.end():])
@@ -207,21 +202,52 @@ def _item_start(part0: str) -> int | None:
     return None
 
 
+def _placeholder(i: int) -> str:
+    letters = ""
+    while True:
+        letters = chr(97 + i % 26) + letters
+        i //= 26
+        if not i:
+            return "Xq" + letters + "q"
+
+
+def _mask(sentence: str, protected: Spans) -> tuple[str, dict[str, str]]:
+    """Names and dates become single placeholder words, so "Fight Club" is not read as a verb
+    and "Research and Development" is not cut at its "and"."""
+    merged: Spans = []
+    for a, b in sorted(protected):
+        if merged and a < merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(b, merged[-1][1]))
+        else:
+            merged.append((a, b))
+    out, names, pos = [], {}, 0
+    for i, (a, b) in enumerate(merged):
+        key = _placeholder(i)
+        names[key] = sentence[a:b]
+        out += [sentence[pos:a], key]
+        pos = b
+    out.append(sentence[pos:])
+    return "".join(out), names
+
+
 def split_sentence(sentence: str, protected: Spans) -> list[str]:
     """The atomic claims of one sentence (the sentence itself when it is a question, a greeting,
     a fragment or has nothing to split)."""
-    s = DISCOURSE.sub("", sentence).strip() or sentence.strip()
+    masked, names = _mask(sentence, protected)
+    s = DISCOURSE.sub("", masked).strip() or masked.strip()
     if s.endswith("?") or GREETINGS.match(s) or first_verb(s) is None:
-        return [s]
-    shift = len(sentence) - len(sentence.lstrip()) + (len(sentence.strip()) - len(s))
-    prot = [(a - shift, b - shift) for a, b in protected]
-    claims: list[str] = []
-    for piece in _relative_clauses(s, prot):
-        claims.extend(_coordination(piece, prot if piece is s else []))
+        claims = [s]
+    else:
+        claims = []
+        for piece in _relative_clauses(s):
+            claims.extend(_coordination(piece))
+    if names:
+        rx = re.compile("|".join(re.escape(k) for k in names))
+        claims = [rx.sub(lambda m: names[m.group(0)], c) for c in claims]
     return [c for c in claims if c]
 
 
-def _relative_clauses(s: str, protected: Spans) -> list[str]:
+def _relative_clauses(s: str) -> list[str]:
     m = re.search(r"(?P<np>(?:[A-Z][\w'’\-]*\s+){0,4}[A-Z][\w'’\-]*|\b(?:the|this|that)\s+\w+),\s+"
                   r"(?P<rel>who|which|whose)\s+(?P<body>[^,]+?)(?P<end>,\s+|[.!]?$)", s)
     if not m or first_verb(m.group("body")) is None:
@@ -235,8 +261,8 @@ def _relative_clauses(s: str, protected: Spans) -> list[str]:
     return [main, rel_claim.rstrip(".!") + "."]
 
 
-def _coordination(s: str, protected: Spans) -> list[str]:
-    seps = _separators(s, protected)
+def _coordination(s: str) -> list[str]:
+    seps = _separators(s)
     if not seps:
         return [s]
     bounds = [0] + [b for _, b, _ in seps]

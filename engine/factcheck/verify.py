@@ -28,7 +28,7 @@ from rules.similarity import norm
 
 QUESTION = re.compile(r"\?\s*[\"')\]]*\s*$")
 OPINION = re.compile(r"\b(?:i think|i believe|i feel|i guess|in my (?:opinion|view)|i hope|i recommend|i'd recommend|"
-                     r"(?:is|are|was|were|'s|looks?|sounds?|seems?)\s+(?:very |really |quite |so |pretty )?"
+                     r"(?:is|are|was|were|'s|looks?|sounds?|seems?)\s+(?:an? |the )?(?:very |really |quite |so |pretty |truly )?"
                      r"(?:great|good|nice|lovely|wonderful|amazing|awesome|fantastic|excellent|boring|fun|interesting|"
                      r"beautiful|best|worst|terrible|brilliant|important|exciting|perfect|cool|bad)|"
                      r"(?:the )?(?:best|greatest|worst|most beautiful|most interesting)\b|should|must see|worth)\b",
@@ -83,6 +83,7 @@ class Judgement:
     evidence: list[KFact] = field(default_factory=list)
     reason: str = ""
     extra: dict | None = None  # evidence that is not a triple (dialogue turn, calendar)
+    supported: int = 0  # parts of the claim the KG confirmed (ranks readings of ambiguous names)
 
 
 class Verifier:
@@ -209,6 +210,33 @@ class Verifier:
             return [recent]
         return [iri for iri, p in m.candidates if p >= top - 0.05][:4]
 
+    def _same_numbers(self, m: Mention) -> list[tuple[str, float]]:
+        """Candidates whose name has the same numbers as the mention: "Office 320" is not a
+        misheard "Office 329", and "1994" names no film."""
+        digits = re.findall(r"\d+", m.text)
+        if not digits:
+            return m.candidates
+        if not re.search(r"[^\W\d_]", m.text):
+            return [(iri, p) for iri, p in m.candidates if norm(self.label(iri)) == norm(m.text)]
+        return [(iri, p) for iri, p in m.candidates if re.findall(r"\d+", self.label(iri)) == digits]
+
+    def _exact_names(self, text: str, blank: str) -> list[Mention]:
+        """Capitalized words the detector passed over that are exactly a label ("Seminar")."""
+        found = []
+        for name, _ in _capitalized(blank):
+            for m in re.finditer(re.escape(name), blank):
+                lab = self.index.by_norm.get(norm(name))
+                if lab is not None:
+                    found.append(Mention(text[m.start():m.end()], m.start(), m.end(), "name",
+                                         candidates=[(iri, 1.0) for iri in lab.iris], label=lab.text))
+        return found
+
+    def _label_of(self, phrase: str):
+        words = norm(phrase).split()
+        if words and words[0] in ("the", "that", "this"):
+            words = words[1:]
+        return self.index.by_norm.get(" ".join(words)) if words else None
+
     def protected_spans(self, sentence: str) -> list[tuple[int, int]]:
         """Entity names in a sentence, which the splitter must not cut at their "and"."""
         return [(m.start, m.end) for m in self._names(sentence)]
@@ -233,12 +261,22 @@ class Verifier:
         # Names inside an e-mail address or a phone number are part of the value, and a lower-case
         # word that only partly matches a label ("group" in "Reading Group") names nothing.
         inside = [(v.start, v.end) for v in V.extract(text, self.now) if v.kind in ("email", "phone")]
-        mentions = [m for m in detect(text, self.index) if m.kind in ("name", "pronoun", "definite")
+        # The trailing " the" keeps a type noun at the very end ("... the meeting room") inside
+        # detect's two-word look-ahead; it adds no mention of its own.
+        mentions = [m for m in detect(text + " the", self.index) if m.kind in ("name", "pronoun", "definite")
                     and V.free(inside, m.start, m.end)
                     and not (m.kind == "name" and m.text.islower() and m.candidates and m.candidates[0][1] < 0.9)]
+        for m in mentions:
+            if m.kind == "name":
+                m.candidates = [c for c in self._same_numbers(m) if _spelled_alike(m.text, self.label(c[0]))]
+        mentions = [m for m in mentions if m.kind != "name" or m.candidates]
         anchors: list[tuple[Mention, list[str]]] = []
         for m in mentions:
             if m.kind == "name" and m.candidates:
+                anchors.append((m, self._choices(m)))
+            elif m.kind == "definite" and self._label_of(m.text) is not None:
+                # "The Seminar": a noun phrase that is also an entity's exact name.
+                m.candidates = [(iri, 1.0) for iri in self._label_of(m.text).iris]
                 anchors.append((m, self._choices(m)))
             elif m.kind in ("pronoun", "definite"):
                 iri = self._resolve(tuple(m.value or ("thing",)))
@@ -252,6 +290,11 @@ class Verifier:
         values = V.extract(text, self.now, spans)
         blank = _blank(text, spans + [(v.start, v.end) for v in values])
         unknown = _unknown_names(blank)
+        exact = self._exact_names(text, blank)
+        if exact:
+            anchors += [(m, self._choices(m)) for m in exact]
+            blank = _blank(blank, [(m.start, m.end) for m in exact])
+            unknown = [u for u in unknown if not any(m.text == u for m in exact)]
         if not anchors:
             if unknown:
                 return Judgement("nei", reason=f"'{unknown[0]}' is not in the KG")
@@ -319,12 +362,12 @@ class Verifier:
                 missing.append(name)
 
         if contra:
-            j = Judgement("contradicted", [k for k, _ in contra], reason=contra[0][1])
+            j = Judgement("contradicted", [k for k, _ in contra], reason=contra[0][1], supported=len(support))
         elif missing:
             j = Judgement("nei", support, reason=f"the KG has nothing on {', '.join(repr(x) for x in missing[:3])}"
                           + (" here" if support else ""))
         elif support:
-            j = Judgement("supported", support, reason="the KG says " + self.say(support[0]))
+            j = Judgement("supported", support, reason="the KG says " + self.say(support[0]), supported=len(support))
         else:
             j = Judgement("nei", reason="nothing in the claim the KG could confirm")
         if negated and j.verdict != "nei":
@@ -413,15 +456,13 @@ class Verifier:
         return None
 
     def _unknown_clash(self, name: str, ents: list[str], cues: set[str]) -> tuple[KFact, str] | None:
+        # An invented name stands in for a person, or for a room when it says so.
         looks_like = {"room"} if re.search(r"\b(room|office)\b", name, re.I) else None
         for a in ents:
             for slot in self.slots(a).values():
                 if (slot.direction == "out" and not slot.literal and slot.key in cues
                         and functional(slot.key, len(slot.facts))):
-                    cat = self.slot_category(slot)
-                    if looks_like is not None and not cat & looks_like:
-                        continue
-                    if looks_like is None and cat & {"event", "group", "room"}:
+                    if not self.slot_category(slot) & (looks_like or {"person"}):
                         continue
                     kf = slot.facts[0]
                     return kf, f"the KG says {self.say(kf)}; it knows no {name}"
@@ -516,14 +557,16 @@ class Verifier:
                 "text": self.say(kf), "source": kf.source}
 
 
-def _rank(j: Judgement) -> tuple[int, int]:
-    return ({"supported": 2, "contradicted": 1, "nei": 0}[j.verdict], len(j.evidence))
+def _rank(j: Judgement) -> tuple[int, int, int]:
+    """Which reading of an ambiguous name to believe: the one the KG supports, else one it
+    does not contradict (the weekly meeting on the day the claim names)."""
+    return ({"supported": 2, "nei": 1, "contradicted": 0}[j.verdict], j.supported, len(j.evidence))
 
 
 def _negate(j: Judgement) -> Judgement:
     flipped = {"supported": "contradicted", "contradicted": "supported"}.get(j.verdict, j.verdict)
     return Judgement(flipped, j.evidence, reason=("negated: " + j.reason) if flipped != j.verdict else j.reason,
-                     extra=j.extra)
+                     extra=j.extra, supported=j.supported)
 
 
 def _blank(text: str, spans: list[tuple[int, int]]) -> str:
@@ -534,19 +577,37 @@ def _blank(text: str, spans: list[tuple[int, int]]) -> str:
     return "".join(chars)
 
 
-def _unknown_names(blank: str) -> list[str]:
-    """Capitalized word runs the KG did not recognise: a person or place the reply invented.
-    A single capitalized word at the start of the claim is just the sentence's first word."""
+def _capitalized(blank: str) -> list[tuple[str, bool]]:
+    """Capitalized word runs, each with whether it is only the sentence's first word."""
     out = []
     for m in CAPITALIZED.finditer(blank):
         words = [w for w in m.group(0).split() if w.lower().strip("'’") not in COMMON_CAPS]
         if not words:
             continue
         at_start = not blank[:m.start()].strip()
-        if len(words) == 1 and (at_start or len(words[0]) < 3 or words[0].isupper()):
-            continue
-        out.append(" ".join(words))
+        out.append((" ".join(words), len(words) == 1 and (at_start or len(words[0]) < 3 or words[0].isupper())))
     return out
+
+
+def _unknown_names(blank: str) -> list[str]:
+    """Capitalized word runs the KG did not recognise: a person or place the reply invented.
+    A single capitalized word at the start of the claim is just the sentence's first word."""
+    return [name for name, first_word in _capitalized(blank) if not first_word]
+
+
+def _spelled_alike(said: str, name: str) -> bool:
+    """A reply may misspell a name ("Bjorn Muller", "Siobhan"), but a short word a letter off
+    is another name ("Zeta" is not "Beta"): every word said must be a word of the name, or a
+    long one within one edit (two from eight letters)."""
+    from rapidfuzz.distance import Levenshtein
+
+    have = norm(name).split()
+    for w in norm(said).split():
+        if w in have:
+            continue
+        if len(w) < 5 or not any(Levenshtein.distance(w, h) <= (1 if len(w) < 8 else 2) for h in have):
+            return False
+    return True
 
 
 def _dates_only_context(v: V.Value) -> bool:
