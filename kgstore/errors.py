@@ -8,3 +8,8 @@ class BadInput(Exception):
 
 class LoadError(BadInput):
     """A file could not be loaded; the store was left exactly as before."""
+
+
+class RemoteUnavailable(Exception):
+    """A remote knowledge source (SPARQL endpoint) failed mid-session: down, too slow, or
+    answering garbage. Not the user's fault: the turn goes on without it and says so."""

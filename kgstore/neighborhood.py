@@ -19,7 +19,7 @@ NAME_PREDICATES = frozenset(LABEL_PREDICATES + ALIAS_PREDICATES)
 # instance of it, which is never the neighbourhood of one entity.
 NO_EXPAND = frozenset((RDF_TYPE, WDT + "P31", WDT + "P279"))
 
-Edges = Callable[[str, int], Iterable[Fact]]  # (entity, at least this many if it has them) -> its facts
+Edges = Callable[[str, int], Iterable[Fact]]  # (entity, how many are likely wanted) -> its facts, lazily
 
 
 def collect(seeds: Iterable[str], hops: int, cap: int, edges: Edges, label: Callable[[str], str],
@@ -58,7 +58,7 @@ def _expand(node: str, hop: int, share: int, edges: Edges, nb: Neighborhood, see
             frontier: list[str]) -> bool:
     """Add up to `share` new facts of one entity; True when it had more."""
     added = 0
-    for fact in edges(node, share + len(nb.facts) + 1):
+    for fact in edges(node, share + 1):
         if fact.key in nb.hop:
             continue
         if added >= share:

@@ -74,6 +74,37 @@ def object_term(fact: Fact):
     return Literal(fact.o)
 
 
+def is_english(lang: str | None) -> bool:
+    return not lang or lang == "en" or lang.startswith("en-")
+
+
+def best_name(candidates: Iterable[tuple[str, str, str | None]]) -> str | None:
+    """From (label predicate, text, language) rows: the first label predicate's English or
+    untagged text, else its text in any language."""
+    best: dict[str, tuple[bool, str]] = {}
+    for predicate, text, lang in candidates:
+        english = is_english(lang)
+        if predicate not in best or (english and not best[predicate][0]):
+            best[predicate] = (english, text)
+    for predicate in LABEL_PREDICATES:
+        if predicate in best:
+            return best[predicate][1]
+    return None
+
+
+def resolve_label(iri: str, name_of: Callable[[str], str | None]) -> str:
+    """A label from the data, then for Wikidata properties the built-in table, then the local name."""
+    found = name_of(iri)
+    if found is not None:
+        return found
+    match = WIKIDATA_PROPERTY.match(iri)
+    if match:
+        pid = match.group(1)
+        found = name_of(WD + pid) if iri != WD + pid else None
+        return found or PROPERTY_LABELS.get(pid) or pid
+    return local_name(iri)
+
+
 def is_background(graph) -> bool:
     return isinstance(graph, NamedNode) and graph.value.startswith(GRAPH_BG)
 
@@ -300,6 +331,12 @@ class KGStore:
 
     # ---- reading -------------------------------------------------------------------------
 
+    def dump(self, graph: str | None = None) -> bytes:
+        """The store as N-Quads, or one graph's triples as N-Triples (export, serving elsewhere)."""
+        if graph is None:
+            return self._store.dump(format=OX_FORMATS["nquads"])
+        return self._store.dump(format=OX_FORMATS["ntriples"], from_graph=NamedNode(graph))
+
     def count(self, graph: str | None = None) -> int:
         if graph is None:
             return len(self._store)
@@ -342,32 +379,16 @@ class KGStore:
 
     def _find_label(self, iri: str) -> str:
         try:
-            node = term(iri)
+            term(iri)
         except ValueError:
             return iri
-        found = self._name_of(node)
-        if found is not None:
-            return found
-        match = WIKIDATA_PROPERTY.match(iri)
-        if match:
-            pid = match.group(1)
-            found = self._name_of(NamedNode(WD + pid)) if iri != WD + pid else None
-            return found or PROPERTY_LABELS.get(pid) or pid
-        return local_name(iri)
+        return resolve_label(iri, self._name_of)
 
-    def _name_of(self, node) -> str | None:
-        """The first label of the first label predicate that has one, English or untagged first."""
-        for predicate in LABEL_PREDICATES:
-            fallback = None
-            for q in self._store.quads_for_pattern(node, NamedNode(predicate), None, None):
-                if isinstance(q.object, Literal):
-                    lang = q.object.language
-                    if not lang or lang == "en" or lang.startswith("en-"):
-                        return q.object.value
-                    fallback = fallback or q.object.value
-            if fallback:
-                return fallback
-        return None
+    def _name_of(self, iri: str) -> str | None:
+        return best_name((predicate, q.object.value, q.object.language)
+                         for predicate in LABEL_PREDICATES
+                         for q in self._store.quads_for_pattern(term(iri), NamedNode(predicate), None, None)
+                         if isinstance(q.object, Literal))
 
     def labels(self, iris: Iterable[str]) -> dict[str, str]:
         return {iri: self.label(iri) for iri in iris}
@@ -380,8 +401,7 @@ class KGStore:
                 alias = predicate in ALIAS_PREDICATES
                 for q in self._store.quads_for_pattern(None, NamedNode(predicate), None, None):
                     o = q.object
-                    if is_background(q.graph_name) and isinstance(o, Literal) and (
-                            not o.language or o.language == "en" or o.language.startswith("en-")):
+                    if is_background(q.graph_name) and isinstance(o, Literal) and is_english(o.language):
                         key = (o.value, term_str(q.subject), alias)
                         entries.setdefault(key, LabelEntry(o.value, key[1], alias))
             self._entries = list(entries.values())

@@ -1,0 +1,270 @@
+"""Background knowledge from any SPARQL 1.1 endpoint (`--sparql URL`).
+
+The same read interface as KGStore (label, labels, label_entries, find_labels, types,
+entities_of_type, neighborhood, facts_about, count, query), over HTTP with a bounded connection
+pool and a timeout. Entities' facts and neighbourhoods are cached for the session. Values only
+enter a query as RDF terms written by pyoxigraph (IRIs validated, literals escaped), never as
+pasted text. The dialogue and derived graphs stay in the local store.
+
+Faults: an endpoint that cannot be reached when the session starts is BadInput naming the URL;
+one that fails later (down, slower than the timeout, answering garbage) raises RemoteUnavailable,
+which the candidates stage catches so the turn goes on with the dialogue graph only.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections import OrderedDict
+from collections.abc import Iterable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+
+from pyoxigraph import Literal, NamedNode
+
+from kgstore.errors import BadInput, RemoteUnavailable
+from kgstore.neighborhood import NAME_PREDICATES, collect
+from kgstore.store import TYPE_PREDICATES, best_name, resolve_label
+from kgstore.terms import Fact, LabelEntry, Neighborhood
+from kgstore.vocab import ALIAS_PREDICATES, LABEL_PREDICATES, XSD
+
+XSD_STRING = XSD + "string"
+RDF_LANG_STRING = "http://www.w3.org/1999/02/22-rdf-syntax-ns#langString"
+
+
+def iri(value: str) -> str:
+    """An IRI as a SPARQL term; ValueError when it is not a valid IRI."""
+    return str(NamedNode(value))
+
+
+def literal(text: str, lang: str | None = None) -> str:
+    """A string literal as a SPARQL term, escaped."""
+    return str(Literal(text, language=lang) if lang else Literal(text))
+
+
+def values(var: str, terms: Iterable[str]) -> str:
+    return f"VALUES ?{var} {{ {' '.join(terms)} }}"
+
+
+NAME_FILTER = f"FILTER(?p NOT IN ({', '.join(iri(p) for p in sorted(NAME_PREDICATES))}))"
+
+
+@dataclass
+class _Edges:
+    facts: list[Fact] = field(default_factory=list)
+    complete: bool = False
+
+
+class SparqlBackground:
+    def __init__(self, url: str, timeout: float = 2.0, *, max_connections: int = 4, cache_entities: int = 20_000):
+        import httpx
+
+        self.url = url
+        self.timeout = timeout
+        self._httpx = httpx
+        self._client = httpx.Client(
+            timeout=httpx.Timeout(timeout), headers={"Accept": "application/sparql-results+json"},
+            limits=httpx.Limits(max_connections=max_connections, max_keepalive_connections=max_connections))
+        self._pool = ThreadPoolExecutor(max_workers=max_connections, thread_name_prefix="sparql")
+        self._lock = threading.Lock()
+        self._labels: dict[str, str] = {}
+        self._edges: OrderedDict[str, _Edges] = OrderedDict()
+        self._cache_entities = cache_entities
+        self._neighborhoods: OrderedDict[tuple, Neighborhood] = OrderedDict()
+        self._entries: list[LabelEntry] | None = None
+        try:
+            self._request("ASK { ?s ?p ?o }")
+        except RemoteUnavailable as exc:
+            raise BadInput(f"--sparql {url}: {exc}") from None
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=False)
+        self._client.close()
+
+    # ---- HTTP ----------------------------------------------------------------------------
+
+    def _request(self, query: str) -> dict:
+        httpx = self._httpx
+        try:
+            response = self._client.post(self.url, data={"query": query})
+        except httpx.TimeoutException:
+            raise RemoteUnavailable(f"SPARQL endpoint {self.url} did not answer within {self.timeout:g} s") from None
+        except httpx.HTTPError as exc:
+            raise RemoteUnavailable(f"SPARQL endpoint {self.url} is unreachable ({type(exc).__name__}: {exc})") from None
+        if response.status_code == 400:
+            raise BadInput(f"SPARQL query refused by {self.url}: {response.text.strip().splitlines()[0][:300] if response.text.strip() else 'HTTP 400'}")
+        if response.status_code != 200:
+            raise RemoteUnavailable(f"SPARQL endpoint {self.url} answered HTTP {response.status_code}")
+        try:
+            body = response.json()
+            if "boolean" in body:
+                return body
+            body["results"]["bindings"]
+            return body
+        except (ValueError, KeyError, TypeError):
+            raise RemoteUnavailable(f"SPARQL endpoint {self.url} answered something that is not SPARQL JSON results") from None
+
+    def _select(self, query: str) -> list[dict[str, dict]]:
+        return self._request(query)["results"]["bindings"]
+
+    # ---- the KGStore read interface -------------------------------------------------------
+
+    def query(self, sparql: str) -> list[dict[str, str]] | bool:
+        body = self._request(sparql)
+        if "boolean" in body:
+            return bool(body["boolean"])
+        return [{k: _lexical(v) for k, v in row.items()} for row in body["results"]["bindings"]]
+
+    def count(self) -> int:
+        rows = self._select("SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }")
+        return int(rows[0]["n"]["value"])
+
+    def label(self, value: str) -> str:
+        return self.labels([value])[value]
+
+    def labels(self, iris: Iterable[str]) -> dict[str, str]:
+        wanted = list(dict.fromkeys(iris))
+        missing = [i for i in wanted if i not in self._labels]
+        found: dict[str, list] = {}
+        valid = []
+        for value in missing:
+            try:
+                valid.append(iri(value))
+            except ValueError:
+                self._labels[value] = value
+        for start in range(0, len(valid), 200):
+            rows = self._select(f"SELECT ?s ?p ?l WHERE {{ {values('s', valid[start:start + 200])} "
+                                f"{values('p', map(iri, LABEL_PREDICATES))} ?s ?p ?l FILTER(isLiteral(?l)) }}")
+            for row in rows:
+                found.setdefault(row["s"]["value"], []).append(
+                    (row["p"]["value"], row["l"]["value"], row["l"].get("xml:lang")))
+        for value in missing:
+            if value not in self._labels:
+                self._labels[value] = resolve_label(
+                    value, lambda x: best_name(found[x]) if x in found else (None if x == value else self._name_of(x)))
+        return {i: self._labels[i] for i in wanted}
+
+    def _name_of(self, value: str) -> str | None:
+        rows = self._select(f"SELECT ?p ?l WHERE {{ {values('p', map(iri, LABEL_PREDICATES))} {iri(value)} ?p ?l "
+                            "FILTER(isLiteral(?l)) }")
+        return best_name((r["p"]["value"], r["l"]["value"], r["l"].get("xml:lang")) for r in rows)
+
+    def label_entries(self, cap: int = 500_000) -> list[LabelEntry]:
+        """Every English/untagged label and alias (up to `cap`), once per session. For endpoints
+        holding a huge KG prefer `find_labels(text)`."""
+        if self._entries is None:
+            rows = self._select(
+                f"SELECT ?s ?p ?l WHERE {{ {values('p', map(iri, LABEL_PREDICATES + ALIAS_PREDICATES))} ?s ?p ?l "
+                f"FILTER(isLiteral(?l) && (lang(?l) = \"\" || langMatches(lang(?l), \"en\"))) }} LIMIT {int(cap)}")
+            seen: dict[tuple, LabelEntry] = {}
+            for r in rows:
+                key = (r["l"]["value"], r["s"]["value"], r["p"]["value"] in ALIAS_PREDICATES)
+                seen.setdefault(key, LabelEntry(*key))
+            self._entries = list(seen.values())
+        return self._entries
+
+    def find_labels(self, text: str, max_words: int = 4) -> list[LabelEntry]:
+        """Entities whose label or alias is exactly a run of 1..max_words words of `text`
+        (as written, lower case or title case; untagged or English): index lookups only."""
+        words = re.findall(r"[\w'.-]+", text)
+        phrases = {" ".join(words[i:j]) for i in range(len(words)) for j in range(i + 1, min(i + max_words, len(words)) + 1)}
+        variants = {v for p in phrases for v in (p, p.lower(), p.title())}
+        terms = [t for v in sorted(variants) for t in (literal(v), literal(v, "en"))]
+        entries: dict[tuple, LabelEntry] = {}
+        for start in range(0, len(terms), 400):
+            rows = self._select(f"SELECT ?s ?p ?l WHERE {{ {values('l', terms[start:start + 400])} "
+                                f"{values('p', map(iri, LABEL_PREDICATES + ALIAS_PREDICATES))} ?s ?p ?l }}")
+            for r in rows:
+                key = (r["l"]["value"], r["s"]["value"], r["p"]["value"] in ALIAS_PREDICATES)
+                entries.setdefault(key, LabelEntry(*key))
+        return list(entries.values())
+
+    def types(self, value: str) -> list[str]:
+        rows = self._select(f"SELECT DISTINCT ?t WHERE {{ {values('p', map(iri, TYPE_PREDICATES))} {iri(value)} ?p ?t "
+                            "FILTER(!isLiteral(?t)) }")
+        return [r["t"]["value"] for r in rows]
+
+    def entities_of_type(self, type_iri: str, cap: int = 200) -> list[str]:
+        rows = self._select(f"SELECT DISTINCT ?s WHERE {{ {values('p', map(iri, TYPE_PREDICATES))} ?s ?p {iri(type_iri)} }} "
+                            f"LIMIT {int(cap)}")
+        return [_lexical(r["s"]) for r in rows]
+
+    def facts_about(self, value: str, cap: int = 200) -> list[Fact]:
+        return self.neighborhood([value], hops=1, cap=cap).facts
+
+    def neighborhood(self, seeds: Iterable[str], hops: int = 1, cap: int = 2000) -> Neighborhood:
+        seeds = list(dict.fromkeys(seeds))
+        key = (tuple(seeds), hops, cap)
+        with self._lock:
+            cached = self._neighborhoods.get(key)
+        if cached is not None:
+            return cached
+        nb = collect(seeds, hops, cap, self._entity_edges, self.label, prefetch=self._prefetch)
+        with self._lock:
+            self._neighborhoods[key] = nb
+            while len(self._neighborhoods) > 256:
+                self._neighborhoods.popitem(last=False)
+        return nb
+
+    # ---- neighbourhood pages -------------------------------------------------------------
+
+    def _page(self, node: str, offset: int, limit: int) -> list[Fact]:
+        n = iri(node)
+        rows = self._select(
+            f"SELECT ?s ?p ?o WHERE {{ {{ {n} ?p ?o BIND({n} AS ?s) }} UNION {{ ?s ?p {n} BIND({n} AS ?o) }} "
+            f"{NAME_FILTER} }} OFFSET {int(offset)} LIMIT {int(limit)}")
+        facts = []
+        for r in rows:
+            o = r["o"]
+            if o["type"] == "triple":
+                continue
+            if o["type"] == "literal" or o["type"] == "typed-literal":
+                datatype = o.get("datatype")
+                lang = o.get("xml:lang")
+                facts.append(Fact(_lexical(r["s"]), r["p"]["value"], o["value"], True,
+                                  None if datatype in (XSD_STRING, RDF_LANG_STRING) or lang else datatype, lang))
+            else:
+                facts.append(Fact(_lexical(r["s"]), r["p"]["value"], _lexical(o)))
+        return facts
+
+    def _fetch(self, node: str, limit: int) -> _Edges:
+        with self._lock:
+            entry = self._edges.get(node)
+        if entry is None:
+            try:
+                facts = self._page(node, 0, limit)
+            except ValueError:  # not an IRI: no facts
+                facts = []
+                limit = 1
+            entry = _Edges(facts, complete=len(facts) < limit)
+            with self._lock:
+                self._edges[node] = entry
+                while len(self._edges) > self._cache_entities:
+                    self._edges.popitem(last=False)
+        return entry
+
+    def _prefetch(self, nodes: list[str], share: int) -> None:
+        """First pages of a frontier's entities, in parallel over the connection pool."""
+        with self._lock:
+            todo = [n for n in nodes if n not in self._edges]
+        if len(todo) > 1:
+            list(self._pool.map(lambda n: self._fetch(n, share + 1), todo))
+
+    def _entity_edges(self, node: str, limit: int) -> Iterator[Fact]:
+        entry = self._fetch(node, limit)
+        i = 0
+        while True:
+            while i < len(entry.facts):
+                yield entry.facts[i]
+                i += 1
+            if entry.complete:
+                return
+            page = max(limit, len(entry.facts))
+            more = self._page(node, len(entry.facts), page)
+            entry.facts.extend(more)
+            entry.complete = len(more) < page
+
+
+def _lexical(term: dict) -> str:
+    return "_:" + term["value"] if term["type"] == "bnode" else term["value"]
+
