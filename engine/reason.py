@@ -32,6 +32,7 @@ NEIGHBOURHOOD_CAP = 3000
 REQUESTED_CAP = 40
 KEEP_LINKS = 3  # refers_to edges stored per mention
 MIN_LINK_P = 0.05
+MIN_DERIVED_P = 0.05  # below it a derived fact rests on a link nobody believes
 
 
 def rules_of(ctx: TurnContext) -> RuleSet:
@@ -100,6 +101,7 @@ def build_program(ctx: TurnContext, rules: RuleSet, inp: TurnInput, *, whole_kg:
         prog.fact("respond_to", turn_atom(i + 1), turn_atom(i))
 
     seeds: dict[str, None] = {}
+    focus_seeds: set[str] = set()  # entities this turn may be about (not only earlier ones)
     # Earlier links: the evidence recency rules build on.
     for link in recent_links(ctx, inp.session_id, inp.turn):
         m = Atom.of(link.mention)
@@ -129,6 +131,7 @@ def build_program(ctx: TurnContext, rules: RuleSet, inp: TurnInput, *, whole_kg:
             prog.fact("candidate", ma, ent(iri))
         for iri in cands[:CANDIDATES_IN_FOCUS] if not whole_kg else ():
             seeds.setdefault(iri, None)
+            focus_seeds.add(iri)
         prog.query("refers_to", ma, Var("E"))
     if whole_kg:
         for lab in index.labels:
@@ -155,7 +158,7 @@ def build_program(ctx: TurnContext, rules: RuleSet, inp: TurnInput, *, whole_kg:
         facts = _all_background(ctx)
     else:
         nb = ctx.background.neighborhood(list(seeds), hops=NEIGHBOURHOOD_HOPS, cap=NEIGHBOURHOOD_CAP)
-        facts = nb.facts
+        facts = nb.facts + _chains(ctx, [iri for iri in seeds if iri in focus_seeds])
     add_background(prog, facts, ent)
     _kind_and_text_facts(ctx, prog, facts, ent, inp)
 
@@ -164,6 +167,33 @@ def build_program(ctx: TurnContext, rules: RuleSet, inp: TurnInput, *, whole_kg:
         for name, arity in rules.derived_predicates(in_focus):
             prog.query(name, *(Var(f"A{i}") for i in range(arity)))
     return prog
+
+
+CHAIN_PREDICATES = (vocab.RDFS + "subClassOf", vocab.WDT + "P279", vocab.WDT + "P361", vocab.WDT + "P131")
+CHAIN_STEPS = 3
+
+
+def _chains(ctx: TurnContext, seeds: list[str]) -> list[Fact]:
+    """The "subclass of" / "part of" chains above the named entities (and their classes), up
+    to three steps: neighbourhoods do not walk through classes, the generic rules need them."""
+    if not seeds or not hasattr(ctx.background, "query"):
+        return []
+    preds = ", ".join(f"<{p}>" for p in CHAIN_PREDICATES + (vocab.RDF_TYPE, vocab.WDT + "P31"))
+    out: list[Fact] = []
+    frontier, seen = list(seeds), set(seeds)
+    for step in range(CHAIN_STEPS + 1):
+        nxt = []
+        for node in frontier:
+            rows = ctx.background.query(f"SELECT ?p ?o WHERE {{ <{node}> ?p ?o . FILTER(isIRI(?o) && ?p IN ({preds})) }}")
+            for row in rows or []:
+                if step > 0 and row["p"] not in CHAIN_PREDICATES:
+                    continue  # the class of a class is not the entity's
+                out.append(Fact(node, row["p"], row["o"]))
+                if row["o"] not in seen:
+                    seen.add(row["o"])
+                    nxt.append(row["o"])
+        frontier = nxt
+    return out
 
 
 def _entity_atoms(inp: TurnInput):
@@ -294,7 +324,7 @@ def _read_answers(ctx: TurnContext, rules: RuleSet, inp: TurnInput, answers: lis
             links.setdefault(m, []).append((e, ans.p))
             continue
         key = (ans.predicate, len(ans.args))
-        if key not in rules.templates:
+        if key not in rules.templates or ans.p < MIN_DERIVED_P:
             continue
         args = [a.text if isinstance(a, Atom) else str(a) for a in ans.args]
         text = rules.templates[key]

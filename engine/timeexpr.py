@@ -86,7 +86,7 @@ _PATTERNS = [
     ("md", re.compile(r"\b(?P<mon>" + "|".join(MONTHS) + r")\s+(?P<d>\d{1,2})(?:st|nd|rd|th)?\b", re.I)),
     ("dm", re.compile(r"\b(?P<d>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<mon>" + "|".join(MONTHS) + r")\b", re.I)),
     ("nth", re.compile(r"\bthe\s+(?P<d>\d{1,2})(?:st|nd|rd|th)\b", re.I)),
-    ("part", re.compile(r"\b(?:this\s+|in the\s+|tomorrow\s+)?(?P<part>morning|afternoon|evening)\b", re.I)),
+    ("part", re.compile(r"\b(?:this\s+|in the\s+)?(?P<part>morning|afternoon|evening)\b", re.I)),
     ("clock", re.compile(r"\b" + _CLOCK + r"\b", re.I)),
 ]
 
@@ -194,8 +194,7 @@ def detect(text: str, now: datetime) -> list[Mention]:
                     value = TimeValue(d, *PARTS["evening"], "evening", True)
         elif kind == "part":
             a, b = PARTS[m.group("part").lower()]
-            pday = today + timedelta(days=1) if m.group(0).lower().startswith("tomorrow") else turn_day
-            value = TimeValue(pday, a, b, m.group("part").lower(), day is not None)
+            value = TimeValue(turn_day, a, b, m.group("part").lower(), day is not None)
         elif kind == "clock":
             minute = _clock(m)
             if minute is not None and 0 <= minute < 24 * 60:
