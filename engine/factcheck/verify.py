@@ -39,7 +39,7 @@ FREE = re.compile(r"\b(?:free|available|open)\b", re.IGNORECASE)
 BUSY = re.compile(r"\b(?:busy|occupied|taken|unavailable|booked up|in a meeting)\b", re.IGNORECASE)
 YOU = re.compile(r"\b(?:you|your|yours|yourself)\b", re.IGNORECASE)
 CAPITALIZED = re.compile(r"(?:\b(?:[A-ZÀ-ÖØ-Þ][\w'’\-]*|O'[A-Z]\w*)(?:\s+(?:de|van|von|der|da|di|le|la|del|bin|al)?\s*(?=[A-ZÀ-ÖØ-Þ])"
-                         r"[A-ZÀ-ÖØ-Þ][\w'’\-]*)*)")
+                         r"[A-ZÀ-ÖØ-Þ][\w'’\-]*)*(?:\s+\d+\b)?)")
 COMMON_CAPS = frozenset("""i it he she they we you the a an this that these those there here his her its their our your my
 yes no sure ok okay hello hi hey thanks thank sorry today tomorrow yesterday tonight now then also and but or so done
 monday tuesday wednesday thursday friday saturday sunday january february march april may june july august september
@@ -268,7 +268,8 @@ class Verifier:
                     and not (m.kind == "name" and m.text.islower() and m.candidates and m.candidates[0][1] < 0.9)]
         for m in mentions:
             if m.kind == "name":
-                m.candidates = [c for c in self._same_numbers(m) if _spelled_alike(m.text, self.label(c[0]))]
+                said = _whole_name(text, m)
+                m.candidates = [c for c in self._same_numbers(m) if _spelled_alike(said, self.label(c[0]))]
         mentions = [m for m in mentions if m.kind != "name" or m.candidates]
         anchors: list[tuple[Mention, list[str]]] = []
         for m in mentions:
@@ -287,7 +288,9 @@ class Verifier:
             if speaker:
                 anchors.append((Mention(m.group(0), m.start(), m.end(), "first_person"), [speaker]))
         spans = [(m.start, m.end) for m, _ in anchors] + [(m.start, m.end) for m in mentions if m.kind == "name"]
-        values = V.extract(text, self.now, spans)
+        # A number right after a capitalized word belongs to a name ("Office 115", "Apollo 13").
+        values = [v for v in V.extract(text, self.now, spans)
+                  if not (v.kind == "number" and re.search(r"[A-Z][\w'’\-]*\s$", text[:v.start]))]
         blank = _blank(text, spans + [(v.start, v.end) for v in values])
         unknown = _unknown_names(blank)
         exact = self._exact_names(text, blank)
@@ -577,11 +580,17 @@ def _blank(text: str, spans: list[tuple[int, int]]) -> str:
     return "".join(chars)
 
 
+def _name_words(run: str) -> list[str]:
+    """The words of a capitalized run that can be part of a name, possessive "'s" dropped."""
+    words = [re.sub(r"['’]s$", "", w) for w in run.split()]
+    return [w for w in words if w.lower().strip("'’") not in COMMON_CAPS]
+
+
 def _capitalized(blank: str) -> list[tuple[str, bool]]:
     """Capitalized word runs, each with whether it is only the sentence's first word."""
     out = []
     for m in CAPITALIZED.finditer(blank):
-        words = [w for w in m.group(0).split() if w.lower().strip("'’") not in COMMON_CAPS]
+        words = _name_words(m.group(0))
         if not words:
             continue
         at_start = not blank[:m.start()].strip()
@@ -593,6 +602,16 @@ def _unknown_names(blank: str) -> list[str]:
     """Capitalized word runs the KG did not recognise: a person or place the reply invented.
     A single capitalized word at the start of the claim is just the sentence's first word."""
     return [name for name, first_word in _capitalized(blank) if not first_word]
+
+
+def _whole_name(text: str, m: Mention) -> str:
+    """The capitalized run a named mention sits in: "Björn Müller" when only "Müller" matched,
+    so a surname alone does not make another person of the same family name."""
+    for run in CAPITALIZED.finditer(text):
+        if run.start() <= m.start and m.end <= run.end():
+            words = _name_words(run.group(0))
+            return " ".join(words) if words else m.text
+    return m.text
 
 
 def _spelled_alike(said: str, name: str) -> bool:
