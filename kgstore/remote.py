@@ -24,9 +24,9 @@ from pyoxigraph import Literal, NamedNode
 
 from kgstore.errors import BadInput, RemoteUnavailable
 from kgstore.neighborhood import NAME_PREDICATES, collect
-from kgstore.store import TYPE_PREDICATES, best_name, resolve_label
+from kgstore.store import TYPE_PREDICATES, WIKIDATA_PROPERTY, best_name, resolve_label
 from kgstore.terms import Fact, LabelEntry, Neighborhood
-from kgstore.vocab import ALIAS_PREDICATES, LABEL_PREDICATES, XSD
+from kgstore.vocab import ALIAS_PREDICATES, LABEL_PREDICATES, WD, XSD
 
 XSD_STRING = XSD + "string"
 RDF_LANG_STRING = "http://www.w3.org/1999/02/22-rdf-syntax-ns#langString"
@@ -132,6 +132,11 @@ class SparqlBackground:
                 valid.append(iri(value))
             except ValueError:
                 self._labels[value] = value
+                continue
+            match = WIKIDATA_PROPERTY.match(value)
+            if match:  # wdt:P57 is labelled on wd:P57: ask for both in the same query
+                valid.append(iri(WD + match.group(1)))
+        valid = list(dict.fromkeys(valid))
         for start in range(0, len(valid), 200):
             rows = self._select(f"SELECT ?s ?p ?l WHERE {{ {values('s', valid[start:start + 200])} "
                                 f"{values('p', map(iri, LABEL_PREDICATES))} ?s ?p ?l FILTER(isLiteral(?l)) }}")
@@ -140,14 +145,8 @@ class SparqlBackground:
                     (row["p"]["value"], row["l"]["value"], row["l"].get("xml:lang")))
         for value in missing:
             if value not in self._labels:
-                self._labels[value] = resolve_label(
-                    value, lambda x: best_name(found[x]) if x in found else (None if x == value else self._name_of(x)))
+                self._labels[value] = resolve_label(value, lambda x: best_name(found[x]) if x in found else None)
         return {i: self._labels[i] for i in wanted}
-
-    def _name_of(self, value: str) -> str | None:
-        rows = self._select(f"SELECT ?p ?l WHERE {{ {values('p', map(iri, LABEL_PREDICATES))} {iri(value)} ?p ?l "
-                            "FILTER(isLiteral(?l)) }")
-        return best_name((r["p"]["value"], r["l"]["value"], r["l"].get("xml:lang")) for r in rows)
 
     def label_entries(self, cap: int = 500_000) -> list[LabelEntry]:
         """Every English/untagged label and alias (up to `cap`), once per session. For endpoints

@@ -60,3 +60,16 @@ def test_bench_load_reports_both_rates_for_a_small_file(capsys):
     result = json.loads(capsys.readouterr().out)
     assert result["loaded"] == 2000 and result["bulk"] and result["rdflib_triples_parsed"] == 500
     assert result["pyoxigraph_triples_per_s"] > 0 and result["rdflib_triples_per_s"] > 0
+
+
+def test_bench_scale_reports_embedded_and_server_latency_per_size(tmp_path, capsys):
+    argv = ["bench", "scale", "--sizes", "2000", "4000", "--turns", "4", "--no-retrieval", "--json",
+            "--plot", str(tmp_path / "scale.png")]
+    assert kgchat(argv) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert [r["triples_target"] for r in result["rows"]] == [2000, 4000]
+    for row in result["rows"]:
+        assert abs(row["triples"] - row["triples_target"]) < 50
+        assert row["embedded_fetch"]["p50_ms"] > 0 and row["embedded_peak_rss_mb"] > 0
+        assert row.get("server_fetch", {}).get("p50_ms", 1) > 0
+    assert "fetch_p50_ratio_vs_smallest" in result["checks"]
