@@ -286,7 +286,8 @@ def reason_turn(ctx: TurnContext, inp: TurnInput, budget_s: float) -> Outcome:
         prog = build_program(ctx, rules, inp)
         answers = evaluate(rules, prog, max(budget_s - (time.perf_counter() - start), 0.001))
     except ReasoningFailed as exc:
-        return Outcome(_prior_links(inp), [], f"{exc}; mentions linked by name matching only, no derived facts")
+        why = f"reasoning stopped at its time budget of {budget_s * 1000:.0f} ms" if exc.timeout else str(exc)
+        return Outcome(_prior_links(inp), [], f"{why}; mentions linked by name matching only, no derived facts")
     return _read_answers(ctx, rules, inp, answers)
 
 

@@ -43,7 +43,11 @@ class RuleFileError(BadInput):
 
 
 class ReasoningFailed(Exception):
-    """The turn's program timed out or raised; the message says which, for the user."""
+    """The turn's program timed out (`timeout`) or raised; the message says which, for the user."""
+
+    def __init__(self, message: str, timeout: bool = False):
+        super().__init__(message)
+        self.timeout = timeout
 
 
 class _Abandon(BaseException):
@@ -315,7 +319,7 @@ def run_with_deadline(fn, timeout_s: float):
     if worker.is_alive() or box.get("abandoned"):
         if worker.is_alive():
             ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(worker.ident), ctypes.py_object(_Abandon))
-        raise ReasoningFailed(f"reasoning stopped at its time budget of {timeout_s * 1000:.0f} ms")
+        raise ReasoningFailed(f"reasoning stopped at its time budget of {timeout_s * 1000:.0f} ms", timeout=True)
     if "error" in box:
         exc = box["error"]
         kind = type(exc).__name__
