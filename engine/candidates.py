@@ -144,9 +144,14 @@ def gather(state: TurnState, ctx: TurnContext) -> None:
                 nodes[iri] = Candidate(fact=Fact(iri, RDFS_LABEL, "", o_literal=True), hop=c.hop)
     for iri in seeds:
         nodes.setdefault(iri, Candidate(fact=Fact(iri, RDFS_LABEL, "", o_literal=True), hop=0))
+    # A node's hop is its distance from the seeds: the nearest fact that reaches it.
+    distance = {iri: 0 for iri in seeds}
+    for c in edges + derived:
+        for iri in (c.fact.s, None if c.fact.o_literal else c.fact.o):
+            if iri and iri not in seeds:
+                distance[iri] = min(distance.get(iri, c.hop), c.hop)
     for iri, c in nodes.items():
-        if iri in seeds:
-            c.hop = 0
+        c.hop = distance.get(iri, c.hop)
     state.candidates = derived + edges + list(nodes.values())
     state.candidates_note = "; ".join(notes)
 

@@ -1,0 +1,273 @@
+"""`kgchat bench retrieve`: retrieval latency per user turn on the office KG and on a
+1,000,000-triple Wikidata-style KG.
+
+Timed per turn: plan, candidates, verbalize, score (features + the ONNX model) and retrieve
+(PCST) — everything between reasoning and generation. Mentions come already linked (the
+office turns take the benchmark's gold links, the Wikidata turns name their entities), so
+reasoning is left out by construction. The encoder and the scorer are built before timing;
+the embedding cache starts empty for each KG, so first turns on a world pay for encoding
+(reported apart as "cold").
+
+Office KG: the worlds of the generated benchmark's test split (about 1,000 triples each),
+dialogues replayed with their system turns. Wikidata-style KG: generated here with a seed
+(humans, films, places, athletes, with the usual noise properties), written as N-Triples,
+bulk-loaded once into a temporary on-disk store.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import tempfile
+import time
+from datetime import datetime
+from pathlib import Path
+
+from engine.pipeline import run_stages
+from engine.stage import TurnContext
+from engine.state import Mention, TurnState
+
+STAGES = ("plan", "candidates", "verbalize", "score", "retrieve")
+WD = "http://www.wikidata.org/entity/"
+WDT = "http://www.wikidata.org/prop/direct/"
+LABEL = "http://www.w3.org/2000/01/rdf-schema#label"
+XSD_DATE = "http://www.w3.org/2001/XMLSchema#date"
+
+
+def timed_turn(ctx: TurnContext, session_id: str, turn: int, text: str, links: list[tuple[str, str]],
+               history: list[tuple[str, str]], now: datetime) -> float:
+    state = TurnState(session_id=session_id, turn=turn, text=text, now=now, history=list(history))
+    state.rewritten = text
+    for mention, iri in links:
+        start = max(text.find(mention), 0)
+        state.mentions.append(Mention(mention, start, start + len(mention), "name", entity=iri, p=1.0))
+    start = time.perf_counter()
+    run_stages(state, ctx, STAGES)
+    return (time.perf_counter() - start) * 1000.0
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+
+
+def summary(times: list[float], cold: list[float]) -> dict:
+    return {"turns": len(times), "p50_ms": round(statistics.median(times), 1), "p90_ms": round(percentile(times, 0.9), 1),
+            "mean_ms": round(statistics.fmean(times), 1),
+            "cold_turns": len(cold), "cold_mean_ms": round(statistics.fmean(cold), 1) if cold else None}
+
+
+def shared_resources() -> dict:
+    from engine.encoder import Encoder
+    from engine.relevance import RelevanceModel
+
+    encoder = Encoder()
+    encoder.encode(["warm up the encoder"])
+    return {"encoder": encoder, "scorer": RelevanceModel()}
+
+
+def bench_office(dialogues: int, resources: dict) -> dict:
+    from engine.benchmark import load_split
+    from engine.config import Config
+    from engine.setup import build_context
+    from engine.encoder import Encoder
+
+    split = load_split("test")
+    times: list[float] = []
+    cold: list[float] = []
+    triples: list[int] = []
+    with tempfile.TemporaryDirectory(prefix="kgchat-bench-") as tmp:
+        for n, (dialogue_id, d) in enumerate(list(split.items())[:dialogues]):
+            path = Path(tmp) / f"{n}.json"
+            path.write_text(json.dumps({dialogue_id: d}), encoding="utf-8")
+            ctx = build_context(Config(kg=[str(path)], dialogue_id=dialogue_id, memory=True, demo="none"))
+            # A fresh cache per world: its first turn is a cold one.
+            ctx.resources.update(resources, encoder=Encoder())
+            ctx.resources["encoder"]._model = resources["encoder"].model
+            triples.append(ctx.store.count())
+            history: list[tuple[str, str]] = []
+            now = datetime.fromisoformat(d["now"])
+            for i, entry in enumerate(d["log"]):
+                text = entry["manual_transcription"]
+                links = [(g["mention"], g["entity"]) for g in entry["gold"]["links"] if g.get("entity")]
+                ms = timed_turn(ctx, dialogue_id, len(history) + 1, text, links, history, now)
+                (cold if i == 0 else times).append(ms)
+                history.append(("user", text))
+                if entry.get("agent_response"):
+                    history.append(("system", entry["agent_response"]))
+    return {**summary(times, cold), "worlds": len(triples), "triples_per_world": round(statistics.fmean(triples))}
+
+
+def write_wikidata_kg(path: Path, target: int, seed: int) -> tuple[int, dict]:
+    """A Wikidata-style N-Triples file of about `target` triples; returns the count and the
+    entities the benchmark turns mention."""
+    rng = random.Random(seed)
+    count = 0
+    out = path.open("w", encoding="utf-8")
+
+    def t(s: str, p: str, o: str) -> None:
+        nonlocal count
+        out.write(f"<{WD}{s}> <{WDT}{p}> <{WD}{o}> .\n")
+        count += 1
+
+    def label(s: str, text: str) -> None:
+        nonlocal count
+        out.write(f'<{WD}{s}> <{LABEL}> "{text}"@en .\n')
+        count += 1
+
+    def lit(s: str, p: str, value: str, dt: str | None = None) -> None:
+        nonlocal count
+        out.write(f'<{WD}{s}> <{WDT}{p}> "{value}"' + (f"^^<{dt}>" if dt else "") + " .\n")
+        count += 1
+
+    for q, name in (("Q5", "human"), ("Q11424", "film"), ("Q515", "city"), ("Q6256", "country"),
+                    ("Q12973014", "sports team"), ("Q201658", "film genre"), ("Q28640", "profession"),
+                    ("Q202444", "given name"), ("Q101352", "family name"), ("Q349", "sport"),
+                    ("Q6581097", "male"), ("Q6581072", "female"), ("Q17329259", "encyclopedic article")):
+        label(q, name)
+    nid = iter(range(1_000_000, 10_000_000))
+    syll = ["ka", "lo", "mi", "ra", "to", "ne", "sa", "vi", "du", "pe", "jo", "an", "el", "or", "is", "ur"]
+
+    def word(k: int = 2) -> str:
+        return "".join(rng.choice(syll) for _ in range(k + rng.randrange(2))).capitalize()
+
+    def make(kind_q: str, name: str) -> str:
+        q = f"Q{next(nid)}"
+        label(q, name)
+        t(q, "P31", kind_q)
+        return q
+
+    countries = [make("Q6256", f"{word(3)}land") for _ in range(40)]
+    cities = []
+    for _ in range(3000):
+        c = make("Q515", f"{word(2)} {word(2)}")
+        t(c, "P17", rng.choice(countries))
+        lit(c, "P1082", str(rng.randrange(5_000, 3_000_000)))
+        cities.append(c)
+    jobs = [make("Q28640", w) for w in ("actor", "film director", "screenwriter", "athlete", "singer", "painter",
+                                         "politician", "writer", "producer", "composer", "journalist", "engineer")]
+    genres = [make("Q201658", f"{w} film") for w in ("drama", "comedy", "thriller", "documentary", "western",
+                                                     "science fiction", "horror", "musical", "animated")]
+    sports = [make("Q349", w) for w in ("association football", "basketball", "tennis", "ice hockey", "cycling")]
+    sources = [make("Q17329259", f"{word(3)} Encyclopedia") for _ in range(20)]
+    given = [make("Q202444", word(2)) for _ in range(800)]
+    family = [make("Q101352", word(3)) for _ in range(3000)]
+    teams = [make("Q12973014", f"FC {word(2)}") for _ in range(400)]
+    for team in teams:
+        t(team, "P641", rng.choice(sports))
+        t(team, "P17", rng.choice(countries))
+    humans: list[str] = []
+    films: list[str] = []
+    athletes: list[str] = []
+    while count < target:
+        g, f = rng.randrange(len(given)), rng.randrange(len(family))
+        h = f"Q{next(nid)}"
+        label(h, f"{word(2)} {word(3)}")
+        t(h, "P31", "Q5")
+        t(h, "P21", rng.choice(("Q6581097", "Q6581072")))
+        t(h, "P735", given[g])
+        t(h, "P734", family[f])
+        t(h, "P27", rng.choice(countries))
+        t(h, "P19", rng.choice(cities))
+        t(h, "P106", rng.choice(jobs))
+        t(h, "P1343", rng.choice(sources))
+        lit(h, "P569", f"{rng.randrange(1920, 2005)}-{rng.randrange(1, 13):02d}-{rng.randrange(1, 29):02d}", XSD_DATE)
+        humans.append(h)
+        if rng.random() < 0.15:
+            t(h, "P641", rng.choice(sports))
+            t(h, "P54", rng.choice(teams))
+            athletes.append(h)
+        if len(humans) > 50 and rng.random() < 0.3:
+            film = make("Q11424", f"The {word(2)} of {word(3)}")
+            t(film, "P57", rng.choice(humans[-5000:]))
+            for actor in rng.sample(humans[-5000:], 4):
+                t(film, "P161", actor)
+            t(film, "P136", rng.choice(genres))
+            t(film, "P495", rng.choice(countries))
+            t(film, "P1343", rng.choice(sources))
+            lit(film, "P577", f"{rng.randrange(1950, 2025)}-01-01", XSD_DATE)
+            films.append(film)
+    out.close()
+    return count, {"humans": humans, "films": films, "athletes": athletes, "cities": cities, "countries": countries}
+
+
+def wikidata_turns(ents: dict, n: int, seed: int) -> list[tuple[str, list[str]]]:
+    rng = random.Random(seed)
+    shapes = [("films", "Who directed {0} and who acts in it?"), ("films", "When was {0} released?"),
+              ("humans", "Where was {0} born?"), ("humans", "What does {0} do for a living?"),
+              ("athletes", "Which team does {0} play for?"), ("cities", "Which country is {0} in?"),
+              ("countries", "Tell me about {0}."), ("films", "What genre is {0}?")]
+    out = []
+    for _ in range(n):
+        kind, text = rng.choice(shapes)
+        out.append((text, [rng.choice(ents[kind])]))
+    return out
+
+
+def bench_wikidata(triples: int, turns: int, resources: dict, seed: int) -> dict:
+    from engine.config import Config
+    from engine.encoder import Encoder
+    from engine.stage import TurnContext
+    from kgstore import KGStore
+
+    with tempfile.TemporaryDirectory(prefix="kgchat-bench-wd-") as tmp:
+        nt = Path(tmp) / "wikidata_style.nt"
+        start = time.perf_counter()
+        written, ents = write_wikidata_kg(nt, triples, seed)
+        gen_s = time.perf_counter() - start
+        store = KGStore(str(Path(tmp) / "store"))
+        start = time.perf_counter()
+        report = store.load(str(nt))
+        load_s = time.perf_counter() - start
+        nt.unlink()
+        ctx = TurnContext(config=Config(store=str(Path(tmp) / "store")), store=store, background=store)
+        ctx.resources.update(resources, encoder=Encoder())
+        ctx.resources["encoder"]._model = resources["encoder"].model
+        times: list[float] = []
+        cold: list[float] = []
+        history: list[tuple[str, str]] = []
+        now = datetime(2026, 3, 2, 9)
+        for i, (template, iris) in enumerate(wikidata_turns(ents, turns, seed)):
+            labels = [store.label(WD + iri) for iri in iris]
+            text = template.format(*labels)
+            links = [(lab, WD + iri) for lab, iri in zip(labels, iris)]
+            ms = timed_turn(ctx, "wd", len(history) + 1, text, links, history, now)
+            (cold if i == 0 else times).append(ms)
+            history.append(("user", text))
+        total = store.count()
+        del store
+    return {**summary(times, cold), "triples": total, "generate_s": round(gen_s, 1), "bulk_load_s": round(load_s, 1),
+            "bulk": bool(getattr(report, "bulk", False))}
+
+
+def main(argv: list[str], command: str = "bench retrieve") -> int:
+    parser = argparse.ArgumentParser(prog=f"kgchat {command}", description=__doc__.split("\n")[0])
+    parser.add_argument("--dialogues", type=int, default=20, help="office dialogues (test split) to replay")
+    parser.add_argument("--triples", type=int, default=1_000_000, help="size of the Wikidata-style KG")
+    parser.add_argument("--turns", type=int, default=60, help="turns on the Wikidata-style KG")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    args = parser.parse_args(argv)
+    resources = shared_resources()
+    office = bench_office(args.dialogues, resources)
+    if not args.json:
+        print(f"office KG: p50 {office['p50_ms']} ms/turn (p90 {office['p90_ms']}, {office['turns']} warm turns over "
+              f"{office['worlds']} worlds of ~{office['triples_per_world']} triples; cold first turns mean "
+              f"{office['cold_mean_ms']} ms)", flush=True)
+    wikidata = bench_wikidata(args.triples, args.turns, resources, args.seed)
+    ratio = round(wikidata["p50_ms"] / office["p50_ms"], 2) if office["p50_ms"] else None
+    result = {"office": office, "wikidata": wikidata, "ratio_p50": ratio,
+              "targets": {"office_p50_ms_max": 100, "ratio_max": 2.0},
+              "settings": {"stages": list(STAGES), "scorer": "learned", "retriever": "pcst",
+                           "scorer_device": resources["scorer"].device, "seed": args.seed}}
+    if args.json:
+        print(json.dumps(result))
+    else:
+        print(f"Wikidata-style KG: p50 {wikidata['p50_ms']} ms/turn (p90 {wikidata['p90_ms']}, {wikidata['turns']} "
+              f"warm turns; {wikidata['triples']} triples, generated in {wikidata['generate_s']} s, bulk-loaded in "
+              f"{wikidata['bulk_load_s']} s; cold first turn {wikidata['cold_mean_ms']} ms)")
+        print(f"ratio Wikidata/office p50: {ratio} (target ≤ 2.0); office p50 target ≤ 100 ms")
+    return 0
