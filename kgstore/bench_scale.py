@@ -127,10 +127,25 @@ def start_server(location: Path):
     return (proc, f"http://127.0.0.1:{port}/query"), ""
 
 
-def retrieval_runner(resources: dict | None):
-    """A function timing one turn through the engine's retrieval stages, or None."""
-    if resources is None:
-        return None
+def engine_resources(scorer: str, log) -> tuple[dict, str]:
+    """The encoder (and the learned scorer) built once; bm25 scoring when the model is missing."""
+    from engine.bench_retrieve import shared_resources
+    from kgstore.errors import BadInput
+
+    if scorer == "learned":
+        try:
+            return shared_resources(), scorer
+        except BadInput as exc:
+            log(f"learned scorer unavailable ({exc}): scoring with bm25")
+    from engine.encoder import Encoder
+
+    encoder = Encoder()
+    encoder.encode(["warm up the encoder"])
+    return {"encoder": encoder}, "bm25"
+
+
+def retrieval_runner(resources: dict, scorer: str):
+    """A function timing one turn through the engine's retrieval stages."""
     from engine.bench_retrieve import timed_turn
     from engine.config import Config
     from engine.encoder import Encoder
@@ -138,7 +153,7 @@ def retrieval_runner(resources: dict | None):
     from kgstore import KGStore
 
     def make(store, background):
-        ctx = TurnContext(config=Config(memory=True, demo="none"), store=store, background=background)
+        ctx = TurnContext(config=Config(memory=True, demo="none", scorer=scorer), store=store, background=background)
         ctx.resources.update(resources, encoder=Encoder())
         ctx.resources["encoder"]._model = resources["encoder"].model  # a fresh embedding cache per run
         return ctx
@@ -241,17 +256,19 @@ def main(argv: list[str], command: str = "bench scale") -> int:
     p.add_argument("--turns", type=int, default=40, help="turns per size and backend")
     p.add_argument("--cap", type=int, default=2000, help="neighbourhood cap (the engine's default candidate cap)")
     p.add_argument("--no-retrieval", action="store_true", help="time only the store's fetch, not the engine stages")
+    p.add_argument("--scorer", choices=("learned", "bm25"), default="learned",
+                   help="relevance scorer of the timed retrieval (bm25 when the learned model is missing)")
     p.add_argument("--plot", default="scale.png", help="PNG file for the plot")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     args = p.parse_args(argv)
     log = (lambda msg: print(msg, file=sys.stderr, flush=True)) if args.json else (lambda msg: print(msg, flush=True))
     retrieval = None
+    scorer = None
     if not args.no_retrieval:
         try:
-            from engine.bench_retrieve import shared_resources
-
-            retrieval = retrieval_runner(shared_resources())
+            resources, scorer = engine_resources(args.scorer, log)
+            retrieval = retrieval_runner(resources, scorer)
         except ImportError as exc:
             log(f"engine retrieval not available ({exc}): timing the store's fetch only")
     rows = []
@@ -273,7 +290,7 @@ def main(argv: list[str], command: str = "bench scale") -> int:
     result = {"rows": rows, "checks": checks, "targets": {"ratio_vs_smallest_max": 2.0, "server_over_embedded_max": 3.0,
                                                           "peak_rss_mb_max_at_1e6": 1536},
               "plot": note, "settings": {"turns": args.turns, "cap": args.cap, "hops": 1, "seed": args.seed,
-                                         "retrieval": bool(retrieval)}}
+                                         "retrieval": bool(retrieval), "scorer": scorer}}
     if args.json:
         print(json.dumps(result))
         return 0
