@@ -187,11 +187,17 @@ class Verifier:
                         self.speaker = found.candidates[0][0]
         return self.speaker
 
-    def _resolve(self, kinds: tuple[str, ...]) -> str | None:
-        for iri in reversed(self.context):
-            if self.category(iri) & set(kinds) or ("thing" in kinds and not self.category(iri) & {"person"}):
-                return iri
-        return None
+    def _resolve(self, kinds: tuple[str, ...], needs: set[str]) -> str | None:
+        """The most recent entity of the dialogue a pronoun can stand for; when the claim gives
+        a time, date, phone or e-mail, the most recent one that has such a value ("It starts at
+        8" is about the meeting, not the room just named)."""
+        fits = [iri for iri in reversed(self.context)
+                if self.category(iri) & set(kinds) or ("thing" in kinds and not self.category(iri) & {"person"})]
+        if needs:
+            for iri in fits[:6]:
+                if any(slot.literal and slot.kind in needs for slot in self.slots(iri).values()):
+                    return iri
+        return fits[0] if fits else None
 
     def _choices(self, m: Mention) -> list[str]:
         """The candidate entities of a named mention worth trying. Same-named entities (a
@@ -260,7 +266,9 @@ class Verifier:
 
         # Names inside an e-mail address or a phone number are part of the value, and a lower-case
         # word that only partly matches a label ("group" in "Reading Group") names nothing.
-        inside = [(v.start, v.end) for v in V.extract(text, self.now) if v.kind in ("email", "phone")]
+        said = V.extract(text, self.now)
+        inside = [(v.start, v.end) for v in said if v.kind in ("email", "phone")]
+        needs = {v.kind for v in said if v.kind in ("time", "date", "phone", "email")}
         # The trailing " the" keeps a type noun at the very end ("... the meeting room") inside
         # detect's two-word look-ahead; it adds no mention of its own.
         mentions = [m for m in detect(text + " the", self.index) if m.kind in ("name", "pronoun", "definite")
@@ -280,7 +288,7 @@ class Verifier:
                 m.candidates = [(iri, 1.0) for iri in self._label_of(m.text).iris]
                 anchors.append((m, self._choices(m)))
             elif m.kind in ("pronoun", "definite"):
-                iri = self._resolve(tuple(m.value or ("thing",)))
+                iri = self._resolve(tuple(m.value or ("thing",)), needs)
                 if iri:
                     anchors.append((m, [iri]))
         for m in YOU.finditer(text):
