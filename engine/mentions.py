@@ -52,6 +52,8 @@ TYPE_NOUNS: dict[str, str] = {
     "person": "person", "people": "person", "colleague": "person", "colleagues": "person",
     "employee": "person", "employees": "person", "member": "person", "members": "person",
 }
+ORDINAL_WORDS = frozenset({"first", "second", "third", "fourth", "fifth", "last"})
+ANY_KIND = ("person", "event", "room", "group")
 SPEAKER_PATTERNS = re.compile(r"\b(?:my name is|my name's|i am|i'm|im|this is|it's|it is|call me)\s+$", re.I)
 MAX_LABEL_TOKENS = 8
 CANDIDATES_PER_MENTION = 8
@@ -216,12 +218,21 @@ def _name_hits(tokens: list[Token], index: LabelIndex) -> list[_Hit]:
         for li in label_ids:
             lab = index.labels[li]
             words = set(lab.words)
-            lo = hi = i
-            while lo > 0 and (set(matches[lo - 1]) & words) and hi - lo + 1 < len(lab.words):
-                lo -= 1
-            while hi + 1 < len(tokens) and (set(matches[hi + 1]) & words) and hi - lo + 1 < len(lab.words):
-                hi += 1
-            start, end = lo, hi + 1
+            # The window around word i that hears most of the label, every word of it matching
+            # one of the label's ("one meeting: Board Meeting" is "Board Meeting", not "meeting Board").
+            best_window = None
+            for a in range(max(0, i - len(lab.words) + 1), i + 1):
+                for b in range(i + 1, min(len(tokens), a + len(lab.words)) + 1):
+                    if not all(set(matches[j]) & words for j in range(a, b)):
+                        continue
+                    got = {w for j in range(a, b) for w in matches[j] if w in words}
+                    heard = " ".join(tok.norm for tok in tokens[a:b])
+                    rank = (len(got), measures(heard, lab.norm)[0])
+                    if best_window is None or rank > best_window[0]:
+                        best_window = (rank, a, b)
+            if best_window is None:
+                continue
+            start, end = best_window[1], best_window[2]
             key = (start, end, lab.norm)
             if key in seen:
                 continue
@@ -312,6 +323,15 @@ def detect(text: str, index: LabelIndex) -> list[Mention]:
             i += 1
             continue
         word = lower[i]
+        if word in ORDINAL_WORDS and i > 0 and lower[i - 1] == "the" and i + 1 < len(tokens):
+            # "the first one", "the second meeting": a definite noun phrase with a position
+            head = lower[i + 1]
+            if head == "one" or head in TYPE_NOUNS:
+                kinds = ANY_KIND if head == "one" else (TYPE_NOUNS[head],)
+                s, e = tokens[i - 1].start, tokens[i + 1].end
+                out.append(Mention(text=text[s:e], start=s, end=e, kind="definite", value=kinds))
+                i += 2
+                continue
         two = " ".join(lower[i:i + 2]) if i + 1 < len(tokens) else ""
         noun, width = (two, 2) if two in TYPE_NOUNS else ((word, 1) if word in TYPE_NOUNS else (None, 0))
         if noun and not any(used[tokens[i + width - 1].start:tokens[i + width - 1].end]):

@@ -25,7 +25,9 @@ from rules.reasoner import (Answer, Atom, Program, ReasoningFailed, RuleSet, Var
                             kind_of_types, predicate_iri)
 
 LINKED_KINDS = ("name", "pronoun", "definite", "first_person")
-RECENT_TURNS = 4
+RECENT_TURNS = 4  # the respond_to chain the recency rules walk
+LINK_WINDOW = 10  # turns whose links a definite noun phrase may still take up
+ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "last": -1}
 CANDIDATES_IN_FOCUS = 3  # per named mention, whose neighbourhoods the program includes
 NEIGHBOURHOOD_HOPS = 2
 NEIGHBOURHOOD_CAP = 3000
@@ -56,20 +58,43 @@ class RecentLink:
     mention: str
     entity: str
     p: float
+    kind: str = "name"
+    start: int = 0
 
 
 def recent_links(ctx: TurnContext, session_id: str, turn: int) -> list[RecentLink]:
-    """What the mentions of the last four turns referred to, with the stored probabilities."""
+    """What the mentions of the last ten turns referred to, with the stored probabilities."""
     graph = vocab.dialogue_graph(session_id)
     rows = ctx.store.query(
-        f"""SELECT ?idx ?m ?e WHERE {{ GRAPH <{graph}> {{
-              ?t <{vocab.KGC_INDEX}> ?idx ; <{vocab.KGC_HAS_MENTION}> ?m . ?m <{vocab.KGC_REFERS_TO}> ?e }}
-              FILTER(?idx >= {turn - RECENT_TURNS} && ?idx < {turn}) }}""")
+        f"""SELECT ?idx ?m ?e ?kind ?start WHERE {{ GRAPH <{graph}> {{
+              ?t <{vocab.KGC_INDEX}> ?idx ; <{vocab.KGC_HAS_MENTION}> ?m . ?m <{vocab.KGC_REFERS_TO}> ?e ;
+              <{vocab.KGC_KIND}> ?kind ; <{vocab.KGC_START}> ?start }}
+              FILTER(?idx >= {turn - LINK_WINDOW} && ?idx < {turn}) }}""")
     out = []
     for row in rows or []:
         fact = Fact(row["m"], vocab.KGC_REFERS_TO, row["e"])
         p = ctx.store.probability(fact, graph)
-        out.append(RecentLink(int(row["idx"]), row["m"], row["e"], 1.0 if p is None else p))
+        out.append(RecentLink(int(row["idx"]), row["m"], row["e"], 1.0 if p is None else p, row["kind"],
+                              int(row["start"])))
+    return out
+
+
+def _listed(ctx: TurnContext, links: list[RecentLink]) -> list[tuple[int, str, int, str]]:
+    """(turn, kind, n, entity): the entities each turn referred to, in order, per kind, each
+    mention counted by its best link; n = -1 marks the last."""
+    best: dict[str, RecentLink] = {}
+    for link in links:
+        if link.mention not in best or link.p > best[link.mention].p:
+            best[link.mention] = link
+    per_turn: dict[tuple[int, str], list[str]] = {}
+    for link in sorted(best.values(), key=lambda k: (k.turn, k.start)):
+        seq = per_turn.setdefault((link.turn, entity_kind(ctx, link.entity)), [])
+        if link.entity not in seq:
+            seq.append(link.entity)
+    out = []
+    for (t, kind), seq in per_turn.items():
+        out += [(t, kind, n, e) for n, e in enumerate(seq, 1)]
+        out.append((t, kind, -1, seq[-1]))
     return out
 
 
@@ -97,17 +122,22 @@ def build_program(ctx: TurnContext, rules: RuleSet, inp: TurnInput, *, whole_kg:
         return Atom.of(vocab.turn_node(inp.session_id, i))
 
     this_turn = turn_atom(inp.turn)
-    for i in range(max(1, inp.turn - RECENT_TURNS), inp.turn):
+    for i in range(max(1, inp.turn - LINK_WINDOW), inp.turn):
         prog.fact("respond_to", turn_atom(i + 1), turn_atom(i))
 
     seeds: dict[str, None] = {}
     focus_seeds: set[str] = set()  # entities this turn may be about (not only earlier ones)
     # Earlier links: the evidence recency rules build on.
-    for link in recent_links(ctx, inp.session_id, inp.turn):
+    links = recent_links(ctx, inp.session_id, inp.turn)
+    for link in links:
         m = Atom.of(link.mention)
         prog.fact("mention", m, turn_atom(link.turn))
+        prog.fact("mention_kind", m, Atom.plain(link.kind))
         prog.prob_fact(link.p, "linked", m, ent(link.entity))
-        seeds.setdefault(link.entity, None)
+        if link.turn >= inp.turn - RECENT_TURNS:  # older ones only for definite noun phrases
+            seeds.setdefault(link.entity, None)
+    for t, kind, n, e in _listed(ctx, [k for k in links if k.turn == inp.turn - 1]):
+        prog.fact("listed", turn_atom(t), Atom.plain(kind), n, ent(e))
     if inp.speaker_entity:
         prog.fact("speaker", ent(inp.speaker_entity))
         seeds.setdefault(inp.speaker_entity, None)
@@ -122,6 +152,10 @@ def build_program(ctx: TurnContext, rules: RuleSet, inp: TurnInput, *, whole_kg:
         prog.fact("mention_kind", ma, Atom.plain(m.kind))
         for k in (m.value or ()) if m.kind in ("pronoun", "definite") else ():
             prog.fact("wants_kind", ma, Atom.plain(k))
+        if m.kind == "definite":
+            for word in m.text.lower().split():
+                if word in ORDINALS:
+                    prog.fact("ordinal", ma, ORDINALS[word])
         for other in linked[:j]:
             prog.fact("before", Atom.of(other.iri), ma)
         cands = [iri for iri, _ in m.candidates]
@@ -157,8 +191,11 @@ def build_program(ctx: TurnContext, rules: RuleSet, inp: TurnInput, *, whole_kg:
     if whole_kg:
         facts = _all_background(ctx)
     else:
-        nb = ctx.background.neighborhood(list(seeds), hops=NEIGHBOURHOOD_HOPS, cap=NEIGHBOURHOOD_CAP)
-        facts = nb.facts + _chains(ctx, [iri for iri in seeds if iri in focus_seeds])
+        # Linking alone (a system turn) needs the candidates' own facts (kind, day); deriving
+        # needs two hops (a person's events and their times).
+        hops = NEIGHBOURHOOD_HOPS if inp.derive else 1
+        nb = ctx.background.neighborhood(list(seeds if inp.derive else focus_seeds), hops=hops, cap=NEIGHBOURHOOD_CAP)
+        facts = nb.facts + (_chains(ctx, [iri for iri in seeds if iri in focus_seeds]) if inp.derive else [])
     add_background(prog, facts, ent)
     _kind_and_text_facts(ctx, prog, facts, ent, inp)
 
@@ -246,20 +283,25 @@ def _time_facts(prog: Program, inp: TurnInput, this_turn: Atom) -> None:
         prog.fact("slot", today.toordinal(), minute, minute + 1, Atom.of(f"now ({hhmm(minute)})"))
 
 
+TYPE_PREDICATES = (vocab.RDF_TYPE, vocab.WDT + "P31")
+DATE = vocab.office_predicate("date")
+CLOCK_PREDICATES = (vocab.office_predicate("start_time"), vocab.office_predicate("end_time"))
+
+
 def _kind_and_text_facts(ctx: TurnContext, prog: Program, facts: list[Fact], ent, inp: TurnInput) -> None:
     kinds: dict[str, str] = {}
     for f in facts:
-        if f.p in (vocab.RDF_TYPE, vocab.WDT + "P31") and not f.o_literal:
+        if f.p in TYPE_PREDICATES and not f.o_literal:
             k = kind_of_types([f.o])
             if k != "thing":
                 kinds[f.s] = k
-        elif f.o_literal and f.p == vocab.office_predicate("date"):
+        elif f.o_literal and f.p == DATE:
             try:
                 d = date.fromisoformat(f.o[:10])
             except ValueError:
                 continue
             prog.fact("day_text", d.toordinal(), Atom.of(day_phrase(d, None)))
-        elif f.o_literal and f.p in (vocab.office_predicate("start_time"), vocab.office_predicate("end_time")):
+        elif f.o_literal and f.p in CLOCK_PREDICATES:
             parts = f.o.split(":")
             if len(parts) >= 2 and parts[0].isdigit() and parts[1].isdigit():
                 minute = int(parts[0]) * 60 + int(parts[1])

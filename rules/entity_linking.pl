@@ -7,6 +7,8 @@
 %   mention_kind(M, K)  K in name | pronoun | definite | first_person
 %   wants_kind(M, K)    a pronoun or definite noun phrase agrees with entities of kind K
 %   before(M1, M)       M1 comes before M in the same turn
+%   ordinal(M, N)       the mention says "the N-th" ("the first one"; N = -1 for "the last")
+%   listed(T, K, N, E)  E is the N-th entity of kind K that turn T referred to (-1: the last)
 %   respond_to(T, T1)   turn T answers turn T1 (the dialogue chain, newest first)
 %   P::linked(M, E)     what an earlier mention referred to, with the probability stored then
 %   candidate(M, E)     entity E has a name close to the words of the named mention M
@@ -28,10 +30,12 @@ back(T, T2, 2) :- respond_to(T, T1), respond_to(T1, T2).
 back(T, T3, 3) :- respond_to(T, T1), respond_to(T1, T2), respond_to(T2, T3).
 back(T, T4, 4) :- respond_to(T, T1), respond_to(T1, T2), respond_to(T2, T3), respond_to(T3, T4).
 
-% refers_to combines three kinds of evidence (noisy-or): the name, recency, and an antecedent in
-% the same turn; each is its own predicate so no rule calls refers_to recursively.
+% refers_to combines the kinds of evidence below (noisy-or): the name, recency, the topic, an
+% older mention, and an antecedent in the same turn; each is its own predicate so no rule calls refers_to recursively.
 refers_to(M, E) :- by_name(M, E).
 refers_to(M, E) :- by_recency(M, E).
+refers_to(M, E) :- by_topic(M, E).
+refers_to(M, E) :- by_memory(M, E).
 refers_to(M, E) :- by_context(M, E).
 
 % How a named mention's words compare with a candidate's name: Jaro-Winkler J, edit distance D,
@@ -79,6 +83,21 @@ anaphor(M) :- mention_kind(M, definite).
 0.3::by_recency(M, E) :- recent(M, E, 3), anaphor(M).
 0.1::by_recency(M, E) :- recent(M, E, 4), anaphor(M).
 recent(M, E, N) :- new(M), mention(M, T), back(T, T1, N), mention(M1, T1), linked(M1, E), linkable(M, E).
+
+% A pronoun keeps to the entity the user's previous turn referred to by a pronoun or definite
+% noun phrase (the topic of the exchange), even when the reply in between named others
+% ("Who else is in his group?" - "Lars and Amara." - "What meetings does he have?").
+0.85::by_topic(M, E) :- new(M), anaphor(M), mention(M, T), back(T, T1, 2), mention(M1, T1), anaphor(M1),
+                        linked(M1, E), linkable(M, E).
+
+% "The first one", "the second meeting", "the last room": the N-th entity of an agreeing kind
+% the previous turn listed (N = -1 for the last).
+0.9::by_recency(M, E) :- new(M), ordinal(M, N), mention(M, T), back(T, T1, 1), wants_kind(M, K), listed(T1, K, N, E).
+
+% A definite noun phrase ("that group") may point further back than four turns: any entity of
+% its kind the dialogue referred to in the last ten, more weakly.
+0.3::by_memory(M, E) :- new(M), mention_kind(M, definite), mention(M, T), mention(M1, T1), T1 \= T,
+                        linked(M1, E), linkable(M, E).
 
 % A pronoun takes up an entity named earlier in the same turn ("Is Lisa in her office?").
 0.35::by_context(M, E) :- new(M), anaphor(M), before(M1, M), by_name(M1, E), wants_kind(M, K), kind(E, K).

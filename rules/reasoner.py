@@ -16,6 +16,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from datetime import date, time as dtime
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +33,7 @@ BUILTINS_MODULE = RULES_DIR / "builtins.py"
 # What the reasoner tells the rules each turn (documented in entity_linking.pl/commonsense.pl).
 INPUT_PREDICATES = (
     ("new", 1), ("mention", 2), ("string", 2), ("mention_kind", 2), ("wants_kind", 2), ("before", 2),
+    ("ordinal", 2), ("listed", 4),
     ("respond_to", 2), ("linked", 2), ("candidate", 2), ("name", 2), ("kind", 2), ("speaker", 1),
     ("turn_day", 2), ("edge", 3), ("attr", 3), ("requested", 1), ("today", 1), ("tomorrow", 1),
     ("day_text", 2), ("clock", 2), ("slot", 4), ("part", 4), ("asked_day", 2),
@@ -153,6 +155,8 @@ def validate_rule_files(extra: list[str] | tuple[str, ...] = ()) -> RuleSet:
 
 # --- per-turn programs ----------------------------------------------------------------------
 
+_PLAIN = re.compile(r"[a-z][a-z0-9_]*")
+
 class Var:
     """A query variable."""
 
@@ -175,9 +179,9 @@ class Atom:
 
     @classmethod
     def plain(cls, name: str) -> "Atom":
-        """A lower-case word the rule files spell as is (person, name, ...)."""
-        assert re.fullmatch(r"[a-z][a-z0-9_]*", name), name
-        return cls(name)
+        """A lower-case word the rule files spell as is (person, name, ...); anything else is
+        quoted like any text."""
+        return cls(name) if _PLAIN.fullmatch(name) else cls.of(name)
 
     @property
     def text(self) -> str:
@@ -259,10 +263,23 @@ class Answer:
     p: float
 
 
-def evaluate(rules: RuleSet, program: Program, timeout_s: float) -> list[Answer]:
+@dataclass
+class Stats:
+    """Where one evaluation spent its time (thread CPU milliseconds) and how big it was."""
+
+    facts: int = 0
+    queries: int = 0
+    load_ms: float = 0.0
+    ground_ms: float = 0.0
+    compile_ms: float = 0.0
+    formula_nodes: int = 0
+
+
+def evaluate(rules: RuleSet, program: Program, timeout_s: float, stats: Stats | None = None) -> list[Answer]:
     """Ground and evaluate `program` on top of `rules` within `timeout_s` seconds."""
     _, base = rules.prepared()
     deadline = time.monotonic() + timeout_s
+    stats = stats if stats is not None else Stats()
 
     def work():
         from problog.engine import DefaultEngine
@@ -271,6 +288,7 @@ def evaluate(rules: RuleSet, program: Program, timeout_s: float) -> list[Answer]
 
         # A fresh engine per turn: an engine that once ran into an error keeps a stale stack
         # and fails every later grounding ("Stack not empty").
+        t0 = time.thread_time()
         engine = DefaultEngine()
         db = base.extend()
         facts, prob_facts, queries = program.terms()
@@ -280,10 +298,16 @@ def evaluate(rules: RuleSet, program: Program, timeout_s: float) -> list[Answer]
             db.add_fact(t)
         for t in queries:
             db.add_fact(t)
+        t1 = time.thread_time()
         formula = engine.ground_all(db, target=LogicFormula(keep_all=False))
+        t2 = time.thread_time()
         if time.monotonic() > deadline:
             raise _Abandon()
-        return SDD.create_from(formula).evaluate()
+        result = SDD.create_from(formula).evaluate()
+        t3 = time.thread_time()
+        stats.facts, stats.queries, stats.formula_nodes = len(program), len(queries), len(formula)
+        stats.load_ms, stats.ground_ms, stats.compile_ms = ((t1 - t0) * 1e3, (t2 - t1) * 1e3, (t3 - t2) * 1e3)
+        return result
 
     result = run_with_deadline(work, timeout_s)
     return [Answer(str(term.functor), tuple(_decode_arg(a) for a in term.args), float(p))
@@ -338,6 +362,7 @@ _KIND_BY_CLASS.update({vocab.WD + "Q5": "person", vocab.SCHEMA + "Person": "pers
                        vocab.SCHEMA + "Room": "room"})
 
 
+@lru_cache(maxsize=4096)
 def predicate_atom(iri: str) -> Atom:
     """Rule-file name of a predicate: office local name, Wikidata id, or the encoded IRI."""
     if iri in _SHORT_PREDICATES:
