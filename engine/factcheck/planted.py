@@ -86,11 +86,6 @@ def _hhmm(minutes: int) -> str:
     return f"{minutes // 60:02d}:{minutes % 60:02d}"
 
 
-def _pronoun(name: str) -> tuple[str, str]:
-    kind = FIRST_NAMES.get(name.split()[0], "they")
-    return {"she": ("she", "her"), "he": ("he", "his"), "they": ("they", "their")}[kind]
-
-
 # -- office -------------------------------------------------------------------------------------
 
 def office_claims(data: dict, focus_events: list[dict], focus_people: list[dict], rng: random.Random) -> list[tuple[str, str, str, str]]:
@@ -169,9 +164,12 @@ def _sentence(subject: str, predicate: str) -> str:
     return text[0].upper() + text[1:] + "."
 
 
-def compose(claims: list[tuple[str, str, str, str]], rng: random.Random, n_replies: int) -> list[tuple[str, list[Planted]]]:
+def compose(claims: list[tuple[str, str, str, str]], rng: random.Random, n_replies: int,
+            pronouns: dict[str, tuple[str, str]] | None = None) -> list[tuple[str, list[Planted]]]:
     """Replies of one to three claims, balanced over the three verdicts; two claims about the
-    same subject are sometimes coordinated ("X starts at 10 and is held in Room B")."""
+    same subject are sometimes coordinated ("X starts at 10 and is held in Room B"), and the
+    first sentence sometimes refers to what the user just asked about by a pronoun ("It starts
+    at 10", "Her office is ..."), which only the dialogue context resolves."""
     by_verdict: dict[str, list] = {"supported": [], "contradicted": [], "nei": []}
     for c in claims:
         by_verdict[c[2]].append(c)
@@ -190,6 +188,10 @@ def compose(claims: list[tuple[str, str, str, str]], rng: random.Random, n_repli
             break
         parts, planted = [], []
         i = 0
+        if pronouns and picked[0][0] in pronouns and rng.random() < 0.4:
+            subj, own = pronouns[picked[0][0]]
+            picked = [(subj if not c[1].startswith("'s") else own, c[1][3:] if c[1].startswith("'s") else c[1], c[2], c[3])
+                      if c[0] == picked[0][0] else c for c in picked]
         while i < len(picked):
             a = picked[i]
             b = picked[i + 1] if i + 1 < len(picked) else None
@@ -227,11 +229,18 @@ def office_items(split: dict[str, dict], seed: int, per_dialogue: int = 3) -> li
                 events.append(obj)
             elif kind == "person" and obj not in people:
                 people.append(obj)
-        if not events and not people:
+        in_turn = bool(events or people)  # pronouns only for what the user's turn named
+        if not in_turn:
             people = [rng.choice(data["people"])]
             events = [rng.choice(data["events"])]
         claims = office_claims(data, events[:1], people[:1], rng)
-        for reply, planted in compose(claims, rng, per_dialogue):
+        pronouns: dict[str, tuple[str, str]] = {}
+        for subject in {c[0] for c in claims} if in_turn else ():
+            if events and subject.removeprefix("The ").startswith(events[0]["name"]):
+                pronouns[subject] = ("It", "Its")
+            elif people and subject == people[0]["name"] and FIRST_NAMES.get(subject.split()[0]) in ("he", "she"):
+                pronouns[subject] = ("He", "His") if FIRST_NAMES[subject.split()[0]] == "he" else ("She", "Her")
+        for reply, planted in compose(claims, rng, per_dialogue, pronouns):
             items.append(Item("office", did, turn + 1, reply, planted))
     return items
 
