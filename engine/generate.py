@@ -31,7 +31,7 @@ def build_prompt(state: TurnState, llm, config, facts: Sequence[Candidate] | Non
     messages = answer_messages(
         state.text, state.history, ranked_facts(state.retrieved if facts is None else facts),
         count_tokens=llm.count_tokens, budget=size - max_tokens - PROMPT_RESERVE,
-        resolved=state.rewritten, correction=correction)
+        resolved=state.rewritten, correction=correction, small_talk=state.plan == "none")
     return messages, max_tokens
 
 

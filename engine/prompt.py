@@ -15,6 +15,7 @@ ANSWER_INSTRUCTION = (
 )
 KNOWLEDGE_HEADER = "Knowledge:"
 NO_KNOWLEDGE = "Knowledge: none was found for this message."
+SMALL_TALK = "Knowledge: none is needed for this message (a greeting, thanks or small talk): reply politely and briefly."
 RESOLVED_HINT = "The user's last message, with its references resolved: {text}"
 CORRECTION = (
     "Your previous answer was: \"{reply}\"\n"
@@ -42,14 +43,14 @@ MESSAGE_OVERHEAD = 8
 ROLES = {"user": "user", "system": "assistant"}
 
 
-def knowledge_block(facts: Sequence[str]) -> str:
+def knowledge_block(facts: Sequence[str], small_talk: bool = False) -> str:
     if not facts:
-        return NO_KNOWLEDGE
+        return SMALL_TALK if small_talk else NO_KNOWLEDGE
     return KNOWLEDGE_HEADER + "\n" + "\n".join(f"{i}. {fact}" for i, fact in enumerate(facts, 1))
 
 
-def system_message(facts: Sequence[str], resolved: str = "", correction: str = "") -> str:
-    parts = [ANSWER_INSTRUCTION, knowledge_block(facts)]
+def system_message(facts: Sequence[str], resolved: str = "", correction: str = "", small_talk: bool = False) -> str:
+    parts = [ANSWER_INSTRUCTION, knowledge_block(facts, small_talk)]
     if resolved:
         parts.append(RESOLVED_HINT.format(text=resolved))
     if correction:
@@ -65,10 +66,10 @@ def correction_note(reply: str, contradicted: Sequence[str]) -> str:
 
 def answer_messages(text: str, history: Sequence[tuple[str, str]], facts: Sequence[str], *,
                     count_tokens: Callable[[str], int], budget: int, resolved: str = "",
-                    correction: str = "") -> list[dict[str, str]]:
+                    correction: str = "", small_talk: bool = False) -> list[dict[str, str]]:
     """The chat messages for one answer, trimmed to `budget` prompt tokens.
 
-    `facts` come best first. What does not fit goes in this order: the oldest dialogue
+    `facts` come best first; `small_talk` when the planner decided no knowledge is needed. What does not fit goes in this order: the oldest dialogue
     turns, then the weakest facts, and only then the start of the user's own message.
     """
     if resolved.strip().lower() == text.strip().lower():
@@ -80,9 +81,10 @@ def answer_messages(text: str, history: Sequence[tuple[str, str]], facts: Sequen
         return count_tokens(content) + MESSAGE_OVERHEAD
 
     turn_costs = [cost(t["content"]) for t in turns]
-    fixed = cost(system_message([], resolved, correction)) - count_tokens(NO_KNOWLEDGE)
+    empty = knowledge_block([], small_talk)
+    fixed = cost(system_message([], resolved, correction, small_talk)) - count_tokens(empty)
     fact_costs = [count_tokens(f"{i}. {f}") + 1 for i, f in enumerate(kept, 1)]
-    header = count_tokens(KNOWLEDGE_HEADER) if kept else count_tokens(NO_KNOWLEDGE)
+    header = count_tokens(KNOWLEDGE_HEADER) if kept else count_tokens(empty)
     user = cost(text)
 
     def total() -> int:
@@ -95,11 +97,11 @@ def answer_messages(text: str, history: Sequence[tuple[str, str]], facts: Sequen
         kept.pop()
         fact_costs.pop()
         if not kept:
-            header = count_tokens(NO_KNOWLEDGE)
+            header = count_tokens(empty)
     while text and total() > budget:
         text = text[max(1, len(text) // 4):]  # the question is usually at the end: keep that
         user = cost(text)
-    return ([{"role": "system", "content": system_message(kept, resolved, correction)}] + turns
+    return ([{"role": "system", "content": system_message(kept, resolved, correction, small_talk)}] + turns
             + [{"role": "user", "content": text}])
 
 

@@ -26,7 +26,7 @@ def ask(capsys, *argv) -> tuple[int, dict | None, str]:
 
 def test_ask_json_has_the_retrieve_turn_the_reply_checks_and_device(capsys):
     with StubChatServer(reply="I do not know his phone number.") as server:
-        code, out, err = ask(capsys, QUESTION, "--openai-url", server.url, "--memory", "--json")
+        code, out, err = ask(capsys, QUESTION, "--openai-url", server.url, "--memory", "--scorer", "bm25", "--json")
     assert code == 0, err
     for key in ("turn", "text", "rewritten", "mentions", "derived", "retrieved", "timings_ms", "response",
                 "checks", "fact_score", "neip", "refined", "device", "cut", "error"):
@@ -45,7 +45,7 @@ def test_ask_replays_the_dialogue_before_the_question(capsys, tmp_path):
                                     {"speaker": "system", "text": "Omar Haddad works here."}]))
     with StubChatServer(reply="Fine.") as server:
         code, out, err = ask(capsys, "What is his phone number?", "--dialogue", str(dialogue),
-                             "--openai-url", server.url, "--memory", "--json")
+                             "--openai-url", server.url, "--memory", "--scorer", "bm25", "--json")
     assert code == 0, err
     assert out["turn"] == 3
     roles = [(m["role"], m["content"]) for m in server.requests[-1]["messages"][1:]]
@@ -54,7 +54,7 @@ def test_ask_replays_the_dialogue_before_the_question(capsys, tmp_path):
 
 
 def test_a_missing_model_file_is_one_line_and_exit_2(capsys, tmp_path):
-    code, _, err = ask(capsys, QUESTION, "--model", str(tmp_path / "gone.gguf"), "--memory", "--json")
+    code, _, err = ask(capsys, QUESTION, "--model", str(tmp_path / "gone.gguf"), "--memory", "--scorer", "bm25", "--json")
     assert code == 2
     assert err.count("\n") == 1 and "gone.gguf: file does not exist" in err
 
@@ -62,7 +62,7 @@ def test_a_missing_model_file_is_one_line_and_exit_2(capsys, tmp_path):
 def test_a_server_that_is_down_ends_the_turn_with_an_error_and_the_session_goes_on(capsys):
     with StubChatServer(mode="error500", fail_first=4, reply="Back.") as server:
         llm = OpenAIBackend(server.url, "m", retries=3, backoff_s=0.001)
-        session = Session.open(Config(memory=True), llm=llm)
+        session = Session.open(Config(memory=True, scorer="bm25"), llm=llm)
         dialogue_before = session.ctx.store.count()
         first = session.user_turn(QUESTION)
         assert "server unavailable after 4 attempts (HTTP 500)" in first.error
@@ -77,7 +77,7 @@ def test_ctrl_c_stops_the_reply_and_keeps_it_marked_cut():
     with StubChatServer(mode="hang_mid", reply="one two three") as server:
         env = dict(os.environ, HF_HUB_OFFLINE="1")
         proc = subprocess.Popen([sys.executable, "-m", "engine.cli", "ask", QUESTION, "--openai-url", server.url,
-                                 "--memory"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+                                 "--memory", "--scorer", "bm25"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
                                 cwd=os.path.dirname(os.path.dirname(__file__)))
         assert proc.stdout.read(3) == b"one"  # the first token arrived; the server now holds the stream
         proc.send_signal(signal.SIGINT)

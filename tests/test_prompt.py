@@ -1,4 +1,4 @@
-from engine.prompt import (ANSWER_INSTRUCTION, NO_KNOWLEDGE, answer_messages, correction_note, parse_rewrite,
+from engine.prompt import (ANSWER_INSTRUCTION, NO_KNOWLEDGE, SMALL_TALK, answer_messages, correction_note, parse_rewrite,
                            rewrite_messages)
 
 
@@ -31,6 +31,11 @@ def test_no_facts_says_so_and_resolved_text_is_given_when_it_differs():
     assert "and Omar Haddad's phone?" in msgs[0]["content"]
     same = answer_messages("Hello", [], [], count_tokens=words, budget=1000, resolved="hello")
     assert "resolved" not in same[0]["content"]
+
+
+def test_small_talk_needs_no_knowledge_and_is_not_told_to_say_it_does_not_know():
+    msgs = answer_messages("Thanks!", [], [], count_tokens=words, budget=1000, small_talk=True)
+    assert SMALL_TALK in msgs[0]["content"] and NO_KNOWLEDGE not in msgs[0]["content"]
 
 
 def size(msgs) -> int:

@@ -59,6 +59,7 @@ class OpenAIBackend:
                 resp = self._client.get(f"{self.url}/models")
                 resp.raise_for_status()
                 self.model = str(resp.json()["data"][0]["id"])
+                self.name = self.model
             except (httpx.HTTPError, ValueError, KeyError, IndexError, TypeError) as exc:
                 raise LLMError(f"{self.url}: no --openai-model given and /models did not name one ({exc})") from None
         return self.model
