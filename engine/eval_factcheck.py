@@ -79,6 +79,8 @@ def run(split_name: str, domains: tuple[str, ...] = ("office", "wikidata")) -> d
     seed = SEEDS[split_name]
     rows: list[dict] = []
     ms: list[float] = []
+    reference = {v: 0 for v in VERDICTS}
+    reference_errors: list[dict] = []
 
     def record(item: Item, checks: list) -> None:
         for p, c in zip(item.planted, match_checks(item.planted, checks)):
@@ -106,6 +108,14 @@ def run(split_name: str, domains: tuple[str, ...] = ("office", "wikidata")) -> d
                     check(state, ctx)
                     ms.append((time.perf_counter() - t0) * 1000)
                     record(item, state.checks)
+                # The benchmark's own replies state only true facts: none may be contradicted.
+                for turn, entry in enumerate(split[did]["log"], start=1):
+                    state = _office_state(split[did], did, turn, entry["agent_response"])
+                    check(state, ctx)
+                    for c in state.checks:
+                        reference[c.verdict] += 1
+                        if c.verdict == "contradicted":
+                            reference_errors.append({"claim": c.claim, "reason": c.reason, "dialogue": did})
     if "wikidata" in domains:
         store = KGStore()
         store.load(demo_path("wikidata"))
@@ -116,7 +126,9 @@ def run(split_name: str, domains: tuple[str, ...] = ("office", "wikidata")) -> d
             check(state, ctx)
             ms.append((time.perf_counter() - t0) * 1000)
             record(item, state.checks)
-    return summarize(rows, ms, split_name, domains)
+    res = summarize(rows, ms, split_name, domains)
+    res["reference_replies"] = dict(reference, claims=sum(reference.values()), contradicted_claims=reference_errors)
+    return res
 
 
 def summarize(rows: list[dict], ms: list[float], split_name: str, domains) -> dict:
@@ -158,6 +170,10 @@ def print_report(res: dict, show_errors: int) -> None:
     print(f"{'':<14}" + "".join(f"{c:>14}" for c in cols))
     for e, row in res["confusion"].items():
         print(f"{e:<14}" + "".join(f"{row[c]:>14}" for c in cols))
+    ref = res.get("reference_replies")
+    if ref and ref["claims"]:
+        print(f"\nthe benchmark's own (true) replies: {ref['claims']} claims: {ref['supported']} supported, "
+              f"{ref['nei']} nei, {ref['contradicted']} contradicted (should be 0)")
     print("\nper planted kind")
     for k, row in res["per_kind"].items():
         print(f"  {k:<34}{row['expected']:<14}{row['n']:>5}{row['accuracy']:>8.3f}")

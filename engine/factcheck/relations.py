@@ -64,8 +64,7 @@ TIME_SLOTS = {"start": frozenset({"start_time"}), "end": frozenset({"end_time"})
 # "4 members", "three attendees": a count of one relation's values.
 COUNT_NOUNS = {"member": ("member_of", "in"), "members": ("member_of", "in"), "people": ("member_of", "in"),
                "persons": ("member_of", "in"), "employees": ("member_of", "in"), "staff": ("member_of", "in"),
-               "attendees": ("attendee", "out"), "participants": ("attendee", "out"),
-               "meetings": ("attendee", "in"), "events": ("attendee", "in"), "films": ("P161", "in")}
+               "attendees": ("attendee", "out"), "participants": ("attendee", "out"), "films": ("P161", "in")}
 
 _STOP = {"of", "the", "a", "an", "in", "on", "at", "by", "for", "to", "is", "has", "was", "and", "or", "with"}
 

@@ -72,6 +72,8 @@ SUBJECT_PRONOUNS = {"i", "you", "he", "she", "it", "we", "they", "there", "this"
 DISCOURSE = re.compile(r"^(?:(?:yes|yeah|no|sure|ok|okay|well|great|perfect|alright|all right|certainly|"
                        r"of course|done|right|so|also|actually|unfortunately|sorry)\s*[,:;!.-]+\s*)+(?=\S)",
                        re.IGNORECASE)
+FRONTED = re.compile(r"^(?:at|on|in|from|by|for|during|after|before|until|today|tomorrow|tonight|this|next|right now)\b",
+                     re.IGNORECASE)
 ABBREVIATIONS = {"mr", "mrs", "ms", "dr", "prof", "st", "jr", "sr", "vs", "etc", "e.g", "i.e", "a.m", "p.m",
                  "no", "inc", "ltd", "co", "mt", "approx", "dept", "fig", "ca", "cf", "u.s", "u.k"}
 GREETINGS = re.compile(r"^(hi|hello|hey|good (morning|afternoon|evening)|goodbye|bye|thanks|thank you|"
@@ -284,7 +286,11 @@ def _coordination(s: str) -> list[str]:
         subjects = parts[:-1] + [last[:verb].strip()]
         if any(_is_clause(p) for p in parts[1:-1]):
             return [s]
-        return [_finish(f"{subj} {_agree(predicate)}") for subj in subjects if subj]
+        frame = ""
+        if FRONTED.match(subjects[0]) and len(subjects) > 2:
+            # "At 13:00 today, Room A and Room B are free": the time frames every item.
+            frame = subjects.pop(0) + ", "
+        return [_finish(f"{frame}{subj} {_agree(predicate)}") for subj in subjects if subj]
     subject = head[:head_verb].strip()
     start = _item_start(head)
     claims.append(_finish(head))

@@ -22,8 +22,9 @@ WEEKDAYS = {d: i for i, d in enumerate(("monday", "tuesday", "wednesday", "thurs
 NUMBER_WORDS = {w: i for i, w in enumerate(("zero one two three four five six seven eight nine ten eleven twelve "
                                             "thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty").split())}
 NUMBER_WORDS.update({"thirty": 30, "forty": 40, "fifty": 50, "a dozen": 12, "a hundred": 100})
-SCALE = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "k": 1e3, "m": 1e6, "bn": 1e9}
 HOUR_WORDS = {w: i for w, i in NUMBER_WORDS.items() if 1 <= i <= 12}
+del NUMBER_WORDS["one"]  # "the first one", "one of them": rarely a count
+SCALE = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "k": 1e3, "m": 1e6, "bn": 1e9}
 
 
 @dataclass

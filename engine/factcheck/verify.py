@@ -276,8 +276,11 @@ class Verifier:
                     and not (m.kind == "name" and m.text.islower() and m.candidates and m.candidates[0][1] < 0.9)]
         for m in mentions:
             if m.kind == "name":
+                _trim(m)
                 said = _whole_name(text, m)
                 m.candidates = [c for c in self._same_numbers(m) if _spelled_alike(said, self.label(c[0]))]
+                exact = [(iri, 1.0) for iri, _ in m.candidates if norm(self.label(iri)) == norm(said)]
+                m.candidates = exact or m.candidates
         mentions = [m for m in mentions if m.kind != "name" or m.candidates]
         anchors: list[tuple[Mention, list[str]]] = []
         for m in mentions:
@@ -610,6 +613,25 @@ def _unknown_names(blank: str) -> list[str]:
     """Capitalized word runs the KG did not recognise: a person or place the reply invented.
     A single capitalized word at the start of the claim is just the sentence's first word."""
     return [name for name, first_word in _capitalized(blank) if not first_word]
+
+
+def _trim(m: Mention) -> None:
+    """Drop what a fuzzy match took in at the edges: function words, stray letters and a
+    possessive ("Amara is" → "Amara", "Lukas's e" → "Lukas")."""
+    words = list(re.finditer(r"\S+", m.text))
+
+    def filler(w: str) -> bool:
+        return w.lower() in _FUNCTION or len(w) < 2
+
+    while len(words) > 1 and filler(words[-1].group(0)):
+        words.pop()
+    while len(words) > 1 and filler(words[0].group(0)):
+        words.pop(0)
+    a, b = words[0].start(), words[-1].end()
+    possessive = re.search(r"['’]s$", m.text[a:b])
+    if possessive and b - a > 2:
+        b -= 2
+    m.start, m.end, m.text = m.start + a, m.start + b, m.text[a:b]
 
 
 def _whole_name(text: str, m: Mention) -> str:
