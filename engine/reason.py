@@ -21,8 +21,8 @@ from engine.state import Derived, Mention, TurnState
 from engine.timeexpr import PARTS, TimeValue, day_phrase, hhmm
 from kgstore import vocab
 from kgstore.terms import Fact
-from rules.reasoner import (Answer, Atom, Program, ReasoningFailed, RuleSet, Var, add_background, evaluate,
-                            kind_of_types, predicate_iri)
+from rules.reasoner import (Answer, Atom, Program, ReasoningFailed, RuleSet, Stats, Var, add_background,
+                            evaluate, kind_of_types, predicate_iri)
 
 LINKED_KINDS = ("name", "pronoun", "definite", "first_person")
 RECENT_TURNS = 4  # the respond_to chain the recency rules walk
@@ -35,6 +35,7 @@ REQUESTED_CAP = 40
 KEEP_LINKS = 3  # refers_to edges stored per mention
 MIN_LINK_P = 0.05
 MIN_DERIVED_P = 0.05  # below it a derived fact rests on a link nobody believes
+FOCUS_MARGIN = 0.05  # a mention's entities within this of its best one are all in focus
 
 
 def rules_of(ctx: TurnContext) -> RuleSet:
@@ -113,8 +114,12 @@ class TurnInput:
 
 
 def build_program(ctx: TurnContext, rules: RuleSet, inp: TurnInput, *, whole_kg: bool = False) -> Program:
-    """The turn's facts and queries. `whole_kg` is the naive baseline of `kgchat bench reason`:
-    every background fact and every labelled entity as a candidate of every named mention."""
+    """The linking program of a turn: its mentions, their candidates, the earlier links, and
+    the candidates' own facts; the query is refers_to of every new mention.
+
+    `whole_kg` is the naive baseline of `kgchat bench reason` instead: one program with every
+    background fact, every labelled entity a candidate of every named mention and in focus,
+    and every derived predicate queried."""
     prog = Program()
     ent = _entity_atoms(inp)
 
@@ -125,8 +130,7 @@ def build_program(ctx: TurnContext, rules: RuleSet, inp: TurnInput, *, whole_kg:
     for i in range(max(1, inp.turn - LINK_WINDOW), inp.turn):
         prog.fact("respond_to", turn_atom(i + 1), turn_atom(i))
 
-    seeds: dict[str, None] = {}
-    focus_seeds: set[str] = set()  # entities this turn may be about (not only earlier ones)
+    seeds: dict[str, None] = {}  # entities whose own facts the program needs
     # Earlier links: the evidence recency rules build on.
     links = recent_links(ctx, inp.session_id, inp.turn)
     for link in links:
@@ -134,13 +138,10 @@ def build_program(ctx: TurnContext, rules: RuleSet, inp: TurnInput, *, whole_kg:
         prog.fact("mention", m, turn_atom(link.turn))
         prog.fact("mention_kind", m, Atom.plain(link.kind))
         prog.prob_fact(link.p, "linked", m, ent(link.entity))
-        if link.turn >= inp.turn - RECENT_TURNS:  # older ones only for definite noun phrases
-            seeds.setdefault(link.entity, None)
     for t, kind, n, e in _listed(ctx, [k for k in links if k.turn == inp.turn - 1]):
         prog.fact("listed", turn_atom(t), Atom.plain(kind), n, ent(e))
     if inp.speaker_entity:
         prog.fact("speaker", ent(inp.speaker_entity))
-        seeds.setdefault(inp.speaker_entity, None)
 
     index = label_index(ctx) if whole_kg else None
     linked = [m for m in inp.mentions if m.kind in LINKED_KINDS]
@@ -163,46 +164,70 @@ def build_program(ctx: TurnContext, rules: RuleSet, inp: TurnInput, *, whole_kg:
             cands = list(dict.fromkeys(iri for lab in index.labels for iri in lab.iris))
         for iri in cands:
             prog.fact("candidate", ma, ent(iri))
-        for iri in cands[:CANDIDATES_IN_FOCUS] if not whole_kg else ():
+        for iri in cands[:CANDIDATES_IN_FOCUS]:
             seeds.setdefault(iri, None)
-            focus_seeds.add(iri)
         prog.query("refers_to", ma, Var("E"))
     if whole_kg:
         for lab in index.labels:
             for iri in lab.iris:
                 prog.fact("name", ent(iri), Atom.of(lab.text))
+                prog.fact("requested", ent(iri))  # the naive way: derive everything about everything
     else:
         for m in linked:
             for iri, _ in m.candidates:
                 for name in _names(ctx, iri):
                     prog.fact("name", ent(iri), Atom.of(name))
 
-    # Type requests ("which rooms") put every entity of the type in focus, unless the turn
-    # is about named entities anyway.
-    if not any(m.kind in LINKED_KINDS for m in inp.mentions):
+    _time_facts(prog, inp, this_turn, slots=whole_kg)
+    if whole_kg:
+        facts = _all_background(ctx)
+    else:
+        # Linking needs the candidates' own facts (their kind, an event's day).
+        facts = ctx.background.neighborhood(list(seeds), hops=1, cap=NEIGHBOURHOOD_CAP).facts
+    add_background(prog, facts, ent)
+    _kind_and_text_facts(ctx, prog, facts, ent, inp)
+    if whole_kg:
+        for name, arity in rules.derived_predicates():
+            prog.query(name, *(Var(f"A{i}") for i in range(arity)))
+    return prog
+
+
+def derive_program(ctx: TurnContext, rules: RuleSet, inp: TurnInput,
+                   links: dict[str, list[tuple[str, float]]]) -> Program:
+    """The derivation program of a turn: what its mentions refer to (the linking program's
+    answer: each mention's best entities, with their probabilities), or the entities of a
+    requested type, the times the turn names, and the two-hop neighbourhood of those entities;
+    the queries are the derived predicates about the kinds of entity in focus."""
+    prog = Program()
+    ent = _entity_atoms(inp)
+    focus: dict[str, None] = {}
+    for m in inp.mentions:
+        cands = links.get(m.iri or "")
+        if not cands or m.kind not in LINKED_KINDS:
+            continue
+        ma = Atom.of(m.iri)
+        prog.fact("new", ma)
+        best = cands[0][1]
+        for e, p in cands:
+            if p >= max(MIN_DERIVED_P, best - FOCUS_MARGIN):
+                prog.prob_fact(p, "refers_to", ma, ent(e))
+                focus.setdefault(e, None)
+    if not focus:  # "which rooms are free": every entity of the type asked for
         for m in inp.mentions:
             if m.kind == "type" and m.value:
                 for iri in ctx.background.entities_of_type(m.value, cap=REQUESTED_CAP):
                     prog.fact("requested", ent(iri))
-                    seeds.setdefault(iri, None)
-
-    _time_facts(prog, inp, this_turn)
-
-    if whole_kg:
-        facts = _all_background(ctx)
-    else:
-        # Linking alone (a system turn) needs the candidates' own facts (kind, day); deriving
-        # needs two hops (a person's events and their times).
-        hops = NEIGHBOURHOOD_HOPS if inp.derive else 1
-        nb = ctx.background.neighborhood(list(seeds if inp.derive else focus_seeds), hops=hops, cap=NEIGHBOURHOOD_CAP)
-        facts = nb.facts + (_chains(ctx, [iri for iri in seeds if iri in focus_seeds]) if inp.derive else [])
+                    focus.setdefault(iri, None)
+    if not focus:
+        return prog
+    _time_facts(prog, inp, Atom.of(inp.turn_iri), slots=True)
+    nb = ctx.background.neighborhood(list(focus), hops=NEIGHBOURHOOD_HOPS, cap=NEIGHBOURHOOD_CAP)
+    facts = nb.facts + _chains(ctx, list(focus))
     add_background(prog, facts, ent)
     _kind_and_text_facts(ctx, prog, facts, ent, inp)
-
-    if inp.derive:
-        in_focus = {entity_kind(ctx, iri) for iri in seeds}
-        for name, arity in rules.derived_predicates(in_focus):
-            prog.query(name, *(Var(f"A{i}") for i in range(arity)))
+    kinds = {entity_kind(ctx, iri) for iri in focus}
+    for name, arity in rules.derived_predicates(kinds):
+        prog.query(name, *(Var(f"A{i}") for i in range(arity)))
     return prog
 
 
@@ -252,7 +277,9 @@ def _all_background(ctx: TurnContext) -> list[Fact]:
     return ctx.background.neighborhood(iris, hops=1, cap=10**9).facts
 
 
-def _time_facts(prog: Program, inp: TurnInput, this_turn: Atom) -> None:
+def _time_facts(prog: Program, inp: TurnInput, this_turn: Atom, *, slots: bool) -> None:
+    """today/tomorrow and the days the turn names; with `slots`, the times the rules ask about
+    (a clock time, a part of the day, a day; "now" when the turn names no time at all)."""
     today = inp.now.date()
     prog.fact("today", today.toordinal())
     prog.fact("tomorrow", (today + timedelta(days=1)).toordinal())
@@ -260,7 +287,7 @@ def _time_facts(prog: Program, inp: TurnInput, this_turn: Atom) -> None:
     for tv in times:
         if tv.explicit_day:
             prog.fact("turn_day", this_turn, tv.day.toordinal())
-    if not inp.derive:
+    if not slots:
         return
     days_only = [tv for tv in times if tv.start is None]
     with_time = [tv for tv in times if tv.start is not None]
@@ -271,11 +298,6 @@ def _time_facts(prog: Program, inp: TurnInput, this_turn: Atom) -> None:
         else:
             prog.fact("slot", tv.day.toordinal(), tv.start, tv.end, text)
     for tv in days_only:
-        if not any(t.day == tv.day for t in with_time):
-            for part in ("morning", "afternoon"):
-                a, b = PARTS[part]
-                pv = TimeValue(tv.day, a, b, part, True)
-                prog.fact("part", tv.day.toordinal(), a // 60, b // 60, Atom.of(pv.text(inp.now)))
         if tv.day not in (today, today + timedelta(days=1)):
             prog.fact("asked_day", tv.day.toordinal(), Atom.of(day_phrase(tv.day, today)))
     if not times:
@@ -320,17 +342,33 @@ class Outcome:
     note: str = ""
 
 
-def reason_turn(ctx: TurnContext, inp: TurnInput, budget_s: float) -> Outcome:
-    """Run the turn's program within `budget_s`; fall back to the name-matching priors."""
+def reason_turn(ctx: TurnContext, inp: TurnInput, budget_s: float, stats: list | None = None) -> Outcome:
+    """Link, then (unless `inp.derive` is false) derive, within `budget_s` in all; on a timeout
+    or an error fall back to the name-matching priors. `stats` collects each evaluation's Stats."""
     rules = rules_of(ctx)
-    start = time.perf_counter()
+    deadline = time.perf_counter() + budget_s
+
+    def run(prog: Program) -> list[Answer]:
+        st = Stats()
+        try:
+            return evaluate(rules, prog, max(deadline - time.perf_counter(), 0.001), st)
+        finally:
+            if stats is not None:
+                stats.append(st)
+
+    linking = None
     try:
-        prog = build_program(ctx, rules, inp)
-        answers = evaluate(rules, prog, max(budget_s - (time.perf_counter() - start), 0.001))
+        linking = _read_answers(ctx, rules, inp, run(build_program(ctx, rules, inp)))
+        if not inp.derive:
+            return linking
+        prog = derive_program(ctx, rules, inp, linking.links)
+        derived = _read_answers(ctx, rules, inp, run(prog)).derived if prog.queries else []
     except ReasoningFailed as exc:
         why = f"reasoning stopped at its time budget of {budget_s * 1000:.0f} ms" if exc.timeout else str(exc)
+        if linking is not None:  # linking finished, deriving did not
+            return Outcome(linking.links, [], f"{why}; no derived facts")
         return Outcome(_prior_links(inp), [], f"{why}; mentions linked by name matching only, no derived facts")
-    return _read_answers(ctx, rules, inp, answers)
+    return Outcome(linking.links, derived)
 
 
 def _prior_links(inp: TurnInput) -> dict[str, list[tuple[str, float]]]:
