@@ -14,7 +14,7 @@ def make_verifier(state: TurnState, ctx: TurnContext):
 
     return Verifier(ctx.background, label_index(ctx), now=state.now, retrieved=state.retrieved,
                     mentions=state.mentions, history=list(state.history) + [("user", state.text)],
-                    speaker=state.speaker_entity)
+                    speaker=state.speaker_entity, encoder=ctx.resources.get("encoder"))
 
 
 def splitter(state: TurnState, ctx: TurnContext, verifier):

@@ -283,3 +283,21 @@ def test_markdown_and_code_blocks(office):
     assert verdicts[f"{e['name']} starts at {e['start_time']}"] == "supported"
     code = [c for c in checks if c.claim.startswith("```")]
     assert code and code[0].verdict == "nei"
+
+
+class KeywordEncoder:
+    """A stand-in sentence encoder: texts mentioning "organiz" or "running" point one way,
+    everything else the other."""
+
+    def encode(self, texts):
+        import numpy as np
+
+        return np.array([[1.0, 0.0] if ("organiz" in t or "running" in t) else [0.0, 1.0] for t in texts])
+
+
+def test_encoder_picks_the_relation_when_no_cue_word_names_it(office):
+    e = next(x for x in office[2]["events"] if len(x["attendees"]) > 1)
+    attendee = next(a for a in e["attendees"] if a != e["organizer"])
+    claim = f"{attendee} is running the {e['name']}."
+    assert check_reply(claim, verifier(office))[0].verdict == "supported"  # attends: no cue says otherwise
+    assert check_reply(claim, verifier(office, encoder=KeywordEncoder()))[0].verdict == "nei"

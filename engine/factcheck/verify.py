@@ -48,6 +48,7 @@ where why how""".split())
 OFFICE_KIND = re.compile(r"^urn:kgchat:kg:[^:]+:(person|event|room|group):")
 CLASS_KIND = {iri: kind for kind, iri in OFFICE_CLASSES.items()}
 MAX_COMBOS = 8
+SEMANTIC_MARGIN = 0.05  # how much closer one relation label must be than the next
 
 
 @dataclass
@@ -90,8 +91,9 @@ class Verifier:
     """Checks the claims of one reply. Built per turn: it caches what it reads from the KG."""
 
     def __init__(self, background, index, *, now: datetime | None = None, retrieved=(), mentions: list[Mention] = (),
-                 history: list[tuple[str, str]] = (), speaker: str | None = None):
+                 history: list[tuple[str, str]] = (), speaker: str | None = None, encoder=None):
         self.bg = background
+        self.encoder = encoder  # engine.encoder.Encoder, only when the session already has one
         self.index = index
         self.now = now
         self.history = list(history)
@@ -343,7 +345,7 @@ class Verifier:
         # Things the claim puts together: each entity must be connected to another one.
         if len(ents) >= 2:
             for b in ents:
-                found = self._connect(b, ents, cues)
+                found = self._connect(b, ents, cues, text)
                 if found:
                     support.extend(found)
                     continue
@@ -396,19 +398,42 @@ class Verifier:
                     out.add(key)
         return out
 
-    def _allowed(self, slot: Slot, rivals: list[Slot], cues: set[str]) -> bool:
-        """A slot may explain a thing unless the claim's words name a rival relation instead."""
+    def _allowed(self, slot: Slot, rivals: list[Slot], cues: set[str], claim: str, a: str, b: str) -> bool:
+        """A slot may explain a thing unless the claim's words name a rival relation instead;
+        with no cue words, the sentence encoder (when the session has loaded it) may still
+        tell which relation the wording is closest to."""
         named = [s for s in rivals if s.key in cues]
-        return not named or slot in named
+        if named:
+            return slot in named
+        pick = self._closest_relation(claim, rivals, a, b)
+        return pick is None or slot.key == pick
 
-    def _connect(self, b: str, ents: list[str], cues: set[str]) -> list[KFact]:
+    def _closest_relation(self, claim: str, rivals: list[Slot], a: str, b: str) -> str | None:
+        """The relation whose sentence about a and b reads most like the claim, by a clear margin."""
+        keys = {}
+        for s in rivals:
+            keys.setdefault(s.key, s)
+        if self.encoder is None or len(keys) < 2:
+            return None
+        sentences = []
+        for key, s in keys.items():
+            subj, obj = (a, b) if s.direction == "out" else (b, a)
+            sentences.append(sentence(self.label(subj), key, s.facts[0].p_label, self.label(obj)))
+        vectors = self.encoder.encode([claim] + sentences)
+        sims = [float(vectors[0] @ v) for v in vectors[1:]]
+        ranked = sorted(range(len(sims)), key=lambda i: -sims[i])
+        if sims[ranked[0]] - sims[ranked[1]] < SEMANTIC_MARGIN:
+            return None
+        return list(keys)[ranked[0]]
+
+    def _connect(self, b: str, ents: list[str], cues: set[str], claim: str) -> list[KFact]:
         cat_b = self.category(b)
         for a in ents:
             if a == b:
                 continue
             rivals = [s for s in self.slots(a).values() if not s.literal and self.slot_category(s) & cat_b]
             for slot in rivals:
-                if b in slot.others and self._allowed(slot, rivals, cues):
+                if b in slot.others and self._allowed(slot, rivals, cues, claim, a, b):
                     return [f for f in slot.facts if f.other == b][:1]
         return []
 
