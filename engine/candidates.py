@@ -38,7 +38,8 @@ class Focus:
     turns: dict[int, dict[str, float]] = field(default_factory=dict)
 
     def previous(self, turn: int) -> dict[str, float]:
-        earlier = [t for t in self.turns if t < turn]
+        """The entities of the latest earlier user turn that linked any."""
+        earlier = [t for t in self.turns if t < turn and self.turns[t]]
         return self.turns[max(earlier)] if earlier else {}
 
 

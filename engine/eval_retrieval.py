@@ -65,8 +65,10 @@ def replay(dialogues: dict[str, dict], resources: dict | None = None, limit: int
             path = Path(tmp) / f"{n}.json"
             path.write_text(json.dumps({dialogue_id: dialogue}), encoding="utf-8")
             # The scorer here only has to compute features: BM25 needs no model file.
+            # Reasoning gets a generous budget so that a busy machine does not change which
+            # mentions get linked (on an idle one it stays well inside the default 500 ms).
             config = Config(kg=[str(path)], dialogue_id=dialogue_id, memory=True, demo="none",
-                            now=dialogue.get("now"), scorer="bm25", retriever="topk")
+                            now=dialogue.get("now"), scorer="bm25", retriever="topk", reason_timeout_ms=10_000)
             session = Session.open(config, **resources)
             if "encoder" not in resources:
                 from engine.encoder import encoder_for

@@ -9,6 +9,7 @@ settings chosen with it on the dev split.
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import numpy as np
@@ -21,25 +22,13 @@ DEFAULT_PRIZES = {"threshold": 0.5, "scale": 2.0}
 
 class RelevanceModel:
     def __init__(self, path: str | Path = MODEL_PATH):
-        import onnxruntime as ort
-
         from engine.features import FEATURES
 
         path = Path(path)
         if not path.exists():
             raise BadInput(f"{path}: relevance model missing (rebuild: python -m models.train_relevance)")
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = 1  # tiny model: threads cost more than they save
-        options.log_severity_level = 3
-        wanted = ["CPUExecutionProvider"]
-        if "CUDAExecutionProvider" in ort.get_available_providers():
-            wanted.insert(0, "CUDAExecutionProvider")
-        try:
-            self.session = ort.InferenceSession(str(path), options, providers=wanted)
-        except Exception:  # CUDA listed but unusable (no driver/GPU): the CPU provider always works
-            self.session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
-        active = self.session.get_providers()
-        self.device = "CUDA" if active and active[0] == "CUDAExecutionProvider" else "CPU"
+        # A tiny model: more threads cost more than they save.
+        self.session, self.device = onnx_session(path, threads=1)
         meta = self.session.get_modelmeta().custom_metadata_map
         self.features = tuple(json.loads(meta.get("features", "[]")))
         if self.features != FEATURES:
@@ -54,6 +43,33 @@ class RelevanceModel:
             return np.zeros(0, dtype=np.float32)
         out = self.session.run(None, {self.input_name: np.asarray(X, dtype=np.float32)})[0]
         return np.asarray(out, dtype=np.float32).reshape(-1)
+
+
+def gpu_present() -> bool:
+    """An NVIDIA device node exists (CUDA-enabled onnxruntime builds list the provider anyway)."""
+    import glob
+
+    return bool(glob.glob("/dev/nvidia[0-9]*")) and os.environ.get("CUDA_VISIBLE_DEVICES", "0") not in ("", "-1")
+
+
+def onnx_session(path: str | Path, threads: int):
+    """An onnxruntime session on the CUDA provider when onnxruntime has it and a GPU answers,
+    else on the CPU provider; returns it with "CUDA" or "CPU", whichever actually runs."""
+    import onnxruntime as ort
+
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = threads
+    options.log_severity_level = 3
+    wanted = ["CPUExecutionProvider"]
+    if "CUDAExecutionProvider" in ort.get_available_providers() and gpu_present():
+        wanted.insert(0, "CUDAExecutionProvider")
+        ort.set_default_logger_severity(3)  # a CUDA provider that fails to load is reported by `device`
+    try:
+        session = ort.InferenceSession(str(path), options, providers=wanted)
+    except Exception:  # CUDA listed but unusable (no driver or GPU): the CPU provider always works
+        session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+    active = session.get_providers()
+    return session, ("CUDA" if active and active[0] == "CUDAExecutionProvider" else "CPU")
 
 
 def model_for(ctx) -> RelevanceModel:

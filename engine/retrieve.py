@@ -77,8 +77,8 @@ def select_pcst(candidates: list[Candidate], k: int, cap: int, prizes: dict | No
     for i in sub.edges:
         for end in {graph[i][0], graph[i][1]}:
             degree[end] = degree.get(end, 0) + 1
-    bridging = [_name(n) for n in sub.nodes if node_prizes.get(n, 0.0) <= 0 and degree.get(n, 0) >= 2
-                and not any(graph[i][2] > 0 and n in (graph[i][0], graph[i][1]) for i in sub.edges)]
+    # Bridging: no prize of its own, yet inside the tree (it joins two or more chosen facts).
+    bridging = [_name(n) for n in sub.nodes if node_prizes.get(n, 0.0) <= 0 and degree.get(n, 0) >= 2]
     kept_nodes = [_name(n) for n in sub.nodes]
     facts_of_nodes = sorted((node_facts[n] for n in sub.nodes if isinstance(n, str) and n in node_facts),
                             key=lambda c: -c.score)

@@ -43,7 +43,7 @@ class NumpyNet:
             h = h @ W + b
             if i < len(self.layers) - 1:
                 h = np.maximum(h, 0.0)
-        return (1.0 / (1.0 + np.exp(-h))).reshape(-1)
+        return (1.0 / (1.0 + np.exp(-np.clip(h, -60.0, 60.0)))).reshape(-1)
 
 
 def train_net(X: np.ndarray, y: np.ndarray, hidden: tuple[int, ...], seed: int, epochs: int) -> NumpyNet:

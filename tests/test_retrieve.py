@@ -1,0 +1,132 @@
+"""Retrieval end to end: selection, the `kgchat retrieve --json` contract, and bad input."""
+
+import json
+
+import pytest
+
+from engine.retrieve import select_pcst, select_topk
+from engine.state import Candidate
+from kgstore.terms import Fact
+from kgstore.vocab import RDF_TYPE
+
+P = "urn:p:"
+
+
+def _c(s, p, o, score, literal=False):
+    return Candidate(fact=Fact(s, P + p if p != "type" else RDF_TYPE, o, o_literal=literal), score=score)
+
+
+def test_pcst_keeps_a_bridging_node_and_maps_node_facts_to_nodes():
+    cands = [_c("urn:omar", "attendee_of", "urn:ev", 0.9), _c("urn:ev", "location", "urn:beta", 0.9),
+             _c("urn:omar", "phone", "+47", 0.05, literal=True), _c("urn:ev", "date", "2026-03-02", 0.05, literal=True),
+             _c("urn:omar", "type", "urn:Person", 0.8), _c("urn:beta", "type", "urn:Room", 0.7),
+             _c("urn:ev", "type", "urn:Event", 0.0)]
+    sel = select_pcst(cands, k=5, cap=25, prizes={"threshold": 0.5, "scale": 2.0})
+    assert {c.fact.key for c in sel.facts if c.fact.p != RDF_TYPE} == {
+        ("urn:omar", P + "attendee_of", "urn:ev"), ("urn:ev", P + "location", "urn:beta")}
+    assert set(sel.nodes) == {"urn:omar", "urn:ev", "urn:beta"}
+    assert sel.bridging == ["urn:ev"]
+    assert "+47" not in sel.nodes
+
+
+def test_pcst_rank_prizes_and_the_size_cap():
+    cands = [_c("urn:h", "knows", f"urn:n{i}", 1.0 - i / 100) for i in range(40)]
+    sel = select_pcst(cands, k=5, cap=3, prizes=None)
+    edges = [c for c in sel.facts if c.fact.p != RDF_TYPE]
+    assert len(edges) == 3 and [c.fact.o for c in edges] == ["urn:n0", "urn:n1", "urn:n2"]
+
+
+def test_topk_returns_the_k_best_facts_and_their_nodes():
+    cands = [_c("urn:a", "r", "urn:b", 0.2), _c("urn:a", "r", "urn:c", 0.9), _c("urn:a", "type", "urn:T", 1.0),
+             _c("urn:a", "name", "x", 0.5, literal=True)]
+    sel = select_topk(cands, 2)
+    assert [c.fact.o for c in sel.facts] == ["urn:c", "x"]
+    assert set(sel.nodes) == {"urn:a", "urn:c", "x"}
+
+
+def test_empty_candidates_select_nothing():
+    assert select_pcst([], 5, 25, None).facts == [] and select_topk([], 5).facts == []
+
+
+TTL = """
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+@prefix o: <urn:kgchat:office:> .
+<urn:kgchat:kg:w:person:omar> rdfs:label "Omar Haddad" ; a o:Person ; o:phone "+47 555 01 234" ;
+    o:email "omar@example.org" ; o:member_of <urn:kgchat:kg:w:group:eng> ; o:office <urn:kgchat:kg:w:room:r1> .
+<urn:kgchat:kg:w:group:eng> rdfs:label "Engineering" ; a o:Group .
+<urn:kgchat:kg:w:room:r1> rdfs:label "Office 101" ; a o:Room .
+"""
+NO_LABELS = """
+<http://example.org/people/omar_haddad> <http://example.org/rel/works_in> <http://example.org/place/office_101> .
+<http://example.org/people/omar_haddad> <http://example.org/rel/phone> "+47 555 01 234" .
+"""
+
+
+def _retrieve(tmp_path, capsys, kg_text, turns, *extra):
+    from engine.cli_retrieve import main
+
+    kg = tmp_path / "kg.ttl"
+    kg.write_text(kg_text, encoding="utf-8")
+    dialogue = tmp_path / "d.json"
+    dialogue.write_text(json.dumps(turns), encoding="utf-8")
+    rc = main(["--kg", str(kg), "--dialogue", str(dialogue), "--json", "--now", "2026-03-02T09:00:00", *extra],
+              command="retrieve")
+    out = capsys.readouterr().out
+    assert rc == 0
+    return json.loads(out)
+
+
+def test_retrieve_json_has_the_contract_shape(tmp_path, capsys):
+    doc = _retrieve(tmp_path, capsys, TTL, [
+        {"speaker": "user", "text": "Hello!"},
+        {"speaker": "system", "text": "Hi, how can I help?"},
+        {"speaker": "user", "text": "What is Omar Haddad's phone number?"},
+        {"speaker": "system", "text": "It is +47 555 01 234."},
+        {"speaker": "user", "text": "And his office?"},
+    ])
+    assert list(doc) == ["turns"] and len(doc["turns"]) == 3
+    greeting, ask, follow = doc["turns"]
+    for t in doc["turns"]:
+        assert list(t) == ["turn", "speaker", "text", "rewritten", "mentions", "derived", "retrieved", "timings_ms"]
+        assert t["speaker"] == "user"
+    assert greeting["retrieved"] == []
+    assert ask["turn"] == 3
+    assert any(m["entity"] == "urn:kgchat:kg:w:person:omar" for m in ask["mentions"])
+    r = ask["retrieved"]
+    assert r and set(r[0]) == {"s", "p", "o", "s_label", "p_label", "o_label", "text", "score", "derived"}
+    assert any(f["p"] == "urn:kgchat:office:phone" and f["o"] == "+47 555 01 234" for f in r)
+    assert {"candidates", "verbalize", "score", "retrieve"} <= set(ask["timings_ms"])
+    assert any(f["p"] == "urn:kgchat:office:office" for f in follow["retrieved"])
+
+
+@pytest.mark.parametrize("retriever,scorer", [("topk", "bm25"), ("pcst", "sbert")])
+def test_retrieve_options_pick_retriever_and_scorer(tmp_path, capsys, retriever, scorer):
+    doc = _retrieve(tmp_path, capsys, TTL, [{"speaker": "user", "text": "What is Omar Haddad's e-mail?"}],
+                    "--retriever", retriever, "--scorer", scorer, "--k", "2")
+    facts = [f for f in doc["turns"][0]["retrieved"] if f["p"] != "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"]
+    assert facts and (len(facts) <= 2 if retriever == "topk" else True)
+
+
+def test_bad_input_kg_without_labels_empty_kg_no_mentions_non_english(tmp_path, capsys):
+    doc = _retrieve(tmp_path, capsys, NO_LABELS, [
+        {"speaker": "user", "text": "What is the phone of omar haddad?"},
+        {"speaker": "user", "text": "Hmm, something unrelated about the weather."},
+        {"speaker": "user", "text": "¿Cuál es el teléfono de Omar Haddad? 電話番号"},
+    ])
+    assert len(doc["turns"]) == 3
+    for t in doc["turns"]:
+        for f in t["retrieved"]:
+            assert f["s_label"] and "http" not in f["s_label"]  # local names, not IRIs
+    empty = _retrieve(tmp_path, capsys, "", [{"speaker": "user", "text": "Who is Omar?"}])
+    assert empty["turns"][0]["retrieved"] == []
+
+
+def test_retrieve_bad_dialogue_file_exits_2(tmp_path, capsys):
+    from engine.cli import main
+
+    kg = tmp_path / "kg.ttl"
+    kg.write_text(TTL, encoding="utf-8")
+    bad = tmp_path / "d.json"
+    bad.write_text('[{"speaker": "robot", "text": "hi"}]', encoding="utf-8")
+    assert main(["retrieve", "--kg", str(kg), "--dialogue", str(bad), "--json"]) == 2
+    assert "speaker" in capsys.readouterr().err
