@@ -583,10 +583,10 @@ class Verifier:
     def evidence(self, j: Judgement) -> dict:
         if not j.evidence:
             return dict(j.extra or {})
-        main = j.evidence[0]
-        out = self._triple(main)
-        if len(j.evidence) > 1:
-            out["more"] = [self._triple(k) for k in j.evidence[1:4]]
+        facts = list({kf.fact.key: kf for kf in j.evidence}.values())
+        out = self._triple(facts[0])
+        if len(facts) > 1:
+            out["more"] = [self._triple(k) for k in facts[1:4]]
         return out
 
     def _triple(self, kf: KFact) -> dict:
