@@ -242,7 +242,7 @@ def availability_booking(w: Writer) -> str | None:
     w.name(u, p, first_only=rng.random() < 0.4).say(f" is available {w.dayref(day)} at {say_time(busy_at, rng)}")
     u.say("?" if u.text.startswith("Is") else ", please?")
     busy = world.busy(p.id, day, busy_at, busy_at + 1)
-    w.add(u, f"No, {p.name} {'are' if p.pronoun == 'they' else 'is'} busy then: {subj(p)} "
+    w.add(u, f"No, {p.name} {is_(p)} busy then: {subj(p)} "
              f"{'have' if p.pronoun == 'they' else 'has'} {describe_events(busy)} on {long_date(day)}.",
           [f'request_availability(entity="{p.name}", time="{hhmm(busy_at)}")'],
           w.schedule_gold(w.gold(), p, day))
