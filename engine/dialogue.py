@@ -46,9 +46,10 @@ def _session_id(node: str) -> str:
 def list_sessions(store) -> list[SessionInfo]:
     """Every session with a turn in the store, the most recently started first."""
     rows = store.query(f"""
-        SELECT ?s (COUNT(DISTINCT ?t) AS ?n) (MIN(?time) AS ?start) WHERE {{
-          GRAPH ?g {{ ?t <{vocab.KGC_IN_SESSION}> ?s . OPTIONAL {{ ?t <{vocab.KGC_TIME}> ?time }} }}
-        }} GROUP BY ?s""")
+        SELECT ?s (COUNT(DISTINCT ?t) AS ?n) WHERE {{ GRAPH ?g {{ ?t <{vocab.KGC_IN_SESSION}> ?s }} }} GROUP BY ?s""")
+    starts = {r["s"]: r["start"] for r in store.query(f"""
+        SELECT ?s (MIN(?time) AS ?start) WHERE {{ GRAPH ?g {{ ?t <{vocab.KGC_IN_SESSION}> ?s ; <{vocab.KGC_TIME}> ?time }} }}
+        GROUP BY ?s""") or [] if "start" in r}
     out = []
     for row in rows or []:
         sid = _session_id(row["s"])
@@ -57,7 +58,7 @@ def list_sessions(store) -> list[SessionInfo]:
                                 <{vocab.KGC_TEXT}> ?text }} }} LIMIT 1""")
         speaker = store.query(f"""SELECT ?e WHERE {{ GRAPH <{g}> {{ <{row['s']}> <{vocab.KGC_SPEAKER_ENTITY}> ?e }} }}
                                   LIMIT 1""")
-        out.append(SessionInfo(sid, int(row["n"]), row.get("start", ""), first[0]["text"] if first else "",
+        out.append(SessionInfo(sid, int(row["n"]), starts.get(row["s"], ""), first[0]["text"] if first else "",
                                speaker[0]["e"] if speaker else None))
     out.sort(key=lambda s: (s.started, s.session_id), reverse=True)
     return out

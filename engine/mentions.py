@@ -204,7 +204,13 @@ def _name_hits(tokens: list[Token], index: LabelIndex) -> list[_Hit]:
         if t.norm in STOPWORDS and t.norm not in index.by_word:
             matches.append({})
             continue
-        matches.append(dict(index.close_words(t.norm)))
+        close = index.close_words(t.norm)
+        if t.norm in index.by_word:  # heard as a word the labels use: take it as said
+            close = [(t.norm, 0)]
+        elif close:  # misheard: keep only the closest spellings
+            fewest = min(d for _, d in close)
+            close = [(w, d) for w, d in close if d == fewest]
+        matches.append(dict(close))
     hits: list[_Hit] = []
     seen: set[tuple[int, int, str]] = set()
     for i, t in enumerate(tokens):
@@ -303,6 +309,7 @@ def detect_names(text: str, index: LabelIndex, tokens: list[Token] | None = None
         out.append(Mention(text=text[s:e], start=s, end=e, kind="name",
                            candidates=[(iri, round(min(v[0], 1.0), 4)) for iri, v in cands[:CANDIDATES_PER_MENTION]],
                            label=cands[0][1][1]))
+    out.sort(key=lambda m: m.start)
     return out
 
 

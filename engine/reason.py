@@ -28,7 +28,9 @@ LINKED_KINDS = ("name", "pronoun", "definite", "first_person")
 RECENT_TURNS = 4  # the respond_to chain the recency rules walk
 LINK_WINDOW = 10  # turns whose links a definite noun phrase may still take up
 ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "last": -1}
-CANDIDATES_IN_FOCUS = 3  # per named mention, whose neighbourhoods the program includes
+CANDIDATES_IN_FOCUS = 3  # per named mention, whose own facts the linking program includes
+CANDIDATES_IN_PROGRAM = 5
+PRIOR_MARGIN = 0.35
 NEIGHBOURHOOD_HOPS = 2
 NEIGHBOURHOOD_CAP = 3000
 REQUESTED_CAP = 40
@@ -159,7 +161,8 @@ def build_program(ctx: TurnContext, rules: RuleSet, inp: TurnInput, *, whole_kg:
                     prog.fact("ordinal", ma, ORDINALS[word])
         for other in linked[:j]:
             prog.fact("before", Atom.of(other.iri), ma)
-        cands = [iri for iri, _ in m.candidates]
+        # Candidates far behind the best name match cannot win; the rules need not see them.
+        cands = _program_candidates(m)
         if whole_kg and m.kind == "name":
             cands = list(dict.fromkeys(iri for lab in index.labels for iri in lab.iris))
         for iri in cands:
@@ -173,10 +176,9 @@ def build_program(ctx: TurnContext, rules: RuleSet, inp: TurnInput, *, whole_kg:
                 prog.fact("name", ent(iri), Atom.of(lab.text))
                 prog.fact("requested", ent(iri))  # the naive way: derive everything about everything
     else:
-        for m in linked:
-            for iri, _ in m.candidates:
-                for name in _names(ctx, iri):
-                    prog.fact("name", ent(iri), Atom.of(name))
+        for iri in {e for m in linked for e in _program_candidates(m)}:
+            for name in _names(ctx, iri):
+                prog.fact("name", ent(iri), Atom.of(name))
 
     _time_facts(prog, inp, this_turn, slots=whole_kg)
     if whole_kg:
@@ -190,6 +192,13 @@ def build_program(ctx: TurnContext, rules: RuleSet, inp: TurnInput, *, whole_kg:
         for name, arity in rules.derived_predicates():
             prog.query(name, *(Var(f"A{i}") for i in range(arity)))
     return prog
+
+
+def _program_candidates(m: Mention) -> list[str]:
+    """The candidates the rules see: those within reach of the best name match (the others
+    cannot win), at most five."""
+    top = m.candidates[0][1] if m.candidates else 0.0
+    return [iri for iri, prior in m.candidates if prior >= top - PRIOR_MARGIN][:CANDIDATES_IN_PROGRAM]
 
 
 def derive_program(ctx: TurnContext, rules: RuleSet, inp: TurnInput,

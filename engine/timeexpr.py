@@ -74,15 +74,15 @@ _CLOCK = (r"(?:(?P<h>\d{1,2})(?::|\.)(?P<m>\d{2})\s*(?P<ap>a\.?m\.?|p\.?m\.?)?"
           r"|(?P<half>half past|quarter past|quarter to)\s+" + _NUM.replace("(", "(?P<hw>", 1) +
           r"|" + _NUM.replace("(", "(?P<hw2>", 1) + r"\s+o'?\s?clock"
           r"|(?P<noon>noon|midday)"
-          r"|(?:at|by|until|till|after|before|around|from|to|and)\s+(?P<h3>\d{1,2})(?![\d:/.])(?!\s*(?:st|nd|rd|th)\b))")
+          r"|(?:at|by|until|till|after|before|around|from)\s+(?P<h3>\d{1,2})(?![\d:/.])(?!\s*(?:st|nd|rd|th)\b))")
 _PATTERNS = [
+    ("iso", re.compile(r"\b(?P<y>\d{4})-(?P<mo>\d{2})-(?P<d>\d{2})\b")),
     ("range", re.compile(r"\b(?:from|between)\s+(?P<a>\d{1,2}(?::\d{2})?)\s*(?P<apa>am|pm)?\s+(?:to|and|until|till)\s+"
                          r"(?P<b>\d{1,2}(?::\d{2})?)\s*(?P<apb>am|pm)?\b"
                          r"|\b(?P<a2>\d{1,2}(?::\d{2})?)\s*(?:-|–)\s*(?P<b2>\d{1,2}(?::\d{2})?)\s*(?P<apc>am|pm)?\b", re.I)),
     ("now", re.compile(r"\b(?:right now|now|at the moment|currently|at present)\b", re.I)),
     ("rel", re.compile(r"\b(?P<w>the day after tomorrow|today|tonight|tomorrow|yesterday)\b", re.I)),
     ("weekday", re.compile(r"\b(?:(?P<mod>next|this|last)\s+)?(?P<wd>" + "|".join(WEEKDAYS) + r")\b", re.I)),
-    ("iso", re.compile(r"\b(?P<y>\d{4})-(?P<mo>\d{2})-(?P<d>\d{2})\b")),
     ("md", re.compile(r"\b(?P<mon>" + "|".join(MONTHS) + r")\s+(?P<d>\d{1,2})(?:st|nd|rd|th)?\b", re.I)),
     ("dm", re.compile(r"\b(?P<d>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<mon>" + "|".join(MONTHS) + r")\b", re.I)),
     ("nth", re.compile(r"\bthe\s+(?P<d>\d{1,2})(?:st|nd|rd|th)\b", re.I)),
@@ -164,7 +164,7 @@ def detect(text: str, now: datetime) -> list[Mention]:
         for m in pattern.finditer(text):
             s, e = m.span()
             if kind == "clock" and m.group(0).split()[0].lower() in ("at", "by", "until", "till", "after", "before",
-                                                                    "around", "from", "to", "and"):
+                                                                    "around", "from"):
                 if m.groupdict().get("h3") is not None:
                     s = m.start("h3")  # the mention is the number, not the preposition
             if any(taken[s:e]):
