@@ -34,6 +34,13 @@ from kgstore.vocab import XSD
     ("No, Amara is busy then: she has Quarterly Planning from 14:00 to 15:00.",
      ["Amara is busy then.", "She has Quarterly Planning from 14:00 to 15:00."]),
     ("The meeting is between 10 and 11 in Room A.", ["The meeting is between 10 and 11 in Room A."]),
+    ("It is organized by Fatima Walker, and David Ivanova and José Santos will attend.",
+     ["It is organized by Fatima Walker.", "David Ivanova will attend.", "José Santos will attend."]),
+    ("At 13:00 today, Meeting Room Alpha, Meeting Room Gamma and Meeting Room Zeta are free.",
+     ["At 13:00 today, Meeting Room Alpha is free.", "At 13:00 today, Meeting Room Gamma is free.",
+      "At 13:00 today, Meeting Room Zeta is free."]),
+    ("Based on the knowledge provided, Siobhán Novak can be reached at +47 905 17 323.",
+     ["Based on the knowledge provided, Siobhán Novak can be reached at +47 905 17 323."]),
 ])
 def test_splitter_makes_single_claims_with_the_subject_carried(reply, claims):
     assert split_claims(reply) == claims
@@ -192,6 +199,15 @@ def test_turn_mentions_give_the_pronoun_its_entity(office):
     iri = office_entity("office-demo", "event", e["id"])
     v = verifier(office, mentions=[Mention("it", 10, 12, "pronoun", entity=iri)])
     assert check_reply(f"It ends at {e['end_time']}.", v)[0].verdict == "supported"
+
+
+def test_a_role_without_its_event_takes_the_event_just_named(office):
+    e = next(x for x in office[2]["events"] if len(x["attendees"]) > 2)
+    other = next(p["name"] for p in office[2]["people"] if p["name"] != e["organizer"])
+    attendee = next(a for a in e["attendees"] if a != e["organizer"])
+    checks = check_reply(f"{e['name']} is in {e['location']}; {e['organizer']} is the organizer. "
+                         f"{other} is the organizer. {attendee} will attend.", verifier(office))
+    assert [c.verdict for c in checks] == ["supported", "supported", "contradicted", "supported"]
 
 
 def test_availability_against_the_calendar(office):

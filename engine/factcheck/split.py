@@ -72,7 +72,8 @@ SUBJECT_PRONOUNS = {"i", "you", "he", "she", "it", "we", "they", "there", "this"
 DISCOURSE = re.compile(r"^(?:(?:yes|yeah|no|sure|ok|okay|well|great|perfect|alright|all right|certainly|"
                        r"of course|done|right|so|also|actually|unfortunately|sorry)\s*[,:;!.-]+\s*)+(?=\S)",
                        re.IGNORECASE)
-FRONTED = re.compile(r"^(?:at|on|in|from|by|for|during|after|before|until|today|tomorrow|tonight|this|next|right now)\b",
+FRONTED = re.compile(r"^(?:at|on|in|from|by|for|during|after|before|until|since|today|tomorrow|tonight|this|next|"
+                     r"right now|based on|according to|as for|with|without|because|if|when|while|although)\b",
                      re.IGNORECASE)
 ABBREVIATIONS = {"mr", "mrs", "ms", "dr", "prof", "st", "jr", "sr", "vs", "etc", "e.g", "i.e", "a.m", "p.m",
                  "no", "inc", "ltd", "co", "mt", "approx", "dept", "fig", "ca", "cf", "u.s", "u.k"}
@@ -275,38 +276,54 @@ def _coordination(s: str) -> list[str]:
         return [s]
     head = parts[0]
     head_verb = first_verb(head)
-    claims: list[str] = []
     if head_verb is None:
-        # A list of subjects: "A, B and C are attending X" — the predicate comes with the last item.
-        last = parts[-1]
-        verb = first_verb(last)
-        if verb is None:
-            return [s]
-        predicate = last[verb:]
-        subjects = parts[:-1] + [last[:verb].strip()]
-        if any(_is_clause(p) for p in parts[1:-1]):
-            return [s]
-        frame = ""
-        if FRONTED.match(subjects[0]) and len(subjects) > 2:
-            # "At 13:00 today, Room A and Room B are free": the time frames every item.
-            frame = subjects.pop(0) + ", "
-        return [_finish(f"{frame}{subj} {_agree(predicate)}") for subj in subjects if subj]
+        return _subject_list(s, parts)
     subject = head[:head_verb].strip()
     start = _item_start(head)
-    claims.append(_finish(head))
+    claims = [_finish(head)]
+    items: list[str] = []  # noun phrases waiting to see whether a clause makes them its subjects
     for part in parts[1:]:
         words = [m.group(0) for m in _tokens(part)]
         if not words:
             continue
         if _is_verb(words, 0) or words[0].lower() in ("also", "then") and len(words) > 1 and _is_verb(words, 1):
+            claims += _flush(items, head, start)
             claims.append(_finish(f"{subject} {part}" if subject else part))
         elif _is_clause(part):
+            verb = first_verb(part)
+            if items and verb is not None and not part[:verb].strip().lower() in SUBJECT_PRONOUNS:
+                # "..., and A and B will attend": the waiting items share this clause's predicate.
+                claims += [_finish(f"{item} {_agree(part[verb:])}") for item in items]
+                items = []
+            claims += _flush(items, head, start)
             claims.append(_finish(part))
-        elif start is not None:
-            claims.append(_finish(head[:start] + part))
         else:
-            claims.append(_finish(part))
-    return claims
+            items.append(part)
+    return claims + _flush(items, head, start)
+
+
+def _flush(items: list[str], head: str, start: int | None) -> list[str]:
+    """List items that belong to the head's frame: "X attends A, B and C"."""
+    out = [_finish(head[:start] + item) if start is not None else _finish(item) for item in items]
+    items.clear()
+    return out
+
+
+def _subject_list(s: str, parts: list[str]) -> list[str]:
+    """A list of subjects: "A, B and C are attending X" — the predicate comes with the last item."""
+    last = parts[-1]
+    verb = first_verb(last)
+    if verb is None or any(_is_clause(p) for p in parts[1:-1]):
+        return [s]
+    predicate = last[verb:]
+    subjects = parts[:-1] + [last[:verb].strip()]
+    frame = ""
+    if FRONTED.match(subjects[0]):
+        # "At 13:00 today, Room A and Room B are free": the fronted phrase frames every item.
+        if len(subjects) <= 2:
+            return [s]
+        frame = subjects.pop(0) + ", "
+    return [_finish(f"{frame}{subj} {_agree(predicate)}") for subj in subjects if subj]
 
 
 def _finish(claim: str) -> str:

@@ -315,6 +315,9 @@ class Verifier:
             if unknown:
                 return Judgement("nei", reason=f"'{unknown[0]}' is not in the KG")
             return self._from_dialogue(text) or Judgement("nei", reason="names nothing the KG knows")
+        implicit = self._implicit_argument(anchors, values, unknown, blank)
+        if implicit is not None:
+            anchors.append((Mention("", 0, 0, "definite", entity=implicit), [implicit]))
         best: Judgement | None = None
         choices = [c for _, c in anchors]
         for combo in itertools.islice(itertools.product(*choices), MAX_COMBOS):
@@ -389,6 +392,25 @@ class Verifier:
         if negated and j.verdict != "nei":
             j = _negate(j)
         return j
+
+    def _implicit_argument(self, anchors, values, unknown, blank: str) -> str | None:
+        """"Ravi is the organizer.", "David and José will attend.": a relation whose other end
+        the claim leaves to the context — the most recent entity that has that relation."""
+        iris = {iri for _, choices in anchors for iri in choices}
+        if len(iris) != 1 or values or unknown:
+            return None
+        anchor = next(iter(iris))
+        cues = self._cues(blank, [anchor])
+        if not cues:
+            return None
+        cat = self.category(anchor)
+        for iri in reversed(self.context[-12:]):
+            if iri == anchor:
+                continue
+            for slot in self.slots(iri).values():
+                if slot.key in cues and not slot.literal and slot.direction == "out" and self.slot_category(slot) & cat:
+                    return iri
+        return None
 
     def _cues(self, blank: str, ents: list[str]) -> set[str]:
         out = set()
