@@ -41,6 +41,11 @@ from kgstore.vocab import XSD
       "At 13:00 today, Meeting Room Zeta is free."]),
     ("Based on the knowledge provided, Siobhán Novak can be reached at +47 905 17 323.",
      ["Based on the knowledge provided, Siobhán Novak can be reached at +47 905 17 323."]),
+    ("Usain Bolt is a Jamaican sprinter who won eight Olympic gold medals.",
+     ["Usain Bolt is a Jamaican sprinter.", "Usain Bolt won eight Olympic gold medals."]),
+    ("Leonardo DiCaprio, a French actor, starred in Inception.",
+     ["Leonardo DiCaprio starred in Inception.", "Leonardo DiCaprio, a French actor."]),
+    ("He is the organizer, the host and the chair.", ["He is the organizer.", "He is the host.", "He is the chair."]),
 ])
 def test_splitter_makes_single_claims_with_the_subject_carried(reply, claims):
     assert split_claims(reply) == claims
@@ -247,6 +252,12 @@ def test_names_with_a_letter_off_are_different_rooms(office):
     near = "Meeting Room Xeta"  # one letter from both, and no room of the KG
     v = verifier(office)
     assert check_reply(f"{e['name']} is held in {near}.", v)[0].verdict == "contradicted"
+
+
+def test_nationality_words_are_citizenship(wikidata):
+    checks = check_reply("Christopher Nolan is British. Leonardo DiCaprio is a French actor.", verifier(wikidata))
+    assert [c.verdict for c in checks] == ["supported", "contradicted"]
+    assert checks[1].evidence["p"].endswith("P27")
 
 
 def test_wikidata_claims(wikidata):

@@ -174,7 +174,9 @@ def _separators(sentence: str) -> list[tuple[int, int, str]]:
             later_and = any(k == "and" for _, _, k in found[i + 1:])
             nxt = next((x for x in found[i + 1:]), None)
             part = sentence[b:nxt[0] if nxt else len(sentence)]
-            if not later_and and not _is_clause(part):
+            words = [m.group(0) for m in _tokens(part)]
+            opens = words and (_is_verb(words, 0) or words[0].lower() in ("a", "an", "the"))  # predicate or apposition
+            if not later_and and not _is_clause(part) and not opens:
                 continue
         out.append((a, b, kind))
     return out
@@ -251,6 +253,12 @@ def split_sentence(sentence: str, protected: Spans) -> list[str]:
 
 
 def _relative_clauses(s: str) -> list[str]:
+    copula = re.match(r"(?P<head>.+?\b(?:is|was|are|were)\s+(?:an?|the)\s+[^,;]+?)\s+(?:who|that|which)\s+"
+                      r"(?P<body>[^,;]+?)(?P<end>[.!]?)$", s)
+    if copula and first_verb(copula.group("head")) is not None and first_verb(copula.group("body")) == 0:
+        # "X is a sprinter who won eight medals": the relative clause says something of X.
+        subject = copula.group("head")[:first_verb(copula.group("head"))].strip()
+        return [copula.group("head") + ".", f"{subject} {copula.group('body')}."]
     m = re.search(r"(?P<np>(?:[A-Z][\w'’\-]*\s+){0,4}[A-Z][\w'’\-]*|\b(?:the|this|that)\s+\w+),\s+"
                   r"(?P<rel>who|which|whose)\s+(?P<body>[^,]+?)(?P<end>,\s+|[.!]?$)", s)
     if not m or first_verb(m.group("body")) is None:
@@ -304,7 +312,12 @@ def _coordination(s: str) -> list[str]:
 
 def _flush(items: list[str], head: str, start: int | None) -> list[str]:
     """List items that belong to the head's frame: "X attends A, B and C"."""
-    out = [_finish(head[:start] + item) if start is not None else _finish(item) for item in items]
+    out = []
+    for item in items:
+        frame = head[:start] if start is not None else ""
+        if re.match(r"(?:an?|the)\s", item, re.IGNORECASE):  # "is the organizer, the host": one article
+            frame = re.sub(r"\b(?:an?|the)\s+$", "", frame, flags=re.IGNORECASE)
+        out.append(_finish(frame + item))
     items.clear()
     return out
 
@@ -313,6 +326,9 @@ def _subject_list(s: str, parts: list[str]) -> list[str]:
     """A list of subjects: "A, B and C are attending X" — the predicate comes with the last item."""
     last = parts[-1]
     verb = first_verb(last)
+    if len(parts) == 3 and verb == 0 and re.match(r"(?:an?|the)\s", parts[1], re.IGNORECASE):
+        # "X, an American actor born in ..., starred in Y": an apposition, not a second subject.
+        return [_finish(f"{parts[0]} {last}"), _finish(f"{parts[0]}, {parts[1]}")]
     if verb is None or any(_is_clause(p) for p in parts[1:-1]):
         return [s]
     predicate = last[verb:]

@@ -47,6 +47,17 @@ october november december am pm mr mrs ms dr prof unfortunately please great per
 where why how""".split())
 OFFICE_KIND = re.compile(r"^urn:kgchat:kg:[^:]+:(person|event|room|group):")
 CLASS_KIND = {iri: kind for kind, iri in OFFICE_CLASSES.items()}
+DEMONYMS = {"American": "United States", "British": "United Kingdom", "English": "England", "Scottish": "Scotland",
+            "Irish": "Ireland", "French": "France", "German": "Germany", "Italian": "Italy", "Spanish": "Spain",
+            "Portuguese": "Portugal", "Dutch": "Netherlands", "Belgian": "Belgium", "Swiss": "Switzerland",
+            "Austrian": "Austria", "Swedish": "Sweden", "Norwegian": "Norway", "Danish": "Denmark",
+            "Finnish": "Finland", "Polish": "Poland", "Russian": "Russia", "Greek": "Greece", "Serbian": "Serbia",
+            "Croatian": "Croatia", "Canadian": "Canada", "Mexican": "Mexico", "Brazilian": "Brazil",
+            "Argentine": "Argentina", "Argentinian": "Argentina", "Jamaican": "Jamaica", "Japanese": "Japan",
+            "Chinese": "China", "Korean": "South Korea", "Indian": "India", "Australian": "Australia",
+            "New Zealander": "New Zealand", "Nigerian": "Nigeria", "Kenyan": "Kenya", "Ethiopian": "Ethiopia",
+            "South African": "South Africa", "Egyptian": "Egypt", "Turkish": "Turkey"}
+PROPERTY = re.compile(r"/(?:entity|prop/direct)/P\d+$")
 MAX_COMBOS = 8
 SEMANTIC_MARGIN = 0.05  # how much closer one relation label must be than the next
 
@@ -175,7 +186,7 @@ class Verifier:
     def _names(self, text: str) -> list[Mention]:
         from engine.mentions import detect_names
 
-        return [m for m in detect_names(text, self.index) if m.candidates]
+        return [m for m in detect_names(text, self.index) if _names_a_thing(m)]
 
     def _speaker(self) -> str | None:
         if not self._speaker_known:
@@ -229,11 +240,12 @@ class Verifier:
         return [(iri, p) for iri, p in m.candidates if re.findall(r"\d+", self.label(iri)) == digits]
 
     def _exact_names(self, text: str, blank: str) -> list[Mention]:
-        """Capitalized words the detector passed over that are exactly a label ("Seminar")."""
+        """Capitalized words the detector passed over that are exactly a label ("Seminar"), or
+        a nationality adjective of a country the KG names ("American")."""
         found = []
         for name, _ in _capitalized(blank):
             for m in re.finditer(re.escape(name), blank):
-                lab = self.index.by_norm.get(norm(name))
+                lab = self.index.by_norm.get(norm(DEMONYMS.get(name, name)))
                 if lab is not None:
                     found.append(Mention(text[m.start():m.end()], m.start(), m.end(), "name",
                                          candidates=[(iri, 1.0) for iri in lab.iris], label=lab.text))
@@ -266,16 +278,14 @@ class Verifier:
             return Judgement("nei", reason="an opinion, not a fact the KG can hold")
         from engine.mentions import detect
 
-        # Names inside an e-mail address or a phone number are part of the value, and a lower-case
-        # word that only partly matches a label ("group" in "Reading Group") names nothing.
+        # Names inside an e-mail address or a phone number are part of the value.
         said = V.extract(text, self.now)
         inside = [(v.start, v.end) for v in said if v.kind in ("email", "phone")]
         needs = {v.kind for v in said if v.kind in ("time", "date", "phone", "email")}
         # The trailing " the" keeps a type noun at the very end ("... the meeting room") inside
         # detect's two-word look-ahead; it adds no mention of its own.
         mentions = [m for m in detect(text + " the", self.index) if m.kind in ("name", "pronoun", "definite")
-                    and V.free(inside, m.start, m.end)
-                    and not (m.kind == "name" and m.text.islower() and m.candidates and m.candidates[0][1] < 0.9)]
+                    and V.free(inside, m.start, m.end) and (m.kind != "name" or _names_a_thing(m))]
         for m in mentions:
             if m.kind == "name":
                 _trim(m)
@@ -307,6 +317,8 @@ class Verifier:
         blank = _blank(text, spans + [(v.start, v.end) for v in values])
         unknown = _unknown_names(blank)
         exact = self._exact_names(text, blank)
+        # "a French actor": a nationality word says citizenship as plainly as "citizen of" does.
+        implied = {"P27"} if any(m.text in DEMONYMS for m in exact) else set()
         if exact:
             anchors += [(m, self._choices(m)) for m in exact]
             blank = _blank(blank, [(m.start, m.end) for m in exact])
@@ -321,7 +333,7 @@ class Verifier:
         best: Judgement | None = None
         choices = [c for _, c in anchors]
         for combo in itertools.islice(itertools.product(*choices), MAX_COMBOS):
-            j = self._judge_with(text, blank, list(dict.fromkeys(combo)), values, unknown, anchors)
+            j = self._judge_with(text, blank, list(dict.fromkeys(combo)), values, unknown, anchors, implied)
             if best is None or _rank(j) > _rank(best):
                 best = j
         assert best is not None
@@ -335,12 +347,12 @@ class Verifier:
         return best
 
     def _judge_with(self, text: str, blank: str, ents: list[str], values: list[V.Value], unknown: list[str],
-                    anchors) -> Judgement:
+                    anchors, implied: set[str]) -> Judgement:
         negated = bool(NEGATION.search(blank))
         avail = self._availability(text, blank, ents, values)
         if avail is not None:
             return _negate(avail) if negated else avail
-        cues = self._cues(blank, ents)
+        cues = self._cues(blank, ents) | implied
         support: list[KFact] = []
         contra: list[tuple[KFact, str]] = []
         missing: list[str] = []
@@ -660,6 +672,16 @@ def _unknown_names(blank: str) -> list[str]:
     """Capitalized word runs the KG did not recognise: a person or place the reply invented.
     A single capitalized word at the start of the claim is just the sentence's first word."""
     return [name for name, first_word in _capitalized(blank) if not first_word]
+
+
+def _names_a_thing(m: Mention) -> bool:
+    """A named mention a verifier can use: not a relation ("directed" matching the property
+    "director"), not a lower-case word that only partly matches a label ("group" in "Reading
+    Group", "eight" in "Fight Club")."""
+    if not m.candidates:
+        return False
+    m.candidates = [c for c in m.candidates if not PROPERTY.search(c[0])]
+    return bool(m.candidates) and not (m.text.islower() and m.candidates[0][1] < 0.9)
 
 
 def _trim(m: Mention) -> None:
