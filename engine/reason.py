@@ -37,7 +37,7 @@ REQUESTED_CAP = 40
 KEEP_LINKS = 3  # refers_to edges stored per mention
 MIN_LINK_P = 0.05
 MIN_DERIVED_P = 0.05  # below it a derived fact rests on a link nobody believes
-FOCUS_MARGIN = 0.05  # a mention's entities within this of its best one are all in focus
+FOCUS_ODDS = 0.5  # a mention's entities at least half as likely (in odds) as its best one are in focus
 
 
 def rules_of(ctx: TurnContext) -> RuleSet:
@@ -194,6 +194,10 @@ def build_program(ctx: TurnContext, rules: RuleSet, inp: TurnInput, *, whole_kg:
     return prog
 
 
+def _odds(p: float) -> float:
+    return p / max(1.0 - p, 1e-9)
+
+
 def _program_candidates(m: Mention) -> list[str]:
     """The candidates the rules see: those within reach of the best name match (the others
     cannot win), at most five."""
@@ -216,9 +220,9 @@ def derive_program(ctx: TurnContext, rules: RuleSet, inp: TurnInput,
             continue
         ma = Atom.of(m.iri)
         prog.fact("new", ma)
-        best = cands[0][1]
+        best = _odds(cands[0][1])
         for e, p in cands:
-            if p >= max(MIN_DERIVED_P, best - FOCUS_MARGIN):
+            if p >= MIN_DERIVED_P and _odds(p) >= best * FOCUS_ODDS:
                 prog.prob_fact(p, "refers_to", ma, ent(e))
                 focus.setdefault(e, None)
     if not focus:  # "which rooms are free": every entity of the type asked for
