@@ -328,3 +328,28 @@ def test_encoder_picks_the_relation_when_no_cue_word_names_it(office):
     claim = f"{attendee} is running the {e['name']}."
     assert check_reply(claim, verifier(office))[0].verdict == "supported"  # attends: no cue says otherwise
     assert check_reply(claim, verifier(office, encoder=KeywordEncoder()))[0].verdict == "nei"
+
+
+def test_any_rdf_file_with_blank_nodes_and_labelled_predicates(tmp_path):
+    from engine.mentions import build_index
+
+    path = tmp_path / "kg.ttl"
+    path.write_text('@prefix ex: <http://example.org/> .\n@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n'
+                    'ex:alice rdfs:label "Alice Smith" ; ex:knows [ rdfs:label "Bob" ] ; ex:worksFor ex:acme .\n'
+                    'ex:acme rdfs:label "Acme Corp" .\nex:worksFor rdfs:label "works for" .\n', encoding="utf-8")
+    store = KGStore()
+    store.load(str(path))
+    kb = (store, build_index(store))
+    checks = check_reply("Alice Smith works for Acme Corp. Alice Smith knows Bob. Alice Smith works for Globex Inc.",
+                         verifier(kb))
+    assert [c.verdict for c in checks] == ["supported", "supported", "nei"]
+
+
+def test_what_the_user_said_supports_the_claim(office):
+    speaker = office[2]["people"][3]["name"]
+    v = verifier(office, history=[("user", f"Hello, my name is {speaker}."), ("system", "Hello, how can I help?"),
+                                  ("user", "I need a quiet place to write my report tomorrow morning.")])
+    you, plan, other = check_reply(f"You are {speaker}. You need a quiet place to write your report. "
+                                   "You need a projector.", v)
+    assert (you.verdict, plan.verdict, other.verdict) == ("supported", "supported", "nei")
+    assert plan.evidence["source"] == "dialogue" and plan.evidence["turn"] == 3

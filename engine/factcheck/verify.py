@@ -113,6 +113,7 @@ class Verifier:
         self._slots: dict[str, dict[tuple[str, str], Slot]] = {}
         self._cats: dict[str, frozenset[str]] = {}
         self._labels: dict[str, str] = {}
+        self._predicates: dict[str, bool] = {}
         self.speaker = speaker
         self._speaker_known = speaker is not None
         self.context: list[str] = []  # entities in the order the dialogue brought them up
@@ -186,7 +187,27 @@ class Verifier:
     def _names(self, text: str) -> list[Mention]:
         from engine.mentions import detect_names
 
-        return [m for m in detect_names(text, self.index) if _names_a_thing(m)]
+        return [m for m in detect_names(text, self.index) if self._names_a_thing(m)]
+
+    def _names_a_thing(self, m: Mention) -> bool:
+        """A named mention a verifier can use: not a relation ("directed" matching the property
+        "director", "works for" naming ex:worksFor), not a lower-case word that only partly
+        matches a label ("group" in "Reading Group", "eight" in "Fight Club")."""
+        if not m.candidates:
+            return False
+        m.candidates = [c for c in m.candidates if not self._is_predicate(c[0])]
+        return bool(m.candidates) and not (m.text.islower() and m.candidates[0][1] < 0.9)
+
+    def _is_predicate(self, iri: str) -> bool:
+        if PROPERTY.search(iri):
+            return True
+        if iri not in self._predicates:
+            ask = getattr(self.bg, "query", None)
+            try:
+                self._predicates[iri] = bool(ask and ask(f"ASK {{ GRAPH ?g {{ ?s <{iri}> ?o }} }}"))
+            except Exception:  # a remote endpoint that refuses the query: treat it as an entity
+                self._predicates[iri] = False
+        return self._predicates[iri]
 
     def _speaker(self) -> str | None:
         if not self._speaker_known:
@@ -285,7 +306,7 @@ class Verifier:
         # The trailing " the" keeps a type noun at the very end ("... the meeting room") inside
         # detect's two-word look-ahead; it adds no mention of its own.
         mentions = [m for m in detect(text + " the", self.index) if m.kind in ("name", "pronoun", "definite")
-                    and V.free(inside, m.start, m.end) and (m.kind != "name" or _names_a_thing(m))]
+                    and V.free(inside, m.start, m.end) and (m.kind != "name" or self._names_a_thing(m))]
         for m in mentions:
             if m.kind == "name":
                 _trim(m)
@@ -369,7 +390,8 @@ class Verifier:
                     contra.append(clash)
                 else:
                     missing.append(self.label(b))
-        elif len(ents) == 1 and len(anchors) > 1 and self.speaker in ents and not values and not unknown:
+        elif (ents == [self.speaker] and not values and not unknown and any(m.kind == "first_person" for m, _ in anchors)
+              and any(m.kind == "name" for m, _ in anchors)):  # "You are Mei Nguyen."
             turn = self._intro_turn()
             if turn is not None:
                 return Judgement("supported", reason="the user said so", extra=turn)
@@ -672,16 +694,6 @@ def _unknown_names(blank: str) -> list[str]:
     """Capitalized word runs the KG did not recognise: a person or place the reply invented.
     A single capitalized word at the start of the claim is just the sentence's first word."""
     return [name for name, first_word in _capitalized(blank) if not first_word]
-
-
-def _names_a_thing(m: Mention) -> bool:
-    """A named mention a verifier can use: not a relation ("directed" matching the property
-    "director"), not a lower-case word that only partly matches a label ("group" in "Reading
-    Group", "eight" in "Fight Club")."""
-    if not m.candidates:
-        return False
-    m.candidates = [c for c in m.candidates if not PROPERTY.search(c[0])]
-    return bool(m.candidates) and not (m.text.islower() and m.candidates[0][1] < 0.9)
 
 
 def _trim(m: Mention) -> None:
