@@ -303,9 +303,7 @@ class Verifier:
         said = V.extract(text, self.now)
         inside = [(v.start, v.end) for v in said if v.kind in ("email", "phone")]
         needs = {v.kind for v in said if v.kind in ("time", "date", "phone", "email")}
-        # The trailing " the" keeps a type noun at the very end ("... the meeting room") inside
-        # detect's two-word look-ahead; it adds no mention of its own.
-        mentions = [m for m in detect(text + " the", self.index) if m.kind in ("name", "pronoun", "definite")
+        mentions = [m for m in detect(text, self.index) if m.kind in ("name", "pronoun", "definite")
                     and V.free(inside, m.start, m.end) and (m.kind != "name" or self._names_a_thing(m))]
         for m in mentions:
             if m.kind == "name":
