@@ -140,8 +140,13 @@ def build_program(ctx: TurnContext, rules: RuleSet, inp: TurnInput, *, whole_kg:
         prog.fact("mention", m, turn_atom(link.turn))
         prog.fact("mention_kind", m, Atom.plain(link.kind))
         prog.prob_fact(link.p, "linked", m, ent(link.entity))
-    for t, kind, n, e in _listed(ctx, [k for k in links if k.turn == inp.turn - 1]):
+    listed = _listed(ctx, [k for k in links if k.turn == inp.turn - 1])
+    for t, kind, n, e in listed:
         prog.fact("listed", turn_atom(t), Atom.plain(kind), n, ent(e))
+    # "The first one" points into the longest list of the previous turn (its events, not the
+    # rooms they are in).
+    sizes = {kind: n for _, kind, n, _ in listed if n > 0}
+    longest = max(sizes, key=lambda k: (sizes[k], k == "event")) if sizes else None
     if inp.speaker_entity:
         prog.fact("speaker", ent(inp.speaker_entity))
 
@@ -153,12 +158,15 @@ def build_program(ctx: TurnContext, rules: RuleSet, inp: TurnInput, *, whole_kg:
         prog.fact("mention", ma, this_turn)
         prog.fact("string", ma, Atom.of(m.text))
         prog.fact("mention_kind", ma, Atom.plain(m.kind))
-        for k in (m.value or ()) if m.kind in ("pronoun", "definite") else ():
+        kinds = tuple(m.value or ()) if m.kind in ("pronoun", "definite") else ()
+        ordinal = next((ORDINALS[w] for w in m.text.lower().split() if w in ORDINALS), None) \
+            if m.kind == "definite" else None
+        if ordinal is not None:
+            prog.fact("ordinal", ma, ordinal)
+            if len(kinds) > 1 and longest in kinds:
+                kinds = (longest,)
+        for k in kinds:
             prog.fact("wants_kind", ma, Atom.plain(k))
-        if m.kind == "definite":
-            for word in m.text.lower().split():
-                if word in ORDINALS:
-                    prog.fact("ordinal", ma, ORDINALS[word])
         for other in linked[:j]:
             prog.fact("before", Atom.of(other.iri), ma)
         # Candidates far behind the best name match cannot win; the rules need not see them.
