@@ -177,3 +177,11 @@ def test_a_rule_that_raises_ends_the_turn_with_a_note(tmp_path, rules_text, kind
     state = turn(s, "Where is Lisa Wilson?")
     assert kind in state.reasoning_note and state.derived == []
     assert mention(state, "Lisa Wilson").entity == LISA
+
+
+def test_the_nth_one_is_the_nth_item_the_previous_turn_listed(session):
+    turn(session, "What is on today?")
+    session.system_turn("Today there is the Weekly Sync in Meeting Room Alpha and the Budget Review in Meeting Room Beta.")
+    assert mention(turn(session, "Who goes to the second one?"), "the second one").entity == BUDGET
+    session.system_turn("Omar Haddad and Maria Lopez go to the Budget Review.")
+    assert mention(turn(session, "What about the first one?"), "the first one").entity == OMAR
