@@ -18,7 +18,7 @@ from datetime import datetime
 from pathlib import Path
 
 from engine.factcheck import VERDICTS
-from engine.factcheck.planted import Item, office_items, wikidata_items
+from engine.factcheck.planted import Item, office_items, perturbed_items, wikidata_items
 from rules.similarity import norm
 
 SEEDS = {"dev": 101, "test": 202}
@@ -34,6 +34,12 @@ def match_checks(planted: list, checks: list) -> list:
     free = list(range(len(checks)))
     out = []
     for p in planted:
+        if p.marker:
+            hit = next((i for i in free if p.marker in checks[i].claim), None)
+            if hit is not None:
+                free.remove(hit)
+            out.append(checks[hit] if hit is not None else None)
+            continue
         want = _words(p.claim)
         best, score = None, 0.0
         for i in free:
@@ -91,7 +97,7 @@ def run(split_name: str, domains: tuple[str, ...] = ("office", "wikidata")) -> d
 
     if "office" in domains:
         split = load_split(split_name)
-        items = office_items(split, seed)
+        items = office_items(split, seed) + perturbed_items(split, seed)
         by_dialogue: dict[str, list[Item]] = {}
         for item in items:
             by_dialogue.setdefault(item.key, []).append(item)

@@ -130,6 +130,7 @@ def test_eval_factcheck_reports_per_class_accuracy_and_confusion():
     from engine.eval_factcheck import run
 
     res = run("dev", ("wikidata",))
+    assert res["reference_replies"]["claims"] == 0  # the office's own replies are only read for office
     assert res["claims"] == sum(sum(row.values()) for row in res["confusion"].values())
     for verdict, row in res["per_class"].items():
         assert row["n"] > 10 and row["accuracy"] >= 0.95, verdict

@@ -226,6 +226,17 @@ def test_availability_against_the_calendar(office):
     assert (busy.verdict, free.verdict) == ("supported", "contradicted")
 
 
+def test_whole_day_and_negative_claims(office):
+    data = office[2]
+    e = unique_event(data)
+    weekday = datetime.fromisoformat(e["date"]).strftime("%A")
+    busy_room, person = e["location"], e["attendees"][0]
+    checks = check_reply(f"{busy_room} has no bookings on {weekday}. {person} has no meetings on {weekday}. "
+                         f"{person} organizes no meetings this week. {e['name']} is not in {busy_room}.",
+                         verifier(office))
+    assert [c.verdict for c in checks] == ["contradicted", "contradicted", "nei", "contradicted"]
+
+
 def test_member_count(office):
     data = office[2]
     group = data["people"][0]["group"]

@@ -12,6 +12,7 @@ subject, so the splitter is tested together with the verifier.
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 
@@ -39,6 +40,7 @@ class Planted:
     claim: str  # the claim as the splitter should give it
     verdict: str  # "supported" | "contradicted" | "nei"
     kind: str  # what was planted: "true_time", "wrong_time", "swapped_room", "invented_person", "opinion", ...
+    marker: str = ""  # when set, the planted claim is the one containing this text
 
 
 @dataclass
@@ -324,4 +326,62 @@ def wikidata_items(store, seed: int, n_entities: int = 30) -> list[Item]:
     for group in claims:
         for reply, planted in compose(group, rng, 3):
             items.append(Item("wikidata", "wikidata", 0, reply, planted))
+    return items
+
+
+# -- the benchmark's own replies with one value changed ------------------------------------------
+
+_TIME = re.compile(r"\b([01]\d|2[0-3]):([0-5]\d)\b")
+_ROOM = re.compile(r"\bMeeting Room (Alpha|Beta|Gamma|Delta|Epsilon|Zeta|Sigma|Omega)\b")
+_EMAIL = re.compile(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b")
+_PHONE = re.compile(r"\+47 \d{3} \d{2} \d{3}")
+# Sentences about availability or a booking just made: changing their time changes no KG fact.
+_NOT_A_FACT = re.compile(r"\b(free|busy|available|booked|book|bookings|no meetings)\b", re.IGNORECASE)
+
+
+def perturbed_items(split: dict[str, dict], seed: int, per_dialogue: int = 2) -> list[Item]:
+    """The benchmark's own true replies with one value replaced (a time, a room, an e-mail, a
+    phone number): the claim that carries the new value must come out contradicted."""
+    rng = random.Random(seed + 7)
+    items = []
+    for did, d in split.items():
+        emails = sorted({p["email"] for p in d["data"]["people"]})
+        made = 0
+        turns = list(enumerate(d["log"], start=1))
+        rng.shuffle(turns)
+        for turn, entry in turns:
+            if made >= per_dialogue:
+                break
+            reply = entry["agent_response"]
+            sentences = [x for x in re.split(r"(?<=[.!?])\s+", reply) if not _NOT_A_FACT.search(x)]
+            options = []
+            for sent in sentences:
+                options += [("time", m, sent) for m in _TIME.finditer(sent)]
+                options += [("room", m, sent) for m in _ROOM.finditer(sent)]
+                options += [("email", m, sent) for m in _EMAIL.finditer(sent)]
+                options += [("phone", m, sent) for m in _PHONE.finditer(sent)]
+            if not options:
+                continue
+            kind, m, sent = rng.choice(options)
+            old = m.group(0)
+            if kind == "time":
+                minutes = int(m.group(1)) * 60 + int(m.group(2)) + rng.choice((-120, -90, 90, 120, 180))
+                if not 7 * 60 <= minutes <= 18 * 60:
+                    continue
+                new = _hhmm(minutes)
+            elif kind == "room":
+                new = rng.choice([r for r in MEETING_ROOMS if r != old])
+            elif kind == "email":
+                new = rng.choice([e for e in emails if e != old])
+            else:
+                digits = list(old)
+                i = rng.choice([k for k, ch in enumerate(digits) if ch.isdigit() and k > 4])
+                digits[i] = str((int(digits[i]) + rng.randrange(1, 9)) % 10)
+                new = "".join(digits)
+            if new in sent:  # the same value elsewhere in the sentence would make the change moot
+                continue
+            changed = sent[:m.start()] + new + sent[m.end():]
+            items.append(Item("office", did, turn, reply.replace(sent, changed, 1),
+                              [Planted(changed, "contradicted", f"reply_{kind}", marker=new)]))
+            made += 1
     return items

@@ -36,6 +36,9 @@ OPINION = re.compile(r"\b(?:i think|i believe|i feel|i guess|in my (?:opinion|vi
 NEGATION = re.compile(r"\b(?:not|never|isn't|aren't|wasn't|weren't|doesn't|don't|didn't|won't|can't|cannot)\b|n't\b",
                       re.IGNORECASE)
 FREE = re.compile(r"\b(?:free|available|open)\b", re.IGNORECASE)
+NOTHING_ON = re.compile(r"\b(?:(?:has|have) no (?:bookings|meetings|events|appointments)|has nothing (?:booked|scheduled|planned)|"
+                        r"(?:is|are) free all day|(?:is|are) free the whole day)\b", re.IGNORECASE)
+NONE = re.compile(r"\b(?:no|nobody|nothing|none|no one|neither|nor)\b", re.IGNORECASE)
 BUSY = re.compile(r"\b(?:busy|occupied|taken|unavailable|booked up|in a meeting)\b", re.IGNORECASE)
 YOU = re.compile(r"\b(?:you|your|yours|yourself)\b", re.IGNORECASE)
 CAPITALIZED = re.compile(r"(?:\b(?:[A-ZÀ-ÖØ-Þ][\w'’\-]*|O'[A-Z]\w*)(?:\s+(?:de|van|von|der|da|di|le|la|del|bin|al)?\s*(?=[A-ZÀ-ÖØ-Þ])"
@@ -371,6 +374,8 @@ class Verifier:
         avail = self._availability(text, blank, ents, values)
         if avail is not None:
             return _negate(avail) if negated else avail
+        if NONE.search(blank):
+            return Judgement("nei", reason="says what there is not; the KG lists what there is")
         cues = self._cues(blank, ents) | implied
         support: list[KFact] = []
         contra: list[tuple[KFact, str]] = []
@@ -563,9 +568,10 @@ class Verifier:
 
     # -- availability ------------------------------------------------------------------------
     def _availability(self, text: str, blank: str, ents: list[str], values: list[V.Value]) -> Judgement | None:
-        says_free, says_busy = bool(FREE.search(blank)), bool(BUSY.search(blank))
+        whole_day = bool(NOTHING_ON.search(blank))  # "has no bookings today"
+        says_free, says_busy = bool(FREE.search(blank)) or whole_day, bool(BUSY.search(blank))
         times = [v for v in values if v.kind == "time"]
-        if not (says_free or says_busy) or not times:
+        if not (says_free or says_busy) or not (times or whole_day):
             return None
         who = next((e for e in ents if self.category(e) & {"person", "room"}), None)
         if who is None:
@@ -573,6 +579,8 @@ class Verifier:
         dates = [v for v in values if v.kind == "date"]
         if dates:
             day = dates[0].value
+        elif whole_day and not times:
+            return None  # "has no meetings" without a day says nothing about one calendar day
         elif self.now is not None:
             d = self.now.date()
             day = (d.year, d.month, d.day, d.weekday())
@@ -581,8 +589,8 @@ class Verifier:
         slots = self.slots(who)
         keys = [("attendee", "in"), ("organizer", "in")] if "person" in self.category(who) else [("location", "in")]
         events = {f.other for k in keys if k in slots for f in slots[k].facts}
-        moments = times[0].value
-        if len(moments) > 1:  # "at 3": the working-hours reading
+        moments = times[0].value if times else frozenset(range(0, 24 * 60))
+        if len(moments) > 1 and times:  # "at 3": the working-hours reading
             moments = frozenset(x for x in moments if 7 * 60 <= x <= 19 * 60) or moments
         busy_with: list[KFact] = []
         for e in sorted(events):
@@ -598,14 +606,17 @@ class Verifier:
                 busy_with = [start_f.facts[0], end_f.facts[0]]
                 break
         name = self.label(who)
-        when = hhmm(min(moments))
+        when = hhmm(min(moments)) if times else ""
         if busy_with:
             ev = self.say(busy_with[0])
             verdict = "supported" if says_busy and not says_free else "contradicted"
-            return Judgement(verdict, busy_with, reason=f"the KG says {ev}, so {name} is busy at {when}")
+            busy = f"is busy at {when}" if times else "has something that day"
+            return Judgement(verdict, busy_with, reason=f"the KG says {ev}, so {name} {busy}")
         verdict = "supported" if says_free else "contradicted"
-        return Judgement(verdict, reason=f"{name} has nothing in the calendar at {when} that day",
-                         extra={"text": f"{name} has no event at {when} that day", "s": who, "source": "kg"})
+        return Judgement(verdict, reason=f"{name} has nothing in the calendar at {when} that day" if times
+                         else f"{name} has nothing in the calendar that day",
+                         extra={"text": f"{name} has no event {'at ' + when + ' ' if times else ''}that day", "s": who,
+                                "source": "kg"})
 
     # -- dialogue ----------------------------------------------------------------------------
     def _intro_turn(self) -> dict | None:
