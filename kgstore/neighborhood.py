@@ -46,11 +46,18 @@ def collect(seeds: Iterable[str], hops: int, cap: int, edges: Edges, label: Call
                 nb.capped = True
                 nb.cap_reason = (f"capped at {cap} facts at hop {hop}: {len(cut)} entities have more, "
                                  f"e.g. {label(cut[0])}")
-                return nb
+                return _ordered(nb)
             pending = cut
         frontier = next_frontier
         if not frontier:
             break
+    return _ordered(nb)
+
+
+def _ordered(nb: Neighborhood) -> Neighborhood:
+    """Facts by hop, then by term: the same facts come out in the same order from every
+    backend, so ties downstream (scores, the Steiner tree) break the same way."""
+    nb.facts.sort(key=lambda f: (nb.hop[f.key], f.s, f.p, f.o))
     return nb
 
 

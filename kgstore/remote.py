@@ -159,7 +159,7 @@ class SparqlBackground:
             for r in rows:
                 key = (r["l"]["value"], r["s"]["value"], r["p"]["value"] in ALIAS_PREDICATES)
                 seen.setdefault(key, LabelEntry(*key))
-            self._entries = list(seen.values())
+            self._entries = sorted(seen.values(), key=lambda e: (e.iri, e.text, e.alias))
         return self._entries
 
     def find_labels(self, text: str, max_words: int = 4) -> list[LabelEntry]:
@@ -181,12 +181,13 @@ class SparqlBackground:
     def types(self, value: str) -> list[str]:
         rows = self._select(f"SELECT DISTINCT ?t WHERE {{ {values('p', map(iri, TYPE_PREDICATES))} {iri(value)} ?p ?t "
                             "FILTER(!isLiteral(?t)) }")
-        return [r["t"]["value"] for r in rows]
+        return sorted(r["t"]["value"] for r in rows)
 
     def entities_of_type(self, type_iri: str, cap: int = 200) -> list[str]:
         rows = self._select(f"SELECT DISTINCT ?s WHERE {{ {values('p', map(iri, TYPE_PREDICATES))} ?s ?p {iri(type_iri)} }} "
-                            f"LIMIT {int(cap)}")
-        return [_lexical(r["s"]) for r in rows]
+                            f"LIMIT {int(cap) + 1}")
+        found = [_lexical(r["s"]) for r in rows]
+        return found[:cap] if len(found) > cap else sorted(found)
 
     def facts_about(self, value: str, cap: int = 200) -> list[Fact]:
         return self.neighborhood([value], hops=1, cap=cap).facts

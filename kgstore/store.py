@@ -404,7 +404,7 @@ class KGStore:
                     if is_background(q.graph_name) and isinstance(o, Literal) and is_english(o.language):
                         key = (o.value, term_str(q.subject), alias)
                         entries.setdefault(key, LabelEntry(o.value, key[1], alias))
-            self._entries = list(entries.values())
+            self._entries = sorted(entries.values(), key=lambda e: (e.iri, e.text, e.alias))
         return self._entries
 
     def types(self, iri: str) -> list[str]:
@@ -414,18 +414,19 @@ class KGStore:
             for q in self._store.quads_for_pattern(node, NamedNode(predicate), None, None):
                 if is_background(q.graph_name) and not isinstance(q.object, Literal):
                     out[term_str(q.object)] = None
-        return list(out)
+        return sorted(out)
 
     def entities_of_type(self, type_iri: str, cap: int = 200) -> list[str]:
+        """Instances of a class, sorted when they fit under `cap` (else the first `cap` found)."""
         out: dict[str, None] = {}
         node = term(type_iri)
         for predicate in TYPE_PREDICATES:
             for q in self._store.quads_for_pattern(None, NamedNode(predicate), node, None):
                 if is_background(q.graph_name):
                     out[term_str(q.subject)] = None
-                    if len(out) >= cap:
-                        return list(out)
-        return list(out)
+                    if len(out) > cap:
+                        return list(out)[:cap]
+        return sorted(out)
 
     def facts_about(self, iri: str, cap: int = 200) -> list[Fact]:
         return self.neighborhood([iri], hops=1, cap=cap).facts

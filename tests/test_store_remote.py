@@ -185,3 +185,35 @@ def test_slow_or_garbage_endpoints_raise_remote_unavailable(mode, message):
         handler.release.set()
         server.shutdown()
         server.server_close()
+
+
+def _retrieved(capsys, argv: list[str]) -> list[dict]:
+    from engine.cli import main as kgchat
+
+    assert kgchat(argv) == 0
+    turns = json.loads(capsys.readouterr().out)["turns"]
+    return [{"mentions": [m["entity"] for m in t["mentions"]], "derived": len(t["derived"]),
+             "retrieved": [(r["s"], r["p"], r["o"], r["score"]) for r in t["retrieved"]]} for t in turns]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("index", [0, 1])
+def test_retrieval_over_the_server_equals_the_embedded_store_on_dev_dialogues(tmp_path, capsys, index):
+    from engine.benchmark import load_split
+
+    dialogue_id, dialogue = list(load_split("dev").items())[index]
+    path = tmp_path / "dev.json"
+    path.write_text(json.dumps({dialogue_id: dialogue}))
+    world = KGStore()
+    world.load(path, dialogue_id=dialogue_id)
+    srv = OxigraphServer()
+    try:
+        srv.put(world.dump())
+        common = ["--dialogue", str(path), "--dialogue-id", dialogue_id, "--scorer", "bm25", "--json",
+                  "--now", dialogue["now"], "--reason-timeout-ms", "60000", "--memory"]
+        embedded = _retrieved(capsys, ["retrieve", "--kg", str(path)] + common)
+        served = _retrieved(capsys, ["retrieve", "--sparql", srv.query_url] + common)
+    finally:
+        srv.stop()
+    assert embedded == served
+    assert any(t["retrieved"] for t in embedded)
