@@ -1,12 +1,14 @@
 """Reason stage: link the turn's mentions and derive facts with the ProbLog rules.
 
-Builds the turn's program (rules/reasoner.py runs it): the new mentions and their candidate
-entities, what the last four turns' mentions referred to (with their stored probabilities),
-the speaker, the times the turn names, and the background facts within two hops of every
-entity the turn may be talking about. Writes `refers_to` (probabilistic, into the dialogue
-graph) and the derived facts (into the derived graph) back to the store. On a timeout or a
-ProbLog error the turn keeps the name-matching links, gets no derived facts, and
-`state.reasoning_note` says why.
+Two small programs per turn, run by rules/reasoner.py on the prepared rule files. The linking
+program holds the new mentions and their candidate entities, what the mentions of the last ten
+turns referred to (with their stored probabilities), the speaker, and the candidates' own facts;
+it asks `refers_to`. The deriving program holds each mention's best entities (with their link
+probability) or the entities of a requested type, the times the turn names, and the two-hop
+neighbourhood of those entities; it asks the derived predicates. `refers_to` goes into the
+dialogue graph and the derived facts into the derived graph, with probabilities. On a timeout or
+a ProbLog error the turn keeps what it has (the links, or the name matcher's), gets no derived
+facts, and `state.reasoning_note` says why.
 """
 
 from __future__ import annotations
@@ -490,9 +492,14 @@ def _report(state: TurnState):
 
 @stage("reason", report=_report)
 def run(state: TurnState, ctx: TurnContext) -> None:
+    reason_state(state, ctx)
+
+
+def reason_state(state: TurnState, ctx: TurnContext, stats: list | None = None) -> None:
+    """The stage's work; `stats` collects each program's Stats (for `kgchat bench reason`)."""
     inp = TurnInput(state.session_id, state.turn, state.turn_iri or vocab.turn_node(state.session_id, state.turn),
                     state.mentions, state.now, state.speaker_entity)
-    out = reason_turn(ctx, inp, ctx.config.reason_timeout_ms / 1000.0)
+    out = reason_turn(ctx, inp, ctx.config.reason_timeout_ms / 1000.0, stats)
     apply_links(ctx, state.session_id, state.mentions, out.links,
                 rule="name matching (reasoning failed)" if out.note else "entity_linking")
     state.derived = out.derived
