@@ -6,6 +6,14 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-$(shell cksum pyproject.toml | cut -d' ' -f1)
 # On CPU machines torch must be the CPU build, installed before sentence-transformers pulls it.
 TORCH  ?= torch==2.13.0
+# llama.cpp's native CPU build uses AMX when the CPU lists it, and some VMs list AMX but trap on
+# its instructions (SIGILL at the first token): build without AMX unless CMAKE_ARGS is given
+# (e.g. CMAKE_ARGS="-DGGML_CUDA=on" for the GPU build).
+ifeq ($(shell uname -m),x86_64)
+NO_AMX := -mno-amx-tile -mno-amx-int8 -mno-amx-bf16
+CMAKE_ARGS ?= -DCMAKE_C_FLAGS='$(NO_AMX)' -DCMAKE_CXX_FLAGS='$(NO_AMX)'
+export CMAKE_ARGS
+endif
 
 .PHONY: run test test-slow bench-load bench install tmux
 
