@@ -26,7 +26,7 @@ from tui.live import AppSession, TurnView, freeze
 from tui.messages import (EngineEvent, LoadFinished, LoadProgress, ModelLoaded, SessionFailed, SessionOpened,
                           TurnFailed, TurnFinished)
 from tui.screens.help import HelpScreen
-from tui.widgets.chat import AssistantMessage, ChatLog, Notice, PromptInput, UserMessage
+from tui.widgets.chat import AssistantMessage, ChatLog, Notice, PromptInput, UserMessage, sendable
 from tui.widgets.knowledge import KnowledgePane, NodeSelected
 from tui.widgets.status import StatusBar
 
@@ -41,8 +41,8 @@ BINDINGS = [
     Binding("ctrl+r", "cycle_retriever", "Retriever", id="retriever"),
     Binding("ctrl+n", "new_session", "New", id="new_session"),
     Binding("f2", "sessions", "Sessions", id="sessions"),
-    Binding("ctrl+e", "export", "Export", id="export"),
-    Binding("ctrl+y", "copy_reply", "Copy reply", id="copy_reply", show=False),
+    Binding("ctrl+s", "export", "Export", id="export"),
+    Binding("ctrl+t", "copy_reply", "Copy reply", id="copy_reply", show=False),
     Binding("ctrl+b", "toggle_pane", "Pane", id="toggle_pane"),
     Binding("f5", "show_tab('tab-subgraph')", "Subgraph", id="tab_subgraph", show=False),
     Binding("f6", "show_tab('tab-reasoning')", "Reasoning", id="tab_reasoning", show=False),
@@ -66,14 +66,17 @@ def kg_size(ctx) -> int:
 
 
 class KGChatApp(App):
-    CSS_PATH = "app.tcss"
+    CSS_PATH = Path(__file__).parent / "app.tcss"
     TITLE = "kgchat"
     BINDINGS = BINDINGS
 
-    def __init__(self, config: Config, *, llm: Any = None, export_dir: Path | None = None) -> None:
+    def __init__(self, config: Config, *, resources: dict[str, Any] | None = None,
+                 export_dir: Path | None = None) -> None:
         super().__init__()
         self.config = config
-        self._llm = llm  # a ready backend (tests pass a scripted one); None builds the configured model
+        # Ready-made engine resources ("llm", "encoder", ...): tests pass a scripted model here;
+        # anything absent is built from the config, the model in a worker after the first paint.
+        self._resources = dict(resources or {})
         self.export_dir = export_dir or Path.cwd()
         self.session: AppSession | None = None
         self.turns: list[ChatTurn] = []
@@ -133,14 +136,11 @@ class KGChatApp(App):
 
     # --- opening the session and the model (workers) ------------------------------------
 
-    def _resources(self) -> dict[str, Any]:
-        return {"llm": self._llm} if self._llm is not None else {}
-
     @work(thread=True, group="open", exit_on_error=False)
     def open_session(self) -> None:
         note = ""
         try:
-            session = AppSession.open(self.config, **self._resources())
+            session = AppSession.open(self.config, **self._resources)
         except BadInput as exc:
             note = f"{exc} — started without the --kg files; load them with Ctrl+O"
             session = self._open_fallback(replace(self.config, kg=[]))
@@ -154,7 +154,7 @@ class KGChatApp(App):
 
     def _open_fallback(self, config: Config) -> AppSession | None:
         try:
-            return AppSession.open(config, **self._resources())
+            return AppSession.open(config, **self._resources)
         except (BadInput, OSError) as exc:
             self.post_message(SessionFailed(str(exc)))
             return None
@@ -211,7 +211,7 @@ class KGChatApp(App):
         text = message.text
         self.prompt_input.remember(text)
         self.prompt_input.clear()
-        self.turns.append(ChatTurn(user=text))
+        self.turns.append(ChatTurn(user=sendable(text)))
         self.chat.mount(UserMessage(text))
         self._reply = AssistantMessage()
         self.chat.mount(self._reply)
@@ -221,7 +221,7 @@ class KGChatApp(App):
         self.status.timings = {}
         self._cancel = threading.Event()
         self._turn_no += 1
-        self.run_turn(self.session, text, self._turn_no, self._cancel)
+        self.run_turn(self.session, sendable(text), self._turn_no, self._cancel)
 
     @work(thread=True, group="turn", exit_on_error=False)
     def run_turn(self, session: AppSession, text: str, turn: int, cancel: threading.Event) -> None:
@@ -239,13 +239,14 @@ class KGChatApp(App):
             return
         self.post_message(TurnFinished(turn, freeze(state, session.ctx.store), kg_size(session.ctx)))
 
-    def on_engine_event(self, message: EngineEvent) -> None:
+    async def on_engine_event(self, message: EngineEvent) -> None:
         if message.turn != self._turn_no or self._reply is None:
             return
         event = message.event
         if isinstance(event, Token):
             self._pending.append(event.text)
         elif isinstance(event, StageStarted):
+            await self._flush_tokens()  # tokens of the stage before go where that stage sent them
             self._stage = event.stage
             self._pending_refined = event.stage == "refine"
             self.status.activity = f"⟳ {event.stage}…"

@@ -8,14 +8,20 @@ from textual.containers import Vertical, VerticalScroll
 from textual.message import Message
 from textual.widgets import Markdown, Static, TextArea
 
-# A pasted document is sent whole, but the bubble shows only its start.
-SHOWN_CHARS = 4000
+# The most characters of one message the engine gets: a turn is a question, not a document;
+# longer pastes are accepted in the prompt and their start is sent (the bubble says so).
+MAX_SEND_CHARS = 4000
+
+
+def sendable(text: str) -> str:
+    return text[:MAX_SEND_CHARS]
 
 
 class UserMessage(Static):
     def __init__(self, text: str) -> None:
-        shown = text if len(text) <= SHOWN_CHARS else (
-            text[:SHOWN_CHARS] + f"\n… ({len(text) - SHOWN_CHARS:,} more characters sent)")
+        shown = sendable(text)
+        if len(text) > MAX_SEND_CHARS:
+            shown += f"\n… (message of {len(text):,} characters: the first {MAX_SEND_CHARS:,} were sent)"
         super().__init__(Text(shown), classes="user")
         self.border_title = "you"
 
@@ -28,6 +34,7 @@ class AssistantMessage(Vertical):
         super().__init__(classes="assistant")
         self.border_title = "kgchat"
         self.text = ""
+        self.streamed = ""  # what arrived token by token, before any final correction
         self.refined_text = ""
         self.body = Markdown("", classes="body")
         self.refined = Markdown("", classes="refined")
@@ -47,6 +54,7 @@ class AssistantMessage(Vertical):
             await self.refined.append(chunk)
         else:
             self.text += chunk
+            self.streamed += chunk
             await self.body.append(chunk)
 
     async def set_text(self, text: str, refined: bool = False) -> None:

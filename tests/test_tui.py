@@ -1,0 +1,382 @@
+"""The Textual app driven by Pilot: a scripted model, a small fixed KG, nothing on disk."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+from pathlib import Path
+
+import pytest
+
+from fakes import ScriptedLLM
+from kgstore.vocab import OFFICE_CLASSES, RDFS_LABEL, RDF_TYPE, office_entity, office_predicate
+
+pytest.importorskip("textual")
+
+from textual.widgets import DataTable, Input  # noqa: E402
+
+from tui.app import KGChatApp  # noqa: E402
+from tui.main import app_config  # noqa: E402
+from tui.widgets.chat import MAX_SEND_CHARS, AssistantMessage, Notice, PromptInput, UserMessage  # noqa: E402
+
+NOW = "2024-05-06T10:00:00"
+REPLY = ("Mark Taylor's phone number is **+47 400 82 254**.\n\n"
+         "- He is a member of the Engineering group.\n- His office is Office 359.")
+
+
+def _iri(kind: str, key: str) -> str:
+    return f"<{office_entity('tui', kind, key)}>"
+
+
+def office_turtle() -> str:
+    """A tiny fixed office world: two people, a group, two rooms, one event."""
+    p = lambda name: f"<{office_predicate(name)}>"  # noqa: E731
+    mark, ada = _iri("person", "p1"), _iri("person", "p2")
+    eng, room, office = _iri("group", "Engineering"), _iri("room", "Meeting Room Beta"), _iri("room", "Office 359")
+    event = _iri("event", "e1")
+    lines = [
+        f'{mark} <{RDF_TYPE}> <{OFFICE_CLASSES["person"]}> ; <{RDFS_LABEL}> "Mark Taylor" ;'
+        f' {p("phone")} "+47 400 82 254" ; {p("email")} "mark.taylor@example.org" ;'
+        f' {p("member_of")} {eng} ; {p("office")} {office} .',
+        f'{ada} <{RDF_TYPE}> <{OFFICE_CLASSES["person"]}> ; <{RDFS_LABEL}> "Ada Lindqvist" ;'
+        f' {p("phone")} "+47 400 11 111" ; {p("member_of")} {eng} .',
+        f'{eng} <{RDF_TYPE}> <{OFFICE_CLASSES["group"]}> ; <{RDFS_LABEL}> "Engineering" .',
+        f'{room} <{RDF_TYPE}> <{OFFICE_CLASSES["room"]}> ; <{RDFS_LABEL}> "Meeting Room Beta" .',
+        f'{office} <{RDF_TYPE}> <{OFFICE_CLASSES["room"]}> ; <{RDFS_LABEL}> "Office 359" .',
+        f'{event} <{RDF_TYPE}> <{OFFICE_CLASSES["event"]}> ; <{RDFS_LABEL}> "Design Review" ;'
+        f' {p("location")} {room} ; {p("organizer")} {mark} ; {p("attendee")} {ada} ;'
+        f' {p("date")} "2024-05-06"^^<http://www.w3.org/2001/XMLSchema#date> ;'
+        f' {p("start_time")} "14:00:00"^^<http://www.w3.org/2001/XMLSchema#time> .',
+    ]
+    return "\n".join(lines) + "\n"
+
+
+@pytest.fixture
+def isolated(tmp_path, monkeypatch):
+    """No user config, no user data dir: the test's own temporary ones."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+@pytest.fixture
+def kg_file(isolated) -> Path:
+    path = isolated / "office.ttl"
+    path.write_text(office_turtle(), encoding="utf-8")
+    return path
+
+
+@pytest.fixture(scope="module")
+def shared():
+    """Engine resources worth building once for all the apps of this module (the encoder)."""
+    return {}
+
+
+def make_app(kg_file: Path, shared: dict, llm=None, *args: str) -> KGChatApp:
+    config = app_config(["--memory", "--kg", str(kg_file), "--scorer", "bm25", "--now", NOW,
+                         "--refine-steps", "0", *args])
+    resources = {"llm": llm or ScriptedLLM([REPLY])}
+    resources.update(shared)
+    return KGChatApp(config, resources=resources, export_dir=kg_file.parent / "exports")
+
+
+async def ready(app: KGChatApp, pilot) -> None:
+    """Wait until the session is open and the model loaded (both happen after the first paint)."""
+    await app.workers.wait_for_complete()
+    for _ in range(100):  # the last messages of the opening worker may still be queued
+        if app.session is not None and app.status.model != "model loading…":
+            break
+        await pilot.pause()
+    assert app.session is not None, "the session did not open"
+
+
+async def ask(app: KGChatApp, pilot, text: str) -> AssistantMessage:
+    await pilot.click("#prompt")
+    app.query_one(PromptInput).load_text(text)
+    await pilot.press("enter")
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+    return list(app.query(AssistantMessage))[-1]
+
+
+def remember_encoder(app: KGChatApp, shared: dict) -> None:
+    if app.session is not None and "encoder" in app.session.ctx.resources:
+        shared.setdefault("encoder", app.session.ctx.resources["encoder"])
+
+
+async def test_send_message_streams_the_whole_reply(kg_file, shared):
+    long_reply = REPLY + " " + " ".join(f"word{i}" for i in range(300))
+    llm = ScriptedLLM([long_reply])
+    app = make_app(kg_file, shared, llm, "--max-tokens", "1000")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await ready(app, pilot)
+        assert app.status.model == "scripted" and app.status.device == "CPU"
+        reply = await ask(app, pilot, "What is the phone number of Mark Taylor?")
+        remember_encoder(app, shared)
+        assert reply.streamed == long_reply  # every token arrived, in order, through the stream
+        assert reply.text == long_reply
+        assert app.turns[0].user == "What is the phone number of Mark Taylor?"
+        assert app.turns[0].reply == long_reply
+        assert app.turns[0].state is not None and app.turns[0].state.response == long_reply
+        assert app.prompt_input.text == ""
+        assert not app.busy
+        assert app.status.timings, "per-stage timings of the turn are shown"
+        assert len(llm.calls) == 1
+
+
+async def test_enter_sends_ctrl_j_inserts_newline(kg_file, shared):
+    app = make_app(kg_file, shared)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await ready(app, pilot)
+        await pilot.click("#prompt")
+        await pilot.press("h", "i", "ctrl+j", "y", "o")
+        assert app.prompt_input.text == "hi\nyo"
+        await pilot.press("enter")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert [t.user for t in app.turns] == ["hi\nyo"]
+        assert len(app.query(UserMessage)) == 1
+
+
+class CountingGate:
+    """Lets tokens through one by one as the test releases them (ScriptedLLM calls wait())."""
+
+    def __init__(self) -> None:
+        self._sem = threading.Semaphore(0)
+        self._cond = threading.Condition()
+        self.entered = 0
+
+    def wait(self) -> None:
+        with self._cond:
+            self.entered += 1
+            self._cond.notify_all()
+        self._sem.acquire()
+
+    def release(self, n: int) -> None:
+        for _ in range(n):
+            self._sem.release()
+
+    def wait_entered(self, n: int, timeout: float = 30) -> bool:
+        with self._cond:
+            return self._cond.wait_for(lambda: self.entered >= n, timeout)
+
+
+async def test_escape_cancels_and_keeps_the_partial_reply(kg_file, shared):
+    gate = CountingGate()
+    app = make_app(kg_file, shared, ScriptedLLM([REPLY], gate=gate))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await ready(app, pilot)
+        await pilot.click("#prompt")
+        app.prompt_input.load_text("What is the phone number of Mark Taylor?")
+        await pilot.press("enter")
+        gate.release(3)
+        # The 4th token is waiting at the gate: three have been emitted.
+        assert await asyncio.to_thread(gate.wait_entered, 4)
+        assert app.busy
+        await pilot.press("escape")
+        gate.release(1000)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        reply = list(app.query(AssistantMessage))[-1]
+        first_three = "".join(REPLY.split(" ")[i] + " " for i in range(3)).strip()
+        assert reply.text.strip() == first_three
+        assert reply.has_class("cut")
+        assert app.turns[0].cut and app.turns[0].reply.strip() == first_three
+        assert not app.busy
+        # The session goes on.
+        reply = await ask(app, pilot, "And Ada Lindqvist?")
+        assert not reply.has_class("cut")
+
+
+class BrokenLLM(ScriptedLLM):
+    def stream(self, messages, **kwargs):
+        raise RuntimeError("backend exploded")
+        yield  # pragma: no cover
+
+
+async def test_engine_exception_is_a_notification_and_the_session_goes_on(kg_file, shared):
+    app = make_app(kg_file, shared, BrokenLLM())
+    async with app.run_test(size=(100, 30)) as pilot:
+        await ready(app, pilot)
+        reply = await ask(app, pilot, "Who is Mark Taylor?")
+        assert reply.has_class("failed")
+        assert "backend exploded" in str(reply.footer.render())
+        assert any("backend exploded" in n.message for n in app._notifications)
+        assert app.turns[0].errors and not app.busy
+        app.session.ctx.resources["llm"] = ScriptedLLM(["Fine again."])
+        reply = await ask(app, pilot, "Who is Ada Lindqvist?")
+        assert reply.text == "Fine again." and not reply.has_class("failed")
+
+
+async def test_paste_of_100kb_is_accepted_and_its_start_sent(kg_file, shared):
+    from textual import events
+
+    app = make_app(kg_file, shared)
+    text = ("Mark Taylor works in Engineering. " * 3100)[:100_000]
+    async with app.run_test(size=(100, 30)) as pilot:
+        await ready(app, pilot)
+        await pilot.click("#prompt")
+        app.post_message(events.Paste(text))  # as the terminal driver delivers it
+        await pilot.pause()
+        assert app.prompt_input.text == text
+        await pilot.press("enter")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert app.turns[0].user == text[:MAX_SEND_CHARS]
+        assert app.turns[0].state is not None and app.turns[0].state.text == text[:MAX_SEND_CHARS]
+        shown = str(app.query_one(UserMessage).render())
+        assert "message of 100,000 characters" in shown
+        assert not app.busy
+
+
+async def test_load_kg_good_then_broken_from_the_picker(kg_file, shared):
+    good = kg_file.parent / "more.nt"
+    good.write_text('<urn:x:a> <http://www.w3.org/2000/01/rdf-schema#label> "Extra Thing" .\n'
+                    '<urn:x:a> <urn:x:likes> <urn:x:b> .\n', encoding="utf-8")
+    broken = kg_file.parent / "broken.ttl"
+    broken.write_text('<urn:x:c> <urn:x:p> "ok" .\n<urn:x:d> <urn:x:p> "unterminated .\n', encoding="utf-8")
+    app = make_app(kg_file, shared)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await ready(app, pilot)
+        before = app.status.kg_size
+        app.load_files([str(good)])
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert app.status.kg_size == before + 2
+        assert any(isinstance(n, Notice) and "more.nt" in str(n.render()) for n in app.query(Notice))
+
+        store = app.session.ctx.store
+        quads = store.count()
+        await pilot.press("ctrl+o")
+        picker = app.screen
+        picker.query_one(Input).value = str(broken)
+        picker.query_one(Input).focus()
+        await pilot.press("enter")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert store.count() == quads  # nothing changed
+        assert app.status.kg_size == before + 2
+        errors = [n for n in app._notifications if n.severity == "error"]
+        assert errors and "broken.ttl" in errors[-1].message
+
+
+async def test_switch_retriever_key_and_palette_command(kg_file, shared):
+    app = make_app(kg_file, shared)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await ready(app, pilot)
+        assert app.session.config.retriever == "pcst"
+        await pilot.press("ctrl+r")
+        assert app.session.config.retriever == "topk" and "topk" in app.status.settings
+        titles = [c.title for c in app.get_system_commands(app.screen)]
+        assert "Retriever: pcst" in titles and "Scorer: bm25" in titles and "SPARQL console" in titles
+        await ask(app, pilot, "What is the phone number of Mark Taylor?")
+        state = app.turns[-1].state
+        assert state is not None and len(state.retrieved) <= app.session.config.k
+
+
+async def test_sparql_console_shows_rows_and_errors(kg_file, shared):
+    from textual.widgets import TextArea
+
+    from tui.screens.sparql import SparqlScreen
+
+    app = make_app(kg_file, shared)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await ready(app, pilot)
+        await pilot.press("f4")
+        screen = app.screen
+        assert isinstance(screen, SparqlScreen)
+        screen.query_one("#query", TextArea).load_text(
+            'SELECT ?name WHERE { ?s <http://www.w3.org/2000/01/rdf-schema#label> ?name } ORDER BY ?name')
+        await pilot.press("ctrl+r")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        table = screen.query_one("#results", DataTable)
+        names = [table.get_row_at(i)[0] for i in range(table.row_count)]
+        assert "Mark Taylor" in names and "Ada Lindqvist" in names
+        screen.query_one("#query", TextArea).load_text("SELECT WHERE {")
+        await pilot.press("ctrl+r")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert "✗" in str(screen.query_one("#sparql-status").render())
+        await pilot.press("escape")
+        assert not isinstance(app.screen, SparqlScreen)
+
+
+async def test_export_markdown_and_json(kg_file, shared):
+    app = make_app(kg_file, shared)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await ready(app, pilot)
+        await ask(app, pilot, "What is the phone number of Mark Taylor?")
+        await pilot.press("ctrl+s")
+        out = kg_file.parent / "exports"
+        md = (out / f"kgchat-{app.session.session_id}.md").read_text(encoding="utf-8")
+        doc = json.loads((out / f"kgchat-{app.session.session_id}.json").read_text(encoding="utf-8"))
+    assert "What is the phone number of Mark Taylor?" in md and "+47 400 82 254" in md
+    turn = doc["turns"][0]
+    assert turn["text"] == "What is the phone number of Mark Taylor?" and turn["response"] == REPLY
+    assert {"mentions", "derived", "retrieved", "checks", "fact_score", "neip", "timings_ms"} <= set(turn)
+    assert doc["settings"]["scorer"] == "bm25"
+
+
+async def test_keys_are_remappable_from_the_config(kg_file, shared, isolated):
+    from engine.config import ConfigError
+    from tui.screens.sparql import SparqlScreen
+
+    toml = isolated / "kgchat.toml"
+    toml.write_text('[keys]\nsparql = "f9"\n', encoding="utf-8")
+    app = make_app(kg_file, shared, None, "--config", str(toml))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await ready(app, pilot)
+        await pilot.press("f4")
+        assert not isinstance(app.screen, SparqlScreen)
+        await pilot.press("f9")
+        assert isinstance(app.screen, SparqlScreen)
+    toml.write_text('[keys]\nlaunch_rockets = "f9"\n', encoding="utf-8")
+    with pytest.raises(ConfigError, match="launch_rockets"):
+        app_config(["--memory", "--config", str(toml)])
+
+
+async def test_help_lists_the_effective_keys(kg_file, shared):
+    from tui.screens.help import HelpScreen
+
+    app = make_app(kg_file, shared)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await ready(app, pilot)
+        await pilot.press("f1")
+        assert isinstance(app.screen, HelpScreen)
+        keys = {b[2]: b[0] for b in app.screen.bindings}
+        assert keys["load_kg"] and keys["sparql"] and "cancel" in keys
+        await pilot.press("escape")
+        assert not isinstance(app.screen, HelpScreen)
+
+
+async def test_new_session_then_reopen_the_past_one(kg_file, shared):
+    from textual.widgets import DataTable as Table
+
+    from tui.screens.sessions import SessionsScreen
+
+    app = make_app(kg_file, shared)
+    async with app.run_test(size=(110, 32)) as pilot:
+        await ready(app, pilot)
+        await ask(app, pilot, "What is the phone number of Mark Taylor?")
+        first = app.session.session_id
+        await pilot.press("ctrl+n")
+        assert app.session.session_id != first and not app.turns and not app.query(UserMessage)
+        await ask(app, pilot, "Who is Ada Lindqvist?")
+        await pilot.press("f2")
+        assert isinstance(app.screen, SessionsScreen)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        table = app.screen.query_one(Table)
+        assert table.row_count == 2
+        row = [str(table.get_row_at(i)[0]) for i in range(2)].index(first)
+        table.move_cursor(row=row)
+        await pilot.press("enter")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert app.session.session_id == first
+        assert [t.user for t in app.turns] == ["What is the phone number of Mark Taylor?"]
+        assert app.session.history[0] == ("user", "What is the phone number of Mark Taylor?")
+        assert [m.text for m in app.query(AssistantMessage)] == [REPLY]
