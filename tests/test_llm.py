@@ -134,3 +134,31 @@ def test_cancel_stops_a_stream_the_server_holds_open():
         assert next(tokens) == "one"
         cancel.set()
         assert list(tokens) == []
+
+
+# --- the embedded model ---------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def smollm():
+    return make_backend(Config(n_ctx=2048))
+
+
+def test_the_default_model_streams_a_reply_on_cpu(smollm):
+    assert smollm.device == "CPU"  # this build has no GPU offload
+    assert smollm.context_size() == 2048  # the cap, under the model's own 8192
+    assert smollm.count_tokens("Omar Haddad is an engineer.") > 3
+    tokens = list(smollm.stream([{"role": "user", "content": "What is the capital of France?"}],
+                                max_tokens=12, temperature=0.0))
+    assert len(tokens) > 1 and "".join(tokens).strip()
+
+
+def test_cancel_stops_the_embedded_model_and_it_serves_the_next_call(smollm):
+    cancel = threading.Event()
+    got = []
+    for token in smollm.stream([{"role": "user", "content": "Count from one to one hundred."}], max_tokens=200,
+                               temperature=0.0, cancel=cancel):
+        got.append(token)
+        if len(got) == 3:
+            cancel.set()
+    assert len(got) == 3
+    assert list(smollm.stream([{"role": "user", "content": "Hi"}], max_tokens=4, temperature=0.0))
