@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
 import threading
 import time
@@ -89,15 +90,21 @@ def main(argv: list[str], command: str = "ask") -> int:
         except BaseException as exc:  # re-raised in the main thread, where the CLI reports it
             result["error"] = exc
 
-    worker = threading.Thread(target=work, name="ask-turn", daemon=True)
-    worker.start()
-    interrupted = False
-    while worker.is_alive():
-        try:
-            worker.join(timeout=0.1)
-        except KeyboardInterrupt:  # Ctrl-C: stop the reply, keep what came, mark it cut
-            interrupted = True
-            cancel.set()
+    interrupted = threading.Event()
+
+    def on_sigint(signum, frame) -> None:
+        # Ctrl-C: stop the reply, keep what came, mark it cut; a second Ctrl-C aborts outright
+        interrupted.set()
+        cancel.set()
+        signal.signal(signal.SIGINT, previous)
+
+    previous = signal.signal(signal.SIGINT, on_sigint)
+    try:
+        worker = threading.Thread(target=work, name="ask-turn", daemon=True)
+        worker.start()
+        worker.join()
+    finally:
+        signal.signal(signal.SIGINT, previous)
     if "error" in result:
         raise result["error"]
     state: TurnState = result["state"]
@@ -113,4 +120,4 @@ def main(argv: list[str], command: str = "ask") -> int:
             score = "n/a" if state.fact_score is None else f"{state.fact_score:.2f}"
             neip = "n/a" if state.neip is None else f"{state.neip:.2f}"
             print(f"fact score {score}, NEIP {neip}, device {state.device}")
-    return 130 if interrupted else 0
+    return 130 if interrupted.is_set() else 0

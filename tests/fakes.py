@@ -105,8 +105,13 @@ class StubChatServer:
                     self._event(json.dumps({"choices": [{"delta": {"content": token}}]}))
                 self._event("[DONE]")
 
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._server.daemon_threads = True
+        class Server(ThreadingHTTPServer):
+            daemon_threads = True
+
+            def handle_error(self, request, client_address):  # a client that hung up is expected here
+                pass
+
+        self._server = Server(("127.0.0.1", 0), Handler)
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
 
     @property
