@@ -84,11 +84,16 @@ def test_llm_splitter_falls_back_when_the_model_says_nothing_usable(wikidata_sto
                                            "Titanic stars Quentin Blackwood."]
 
 
-def test_llm_splitter_adds_sentences_the_model_left_out():
+def test_llm_splitter_splits_what_the_model_left_out_or_joined():
     from engine.factcheck.llm_split import llm_split
 
-    claims = llm_split(REPLY, ScriptedLLM(["Titanic was directed by James Cameron."]))
-    assert claims == ["Titanic was directed by James Cameron.", "Titanic stars Quentin Blackwood."]
+    dropped = llm_split(REPLY, ScriptedLLM(["Titanic was directed by James Cameron."]))
+    assert dropped == ["Titanic was directed by James Cameron.", "Titanic was released in 1997.",
+                       "Titanic stars Quentin Blackwood."]
+    joined = llm_split(REPLY, ScriptedLLM(["- Titanic was directed by James Cameron and released in 1997.\n"
+                                           "- Titanic stars Quentin Blackwood."]))
+    assert joined == ["Titanic was directed by James Cameron.", "Titanic released in 1997.",
+                      "Titanic stars Quentin Blackwood."]
 
 
 def test_cli_check_json(capsys):
@@ -145,3 +150,17 @@ def test_bench_check_json(capsys):
     out = json.loads(capsys.readouterr().out)
     assert [r["claims"] for r in out["rows"]] == [5, 5]
     assert all(r["median_ms"] > 0 for r in out["rows"])
+
+
+@pytest.mark.slow
+def test_llm_splitter_with_the_default_model():
+    """SmolLM2 through llama-cpp: whatever it writes, the claims are the reply's own words."""
+    from engine.factcheck.llm_split import llm_split, valid
+    from engine.llm import make_backend
+    from rules.similarity import norm
+
+    llm = make_backend(Config())
+    reply = "The Budget Review starts at 10:00 in Meeting Room Beta, and Lisa Wilson organizes it."
+    claims = llm_split(reply, llm)
+    assert claims and all(valid(c, set(norm(reply).split())) for c in claims)
+    assert any("organizes" in c for c in claims) and any("10:00" in c for c in claims)

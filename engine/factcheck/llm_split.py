@@ -14,7 +14,7 @@ PROMPT = ("Split the assistant reply below into atomic facts: one short sentence
           "Do not add anything. Write only the list, one fact per line.")
 # Words a rewrite may add: the glue of a split sentence ("X is ... . X has ...").
 GLUE = frozenset("a an the is are was were has have had it its he she they his her their of and in on at to".split())
-MIN_OVERLAP = 0.9
+MIN_OVERLAP = 0.9  # share of a claim's words that must be the reply's own
 
 
 def valid(claim: str, reply_words: set[str]) -> bool:
@@ -48,12 +48,24 @@ def llm_split(reply: str, llm, *, protect=None, max_tokens: int = 256, cancel=No
     except LLMError:
         return fallback
     reply_words = set(norm(reply).split())
-    claims = [c for c in parse(output) if valid(c, reply_words)]
-    if not claims:
+    kept = [c for c in parse(output) if valid(c, reply_words)]
+    if not kept:
         return fallback
-    covered = set().union(*(set(norm(c).split()) for c in claims))
-    for sentence in sentences(reply):
-        words = set(norm(sentence).split()) - GLUE
-        if words and len(words & covered) < 0.5 * len(words):
-            claims.extend(split_claims(sentence, protect=protect))
-    return claims
+    # Each of the model's claims belongs to the reply sentence it shares most words with; a
+    # sentence whose words the model's claims do not all cover is split deterministically instead.
+    units = sentences(reply)
+    words = [set(norm(u).split()) - GLUE for u in units]
+    mine: list[list[str]] = [[] for _ in units]
+    for claim in kept:
+        cw = set(norm(claim).split())
+        best = max(range(len(units)), key=lambda i: len(cw & words[i]))
+        mine[best].append(claim)
+    claims: list[str] = []
+    for unit, unit_words, got in zip(units, words, mine):
+        covered = set().union(*(set(norm(c).split()) for c in got)) if got else set()
+        if got and unit_words <= covered:
+            # A small model's "facts" may still join two; the deterministic splitter finishes the job.
+            claims += [part for c in got for part in split_claims(c, protect=protect)]
+        else:
+            claims += split_claims(unit, protect=protect)
+    return list(dict.fromkeys(claims))

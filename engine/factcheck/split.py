@@ -284,6 +284,8 @@ def _coordination(s: str) -> list[str]:
         return [s]
     head = parts[0]
     head_verb = first_verb(head)
+    if head_verb is None and seps[0][2] == ":":
+        return [s]  # "Lisa Wilson: the review starts at 10" — a label, not a subject
     if head_verb is None:
         return _subject_list(s, parts)
     subject = head[:head_verb].strip()
