@@ -237,6 +237,17 @@ def test_whole_day_and_negative_claims(office):
     assert [c.verdict for c in checks] == ["contradicted", "contradicted", "nei", "contradicted"]
 
 
+def test_fragments_and_numbers_standing_for_names(office):
+    p = office[2]["people"][0]
+    number = int(p["office"].split()[-1])
+    e = unique_event(office[2])
+    wrong_room = next(r for r in ("Meeting Room Alpha", "Meeting Room Zeta") if r != e["location"])
+    checks = check_reply(f"{p['name']}'s office is {number}. {p['name']}'s office is {number + 1}.\n"
+                         f"{e['name']}: {e['start_time']} - {e['end_time']}, {e['location']}\n"
+                         f"{e['name']}: {e['start_time']} - {e['end_time']}, {wrong_room}", verifier(office))
+    assert [c.verdict for c in checks] == ["supported", "contradicted", "supported", "contradicted"]
+
+
 def test_member_count(office):
     data = office[2]
     group = data["people"][0]["group"]

@@ -19,6 +19,7 @@ from datetime import datetime
 
 from engine.factcheck import values as V
 from engine.factcheck.relations import COUNT_NOUNS, TIME_SLOTS, cued, functional
+from engine.factcheck.split import first_verb
 from engine.state import Check, Mention
 from engine.timeexpr import hhmm
 from engine.verbalize import literal_text, predicate_key, sentence
@@ -388,7 +389,7 @@ class Verifier:
                 if found:
                     support.extend(found)
                     continue
-                clash = self._entity_clash(b, ents, cues)
+                clash = self._entity_clash(b, ents, cues, first_verb(text) is None)
                 if clash:
                     contra.append(clash)
                 else:
@@ -496,16 +497,35 @@ class Verifier:
                     return [f for f in slot.facts if f.other == b][:1]
         return []
 
-    def _entity_clash(self, b: str, ents: list[str], cues: set[str]) -> tuple[KFact, str] | None:
+    def _entity_clash(self, b: str, ents: list[str], cues: set[str], fragment: bool) -> tuple[KFact, str] | None:
+        """b in a single-valued relation the claim names (or, in a verbless fragment like
+        "Seminar: Monday, Room B", the only one b's kind fits) where the KG has another value."""
         cat_b = self.category(b)
         for a in ents:
             if a == b:
                 continue
-            for slot in self.slots(a).values():
-                if (slot.direction == "out" and not slot.literal and slot.key in cues and b not in slot.others
-                        and functional(slot.key, len(slot.facts)) and self.slot_category(slot) & cat_b):
+            fitting = [slot for slot in self.slots(a).values() if slot.direction == "out" and not slot.literal
+                       and functional(slot.key, len(slot.facts)) and self.slot_category(slot) & cat_b]
+            named = [slot for slot in fitting if slot.key in cues]
+            for slot in named or (fitting if fragment and len(fitting) == 1 else []):
+                if b not in slot.others:
                     kf = slot.facts[0]
                     return kf, f"the KG says {self.say(kf)}, not {self.label(b)}"
+        return None
+
+    def _numbered(self, v: V.Value, ents: list[str], cues: set[str]) -> tuple[list[KFact], bool] | None:
+        """"Her office is 323": a number that stands for a named thing ("Office 323")."""
+        if v.kind != "number":
+            return None
+        for a in ents:
+            for slot in self.slots(a).values():
+                if slot.direction != "out" or slot.literal or slot.key not in cues:
+                    continue
+                numbered = [kf for kf in slot.facts if re.search(r"\d", self.label(kf.other))]
+                if numbered:
+                    said = f"{v.value[0]:g}"
+                    hits = [kf for kf in numbered if said in re.findall(r"\d+", self.label(kf.other))]
+                    return (hits or numbered), bool(hits)
         return None
 
     def _literal_slots(self, v: V.Value, a: str, cues: set[str]) -> list[Slot]:
@@ -523,14 +543,18 @@ class Verifier:
                 for kf in slot.facts:
                     if V.matches(v, kf.kind, kf.value):
                         return [kf]
-        counted = self._count(v, ents, blank)
-        return counted[0] if counted and counted[1] else []
+        counted = self._count(v, ents, blank) or self._numbered(v, ents, cues)
+        return counted[0][:1] if counted and counted[1] else []
 
     def _value_clash(self, v: V.Value, ents: list[str], cues: set[str], blank: str) -> tuple[KFact, str] | None:
         counted = self._count(v, ents, blank)
         if counted and not counted[1]:
             facts = counted[0]
-            return (facts[0] if facts else None), f"the KG lists {len(facts)}, not {v.text}"
+            return facts[0], f"the KG lists {len(facts)}, not {v.text}"
+        numbered = self._numbered(v, ents, cues)
+        if numbered and not numbered[1] and all(functional(kf.key, len(numbered[0])) for kf in numbered[0]):
+            kf = numbered[0][0]
+            return kf, f"the KG says {self.say(kf)}, not {v.text}"
         for a in ents:
             slots = self._literal_slots(v, a, cues)
             if slots and all(functional(s.key, len(s.facts)) for s in slots):
