@@ -1,4 +1,4 @@
-"""The retrieved subgraph as a node-link picture (netext layout) and as a Tree."""
+"""The retrieved subgraph as a node-link picture (a spanning forest of chips and arrows) and as a Tree."""
 
 from __future__ import annotations
 
@@ -57,53 +57,97 @@ def graph_parts(state: TurnState, labels: dict[str, str]) -> tuple[dict[str, dic
         for end in (c.fact.s, target):
             nodes[end]["score"] = max(nodes[end]["score"], c.score)
         edges.append((c.fact.s, target, c.p_label or c.fact.p, c.score, c.derived, c.p))
+    literals = {c.fact.o for c in state.retrieved if c.fact.o_literal}
     for iri in state.subgraph_nodes:
-        node(iri, labels.get(iri, ""))
+        if iri not in nodes and iri not in literals:
+            node(iri, labels.get(iri, ""))
     return nodes, edges
 
 
 def draw_subgraph(state: TurnState, labels: dict[str, str]) -> RenderableType:
-    """The picture: node colour = relevance, bold = linked in this turn, grey ◇ = bridging node
-    with no score of its own, magenta double edge = derived by a rule."""
+    """The picture, laid out as a spanning forest from the entities linked in this turn (so it
+    reads top-down in a narrow pane): nodes are coloured chips (relevance; bold = linked, grey ◇ =
+    bridging node with no score of its own, italic = a literal value), edges carry their relation,
+    ═ marks an edge a rule derived. Edges that close a cycle are listed under the forest."""
     nodes, edges = graph_parts(state, labels)
     if not nodes:
         return Text("No subgraph for this turn.", style="dim italic")
-    from netext import ArrowTip, ConsoleGraph, EdgeRoutingMode, EdgeSegmentDrawingMode
-
-    def render_label(_node: str, data: dict[str, Any], _style: Style) -> RenderableType:
-        return data["$text"]
-
     scale = score_scale(state)
-    graph_nodes = {}
-    for iri, info in nodes.items():
+    adjacency: dict[str, list[tuple[str, int]]] = {n: [] for n in nodes}
+    for i, (u, v, *_rest) in enumerate(edges):
+        adjacency[u].append((v, i))
+        adjacency[v].append((u, i))
+    for n in adjacency:  # strongest edges first under each node
+        adjacency[n].sort(key=lambda item: -edges[item[1]][3])
+    kind_rank = {"linked": 0, "entity": 1, "bridging": 2, "literal": 3}
+    roots = sorted(nodes, key=lambda n: (kind_rank[nodes[n]["kind"]], -nodes[n]["score"], nodes[n]["label"]))
+
+    def chip(n: str) -> Text:
+        info = nodes[n]
         kind = info["kind"]
-        colour = BRIDGE if kind == "bridging" else relevance_colour(info["score"], scale)
-        label = ("◇ " if kind == "bridging" else "") + short(info["label"])
-        text = Text(label, style=Style(color=colour, bold=kind == "linked",
-                                       italic=kind in ("bridging", "literal")))
-        graph_nodes[iri] = {"$text": text, "$content-renderer": render_label,
-                            "$style": Style(color=colour, dim=kind == "bridging")}
-    graph_edges = []
-    for u, v, label, score, derived, p in edges:
-        if u == v:
-            continue
+        if kind == "literal":
+            return Text(short(info["label"], 32), style=Style(color=relevance_colour(info["score"], scale), italic=True))
+        if kind == "bridging":
+            return Text(f" ◇ {short(info['label'], 28)} ", style=Style(color="#d0d0d0", bgcolor="#4e4e4e", italic=True))
+        colour = relevance_colour(info["score"], scale)
+        return Text(f" {short(info['label'], 30)} ", style=Style(color="#000000", bgcolor=colour, bold=kind == "linked"))
+
+    def arrow(i: int, forward: bool) -> Text:
+        _u, _v, label, score, derived, p = edges[i]
         colour = DERIVED if derived else relevance_colour(score, scale)
-        text = short(label, 18) + (f" p={p:.2f}" if derived else f" {score:.2f}")
-        graph_edges.append((u, v, {
-            "$label": text,
-            "$style": Style(color=colour, bold=colour == HIGH),
-            "$end-arrow-tip": ArrowTip.ARROW,
-            "$edge-routing-mode": EdgeRoutingMode.ORTHOGONAL,
-            "$edge-segment-drawing-mode": EdgeSegmentDrawingMode.BOX_DOUBLE if derived
-            else EdgeSegmentDrawingMode.BOX_ROUNDED,
-        }))
-    return ConsoleGraph(graph_nodes, graph_edges)
+        line = "═" if derived else "─"
+        name = short(label, 22) + (f" p={p:.2f}" if derived else "")
+        if forward:
+            return Text.assemble((f"{line} ", colour), (name, Style(color=colour, italic=True)), (f" {line}{line}▶ ", colour))
+        return Text.assemble((f"◀{line}{line} ", colour), (name, Style(color=colour, italic=True)), (f" {line} ", colour))
+
+    out = Text(no_wrap=True, overflow="ignore")
+    seen: set[str] = set()
+    used: set[int] = set()
+
+    def walk(n: str, prefix: str) -> None:
+        children = []
+        for m, i in adjacency[n]:
+            if m not in seen and i not in used:
+                seen.add(m)
+                used.add(i)
+                children.append((m, i))
+        for k, (m, i) in enumerate(children):
+            last = k == len(children) - 1
+            out.append(prefix + ("└" if last else "├"), style="dim")
+            out.append_text(arrow(i, edges[i][0] == n))
+            out.append_text(chip(m))
+            out.append("\n")
+            walk(m, prefix + ("  " if last else "│ "))
+
+    for root in roots:
+        if root in seen:
+            continue
+        seen.add(root)
+        if out:
+            out.append("\n")
+        out.append_text(chip(root))
+        out.append("\n")
+        walk(root, "")
+    rest = [i for i in range(len(edges)) if i not in used]
+    if rest:
+        out.append("\nalso\n", style="dim")
+        for i in rest:
+            u, v = edges[i][0], edges[i][1]
+            out.append("  ")
+            out.append_text(chip(u))
+            out.append(" ")
+            out.append_text(arrow(i, True))
+            out.append_text(chip(v))
+            out.append("\n")
+    out.rstrip()
+    return out
 
 
 def legend() -> Text:
     return Text.assemble(
-        ("■", HIGH), " high  ", ("■", MID), " mid  ", ("■", LOW), " low relevance   ",
-        ("bold", "bold"), " linked  ", ("◇ bridging", BRIDGE), "  ", ("═ derived", DERIVED))
+        ("  ", f"on {HIGH}"), ("  ", f"on {MID}"), ("  ", f"on {LOW}"), " relevance  ", ("bold", "bold"), " linked  ",
+        ("◇", BRIDGE), " bridging  ", ("═", DERIVED), " derived")
 
 
 def tree_rows(state: TurnState, labels: dict[str, str]) -> list[tuple[str, str, list[tuple[Text, Candidate]]]]:
