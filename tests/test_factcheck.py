@@ -375,3 +375,28 @@ def test_what_the_user_said_supports_the_claim(office):
                                    "You need a projector.", v)
     assert (you.verdict, plan.verdict, other.verdict) == ("supported", "supported", "nei")
     assert plan.evidence["source"] == "dialogue" and plan.evidence["turn"] == 3
+
+
+# Replies written the way chat models write them, labelled by hand against the committed demo KGs.
+PROSE = [
+    ("office", "The Poster Session is a meeting that takes place in the Meeting Room Delta at 8:00 AM on Monday. "
+               "It is organized by Fatima Walker.", ["nei", "supported", "supported"]),
+    ("office", "Here you go:\n1. **Poster Session**: Monday, 08:00 - 08:30, Meeting Room Delta\n"
+               "2. **Thesis Defense Rehearsal**: Monday, 08:30 - 09:30, Meeting Room Gamma",
+     ["nei", "supported", "contradicted"]),
+    ("office", "Siobhán Novak's email is siobhan.novak@institute.example.net and her phone number is "
+               "+47 905 17 324.", ["supported", "contradicted"]),
+    ("office", "The Thesis Defense Rehearsal (Monday, 08:30–09:30) is in Meeting Room Beta; Ravi D'Angelo is "
+               "the organizer.", ["supported", "supported"]),
+    ("office", "The Poster Session is organized by Fatima Walker, and David Ivanova and José Santos will attend.",
+     ["supported", "supported", "supported"]),
+    ("wikidata", "Christopher Nolan directed Inception, which was released in 2010.", ["supported", "supported"]),
+    ("wikidata", "Leonardo DiCaprio, a French actor, starred in Inception.", ["supported", "contradicted"]),
+    ("wikidata", "Paris is the capital of France and has about 2.1 million inhabitants.", ["supported", "supported"]),
+]
+
+
+@pytest.mark.parametrize("kg, reply, verdicts", PROSE)
+def test_chat_model_prose(kg, reply, verdicts, office, wikidata):
+    kb = office if kg == "office" else wikidata
+    assert [c.verdict for c in check_reply(reply, verifier(kb))] == verdicts
