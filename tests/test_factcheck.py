@@ -390,6 +390,8 @@ PROSE = [
                "the organizer.", ["supported", "supported"]),
     ("office", "The Poster Session is organized by Fatima Walker, and David Ivanova and José Santos will attend.",
      ["supported", "supported", "supported"]),
+    ("office", "The Poster Session ends at 08:30, right before the Thesis Defense Rehearsal starts at 08:30. "
+               "Olga Lopez organizes the Poster Session at 08:00.", ["supported", "contradicted"]),
     ("wikidata", "Christopher Nolan directed Inception, which was released in 2010.", ["supported", "supported"]),
     ("wikidata", "Leonardo DiCaprio, a French actor, starred in Inception.", ["supported", "contradicted"]),
     ("wikidata", "Paris is the capital of France and has about 2.1 million inhabitants.", ["supported", "supported"]),

@@ -63,7 +63,7 @@ DEMONYMS = {"American": "United States", "British": "United Kingdom", "English":
             "South African": "South Africa", "Egyptian": "Egypt", "Turkish": "Turkey"}
 PROPERTY = re.compile(r"/(?:entity|prop/direct)/P\d+$")
 MAX_COMBOS = 8
-SEMANTIC_MARGIN = 0.05  # how much closer one relation label must be than the next
+SEMANTIC_MARGIN = 0.05  # how much closer to the claim one relation's sentence must be than the next
 
 
 @dataclass
@@ -382,24 +382,14 @@ class Verifier:
         contra: list[tuple[KFact, str]] = []
         missing: list[str] = []
 
-        # Things the claim puts together: each entity must be connected to another one.
-        if len(ents) >= 2:
-            for b in ents:
-                found = self._connect(b, ents, cues, text)
-                if found:
-                    support.extend(found)
-                    continue
-                clash = self._entity_clash(b, ents, cues, first_verb(text) is None)
-                if clash:
-                    contra.append(clash)
-                else:
-                    missing.append(self.label(b))
-        elif (ents == [self.speaker] and not values and not unknown and any(m.kind == "first_person" for m, _ in anchors)
-              and any(m.kind == "name" for m, _ in anchors)):  # "You are Mei Nguyen."
+        if (ents == [self.speaker] and not values and not unknown and any(m.kind == "first_person" for m, _ in anchors)
+                and any(m.kind == "name" for m, _ in anchors)):  # "You are Mei Nguyen."
             turn = self._intro_turn()
             if turn is not None:
                 return Judgement("supported", reason="the user said so", extra=turn)
 
+        # Each value must be a value of a thing the claim names.
+        unplaced: list[V.Value] = []
         for v in values:
             found = self._value_support(v, ents, cues, blank)
             if found:
@@ -408,8 +398,26 @@ class Verifier:
             clash = self._value_clash(v, ents, cues, blank)
             if clash:
                 contra.append(clash)
-            elif not (v.kind == "date" and support and _dates_only_context(v)):
-                missing.append(v.text)
+            else:
+                unplaced.append(v)
+        valued = {kf.fact.s for kf in support}
+
+        # Each thing the claim names must be connected to another one, or carry one of its values
+        # ("X ends at 10, just before Y starts at 10").
+        if len(ents) >= 2:
+            for b in ents:
+                found = self._connect(b, ents, cues, text)
+                if found:
+                    support.extend(found)
+                    continue
+                if b in valued:
+                    continue
+                clash = self._entity_clash(b, ents, cues, first_verb(text) is None)
+                if clash:
+                    contra.append(clash)
+                else:
+                    missing.append(self.label(b))
+        missing += [v.text for v in unplaced if not (v.kind == "date" and support and _dates_only_context(v))]
 
         for name in unknown:
             clash = self._unknown_clash(name, ents, cues)
