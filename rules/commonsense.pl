@@ -57,10 +57,14 @@ template(member_count/2, "the {1} group has {2} members").
 about(member_count/2, group).
 member_count(G, N) :- focus(G), kind(G, group), findall(P, edge(P, member_of, G), L), length(L, N).
 
+% A room one can book: one named in the turn, or one that hosts meetings (not every office).
+bookable(R) :- new(M), refers_to(M, R).
+bookable(R) :- requested(R), edge(_, location, R).
+
 % A room is available at the asked time (or now) when no event in it overlaps.
 template(room_available/2, "{1} is available {2}").
 about(room_available/2, room).
-room_available(R, Text) :- focus(R), kind(R, room), slot(D, S, E, Text), \+ room_busy(R, D, S, E).
+room_available(R, Text) :- focus(R), kind(R, room), bookable(R), slot(D, S, E, Text), \+ room_busy(R, D, S, E).
 % ... and when an event holds it, which one.
 template(room_taken/3, "{1} is taken {2} by {3}").
 about(room_taken/3, room).
@@ -70,7 +74,7 @@ room_taken(R, Text, Ev) :- focus(R), kind(R, room), slot(D, S, E, Text), edge(Ev
 % A room with at least one free hour in the morning (8-11) or afternoon (12-17) asked about.
 template(room_free_during/2, "{1} has a free hour {2}").
 about(room_free_during/2, room).
-room_free_during(R, Text) :- focus(R), kind(R, room), part(D, From, To, Text), free_hour(R, D, From, To).
+room_free_during(R, Text) :- focus(R), kind(R, room), bookable(R), part(D, From, To, Text), free_hour(R, D, From, To).
 
 % A person is available, or busy with an event, at the asked time (or now).
 template(person_available/2, "{1} is available {2}").

@@ -18,10 +18,13 @@ inverse_relation('P50', wrote).
 inverse_relation('P1346', 'P166'). % winner -> award received
 inverse_relation('P40', parent).
 
-% The inverse of a fact that points at a focused entity, as an edge from it.
+% An entity a mention of this turn refers to (not merely one of a type the user asked for).
+mentioned(X) :- new(M), refers_to(M, X).
+
+% The inverse of a fact that points at a mentioned entity, as an edge from it.
 template(inverse/3, "{1} {2} {3}").
 fact_args(inverse/3, 1, 3).
-inverse(X, Q, Y) :- focus(X), edge(Y, P, X), inverse_relation(P, Q).
+inverse(X, Q, Y) :- mentioned(X), edge(Y, P, X), inverse_relation(P, Q).
 
 % "subclass of" and "part of" relations (Wikidata ids and RDF Schema).
 subclass_rel(subclass_of).
@@ -34,13 +37,13 @@ chain(Rel, X, Y, 1) :- edge(X, Rel, Y).
 chain(Rel, X, Z, N) :- edge(X, Rel, Y), chain(Rel, Y, Z, N1), N1 < 3, N is N1 + 1.
 
 template(kind_of/2, "{1} is a kind of {2}").
-kind_of(X, Y) :- focus(X), subclass_rel(R), chain(R, X, Y, N), N > 1.
+kind_of(X, Y) :- mentioned(X), subclass_rel(R), chain(R, X, Y, N), N > 1.
 template(instance_of_kind/2, "{1} is a {2}").
-instance_of_kind(X, Y) :- focus(X), type_rel(T), edge(X, T, C), subclass_rel(R), chain(R, C, Y, _).
+instance_of_kind(X, Y) :- mentioned(X), type_rel(T), edge(X, T, C), subclass_rel(R), chain(R, C, Y, _).
 type_rel(type).
 type_rel('P31').
 template(part_of/2, "{1} is part of {2}").
-part_of(X, Y) :- focus(X), part_rel(R), chain(R, X, Y, N), N > 1.
+part_of(X, Y) :- mentioned(X), part_rel(R), chain(R, X, Y, N), N > 1.
 
 % Two focused entities linked through one node: the bridge a question often needs.
 % Neighbours through any relation but "instance of": a class links everything of its kind.
