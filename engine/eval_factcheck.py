@@ -17,7 +17,7 @@ import time
 from datetime import datetime
 from pathlib import Path
 
-from engine.factcheck import VERDICTS
+from engine.factcheck import VERDICTS, session_scores
 from engine.factcheck.planted import Item, office_items, perturbed_items, wikidata_items
 from rules.similarity import norm
 
@@ -87,6 +87,7 @@ def run(split_name: str, domains: tuple[str, ...] = ("office", "wikidata")) -> d
     ms: list[float] = []
     reference = {v: 0 for v in VERDICTS}
     reference_errors: list[dict] = []
+    sessions: list[tuple[float | None, float | None]] = []  # (fact score, NEIP) per dialogue
 
     def record(item: Item, checks: list) -> None:
         for p, c in zip(item.planted, match_checks(item.planted, checks)):
@@ -115,13 +116,16 @@ def run(split_name: str, domains: tuple[str, ...] = ("office", "wikidata")) -> d
                     ms.append((time.perf_counter() - t0) * 1000)
                     record(item, state.checks)
                 # The benchmark's own replies state only true facts: none may be contradicted.
+                replies = []
                 for turn, entry in enumerate(split[did]["log"], start=1):
                     state = _office_state(split[did], did, turn, entry["agent_response"])
                     check(state, ctx)
+                    replies.append(state.checks)
                     for c in state.checks:
                         reference[c.verdict] += 1
                         if c.verdict == "contradicted":
                             reference_errors.append({"claim": c.claim, "reason": c.reason, "dialogue": did})
+                sessions.append(session_scores(replies))
     if "wikidata" in domains:
         store = KGStore()
         store.load(demo_path("wikidata"))
@@ -133,7 +137,12 @@ def run(split_name: str, domains: tuple[str, ...] = ("office", "wikidata")) -> d
             ms.append((time.perf_counter() - t0) * 1000)
             record(item, state.checks)
     res = summarize(rows, ms, split_name, domains)
-    res["reference_replies"] = dict(reference, claims=sum(reference.values()), contradicted_claims=reference_errors)
+    facts = [f for f, _ in sessions if f is not None]
+    neips = [n for _, n in sessions if n is not None]
+    res["reference_replies"] = dict(reference, claims=sum(reference.values()), contradicted_claims=reference_errors,
+                                    dialogues=len(sessions),
+                                    mean_session_fact_score=round(sum(facts) / len(facts), 4) if facts else None,
+                                    mean_session_neip=round(sum(neips) / len(neips), 4) if neips else None)
     return res
 
 
@@ -179,7 +188,8 @@ def print_report(res: dict, show_errors: int) -> None:
     ref = res.get("reference_replies")
     if ref and ref["claims"]:
         print(f"\nthe benchmark's own (true) replies: {ref['claims']} claims: {ref['supported']} supported, "
-              f"{ref['nei']} nei, {ref['contradicted']} contradicted (should be 0)")
+              f"{ref['nei']} nei, {ref['contradicted']} contradicted (should be 0); per dialogue (session) "
+              f"fact score {ref['mean_session_fact_score']}, NEIP {ref['mean_session_neip']} on average")
     print("\nper planted kind")
     for k, row in res["per_kind"].items():
         print(f"  {k:<34}{row['expected']:<14}{row['n']:>5}{row['accuracy']:>8.3f}")
