@@ -101,10 +101,25 @@ def _person_candidate(ctx: TurnContext, m: Mention) -> str | None:
     return None
 
 
+def earlier_time(ctx: TurnContext, session_id: str, turn: int) -> timeexpr.TimeValue | None:
+    """The last time a user turn before `turn` named (what "then" means)."""
+    rows = ctx.store.query(f"""SELECT ?i ?v WHERE {{ GRAPH <{vocab.dialogue_graph(session_id)}> {{
+        ?t <{vocab.KGC_INDEX}> ?i ; <{vocab.KGC_SPEAKER}> "user" ; <{vocab.KGC_HAS_MENTION}> ?m .
+        ?m <{vocab.KGC_KIND}> "time" ; <{vocab.KGC_VALUE}> ?v ; <{vocab.KGC_START}> ?s }} FILTER(?i < {turn}) }}
+        ORDER BY DESC(?i) DESC(?s) LIMIT 1""")
+    return timeexpr.TimeValue.from_iso(rows[0]["v"]) if rows else None
+
+
 @stage("observe", report=lambda s: s.mentions)
 def run(state: TurnState, ctx: TurnContext) -> None:
     state.turn_iri = write_turn(ctx, state.session_id, state.turn, state.speaker, state.text, state.now)
     state.mentions = detect(ctx, state.text, state.now)
+    then = timeexpr.THEN.search(state.text)
+    if then and not any(m.kind == "time" for m in state.mentions):
+        value = earlier_time(ctx, state.session_id, state.turn)
+        if value is not None:
+            state.mentions.append(Mention(then.group(0), then.start(), then.end(), "time", value=value))
+            state.mentions.sort(key=lambda m: (m.start, m.end))
     write_mentions(ctx, state.session_id, state.turn, state.mentions)
     if state.speaker_entity is None:
         state.speaker_entity = session_speaker(ctx, state.session_id)

@@ -49,10 +49,26 @@ class TimeValue:
             f"from {hhmm(self.start)} to {hhmm(self.end or self.start)}"
         return f"{day} {span}" if day in ("today", "tomorrow") else f"on {day} {span}"
 
+    @classmethod
+    def from_iso(cls, text: str) -> "TimeValue | None":
+        """Inverse of `iso` (the part of the day and "now" are not kept: a span on a day)."""
+        m = re.fullmatch(r"(\d{4}-\d{2}-\d{2})(?:T(\d{2}):(\d{2})(?:/(\d{2}):(\d{2}))?)?", text)
+        if not m:
+            return None
+        day = date.fromisoformat(m.group(1))
+        if m.group(2) is None:
+            return cls(day, explicit_day=True)
+        start = int(m.group(2)) * 60 + int(m.group(3))
+        end = int(m.group(4)) * 60 + int(m.group(5)) if m.group(4) else start + DEFAULT_SLOT_MIN
+        return cls(day, start, end, None, True)
+
     def iso(self) -> str:
         if self.start is None:
             return self.day.isoformat()
         return f"{self.day.isoformat()}T{hhmm(self.start)}" + (f"/{hhmm(self.end)}" if self.end is not None else "")
+
+
+THEN = re.compile(r"\b(?:then|at that time|at the same time)\b", re.I)
 
 
 def hhmm(minutes: int) -> str:

@@ -121,3 +121,13 @@ def test_a_clock_time_takes_the_day_named_in_the_turn():
     (rng,) = [v for _, v in times("from 2 to 4")]
     assert (rng.start, rng.end) == (840, 960)
     assert times("Room 214 and 3 people") == []
+
+
+def test_then_takes_the_time_of_an_earlier_turn():
+    s = open_session(reason_timeout_ms=20000)
+    turn(s, "Is Meeting Room Alpha free tomorrow at 10?")
+    s.system_turn("No, the Design Review is there.")
+    state = turn(s, "Who is in Meeting Room Beta then?")
+    then = next(m for m in state.mentions if m.kind == "time")
+    assert (then.text, then.value.day, then.value.start) == ("then", date(2026, 3, 5), 600)
+    assert TimeValue.from_iso(then.value.iso()) == then.value
