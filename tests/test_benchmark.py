@@ -94,8 +94,9 @@ def test_names_include_punctuation_and_accents():
     assert any(not n.isascii() for n in names)
 
 
-def test_gold_edges_and_links_are_facts_of_the_world(dev):
-    for dialogue_id, d in dev.items():
+@pytest.mark.parametrize("name", sorted(SPLITS))
+def test_gold_edges_and_links_are_facts_of_the_world(name):
+    for dialogue_id, d in load_split(name).items():
         facts = world_triples(dialogue_id, d["data"])
         entities = {s for s, _, _ in facts} | {o for _, _, o in facts}
         for entry in d["log"]:

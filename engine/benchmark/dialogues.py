@@ -349,7 +349,7 @@ def free_room(w: Writer) -> str | None:
     u = Utterance()
     w.me(u, "I").say(f" need a meeting room {w.dayref(day)} at {say_time(t, rng)}. ")
     u.say(rng.choice(("Which rooms are free?", "Which meeting rooms are available?")))
-    g = w.gold().type_request([fa.room(r) for r in MEETING_ROOMS])
+    g = w.gold().type_request([fa.room(r) for r in MEETING_ROOMS if fa.touching(fa.room(r))])  # rooms the KG has
     w.add(u, f"At {hhmm(t)} {w.dayref(day)}, {join(free)} {'is' if len(free) == 1 else 'are'} free.",
           [f'request_available_rooms(time="{hhmm(t)}")'], g)
     r_busy = rng.choice(taken)
