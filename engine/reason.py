@@ -371,21 +371,21 @@ def reason_turn(ctx: TurnContext, inp: TurnInput, budget_s: float, stats: list |
     rules = rules_of(ctx)
     deadline = time.perf_counter() + budget_s
 
-    def run(prog: Program) -> list[Answer]:
+    def run(prog: Program, phase: str) -> list[Answer]:
         st = Stats()
         try:
-            return evaluate(rules, prog, max(deadline - time.perf_counter(), 0.001), st)
+            return evaluate(rules, prog, max(deadline - time.perf_counter(), 0.001), st, phase)
         finally:
             if stats is not None:
                 stats.append(st)
 
     linking = None
     try:
-        linking = _read_answers(ctx, rules, inp, run(build_program(ctx, rules, inp)))
+        linking = _read_answers(ctx, rules, inp, run(build_program(ctx, rules, inp), "link"))
         if not inp.derive:
             return linking
         prog = derive_program(ctx, rules, inp, linking.links)
-        derived = _read_answers(ctx, rules, inp, run(prog)).derived if prog.queries else []
+        derived = _read_answers(ctx, rules, inp, run(prog, "derive")).derived if prog.queries else []
     except ReasoningFailed as exc:
         why = f"reasoning stopped at its time budget of {budget_s * 1000:.0f} ms" if exc.timeout else str(exc)
         if linking is not None:  # linking finished, deriving did not

@@ -39,7 +39,7 @@ def naive_turn(ctx, inp, timeout_s: float) -> tuple[float, float, int, str]:
     rules = rules_of(ctx)
     wall, cpu = time.perf_counter(), time.process_time()
     prog = build_program(ctx, rules, inp, whole_kg=True)
-    text = rules.header() + rules.text + "\n" + prog.render()
+    text = rules.header() + rules.text() + "\n" + prog.render()
 
     def work():
         return get_evaluatable("sdd").create_from(PrologString(text)).evaluate()

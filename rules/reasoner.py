@@ -85,71 +85,85 @@ def parse_rule_file(path: Path) -> str:
     return text
 
 
+# Which built-in file a program needs: linking asks refers_to, deriving gets refers_to as facts
+# and asks the derived predicates. A user's own file goes into both.
+LINKING_ONLY = frozenset({"entity_linking.pl"})
+DERIVING_ONLY = frozenset({"commonsense.pl", "generic.pl"})
+PHASES = ("link", "derive", "all")
+
+
 @dataclass
 class RuleSet:
-    """Parsed rule files, their derived predicates and templates, and the prepared database."""
+    """Parsed rule files, their derived predicates and templates, and the prepared databases
+    (one per phase: "link", "derive", and "all" for a single whole program)."""
 
     files: list[Path]
-    text: str
+    texts: dict[Path, str]
     templates: dict[tuple[str, int], str] = field(default_factory=dict)
     fact_args: dict[tuple[str, int], tuple[int, int]] = field(default_factory=dict)
     about: dict[tuple[str, int], set[str]] = field(default_factory=dict)
-    _engine: Any = None
-    _base: Any = None
+    _bases: dict[str, Any] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     @classmethod
     def load(cls, extra: list[str] | tuple[str, ...] = ()) -> "RuleSet":
         files = rule_files(extra)
-        parts = [f"% ---- {p}\n{parse_rule_file(p)}" for p in files]
-        return cls(files=files, text="\n".join(parts))
+        return cls(files=files, texts={p: parse_rule_file(p) for p in files})
 
-    def header(self) -> str:
+    def text(self, phase: str = "all") -> str:
+        """The rule files a phase runs, one after the other."""
+        skip = DERIVING_ONLY if phase == "link" else LINKING_ONLY if phase == "derive" else frozenset()
+        return "\n".join(f"% ---- {p}\n{t}" for p, t in self.texts.items() if p.name not in skip)
+
+    def header(self, phase: str = "all") -> str:
         """The builtins, and a failing clause per input predicate so a turn without such
         facts (no earlier turn, no speaker yet) fails there instead of raising UnknownClause."""
         lines = [f":- use_module('{BUILTINS_MODULE.as_posix()}')."]
-        for name, arity in INPUT_PREDICATES:
+        inputs = INPUT_PREDICATES + ((("refers_to", 2),) if phase == "derive" else ())
+        for name, arity in inputs:
             args = ", ".join("_" for _ in range(arity))
             lines.append(f"{name}({args}) :- fail.")
         return "\n".join(lines) + "\n"
 
-    def prepared(self):
-        """(engine, base ClauseDB) built once; every turn extends the base."""
+    def prepared(self, phase: str = "all"):
+        """(engine, base ClauseDB) of a phase, built once; every turn extends the base."""
         with self._lock:
-            if self._base is None:
+            if phase not in self._bases:
                 from problog.engine import DefaultEngine
                 from problog.errors import ProbLogError
-                from problog.logic import Term
                 from problog.program import PrologString
 
                 engine = DefaultEngine()
                 try:
-                    base = engine.prepare(PrologString(self.header() + self.text))
-                    templates = engine.query(base, Term("template", None, None))
-                    fact_args = engine.query(base, Term("fact_args", None, None, None))
-                    about = engine.query(base, Term("about", None, None))
+                    base = engine.prepare(PrologString(self.header(phase) + self.text(phase)))
+                    if phase == "derive":
+                        self._read_declarations(engine, base)
                 except ProbLogError as exc:
                     raise RuleFileError(f"rule files {', '.join(map(str, self.files))}: {exc}") from None
-                for sig, text in templates:
-                    key = (decode(str(sig.args[0])), int(sig.args[1]))
-                    self.templates[key] = decode(str(text))
-                for sig, s, o in fact_args:
-                    self.fact_args[(decode(str(sig.args[0])), int(sig.args[1]))] = (int(s), int(o))
-                for sig, kind in about:
-                    self.about.setdefault((decode(str(sig.args[0])), int(sig.args[1])), set()).add(decode(str(kind)))
-                self._engine, self._base = engine, base
-            return self._engine, self._base
+                self._bases[phase] = (engine, base)
+            return self._bases[phase]
+
+    def _read_declarations(self, engine, base) -> None:
+        from problog.logic import Term
+
+        for sig, text in engine.query(base, Term("template", None, None)):
+            self.templates[(decode(str(sig.args[0])), int(sig.args[1]))] = decode(str(text))
+        for sig, s, o in engine.query(base, Term("fact_args", None, None, None)):
+            self.fact_args[(decode(str(sig.args[0])), int(sig.args[1]))] = (int(s), int(o))
+        for sig, kind in engine.query(base, Term("about", None, None)):
+            self.about.setdefault((decode(str(sig.args[0])), int(sig.args[1])), set()).add(decode(str(kind)))
 
     def derived_predicates(self, kinds: set[str] | None = None) -> list[tuple[str, int]]:
         """Predicates with a template; with `kinds`, only those about one of these kinds."""
-        self.prepared()
+        self.prepared("derive")
         return [sig for sig in self.templates if kinds is None or sig not in self.about or self.about[sig] & kinds]
 
 
 def validate_rule_files(extra: list[str] | tuple[str, ...] = ()) -> RuleSet:
     """Parse every rule file at start-up so a broken one stops the app before the first turn."""
     rules = RuleSet.load(extra)
-    rules.prepared()
+    rules.prepared("link")
+    rules.prepared("derive")
     return rules
 
 
@@ -275,9 +289,10 @@ class Stats:
     formula_nodes: int = 0
 
 
-def evaluate(rules: RuleSet, program: Program, timeout_s: float, stats: Stats | None = None) -> list[Answer]:
-    """Ground and evaluate `program` on top of `rules` within `timeout_s` seconds."""
-    _, base = rules.prepared()
+def evaluate(rules: RuleSet, program: Program, timeout_s: float, stats: Stats | None = None,
+             phase: str = "all") -> list[Answer]:
+    """Ground and evaluate `program` on top of the rules of `phase` within `timeout_s` seconds."""
+    _, base = rules.prepared(phase)
     deadline = time.monotonic() + timeout_s
     stats = stats if stats is not None else Stats()
 
