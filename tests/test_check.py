@@ -164,3 +164,15 @@ def test_llm_splitter_with_the_default_model():
     claims = llm_split(reply, llm)
     assert claims and all(valid(c, set(norm(reply).split())) for c in claims)
     assert any("organizes" in c for c in claims) and any("10:00" in c for c in claims)
+
+
+def test_a_turn_checks_its_reply_and_refines_a_contradicted_one():
+    from engine.session import Session
+
+    llm = ScriptedLLM(["The Poster Session is in Meeting Room Alpha and starts at 08:00.",
+                       "The Poster Session is in Meeting Room Delta."])
+    session = Session.open(Config(scorer="bm25", now="2026-03-02T07:30", memory=True, refine_steps=1), llm=llm)
+    state = session.user_turn("Where is the Poster Session?")
+    assert [c.verdict for c in state.checks] == ["contradicted", "supported"]
+    assert state.checks[0].evidence["o_label"] == "Meeting Room Delta"
+    assert state.refined and [c.verdict for c in state.refined["checks"]] == ["supported"]
