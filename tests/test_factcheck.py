@@ -402,3 +402,17 @@ PROSE = [
 def test_chat_model_prose(kg, reply, verdicts, office, wikidata):
     kb = office if kg == "office" else wikidata
     assert [c.verdict for c in check_reply(reply, verifier(kb))] == verdicts
+
+
+def test_then_is_the_time_the_user_named(office):
+    from datetime import date
+
+    from engine.timeexpr import TimeValue
+
+    e = unique_event(office[2])
+    who = e["attendees"][-1]
+    start = int(e["start_time"][:2]) * 60 + int(e["start_time"][3:])
+    when = Mention("then", 0, 4, "time", value=TimeValue(date.fromisoformat(e["date"]), start, start + 60))
+    v = verifier(office, mentions=[when])
+    busy, free = check_reply(f"{who} is busy then. {who} is free then.", v)
+    assert (busy.verdict, free.verdict) == ("supported", "contradicted")

@@ -249,7 +249,7 @@ def split_sentence(sentence: str, protected: Spans) -> list[str]:
     if names:
         rx = re.compile("|".join(re.escape(k) for k in names))
         claims = [rx.sub(lambda m: names[m.group(0)], c) for c in claims]
-    return [c for c in claims if c]
+    return [c[0].upper() + c[1:] if c[0].islower() else c for c in claims if c]
 
 
 def _relative_clauses(s: str) -> list[str]:

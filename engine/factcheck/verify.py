@@ -41,6 +41,7 @@ NOTHING_ON = re.compile(r"\b(?:(?:has|have) no (?:bookings|meetings|events|appoi
                         r"(?:is|are) free all day|(?:is|are) free the whole day)\b", re.IGNORECASE)
 NONE = re.compile(r"\b(?:no|nobody|nothing|none|no one|neither|nor)\b", re.IGNORECASE)
 BUSY = re.compile(r"\b(?:busy|occupied|taken|unavailable|booked up|in a meeting)\b", re.IGNORECASE)
+THEN = re.compile(r"\b(?:then|at that time|at that hour)\b", re.IGNORECASE)
 YOU = re.compile(r"\b(?:you|your|yours|yourself)\b", re.IGNORECASE)
 CAPITALIZED = re.compile(r"(?:\b(?:[A-ZÀ-ÖØ-Þ][\w'’\-]*|O'[A-Z]\w*)(?:\s+(?:de|van|von|der|da|di|le|la|del|bin|al)?\s*(?=[A-ZÀ-ÖØ-Þ])"
                          r"[A-ZÀ-ÖØ-Þ][\w'’\-]*)*(?:\s+\d+\b)?)")
@@ -127,6 +128,8 @@ class Verifier:
         for m in mentions:
             if m.entity and m.kind != "first_person":
                 self.context.append(m.entity)
+        # Times the user's turn named, for a reply's "then" ("X is busy then").
+        self.times = [m.value for m in mentions if m.kind == "time" and getattr(m.value, "start", None) is not None]
         self._retrieved_entities = {x for c in self.retrieved for x in (c.fact.s, c.fact.o) if not c.fact.o_literal}
 
     # -- KG access ---------------------------------------------------------------------------
@@ -603,6 +606,11 @@ class Verifier:
         whole_day = bool(NOTHING_ON.search(blank))  # "has no bookings today"
         says_free, says_busy = bool(FREE.search(blank)) or whole_day, bool(BUSY.search(blank))
         times = [v for v in values if v.kind == "time"]
+        if not times and self.times and THEN.search(blank):
+            said = self.times[-1]
+            d = said.day
+            times = [V.Value("time", frozenset({said.start}), 0, 0, "then")]
+            values = values + [V.Value("date", (d.year, d.month, d.day, d.weekday()), 0, 0, "then")]
         if not (says_free or says_busy) or not (times or whole_day):
             return None
         who = next((e for e in ents if self.category(e) & {"person", "room"}), None)
