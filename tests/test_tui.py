@@ -380,3 +380,9 @@ async def test_new_session_then_reopen_the_past_one(kg_file, shared):
         assert [t.user for t in app.turns] == ["What is the phone number of Mark Taylor?"]
         assert app.session.history[0] == ("user", "What is the phone number of Mark Taylor?")
         assert [m.text for m in app.query(AssistantMessage)] == [REPLY]
+
+
+def test_the_app_keeps_sessions_in_the_xdg_data_dir_unless_told_otherwise(isolated):
+    assert app_config([]).store == str(isolated / "data" / "kgchat" / "store")
+    assert app_config(["--store", str(isolated / "mine")]).store == str(isolated / "mine")
+    assert app_config(["--memory"]).store is None

@@ -5,7 +5,9 @@ and every piece of app state changes in the handlers below, on the UI thread."""
 
 from __future__ import annotations
 
+import os
 import threading
+import time
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -418,17 +420,29 @@ class KGChatApp(App):
     def load_worker(self, session: AppSession, paths: list[str]) -> None:
         reports, error = [], ""
         for i, path in enumerate(paths):
-            self.post_message(LoadProgress(i, len(paths), path))
+            size = os.path.getsize(path) if os.path.isfile(path) else 0
+            last = [0.0]
+
+            def progress(done: int, i=i, path=path, size=size) -> None:
+                now = time.monotonic()
+                if now - last[0] >= FLUSH_S:  # the bar moves at the token pace, not per read
+                    last[0] = now
+                    self.post_message(LoadProgress(i, len(paths), path, done, size))
+
+            self.post_message(LoadProgress(i, len(paths), path, 0, size))
             try:
-                reports.append((path, session.ctx.store.load(path, format=self.config.format)))
+                reports.append((path, session.ctx.store.load(path, format=self.config.format, progress=progress)))
             except BadInput as exc:  # the loader left the store as it was
                 error = str(exc)
                 break
+        session.ctx.resources.pop("background_size", None)  # the KG grew: let retrieval re-measure it
         self.post_message(LoadFinished(reports, error, kg_size(session.ctx)))
 
     def on_load_progress(self, message: LoadProgress) -> None:
-        self.query_one("#load-progress", ProgressBar).update(total=None)
-        self.status.activity = f"loading {Path(message.path).name} ({message.done + 1}/{message.total})…"
+        bar = self.query_one("#load-progress", ProgressBar)
+        # Small files load in one go (no byte counts): the bar then just says "working".
+        bar.update(total=message.size if message.done else None, progress=message.done)
+        self.status.activity = f"loading {Path(message.path).name} ({message.index + 1}/{message.total})…"
 
     def on_load_finished(self, message: LoadFinished) -> None:
         self._loading = False
@@ -436,10 +450,11 @@ class KGChatApp(App):
         self.status.activity = ""
         self.status.kg_size = message.kg_size
         for path, report in message.reports:
-            added = getattr(report, "triples", None) or getattr(report, "added", None)
-            what = f"{added:,} triples" if isinstance(added, int) else str(report)
+            what = f"{report.added:,} triples" + (f" into {len(report.graphs)} graphs" if len(report.graphs) > 1 else "")
             self.notify(f"{Path(path).name}: {what}", title="Loaded")
             self.chat.mount(Notice(f"loaded {Path(path).name}: {what}", "info"))
+            for warning in report.warnings[:5]:
+                self.notify(warning, title=Path(path).name, severity="warning", timeout=8)
         if message.error:
             self.notify(message.error, title="Not loaded — nothing changed", severity="error", timeout=15)
 

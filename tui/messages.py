@@ -61,11 +61,16 @@ class TurnFailed(Message):
 
 
 class LoadProgress(Message):
-    def __init__(self, done: int, total: int, path: str) -> None:
+    """File `index` of `total` is loading: `done` of its `size` bytes read (0 until a bulk load
+    reports)."""
+
+    def __init__(self, index: int, total: int, path: str, done: int, size: int) -> None:
         super().__init__()
-        self.done = done
+        self.index = index
         self.total = total
         self.path = path
+        self.done = done
+        self.size = size
 
 
 class LoadFinished(Message):
