@@ -55,7 +55,6 @@ TYPE_NOUNS: dict[str, str] = {
 ORDINAL_WORDS = frozenset({"first", "second", "third", "fourth", "fifth", "last"})
 ANY_KIND = ("person", "event", "room", "group")
 SPEAKER_PATTERNS = re.compile(r"\b(?:my name is|my name's|i am|i'm|im|this is|it's|it is|call me)\s+$", re.I)
-MAX_LABEL_TOKENS = 8
 CANDIDATES_PER_MENTION = 8
 
 _WORD = re.compile(r"[^\W_]+")

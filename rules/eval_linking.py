@@ -14,7 +14,6 @@ import json
 import sys
 import tempfile
 import time
-from collections import defaultdict
 from pathlib import Path
 
 KINDS = ("name", "pronoun", "definite", "first_person")

@@ -89,7 +89,6 @@ def parse_rule_file(path: Path) -> str:
 # and asks the derived predicates. A user's own file goes into both.
 LINKING_ONLY = frozenset({"entity_linking.pl"})
 DERIVING_ONLY = frozenset({"commonsense.pl", "generic.pl"})
-PHASES = ("link", "derive", "all")
 
 
 @dataclass
