@@ -46,6 +46,18 @@ def values(var: str, terms: Iterable[str]) -> str:
     return f"VALUES ?{var} {{ {' '.join(terms)} }}"
 
 
+def batches(items: list[str], size: int = 40) -> list[list[str]]:
+    """Long VALUES blocks and UNIONs plan slowly: a few dozen terms per query."""
+    return [items[i:i + size] for i in range(0, len(items), size)]
+
+
+def by_predicate(predicates: Iterable[str], pattern: str) -> str:
+    """`{ ?s <p1> ?l BIND(<p1> AS ?p) } UNION ...` for a pattern like "?s {} ?l". Each branch
+    has its predicate bound: with `?p` left open, a VALUES block joined with it makes some
+    engines (Oxigraph among them) scan the whole store."""
+    return " UNION ".join(f"{{ {pattern.format(iri(p))} BIND({iri(p)} AS ?p) }}" for p in predicates)
+
+
 NAME_FILTER = f"FILTER(?p NOT IN ({', '.join(iri(p) for p in sorted(NAME_PREDICATES))}))"
 
 
@@ -107,6 +119,10 @@ class SparqlBackground:
     def _select(self, query: str) -> list[dict[str, dict]]:
         return self._request(query)["results"]["bindings"]
 
+    def _select_all(self, queries: list[str]) -> list[list[dict[str, dict]]]:
+        """Several queries at once over the connection pool."""
+        return list(self._pool.map(self._select, queries)) if len(queries) > 1 else [self._select(q) for q in queries]
+
     # ---- the KGStore read interface -------------------------------------------------------
 
     def query(self, sparql: str) -> list[dict[str, str]] | bool:
@@ -137,9 +153,9 @@ class SparqlBackground:
             if match:  # wdt:P57 is labelled on wd:P57: ask for both in the same query
                 valid.append(iri(WD + match.group(1)))
         valid = list(dict.fromkeys(valid))
-        for start in range(0, len(valid), 200):
-            rows = self._select(f"SELECT ?s ?p ?l WHERE {{ {values('s', valid[start:start + 200])} "
-                                f"{values('p', map(iri, LABEL_PREDICATES))} ?s ?p ?l FILTER(isLiteral(?l)) }}")
+        queries = [f"SELECT ?s ?p ?l WHERE {{ {values('s', batch)} {by_predicate(LABEL_PREDICATES, '?s {} ?l')} "
+                   "FILTER(isLiteral(?l)) }" for batch in batches(valid)]
+        for rows in self._select_all(queries):
             for row in rows:
                 found.setdefault(row["s"]["value"], []).append(
                     (row["p"]["value"], row["l"]["value"], row["l"].get("xml:lang")))
@@ -170,9 +186,9 @@ class SparqlBackground:
         variants = {v for p in phrases for v in (p, p.lower(), p.title())}
         terms = [t for v in sorted(variants) for t in (literal(v), literal(v, "en"))]
         entries: dict[tuple, LabelEntry] = {}
-        for start in range(0, len(terms), 400):
-            rows = self._select(f"SELECT ?s ?p ?l WHERE {{ {values('l', terms[start:start + 400])} "
-                                f"{values('p', map(iri, LABEL_PREDICATES + ALIAS_PREDICATES))} ?s ?p ?l }}")
+        queries = [f"SELECT ?s ?p ?l WHERE {{ {values('l', batch)} "
+                   f"{by_predicate(LABEL_PREDICATES + ALIAS_PREDICATES, '?s {} ?l')} }}" for batch in batches(terms)]
+        for rows in self._select_all(queries):
             for r in rows:
                 key = (r["l"]["value"], r["s"]["value"], r["p"]["value"] in ALIAS_PREDICATES)
                 entries.setdefault(key, LabelEntry(*key))

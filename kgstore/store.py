@@ -385,10 +385,14 @@ class KGStore:
         return resolve_label(iri, self._name_of)
 
     def _name_of(self, iri: str) -> str | None:
-        return best_name((predicate, q.object.value, q.object.language)
-                         for predicate in LABEL_PREDICATES
-                         for q in self._store.quads_for_pattern(term(iri), NamedNode(predicate), None, None)
-                         if isinstance(q.object, Literal))
+        node = term(iri)
+        for predicate in LABEL_PREDICATES:  # most entities stop at the first, rdfs:label
+            name = best_name((predicate, q.object.value, q.object.language)
+                             for q in self._store.quads_for_pattern(node, NamedNode(predicate), None, None)
+                             if isinstance(q.object, Literal))
+            if name is not None:
+                return name
+        return None
 
     def labels(self, iris: Iterable[str]) -> dict[str, str]:
         return {iri: self.label(iri) for iri in iris}
