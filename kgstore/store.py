@@ -281,9 +281,12 @@ class KGStore:
         return report
 
     def add(self, facts: Iterable[Fact], graph: str) -> None:
+        facts = list(facts)
         g = NamedNode(graph)
         self._store.extend([Quad(term(f.s), NamedNode(f.p), object_term(f), g) for f in facts])
-        self._changed()
+        # The dialogue writes every turn: keep the label caches unless names may have changed.
+        if graph.startswith(GRAPH_BG) or any(f.p in LABEL_PREDICATES for f in facts):
+            self._changed()
 
     def add_probabilistic(self, fact: Fact, p: float, graph: str, rule: str = "") -> None:
         """The plain quad, and an RDF 1.2 reifier carrying its probability and rule. Adding the
@@ -306,7 +309,8 @@ class KGStore:
             quads += [Quad(reifier, NamedNode(RDF_REIFIES), triple, g), Quad(reifier, NamedNode(KGC_RULE), rule_lit, g)]
         quads.append(Quad(reifier, NamedNode(KGC_PROBABILITY), Literal(float(p)), g))
         self._store.extend(quads)
-        self._changed()
+        if graph.startswith(GRAPH_BG) or fact.p in LABEL_PREDICATES:
+            self._changed()
 
     def probability(self, fact: Fact, graph: str | None = None) -> float | None:
         """The highest probability a reifier gives this fact (None when it has none)."""

@@ -222,3 +222,14 @@ def test_a_load_killed_midway_leaves_the_store_as_before(tmp_path, name, quads):
     assert (reopened.count(), reopened.graphs()) == before
     reopened.load(big)  # and the same file loads fine afterwards
     assert reopened.count() == before[0] + 60_000
+
+
+def test_label_caches_follow_writes_that_can_change_names(store):
+    assert store.label(EX + "oslo") == "oslo"
+    store.add([Fact(EX + "oslo", RDFS_LABEL, "Oslo", o_literal=True)], dialogue_graph("s1"))
+    assert store.label(EX + "oslo") == "Oslo"
+    entries = len(store.label_entries())
+    store.add([Fact(EX + "turn1", EX + "mentions", EX + "oslo")], dialogue_graph("s1"))
+    assert len(store.label_entries()) == entries  # dialogue writes keep the cached entries
+    store.add([Fact(EX + "bergen", RDFS_LABEL, "Bergen", o_literal=True)], bg_graph("people"))
+    assert len(store.label_entries()) == entries + 1
