@@ -386,3 +386,16 @@ def test_the_app_keeps_sessions_in_the_xdg_data_dir_unless_told_otherwise(isolat
     assert app_config([]).store == str(isolated / "data" / "kgchat" / "store")
     assert app_config(["--store", str(isolated / "mine")]).store == str(isolated / "mine")
     assert app_config(["--memory"]).store is None
+
+
+async def test_no_app_key_is_shadowed_by_the_focused_prompt(kg_file, shared):
+    from tui.app import BINDINGS
+
+    app = make_app(kg_file, shared)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await ready(app, pilot)
+        assert app.focused is app.prompt_input
+        owners = {key: type(b.node).__name__ for key, b in app.active_bindings.items()}
+        assert {b.key: owners.get(b.key) for b in BINDINGS} == {b.key: "KGChatApp" for b in BINDINGS}
+        await pilot.press("f5")
+        assert app.pane.active == "tab-reasoning"

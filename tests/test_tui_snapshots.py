@@ -60,7 +60,7 @@ def test_main_screen_80x24(snap_compare, snapshot_app):
 def test_checks_tab_80x24(snap_compare, snapshot_app):
     async def run_before(pilot) -> None:
         await _one_turn(pilot)
-        await pilot.press("f8")
+        await pilot.press("f5", "f5", "f5")  # Subgraph → Reasoning → Facts → Checks
         await pilot.pause()
 
     assert snap_compare(snapshot_app, terminal_size=(80, 24), run_before=run_before)

@@ -46,10 +46,8 @@ BINDINGS = [
     Binding("ctrl+s", "export", "Export", id="export"),
     Binding("ctrl+t", "copy_reply", "Copy reply", id="copy_reply", show=False),
     Binding("ctrl+b", "toggle_pane", "Pane", id="toggle_pane"),
-    Binding("f5", "show_tab('tab-subgraph')", "Subgraph", id="tab_subgraph", show=False),
-    Binding("f6", "show_tab('tab-reasoning')", "Reasoning", id="tab_reasoning", show=False),
-    Binding("f7", "show_tab('tab-facts')", "Facts", id="tab_facts", show=False),
-    Binding("f8", "show_tab('tab-checks')", "Checks", id="tab_checks", show=False),
+    # F6/F7 belong to the prompt (select line / all): one key walks the knowledge tabs instead.
+    Binding("f5", "next_tab", "Next tab", id="next_tab"),
     Binding("escape", "cancel", "Cancel reply", id="cancel", show=False),
     Binding("ctrl+q", "quit", "Quit", id="quit", priority=True),
 ]
@@ -362,6 +360,10 @@ class KGChatApp(App):
         self.query_one("#knowledge").remove_class("hidden")
         self.pane.active = tab
 
+    def action_next_tab(self) -> None:
+        tabs = [pane.id for pane in self.pane.query("TabPane")]
+        self.action_show_tab(tabs[(tabs.index(self.pane.active) + 1) % len(tabs)])
+
     def action_toggle_pane(self) -> None:
         self.query_one("#knowledge").toggle_class("hidden")
 
@@ -577,6 +579,10 @@ class KGChatApp(App):
         yield SystemCommand("Export conversation as JSON", "Only the .json file", lambda: self.action_export(("json",)))
         yield SystemCommand("Copy last reply", "To the clipboard (OSC 52)", self.action_copy_reply)
         yield SystemCommand("Toggle knowledge pane", "Hide or show the right-hand pane", self.action_toggle_pane)
+        for tab, title in (("tab-subgraph", "Subgraph"), ("tab-reasoning", "Reasoning"), ("tab-facts", "Facts"),
+                           ("tab-checks", "Checks")):
+            yield SystemCommand(f"Show {title}", f"The {title} tab of the knowledge pane",
+                                lambda tab=tab: self.action_show_tab(tab))
         yield SystemCommand("Help: keys", "Every key and its config name", self.action_help)
 
 
