@@ -101,6 +101,17 @@ async def ask(app: KGChatApp, pilot, text: str) -> AssistantMessage:
     return list(app.query(AssistantMessage))[-1]
 
 
+def plain(widget) -> str:
+    """What a Static shows, as text (its content may be any Rich renderable)."""
+    import io
+
+    from rich.console import Console
+
+    console = Console(width=200, file=io.StringIO(), record=True)
+    console.print(widget.content)
+    return console.export_text()
+
+
 def remember_encoder(app: KGChatApp, shared: dict) -> None:
     if app.session is not None and "encoder" in app.session.ctx.resources:
         shared.setdefault("encoder", app.session.ctx.resources["encoder"])
@@ -399,3 +410,40 @@ async def test_no_app_key_is_shadowed_by_the_focused_prompt(kg_file, shared):
         assert {b.key: owners.get(b.key) for b in BINDINGS} == {b.key: "KGChatApp" for b in BINDINGS}
         await pilot.press("f5")
         assert app.pane.active == "tab-reasoning"
+
+
+async def test_knowledge_pane_sections_after_a_turn(kg_file, shared):
+    from textual.widgets import Static, Tree
+
+    app = make_app(kg_file, shared)
+    async with app.run_test(size=(130, 40)) as pilot:
+        await ready(app, pilot)
+        await ask(app, pilot, "What is the phone number of Mark Taylor?")
+        state = app.turns[0].state
+        pane = app.pane
+        # Reasoning: the mention and what it links to.
+        reasoning = plain(pane.query_one("#reasoning", Static))
+        assert any(m.entity for m in state.mentions) and "Mark Taylor" in reasoning
+        # Facts: every candidate, sortable by a column.
+        table = pane.query_one("#facts-table", DataTable)
+        assert table.row_count == len(state.candidates) > 0
+        pane.sort_facts("score", reverse=False)
+        scores = [float(table.get_row_at(i)[2].plain) for i in range(table.row_count)]
+        assert scores == sorted(scores)
+        # Subgraph tree: picking an entity shows its other facts from the store.
+        tree = pane.query_one("#subgraph-tree", Tree)
+        entity = next(n for n in tree.root.children if n.data and n.data[1] == "Mark Taylor")
+        tree.select_node(entity)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        facts = plain(pane.query_one("#node-facts", Static))
+        assert "Other facts about Mark Taylor" in facts and "Office 359" in facts
+        # Checks: a claim's evidence on selection.
+        assert state.checks
+        await pilot.press("f5", "f5", "f5")
+        assert pane.active == "tab-checks"
+        checks = pane.query_one("#checks-table", DataTable)
+        assert checks.row_count == len(state.checks)
+        checks.move_cursor(row=0)
+        await pilot.pause()
+        assert state.checks[0].verdict in plain(pane.query_one("#check-evidence", Static))
