@@ -447,3 +447,30 @@ async def test_knowledge_pane_sections_after_a_turn(kg_file, shared):
         checks.move_cursor(row=0)
         await pilot.pause()
         assert state.checks[0].verdict in plain(pane.query_one("#check-evidence", Static))
+
+
+async def test_a_store_held_elsewhere_falls_back_to_memory_and_says_so(kg_file, shared, isolated):
+    from kgstore import KGStore
+
+    held = KGStore(str(isolated / "held"))  # another kgchat holding the store
+    app = make_app(kg_file, shared, None, "--store", str(isolated / "held"))
+    app.config.memory = False
+    async with app.run_test(size=(100, 30)) as pilot:
+        await ready(app, pilot)
+        assert app.session.config.memory and app.status.kg_size == 23
+        notes = [str(n.render()) for n in app.query(Notice)]
+        assert any("kept in memory only" in n for n in notes)
+        reply = await ask(app, pilot, "What is the phone number of Mark Taylor?")
+        assert reply.text == REPLY
+    del held
+
+
+async def test_a_broken_kg_on_the_command_line_is_reported_and_the_app_opens(kg_file, shared):
+    broken = kg_file.parent / "broken.ttl"
+    broken.write_text('<urn:x:c> <urn:x:p> "unterminated .\n', encoding="utf-8")
+    app = make_app(broken, shared, None, "--demo", "none")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await ready(app, pilot)
+        assert app.status.kg_size == 0
+        errors = [n.message for n in app._notifications]
+        assert any("broken.ttl" in m and "without the --kg files" in m for m in errors)

@@ -138,26 +138,29 @@ class KGChatApp(App):
 
     @work(thread=True, group="open", exit_on_error=False)
     def open_session(self) -> None:
-        note = ""
-        try:
-            session = AppSession.open(self.config, **self._resources)
-        except BadInput as exc:
-            note = f"{exc} — started without the --kg files; load them with Ctrl+O"
-            session = self._open_fallback(replace(self.config, kg=[]))
-        except OSError as exc:  # the on-disk store is locked by another kgchat, or unwritable
-            note = f"store {self.config.store}: {exc} — this session is kept in memory only"
-            session = self._open_fallback(replace(self.config, store=None, memory=True))
-        if session is None:
+        """Open the store and the KG; when that fails (a broken --kg file, a store another kgchat
+        holds), fall back to what still works and say what was left out."""
+        c = self.config
+        tries = [(c, "")]
+        if not c.memory:
+            tries.append((replace(c, store=None, memory=True), "this session is kept in memory only"))
+        if c.kg:
+            tries.append((replace(c, kg=[]), "started without the --kg files; load them with Ctrl+O"))
+            if not c.memory:
+                tries.append((replace(c, kg=[], store=None, memory=True),
+                              "started in memory, without the --kg files"))
+        first_error = ""
+        for config, fallback in tries:
+            try:
+                session = AppSession.open(config, **self._resources)
+            except (BadInput, OSError) as exc:
+                first_error = first_error or str(exc)
+                continue
+            note = f"{first_error} — {fallback}" if first_error else ""
+            self.post_message(SessionOpened(session, kg_size(session.ctx), note))
+            self.load_model(session)
             return
-        self.post_message(SessionOpened(session, kg_size(session.ctx), note))
-        self.load_model(session)
-
-    def _open_fallback(self, config: Config) -> AppSession | None:
-        try:
-            return AppSession.open(config, **self._resources)
-        except (BadInput, OSError) as exc:
-            self.post_message(SessionFailed(str(exc)))
-            return None
+        self.post_message(SessionFailed(first_error))
 
     def load_model(self, session: AppSession) -> None:
         """Build the model once per session context (called from a worker thread)."""
