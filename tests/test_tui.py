@@ -474,3 +474,30 @@ async def test_a_broken_kg_on_the_command_line_is_reported_and_the_app_opens(kg_
         assert app.status.kg_size == 0
         errors = [n.message for n in app._notifications]
         assert any("broken.ttl" in m and "without the --kg files" in m for m in errors)
+
+
+async def test_choose_model_from_the_picker_loads_it_in_the_background(kg_file, shared):
+    from engine.llm import default_model_path
+
+    app = make_app(kg_file, shared)
+    async with app.run_test(size=(110, 32)) as pilot:
+        await ready(app, pilot)
+
+        async def pick(path: str) -> None:
+            app.action_choose_model()
+            await pilot.pause()
+            app.screen.query_one(Input).value = path
+            app.screen.query_one(Input).focus()
+            await pilot.press("enter")
+            await app.workers.wait_for_complete()
+            for _ in range(100):
+                if app.status.model != "model loading…":
+                    break
+                await pilot.pause()
+
+        await pick(str(kg_file))  # not a model: said so, and the app goes on
+        assert app.status.model == "no model"
+        assert any(n.severity == "error" and "office.ttl" in n.message for n in app._notifications)
+        await pick(default_model_path())
+        assert app.status.model not in ("no model", "scripted") and app.status.device in ("CPU", "CUDA")
+        assert app.session.config.model == default_model_path()
