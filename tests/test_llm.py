@@ -162,3 +162,17 @@ def test_cancel_stops_the_embedded_model_and_it_serves_the_next_call(smollm):
             cancel.set()
     assert len(got) == 3
     assert list(smollm.stream([{"role": "user", "content": "Hi"}], max_tokens=4, temperature=0.0))
+
+
+def test_cancel_during_prompt_evaluation_aborts_it_and_leaves_the_model_sound(smollm):
+    long = [{"role": "system", "content": "Facts: " + "Omar Haddad is a member of the Engineering group. " * 120},
+            {"role": "user", "content": "Who is Omar?"}]
+    short = [{"role": "user", "content": "Name a colour."}]
+    reference = "".join(smollm.stream(short, max_tokens=8, temperature=0.0))
+    cancel = threading.Event()
+    timer = threading.Timer(0.05, cancel.set)  # well inside the evaluation of ~1,500 prompt tokens
+    timer.start()
+    assert list(smollm.stream(long, max_tokens=8, temperature=0.0, cancel=cancel)) == []
+    assert smollm._lock.acquire(timeout=10)  # the aborted decode let go of the model
+    smollm._lock.release()
+    assert "".join(smollm.stream(short, max_tokens=8, temperature=0.0)) == reference

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
+import logging
 import threading
 from collections.abc import Iterator
 
@@ -43,7 +46,11 @@ class LlamaBackend:
             )
         except (ValueError, RuntimeError, OSError) as exc:
             raise BadInput(f"--model {path}: llama.cpp could not load it ({exc})") from None
+        # llama.cpp reports an aborted decode (our cancel) as an error on stderr, which would
+        # scribble over the terminal UI; real failures reach us as exceptions.
+        logging.getLogger("llama-cpp-python").setLevel(logging.CRITICAL)
         self._lock = threading.Lock()  # one generation at a time on the shared context
+        self._abort = _install_abort_flag(self.llama)
 
     def context_size(self) -> int:
         return self._n_ctx
@@ -53,8 +60,14 @@ class LlamaBackend:
 
     def stream(self, messages: list[dict[str, str]], *, max_tokens: int, temperature: float,
                stop: list[str] | None = None, cancel: threading.Event | None = None) -> Iterator[str]:
+        running = threading.Event()
+
         def produce(stop_flag: threading.Event) -> Iterator[str]:
             with self._lock:
+                self._abort[0] = b"\0"
+                if stop_flag.is_set():
+                    return
+                running.set()
                 try:
                     chunks = self.llama.create_chat_completion(
                         messages=messages, stream=True, max_tokens=max_tokens,
@@ -68,5 +81,37 @@ class LlamaBackend:
                             yield text
                 except ValueError as exc:  # e.g. the prompt does not fit the context
                     raise LLMError(f"{self.name}: {exc}") from None
+                except RuntimeError:
+                    if stop_flag.is_set():  # llama_decode aborted on our request
+                        return
+                    raise
+                finally:
+                    running.clear()
 
-        return cancellable(produce, cancel)
+        def abort() -> None:
+            if running.is_set():  # only this stream's own generation, never the next one's
+                self._abort[0] = b"x"
+
+        return cancellable(produce, cancel, on_stop=abort)
+
+
+def _install_abort_flag(llama) -> ctypes.Array:
+    """A one-byte flag llama.cpp polls between graph nodes: writing a non-zero byte aborts the
+    running llama_decode, so a cancel during a long prompt evaluation frees the model at once
+    instead of after the whole batch.
+
+    The callback must answer `bool f(void *data)` without the GIL (it runs for every node of
+    every decode, and a Python callback there costs measurable tokens/s): libc's `strlen` on
+    a one-byte buffer returns 0 while the flag is clear and 1 once it is set.
+    """
+    import llama_cpp
+
+    flag = ctypes.create_string_buffer(2)
+    strlen = ctypes.CDLL(ctypes.util.find_library("c")).strlen
+    callback = ctypes.cast(strlen, ctypes.c_void_p)
+    setter = llama_cpp.llama_cpp._lib.llama_set_abort_callback
+    setter.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p]
+    setter.restype = None
+    setter(llama.ctx, callback, ctypes.cast(flag, ctypes.c_void_p))
+    llama._kgchat_abort_refs = (flag, callback)  # llama.cpp keeps bare pointers: keep the objects alive
+    return flag
