@@ -245,6 +245,7 @@ class KGStore:
                 g = NamedNode(target)
                 if not claim(g):
                     return None
+                before = len(self._store)
                 self._store.bulk_load(input=source, path=None if source else path, format=OX_FORMATS[fmt],
                                       base_iri=base_iri(path), to_graph=g)
             else:
@@ -269,8 +270,11 @@ class KGStore:
         finally:
             if source:
                 source.close()
+        if fmt in TRIPLE_FORMATS:  # one new graph: the store's size tells, faster than counting it
+            report.graphs[target] = len(self._store) - before
         for g in pending:
-            report.graphs[g.value] = self.count(g.value)
+            if g.value not in report.graphs:
+                report.graphs[g.value] = self.count(g.value)
         if not report.added:
             undo()
             raise LoadError(f"{path}: no triples in the file")
