@@ -372,13 +372,6 @@ class KGStore:
             return [{n: term_str(row[n]) for n in names if row[n] is not None} for row in result]
         return [{"s": term_str(t.subject), "p": t.predicate.value, "o": term_str(t.object)} for t in result]
 
-    def raw_query(self, sparql: str):
-        """pyoxigraph's own result (terms keep their kind), for callers that need datatypes."""
-        try:
-            return self._store.query(sparql, use_default_graph_as_union=True)
-        except SyntaxError as exc:
-            raise BadInput(f"SPARQL query: {one_line(exc)}") from None
-
     def label(self, iri: str) -> str:
         cached = self._label_cache.get(iri)
         if cached is None:

@@ -209,6 +209,7 @@ def test_plain_dialogue_files_json_list_and_json_lines(tmp_path):
 BROKEN = [
     ("store_bad_middle.ttl", None, r"store_bad_middle\.ttl: line 8, column 20: A dot is expected"),
     ("store_latin1.ttl", None, r"store_latin1\.ttl: line 2, column \d+: .*UTF-8"),
+    ("store_latin1.csv", None, r"store_latin1\.csv: line 2, column 4: not UTF-8 text \(byte 0xe9\)"),
     ("store_empty.nt", None, r"store_empty\.nt: empty file"),
     ("store_two_columns.csv", None, r"store_two_columns\.csv: line 3: expected 3 or 4 columns .*found 2"),
     ("store_not_json.json", None, r"store_not_json\.json: line 3, column \d+: not JSON"),
