@@ -24,12 +24,12 @@ from engine.config import Config
 from engine.events import ChecksDone, ReplyDone, StageFinished, StageStarted, Token, TurnError
 from kgstore.errors import BadInput
 from tui.export import ChatTurn, write_export
-from tui.live import AppSession, TurnView, freeze
+from tui.live import AppSession, freeze
 from tui.messages import (EngineEvent, LoadFinished, LoadProgress, ModelLoaded, SessionFailed, SessionOpened,
                           TurnFailed, TurnFinished)
 from tui.screens.help import HelpScreen
 from tui.widgets.chat import AssistantMessage, ChatLog, Notice, PromptInput, UserMessage, sendable
-from tui.widgets.knowledge import KnowledgePane, NodeSelected
+from tui.widgets.knowledge import VERDICT, KnowledgePane, NodeSelected, score_text, verdict_mark
 from tui.widgets.status import StatusBar
 
 # Tokens reach the screen at most this often (20 updates per second), whatever the model's pace.
@@ -86,7 +86,6 @@ class KGChatApp(App):
         self._reply: AssistantMessage | None = None
         self._pending: list[str] = []
         self._pending_refined = False
-        self._stage = ""
         self._turn_no = 0
         self._loading = False
         self.set_keymap(config.keys)
@@ -250,7 +249,6 @@ class KGChatApp(App):
             self._pending.append(event.text)
         elif isinstance(event, StageStarted):
             await self._flush_tokens()  # tokens of the stage before go where that stage sent them
-            self._stage = event.stage
             self._pending_refined = event.stage == "refine"
             self.status.activity = f"⟳ {event.stage}…"
             self._reply.set_footer(Text(f"⟳ {event.stage}…", style="italic dim"))
@@ -331,7 +329,6 @@ class KGChatApp(App):
     def _end_turn(self) -> None:
         self.busy = False
         self.status.activity = ""
-        self._stage = ""
         self.chat.follow()
 
     def action_cancel(self) -> None:
@@ -590,8 +587,6 @@ class KGChatApp(App):
 
 
 def checks_line(checks: list, fact_score: float | None, neip: float | None, refined: bool) -> Text:
-    from tui.widgets.knowledge import VERDICT, score_text, verdict_mark
-
     line = Text()
     for verdict in VERDICT:
         n = sum(c.verdict == verdict for c in checks)
