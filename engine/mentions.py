@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from engine.state import Mention
 from kgstore import vocab
+from kgstore.errors import BadInput, RemoteUnavailable
 from rules.similarity import measures, norm
 
 # Words that never start a name match on their own (they may sit inside a full label).
@@ -125,6 +126,7 @@ class LabelIndex:
                     self.grams[g].append(w)
         self.n = max(len(self.labels), 1)
         self.classes = classes or {}  # normalized class label -> class IRI
+        self.per_turn = False  # names must be looked up per turn (see turn_index)
         self._close_cache: dict[str, list[tuple[str, int]]] = {}
 
     def names_of(self, iri: str) -> list[str]:
@@ -172,20 +174,39 @@ def build_index(store) -> LabelIndex:
                 label = norm(store.label(c))
                 if label:
                     classes.setdefault(label, c)
-    except Exception:  # a remote endpoint may refuse the query; type requests then use office nouns only
+    except (BadInput, RemoteUnavailable):  # an endpoint may refuse it; type requests then use office nouns only
         classes = {}
     return LabelIndex(store.label_entries(), classes)
 
 
 def label_index(ctx) -> LabelIndex:
-    """The index of the context's background, rebuilt when a file is loaded or removed."""
+    """The index of the context's background, rebuilt when a file is loaded or removed. A
+    remote endpoint too big (or too slow) to list its labels gives an empty index: names are
+    then looked up per turn (`turn_index`)."""
     store = ctx.background
     key = tuple(store.background_graphs()) if hasattr(store, "background_graphs") else ("remote",)
     cached = ctx.resources.get("label_index")
     if cached is None or cached[0] != key:
-        cached = (key, build_index(store))
+        try:
+            index = build_index(store)
+        except RemoteUnavailable:
+            index = LabelIndex([])
+            index.per_turn = True
+        cached = (key, index)
         ctx.resources["label_index"] = cached
     return cached[1]
+
+
+def turn_index(ctx, text: str) -> LabelIndex:
+    """The index to detect the names of `text` with: the background's, or for a remote one
+    that could not list its labels, the labels that match words of the text exactly."""
+    index = label_index(ctx)
+    if not index.per_turn or not hasattr(ctx.background, "find_labels"):
+        return index
+    try:
+        return LabelIndex(ctx.background.find_labels(text))
+    except RemoteUnavailable:
+        return index
 
 
 @dataclass

@@ -82,8 +82,7 @@ def set_session_speaker(ctx: TurnContext, session_id: str, entity: str, turn_iri
 
 def detect(ctx: TurnContext, text: str, now: datetime) -> list[Mention]:
     """Every mention of a user turn: names, pronouns, noun phrases, first person, types, times."""
-    index = detect_mentions.label_index(ctx)
-    found = detect_mentions.detect(text, index)
+    found = detect_mentions.detect(text, detect_mentions.turn_index(ctx, text))
     spans = [(m.start, m.end) for m in found if m.kind == "name"]
     for t in timeexpr.detect(text, now):
         if not any(s < t.end and t.start < e for s, e in spans):
@@ -140,8 +139,7 @@ def record_system_turn(ctx: TurnContext, session_id: str, turn: int, text: str) 
 
     now = parse_now(ctx.config.now) or datetime.now().replace(microsecond=0)
     node = write_turn(ctx, session_id, turn, "system", text)
-    index = detect_mentions.label_index(ctx)
-    names = detect_mentions.detect_names(text, index)
+    names = detect_mentions.detect_names(text, detect_mentions.turn_index(ctx, text))
     spans = [(m.start, m.end) for m in names]
     times = [t for t in timeexpr.detect(text, now) if not any(s < t.end and t.start < e for s, e in spans)]
     write_mentions(ctx, session_id, turn, names + times)

@@ -22,6 +22,7 @@ from engine.stage import TurnContext, stage
 from engine.state import Derived, Mention, TurnState
 from engine.timeexpr import PARTS, TimeValue, day_phrase, hhmm
 from kgstore import vocab
+from kgstore.errors import RemoteUnavailable
 from kgstore.terms import Fact
 from rules.reasoner import (Answer, Atom, Program, ReasoningFailed, RuleSet, Stats, Var, add_background,
                             evaluate, kind_of_types, predicate_iri)
@@ -386,8 +387,11 @@ def reason_turn(ctx: TurnContext, inp: TurnInput, budget_s: float, stats: list |
             return linking
         prog = derive_program(ctx, rules, inp, linking.links)
         derived = _read_answers(ctx, rules, inp, run(prog, "derive")).derived if prog.queries else []
-    except ReasoningFailed as exc:
-        why = f"reasoning stopped at its time budget of {budget_s * 1000:.0f} ms" if exc.timeout else str(exc)
+    except (ReasoningFailed, RemoteUnavailable) as exc:
+        if isinstance(exc, RemoteUnavailable):
+            why = f"reasoning could not read the background: {exc}"
+        else:
+            why = f"reasoning stopped at its time budget of {budget_s * 1000:.0f} ms" if exc.timeout else str(exc)
         if linking is not None:  # linking finished, deriving did not
             return Outcome(linking.links, [], f"{why}; no derived facts")
         return Outcome(_prior_links(inp), [], f"{why}; mentions linked by name matching only, no derived facts")

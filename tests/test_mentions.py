@@ -90,3 +90,25 @@ def test_a_hundred_thousand_labels_still_match():
     idx = LabelIndex(entries)
     assert names("is omar hadad in", idx) == [("omar hadad", "p:omar")]
     assert names("where is Person4242 Surname334", idx) == [("Person4242 Surname334", "p:4242")]
+
+
+def test_a_remote_that_cannot_list_its_labels_is_searched_per_turn():
+    from engine.config import Config
+    from engine.mentions import label_index, turn_index
+    from engine.stage import TurnContext
+    from kgstore.errors import RemoteUnavailable
+
+    class Remote:
+        def query(self, sparql):
+            raise RemoteUnavailable("timed out")
+
+        def label_entries(self):
+            raise RemoteUnavailable("too many labels")
+
+        def find_labels(self, text):
+            return [LabelEntry("Omar Haddad", "p:omar")] if "Omar" in text else []
+
+    ctx = TurnContext(config=Config(), store=None, background=Remote())
+    assert label_index(ctx).per_turn
+    text = "Is Omar Haddad in?"
+    assert [m.candidates[0][0] for m in detect_names(text, turn_index(ctx, text))] == ["p:omar"]
