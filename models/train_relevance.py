@@ -26,7 +26,7 @@ from engine.eval_retrieval import evaluate, labels, replay
 from engine.features import FEATURES
 
 HIDDEN = ((32,), (32, 16), (64, 32))
-THRESHOLDS = (0.2, 0.3, 0.4, 0.5, 0.6)
+THRESHOLDS = (0.2, 0.3, 0.4, 0.5, 0.6, 0.7)
 SCALES = (1.0, 1.5, 2.0, 3.0, 4.0)
 
 
@@ -110,13 +110,28 @@ def export_onnx(net: NumpyNet, path: Path, metadata: dict[str, str]) -> None:
     path.write_bytes(model.SerializeToString())
 
 
-def collect(split: str, limit: int | None, resources: dict) -> list:
+def collect(split: str, limit: int | None, resources: dict, cache: Path | None) -> list:
+    """The replayed turns of a split; with `cache`, kept in (and reused from) a pickle there.
+    The feature matrix is rebuilt from each candidate's feature dict, so a cache survives the
+    removal of a feature (not the addition of one: then delete it)."""
+    import pickle
+
     from engine.benchmark import load_split
 
+    path = cache / f"replay-{split}-{limit or 'all'}.pkl" if cache else None
+    if path is not None and path.exists():
+        turns = pickle.loads(path.read_bytes())
+        for t in turns:
+            t.X = np.array([[c.features.get(f, 0.0) for f in FEATURES] for c in t.state.candidates],
+                           dtype=np.float32).reshape(len(t.state.candidates), len(FEATURES))
+        return turns
     start = time.perf_counter()
     turns = list(replay(load_split(split), resources=resources, limit=limit))
     print(f"{split}: {len(turns)} user turns, {sum(len(t.state.candidates) for t in turns)} candidates "
           f"replayed in {time.perf_counter() - start:.0f} s", file=sys.stderr)
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(pickle.dumps(turns, protocol=pickle.HIGHEST_PROTOCOL))
     return turns
 
 
@@ -128,6 +143,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--k", type=int, default=5)
     parser.add_argument("--subgraph-cap", type=int, default=25)
+    parser.add_argument("--replay-cache", metavar="DIR", help="keep the replayed splits here and reuse them")
     args = parser.parse_args(argv)
 
     import torch
@@ -136,8 +152,9 @@ def main(argv: list[str] | None = None) -> int:
     from engine.encoder import Encoder
 
     resources = {"encoder": Encoder()}
-    train = collect("train", args.limit, resources)
-    dev = collect("dev", args.limit, resources)
+    cache = Path(args.replay_cache) if args.replay_cache else None
+    train = collect("train", args.limit, resources, cache)
+    dev = collect("dev", args.limit, resources, cache)
     X = np.concatenate([t.X for t in train if len(t.X)])
     y = np.concatenate([labels(t.state.candidates, t.gold) for t in train if len(t.X)])
     print(f"train rows {len(y)}, positive {int(y.sum())} ({y.mean():.3f})", file=sys.stderr)
