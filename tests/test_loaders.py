@@ -144,7 +144,8 @@ GRAPHWOZ = {
         "log": [{"turn": 1, "manual_transcription": "where is lisa", "alternative": [{"transcript": "where is lisa"}],
                  "agent_response": "Lisa sits in Office 12.", "gold": {"nodes": ["x"]}},
                 {"turn": 2, "alternative": [{"transcript": "thanks", "confidence": 0.9}]}]},
-    "dlg-2": {"task": "other", "data": {"people": [{"name": "Ada Berg"}], "events": []}, "log": []},
+    "dlg-2": {"task": "other", "data": {"people": [{"name": "Ada Berg", "calendar": "e9"}],
+                                        "events": [{"name": "Lunch", "attendees": "Ada Berg"}]}, "log": []},
 }
 
 
@@ -175,7 +176,10 @@ def test_graphwoz_data_becomes_an_office_kg_per_dialogue(graphwoz):
 
 def test_graphwoz_without_a_dialogue_id_loads_every_world_into_its_own_graph(graphwoz):
     s = KGStore()
-    assert set(s.load(graphwoz).graphs) == {bg_graph("dlg-1"), bg_graph("dlg-2")}
+    report = s.load(graphwoz)
+    assert set(report.graphs) == {bg_graph("dlg-1"), bg_graph("dlg-2")}
+    assert any("'attendees' that is not a list" in w for w in report.warnings)
+    assert any("'calendar' that is not a list" in w for w in report.warnings)
     with pytest.raises(LoadError, match="dialogue id 'nope' is not in the file"):
         s.load(graphwoz, dialogue_id="nope")
 

@@ -233,3 +233,10 @@ def test_label_caches_follow_writes_that_can_change_names(store):
     assert len(store.label_entries()) == entries  # dialogue writes keep the cached entries
     store.add([Fact(EX + "bergen", RDFS_LABEL, "Bergen", o_literal=True)], bg_graph("people"))
     assert len(store.label_entries()) == entries + 1
+
+
+def test_a_store_directory_in_use_is_bad_input_naming_it(tmp_path):
+    first = KGStore(tmp_path / "db")
+    with pytest.raises(BadInput, match=r"--store .*db: cannot open the store"):
+        KGStore(tmp_path / "db")
+    del first

@@ -90,6 +90,13 @@ class World:
         for event in events:
             self.event(event)
 
+    def listed(self, record: dict, key: str, where: str) -> list:
+        value = record.get(key) or []
+        if not isinstance(value, list):
+            self.warn(f"data.{where}: '{key}' that is not a list skipped")
+            return []
+        return value
+
     def name_of(self, value) -> str:
         return str(value.get("name") if isinstance(value, dict) else value)
 
@@ -110,7 +117,7 @@ class World:
             self.add(iri, office_predicate("member_of"), self.entity("group", str(group)))
         if person.get("office"):
             self.add(iri, office_predicate("office"), self.entity("room", str(person["office"])))
-        for entry in person.get("calendar") or []:
+        for entry in self.listed(person, "calendar", "people"):
             ref = entry.get("id") if isinstance(entry, dict) else entry
             if isinstance(ref, str | int) and str(ref) in event_ids:
                 self.add(office_entity(self.did, "event", str(ref)), office_predicate("attendee"), iri)
@@ -130,7 +137,7 @@ class World:
             self.add(iri, office_predicate("location"), self.entity("room", str(event["location"])))
         if event.get("organizer"):
             self.add(iri, office_predicate("organizer"), self.person_ref(event["organizer"]))
-        for attendee in event.get("attendees") or []:
+        for attendee in self.listed(event, "attendees", "events"):
             self.add(iri, office_predicate("attendee"), self.person_ref(attendee))
         if event.get("group"):
             self.add(iri, office_predicate("group"), self.entity("group", str(event["group"])))
