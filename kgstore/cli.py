@@ -18,7 +18,8 @@ def _parser(command: str) -> argparse.ArgumentParser:
         p.add_argument("files", nargs="+", metavar="FILE")
         p.add_argument("--store", required=True, metavar="DIR", help="on-disk store directory (created when missing)")
         p.add_argument("--format", choices=list(FORMATS), help="file format when the extension does not tell")
-        p.add_argument("--graph", metavar="IRI", help="named graph to load into (default: urn:kgchat:graph:bg:<file name>)")
+        p.add_argument("--graph", metavar="IRI", help="named graph to load into (default: urn:kgchat:graph:bg:<file name>; GraphWOZ "
+                       "files always get one graph per dialogue)")
         p.add_argument("--dialogue-id", metavar="ID", help="GraphWOZ: load only this dialogue's world")
     elif command == "sparql":
         p.description = "Run a SPARQL query; the default graph is the union of all graphs."
