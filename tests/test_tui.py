@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import threading
 from pathlib import Path
 
@@ -501,3 +502,49 @@ async def test_choose_model_from_the_picker_loads_it_in_the_background(kg_file, 
         await pick(default_model_path())
         assert app.status.model not in ("no model", "scripted") and app.status.device in ("CPU", "CUDA")
         assert app.session.config.model == default_model_path()
+
+
+async def test_sessions_survive_a_restart_on_the_default_store(kg_file, shared, isolated):
+    import subprocess
+    import sys
+
+    from textual.widgets import DataTable as Table
+
+    from engine.config import default_data_dir
+    from tui.screens.sessions import SessionsScreen
+
+    args = ["--kg", str(kg_file), "--scorer", "bm25", "--now", NOW, "--refine-steps", "0"]
+    # An earlier run, in its own process (the store's lock goes with the process): one turn.
+    earlier = f"""
+import sys
+sys.path[:0] = {[str(Path(__file__).parent), str(Path(__file__).parent.parent)]!r}
+from fakes import ScriptedLLM
+from engine.session import Session
+from tui.main import app_config
+session = Session.open(app_config({args!r}), llm=ScriptedLLM([{REPLY!r}]))
+session.user_turn("What is the phone number of Mark Taylor?")
+print(session.session_id)
+"""
+    default_data_dir().mkdir(parents=True)
+    run = subprocess.run([sys.executable, "-c", earlier], capture_output=True, text=True, timeout=300,
+                         env={**os.environ, "HF_HUB_OFFLINE": "1"})
+    assert run.returncode == 0, run.stderr
+    first = run.stdout.split()[-1]
+
+    config = app_config(args)
+    app = KGChatApp(config, resources={"llm": ScriptedLLM([REPLY]), **shared}, export_dir=isolated)
+    async with app.run_test(size=(110, 32)) as pilot:
+        await ready(app, pilot)
+        assert app.session.config.store == str(default_data_dir() / "store") and not app.session.config.memory
+        await pilot.press("f2")
+        assert isinstance(app.screen, SessionsScreen)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        table = app.screen.query_one(Table)
+        assert [str(table.get_row_at(i)[0]) for i in range(table.row_count)] == [first]
+        await pilot.press("enter")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert app.session.session_id == first
+        assert [t.user for t in app.turns] == ["What is the phone number of Mark Taylor?"]
+        assert [m.text for m in app.query(AssistantMessage)] == [REPLY]

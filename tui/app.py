@@ -151,6 +151,8 @@ class KGChatApp(App):
         first_error = ""
         for config, fallback in tries:
             try:
+                if config.store and not config.memory:  # first run: the XDG data dir may not exist yet
+                    Path(config.store).parent.mkdir(parents=True, exist_ok=True)
                 session = AppSession.open(config, **self._resources)
             except (BadInput, OSError) as exc:
                 first_error = first_error or str(exc)
