@@ -13,7 +13,7 @@ from kgstore import KGStore
 from kgstore.errors import LoadError
 from kgstore.graphwoz import read_dialogue, read_dialogue_file
 from kgstore.loaders import detect_format
-from kgstore.vocab import ALIAS_PREDICATES, RDFS_LABEL, WD, WDT, XSD, bg_graph, kg_iri, office_entity, office_predicate
+from kgstore.vocab import RDFS_LABEL, WD, WDT, XSD, bg_graph, kg_iri, office_entity, office_predicate
 
 DATA = Path(__file__).parent / "data"
 EX = "http://example.org/"
