@@ -84,7 +84,6 @@ def test_no_speaker_without_an_introduction(index):
     assert speaker_name(text, detect(text, index)) is None
 
 
-@pytest.mark.slow
 def test_a_hundred_thousand_labels_still_match():
     entries = [LabelEntry(f"Person{n} Surname{n % 977}", f"p:{n}") for n in range(100_000)] + ENTRIES
     idx = LabelIndex(entries)
