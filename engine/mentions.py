@@ -299,7 +299,8 @@ def _name_hits(tokens: list[Token], index: LabelIndex) -> list[_Hit]:
 
 
 def detect_names(text: str, index: LabelIndex, tokens: list[Token] | None = None) -> list[Mention]:
-    """Named mentions, longest span first, each with up to 8 candidate entities."""
+    """Named mentions in text order (where spans overlap the longest match wins), each with up
+    to 8 candidate entities and their name-match scores as priors."""
     tokens = tokens if tokens is not None else tokenize(text)
     by_span: dict[tuple[int, int], dict[str, tuple[float, str]]] = defaultdict(dict)
     for h in _name_hits(tokens, index):
