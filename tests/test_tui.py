@@ -429,7 +429,7 @@ async def test_knowledge_pane_sections_after_a_turn(kg_file, shared):
         table = pane.query_one("#facts-table", DataTable)
         assert table.row_count == len(state.candidates) > 0
         pane.sort_facts("score", reverse=False)
-        scores = [float(table.get_row_at(i)[2].plain) for i in range(table.row_count)]
+        scores = [float(table.get_row_at(i)[1].plain) for i in range(table.row_count)]
         assert scores == sorted(scores)
         # Subgraph tree: picking an entity shows its other facts from the store.
         tree = pane.query_one("#subgraph-tree", Tree)

@@ -30,7 +30,7 @@ from tui.messages import (EngineEvent, LoadFinished, LoadProgress, ModelLoaded, 
 from tui.screens.help import HelpScreen
 from tui.widgets.chat import AssistantMessage, ChatLog, Notice, PromptInput, UserMessage, sendable
 from tui.widgets.knowledge import VERDICT, KnowledgePane, NodeSelected, score_text, verdict_mark
-from tui.widgets.status import StatusBar
+from tui.widgets.status import REMOTE, StatusBar
 
 # Tokens reach the screen at most this often (20 updates per second), whatever the model's pace.
 FLUSH_S = 0.05
@@ -60,7 +60,7 @@ SCORERS = ("learned", "bm25", "sbert", "llm")
 def kg_size(ctx) -> int:
     """Background triples: what the user loaded, not the dialogue the app wrote."""
     if ctx.background is not ctx.store:
-        return -2  # remote: unknown
+        return REMOTE
     store = ctx.store
     return sum(store.count(g) for g in store.background_graphs())
 

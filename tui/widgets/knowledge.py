@@ -143,20 +143,21 @@ class KnowledgePane(Vertical):
         table = self.query_one("#facts-table", DataTable)
         table.clear(columns=True)
         features = sorted({k for c in s.candidates for k in c.features})
+        # Short columns first: the verbalization is long and would push the numbers off screen.
         table.add_column("in", key="in")
-        table.add_column("fact", key="fact")
         table.add_column("score", key="score")
         table.add_column("hop", key="hop")
         table.add_column("derived", key="derived")
+        table.add_column("fact", key="fact")
         for f in features:
             table.add_column(f, key=f"f:{f}")
         kept = {c.fact.key for c in s.retrieved}
         scale = score_scale(s)
         for i, c in enumerate(s.candidates):
             row = [Text("●", style="green") if c.fact.key in kept else Text(""),
-                   c.text or f"{c.s_label} {c.p_label} {c.o_label}",
                    Text(f"{c.score:.3f}", style=relevance_colour(c.score, scale)), c.hop,
-                   Text(f"p={c.p:.2f}", style=DERIVED) if c.derived else Text("")]
+                   Text(f"p={c.p:.2f}", style=DERIVED) if c.derived else Text(""),
+                   c.text or f"{c.s_label} {c.p_label} {c.o_label}"]
             row += [Text(f"{c.features.get(f, 0.0):.3f}") for f in features]
             table.add_row(*row, key=str(i))
         if s.candidates:

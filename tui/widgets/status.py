@@ -7,6 +7,9 @@ from textual.reactive import reactive
 from textual.widgets import Static
 
 
+REMOTE = -2  # kg_size of a SPARQL endpoint background: not counted
+
+
 def format_timings(timings: dict[str, float]) -> str:
     return " ".join(f"{name} {ms:.0f}" for name, ms in timings.items()) + " ms" if timings else ""
 
@@ -21,7 +24,7 @@ class StatusBar(Static):
 
     def render(self) -> Text:
         sep = ("  │  ", "dim")
-        kg = "KG opening…" if self.kg_size < 0 else f"KG {self.kg_size:,} triples"
+        kg = {-1: "KG opening…", REMOTE: "KG remote (SPARQL)"}.get(self.kg_size, f"KG {self.kg_size:,} triples")
         parts: list = [("⬢ ", "bold"), self.model]
         if self.device:
             parts += [" · ", (self.device, "bold")]
