@@ -10,6 +10,7 @@ import threading
 import time
 from dataclasses import replace
 from pathlib import Path
+from urllib.parse import unquote
 from typing import Any
 
 from rich.text import Text
@@ -23,6 +24,7 @@ from textual.widgets import Footer, Header, ProgressBar
 from engine.config import Config
 from engine.events import ChecksDone, ReplyDone, StageFinished, StageStarted, Token, TurnError
 from kgstore.errors import BadInput
+from kgstore.vocab import GRAPH_BG
 from tui.export import ChatTurn, write_export
 from tui.live import AppSession, freeze
 from tui.messages import (EngineEvent, LoadFinished, LoadProgress, ModelLoaded, SessionFailed, SessionOpened,
@@ -63,6 +65,13 @@ def kg_size(ctx) -> int:
         return REMOTE
     store = ctx.store
     return sum(store.count(g) for g in store.background_graphs())
+
+
+def graph_names(ctx) -> list[str]:
+    if ctx.background is not ctx.store:
+        return [ctx.config.sparql]
+    store = ctx.store
+    return [f"{unquote(g.removeprefix(GRAPH_BG))} ({store.count(g):,} triples)" for g in store.background_graphs()]
 
 
 class KGChatApp(App):
@@ -158,7 +167,7 @@ class KGChatApp(App):
                 first_error = first_error or str(exc)
                 continue
             note = f"{first_error} — {fallback}" if first_error else ""
-            self.post_message(SessionOpened(session, kg_size(session.ctx), note))
+            self.post_message(SessionOpened(session, kg_size(session.ctx), graph_names(session.ctx), note))
             self.load_model(session)
             return
         self.post_message(SessionFailed(first_error))
@@ -190,6 +199,9 @@ class KGChatApp(App):
         if message.note:
             self.notify(message.note, severity="warning", timeout=10)
             self.chat.mount(Notice("⚠ " + message.note, "warning"))
+        graphs = ", ".join(message.graphs[:4]) + (f" and {len(message.graphs) - 4} more" if len(message.graphs) > 4 else "")
+        self.chat.mount(Notice(f"Knowledge: {graphs or 'none yet (Ctrl+O loads a file)'}. "
+                               "Ask a question; F1 lists the keys, Ctrl+P every command.", "info"))
 
     def on_session_failed(self, message: SessionFailed) -> None:
         self.sub_title = "no knowledge graph"

@@ -12,10 +12,11 @@ from tui.live import TurnView
 
 
 class SessionOpened(Message):
-    def __init__(self, session: Any, kg_size: int, note: str = "") -> None:
+    def __init__(self, session: Any, kg_size: int, graphs: list[str], note: str = "") -> None:
         super().__init__()
         self.session = session
         self.kg_size = kg_size
+        self.graphs = graphs  # names of the background graphs
         self.note = note  # why the session is not what was asked for (fallback), or ""
 
 
