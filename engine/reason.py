@@ -34,6 +34,7 @@ ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "last"
 CANDIDATES_IN_FOCUS = 3  # per named mention, whose own facts the linking program includes
 CANDIDATES_IN_PROGRAM = 5
 PRIOR_MARGIN = 0.35
+EXACT_PRIOR, EXACT_MARGIN = 0.99, 0.1
 NEIGHBOURHOOD_HOPS = 2
 NEIGHBOURHOOD_CAP = 3000
 REQUESTED_CAP = 40
@@ -213,7 +214,8 @@ def _program_candidates(m: Mention) -> list[str]:
     """The candidates the rules see: those within reach of the best name match (the others
     cannot win), at most five."""
     top = m.candidates[0][1] if m.candidates else 0.0
-    return [iri for iri, prior in m.candidates if prior >= top - PRIOR_MARGIN][:CANDIDATES_IN_PROGRAM]
+    margin = EXACT_MARGIN if top >= EXACT_PRIOR else PRIOR_MARGIN  # an exact name leaves no doubt
+    return [iri for iri, prior in m.candidates if prior >= top - margin][:CANDIDATES_IN_PROGRAM]
 
 
 def derive_program(ctx: TurnContext, rules: RuleSet, inp: TurnInput,
