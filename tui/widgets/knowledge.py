@@ -213,10 +213,19 @@ class KnowledgePane(Vertical):
         if event.data_table.id != "checks-table" or event.row_key.value is None:
             return
         c = self._checks[int(event.row_key.value)]
-        lines = Text.assemble(verdict_mark(c.verdict), " ", (c.verdict, "bold"), "\n")
-        for key, value in c.evidence.items():
+        lines = Text.assemble(verdict_mark(c.verdict), " ", (c.verdict, "bold"), "  ", c.claim, "\n")
+        ev = dict(c.evidence)
+        triple = [ev.pop(k, "") for k in ("s", "p", "o")]
+        labels = [ev.pop(k, "") for k in ("s_label", "p_label", "o_label")]
+        text = ev.pop("text", "")
+        if text or any(labels):
+            lines.append("evidence: ", style="bold")
+            lines.append((text or " — ".join(x for x in labels if x)) + "\n")
+        for key, value in ev.items():  # whatever else the checker recorded
             lines.append(f"{key}: ", style="bold")
             lines.append(f"{value}\n")
+        if any(triple):
+            lines.append(" ".join(triple) + "\n", style="dim")
         if not c.evidence:
             lines.append("no evidence triple\n", style="dim")
         if c.reason:
