@@ -99,6 +99,32 @@ def replay(dialogues: dict[str, dict], resources: dict | None = None, limit: int
             path.unlink()
 
 
+def collect(split: str, limit: int | None, resources: dict, cache: Path | None) -> list:
+    """The replayed turns of a split; with `cache`, kept in (and reused from) a pickle there.
+    The feature matrix is rebuilt from each candidate's feature dict, so a cache survives the
+    removal of a feature (not the addition of one: then delete it)."""
+    import pickle
+
+    from engine.benchmark import load_split
+    from engine.features import FEATURES
+
+    path = cache / f"replay-{split}-{limit or 'all'}.pkl" if cache else None
+    if path is not None and path.exists():
+        turns = pickle.loads(path.read_bytes())
+        for t in turns:
+            t.X = np.array([[c.features.get(f, 0.0) for f in FEATURES] for c in t.state.candidates],
+                           dtype=np.float32).reshape(len(t.state.candidates), len(FEATURES))
+        return turns
+    start = time.perf_counter()
+    turns = list(replay(load_split(split), resources=resources, limit=limit))
+    print(f"{split}: {len(turns)} user turns, {sum(len(t.state.candidates) for t in turns)} candidates "
+          f"replayed in {time.perf_counter() - start:.0f} s", file=sys.stderr)
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(pickle.dumps(turns, protocol=pickle.HIGHEST_PROTOCOL))
+    return turns
+
+
 def gold_sets(gold: dict) -> tuple[set[str], set[tuple[str, str, str]]]:
     return set(gold.get("nodes", [])), {tuple(e) for e in gold.get("edges", [])}
 
@@ -183,7 +209,6 @@ def table(split: str, results: dict[str, dict]) -> str:
 
 
 def main(argv: list[str], command: str = "eval retrieval") -> int:
-    from engine.benchmark import load_split
     from engine.config import Config
     from engine.relevance import RelevanceModel
 
@@ -192,13 +217,14 @@ def main(argv: list[str], command: str = "eval retrieval") -> int:
     parser.add_argument("--limit", type=int, metavar="N", help="only the first N dialogues")
     parser.add_argument("--k", type=int, default=Config.k, help="top-k facts; PCST prizes for k edges")
     parser.add_argument("--subgraph-cap", type=int, default=Config.subgraph_cap)
+    parser.add_argument("--replay-cache", metavar="DIR", help="keep the replayed split here and reuse it")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
 
     model = RelevanceModel()
     start = time.perf_counter()
-    turns = list(replay(load_split(args.split), limit=args.limit,
-                        progress=None if args.json else lambda d: print(f"  replayed {d}", file=sys.stderr)))
+    cache = Path(args.replay_cache) if args.replay_cache else None
+    turns = collect(args.split, args.limit, {}, cache)
     replay_s = time.perf_counter() - start
     results = {name: evaluate(turns, retriever, scorer, k=args.k, cap=args.subgraph_cap, model=model)
                for name, retriever, scorer in ROWS}

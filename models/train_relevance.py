@@ -17,12 +17,11 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
 
-from engine.eval_retrieval import evaluate, labels, replay
+from engine.eval_retrieval import collect, evaluate, labels
 from engine.features import FEATURES
 
 HIDDEN = ((32,), (32, 16), (64, 32))
@@ -108,31 +107,6 @@ def export_onnx(net: NumpyNet, path: Path, metadata: dict[str, str]) -> None:
         entry.key, entry.value = k, v
     onnx.checker.check_model(model)
     path.write_bytes(model.SerializeToString())
-
-
-def collect(split: str, limit: int | None, resources: dict, cache: Path | None) -> list:
-    """The replayed turns of a split; with `cache`, kept in (and reused from) a pickle there.
-    The feature matrix is rebuilt from each candidate's feature dict, so a cache survives the
-    removal of a feature (not the addition of one: then delete it)."""
-    import pickle
-
-    from engine.benchmark import load_split
-
-    path = cache / f"replay-{split}-{limit or 'all'}.pkl" if cache else None
-    if path is not None and path.exists():
-        turns = pickle.loads(path.read_bytes())
-        for t in turns:
-            t.X = np.array([[c.features.get(f, 0.0) for f in FEATURES] for c in t.state.candidates],
-                           dtype=np.float32).reshape(len(t.state.candidates), len(FEATURES))
-        return turns
-    start = time.perf_counter()
-    turns = list(replay(load_split(split), resources=resources, limit=limit))
-    print(f"{split}: {len(turns)} user turns, {sum(len(t.state.candidates) for t in turns)} candidates "
-          f"replayed in {time.perf_counter() - start:.0f} s", file=sys.stderr)
-    if path is not None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(pickle.dumps(turns, protocol=pickle.HIGHEST_PROTOCOL))
-    return turns
 
 
 def main(argv: list[str] | None = None) -> int:

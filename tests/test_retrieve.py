@@ -117,8 +117,15 @@ def test_bad_input_kg_without_labels_empty_kg_no_mentions_non_english(tmp_path, 
     for t in doc["turns"]:
         for f in t["retrieved"]:
             assert f["s_label"] and "http" not in f["s_label"]  # local names, not IRIs
-    empty = _retrieve(tmp_path, capsys, "", [{"speaker": "user", "text": "Who is Omar?"}])
-    assert empty["turns"][0]["retrieved"] == []
+
+def test_empty_kg_retrieves_nothing(tmp_path, capsys):
+    from engine.cli_retrieve import main
+
+    dialogue = tmp_path / "d.json"
+    dialogue.write_text(json.dumps([{"speaker": "user", "text": "Who is Omar?"}]), encoding="utf-8")
+    assert main(["--demo", "none", "--dialogue", str(dialogue), "--json"], command="retrieve") == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["turns"][0]["retrieved"] == [] and doc["turns"][0]["mentions"] == []
 
 
 def test_retrieve_bad_dialogue_file_exits_2(tmp_path, capsys):
