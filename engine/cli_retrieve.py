@@ -60,6 +60,10 @@ def main(argv: list[str], command: str = "retrieve") -> int:
     if args.json:
         print(json.dumps({"turns": out}, ensure_ascii=False))
     else:
+        if config.scorer in ("learned", "llm"):
+            from engine.relevance import model_for
+
+            print(f"relevance model: onnxruntime on {model_for(session.ctx).device}")
         for t in out:
             print(f"[{t['turn']}] {t['text']}")
             for m in t["mentions"]:
