@@ -6,14 +6,15 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-$(shell cksum pyproject.toml | cut -d' ' -f1)
 # On CPU machines torch must be the CPU build, installed before sentence-transformers pulls it.
 TORCH  ?= torch==2.13.0
-# llama.cpp's native CPU build uses AMX when the CPU lists it, and some VMs list AMX but trap on
-# its instructions (SIGILL at the first token): build without AMX unless CMAKE_ARGS is given
-# (e.g. CMAKE_ARGS="-DGGML_CUDA=on" for the GPU build).
-ifeq ($(shell uname -m),x86_64)
-NO_AMX := -mno-amx-tile -mno-amx-int8 -mno-amx-bf16
-CMAKE_ARGS ?= -DCMAKE_C_FLAGS='$(NO_AMX)' -DCMAKE_CXX_FLAGS='$(NO_AMX)'
-export CMAKE_ARGS
-endif
+# llama-cpp-python compiles with -march=native. Some VMs advertise AMX in their CPU flags but trap
+# on its instructions (seen here: `tilezero` -> SIGILL), so x86 builds leave AMX out. GPU users add
+# their own flags: `CMAKE_ARGS="-DGGML_CUDA=on" make run`. The wheel is built once per set of flags
+# and kept outside the repo, so a fresh clone does not compile again (and never reuses pip's cache
+# of a wheel built with other flags).
+LLAMA  ?= llama-cpp-python>=0.3.2,<0.4
+NOAMX  := $(if $(filter x86_64,$(shell uname -m)),-mno-amx-tile -mno-amx-int8 -mno-amx-bf16)
+LLAMA_CMAKE_ARGS ?= $(if $(NOAMX),-DCMAKE_C_FLAGS='$(NOAMX)' -DCMAKE_CXX_FLAGS='$(NOAMX)') $(CMAKE_ARGS)
+WHEELS := $(HOME)/.cache/kgchat/wheels/$(shell echo "$(LLAMA_CMAKE_ARGS)" | cksum | cut -d' ' -f1)
 
 .PHONY: run test test-slow bench-load bench install tmux
 
@@ -21,6 +22,10 @@ $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip show torch >/dev/null 2>&1 || $(BIN)/python -m pip install -q "$(TORCH)"
+	$(BIN)/python -m pip show llama-cpp-python >/dev/null 2>&1 || { \
+	  ls $(WHEELS)/llama_cpp_python-*.whl >/dev/null 2>&1 || \
+	  CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" $(BIN)/python -m pip wheel -q --no-deps --no-cache-dir -w $(WHEELS) "$(LLAMA)"; \
+	  $(BIN)/python -m pip install -q $(WHEELS)/llama_cpp_python-*.whl; }
 	$(BIN)/python -m pip install -q -e '.[test]'
 	rm -f $(VENV)/.installed-*
 	touch $@
