@@ -65,3 +65,15 @@ def test_tree_and_colours():
 def test_no_subgraph_says_so():
     empty = TurnState(session_id="s", turn=1, text="hi", now=datetime(2024, 5, 6))
     assert "No subgraph" in _text(draw_subgraph(empty, {}))
+
+
+def test_a_name_fact_scores_its_node_and_is_not_drawn_as_an_edge():
+    from kgstore.vocab import RDFS_LABEL
+
+    s = _state()
+    s.retrieved = s.retrieved + [Candidate(Fact("urn:x:eng", RDFS_LABEL, "Engineering", o_literal=True),
+                                           "Engineering", "label", "Engineering", score=0.95)]
+    nodes, edges = graph_parts(s, {})
+    assert len(edges) == 5 and nodes["urn:x:eng"]["score"] == 0.95
+    assert "label" not in _text(draw_subgraph(s, {}))
+    assert all("label" not in str(line) for _, _, lines in tree_rows(s, {}) for line, _ in lines)

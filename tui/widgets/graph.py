@@ -9,6 +9,7 @@ from rich.style import Style
 from rich.text import Text
 
 from engine.state import Candidate, TurnState
+from kgstore.vocab import LABEL_PREDICATES
 
 # Relevance colours, best first; the thresholds split a [0, 1] score into thirds.
 HIGH, MID, LOW = "#5fd75f", "#d7af00", "#d75f5f"
@@ -52,6 +53,9 @@ def graph_parts(state: TurnState, labels: dict[str, str]) -> tuple[dict[str, dic
     edges = []
     for c in state.retrieved:
         node(c.fact.s, c.s_label)
+        if c.fact.p in LABEL_PREDICATES:  # a node's own name fact scores the node, it is no edge
+            nodes[c.fact.s]["score"] = max(nodes[c.fact.s]["score"], c.score)
+            continue
         target = _literal_node(c) if c.fact.o_literal else c.fact.o
         node(target, c.o_label or c.fact.o, "literal" if c.fact.o_literal else "entity")
         for end in (c.fact.s, target):
@@ -155,7 +159,8 @@ def tree_rows(state: TurnState, labels: dict[str, str]) -> list[tuple[str, str, 
     scale = score_scale(state)
     groups: dict[str, list[Candidate]] = {}
     for c in state.retrieved:
-        groups.setdefault(c.fact.s, []).append(c)
+        if c.fact.p not in LABEL_PREDICATES:
+            groups.setdefault(c.fact.s, []).append(c)
     rows = []
     for s, facts in sorted(groups.items(), key=lambda kv: -max(c.score for c in kv[1])):
         lines = []
