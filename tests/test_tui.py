@@ -283,6 +283,15 @@ async def test_switch_retriever_key_and_palette_command(kg_file, shared):
         assert app.session.config.retriever == "topk" and "topk" in app.status.settings
         titles = [c.title for c in app.get_system_commands(app.screen)]
         assert "Retriever: pcst" in titles and "Scorer: bm25" in titles and "SPARQL console" in titles
+        # Through the command palette, as a user would.
+        await pilot.press("ctrl+p")
+        await pilot.press(*"scorer: sbert")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.session.config.scorer == "sbert" and "sbert" in app.status.settings
+        app.set_option("scorer", "bm25")
         await ask(app, pilot, "What is the phone number of Mark Taylor?")
         state = app.turns[-1].state
         assert state is not None and len(state.retrieved) <= app.session.config.k
@@ -321,6 +330,8 @@ async def test_export_markdown_and_json(kg_file, shared):
     async with app.run_test(size=(100, 30)) as pilot:
         await ready(app, pilot)
         await ask(app, pilot, "What is the phone number of Mark Taylor?")
+        await pilot.press("ctrl+t")
+        assert app.clipboard == REPLY
         await pilot.press("ctrl+s")
         out = kg_file.parent / "exports"
         md = (out / f"kgchat-{app.session.session_id}.md").read_text(encoding="utf-8")
