@@ -325,6 +325,8 @@ class KGChatApp(App):
                 reply.set_footer(Text("no claims to check", style="dim"))
             else:
                 reply.set_footer(Text(""))
+            if state.reasoning_note:  # the turn went on without (some) derived facts: say why
+                reply.footer.update(Text.assemble(reply.footer.content, "\n", ("⚠ " + state.reasoning_note, "yellow")))
         self.pane.show(message.view)
         self.status.timings = dict(state.timings_ms)
         self.status.kg_size = message.kg_size
