@@ -6,6 +6,7 @@ import threading
 import uuid
 from datetime import datetime
 
+from engine import dialogue
 from engine.config import Config
 from engine.events import EventSink, ignore
 from engine.pipeline import RETRIEVAL_STAGES, STAGES, run_stages
@@ -30,7 +31,8 @@ class Session:
     def __init__(self, ctx: TurnContext, session_id: str | None = None):
         self.ctx = ctx
         self.session_id = session_id or uuid.uuid4().hex[:12]
-        self.history: list[tuple[str, str]] = []
+        # A known session id resumes that conversation: its turns live in the store's dialogue graph.
+        self.history: list[tuple[str, str]] = dialogue.history(ctx.store, session_id) if session_id else []
         self._fixed_now = parse_now(ctx.config.now)
         self._lock = threading.Lock()
 
