@@ -12,6 +12,7 @@ its label when it has no type) so that nodes are scored like facts and PCST can 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from engine.stage import TurnContext, stage
 from engine.state import Candidate, TurnState
@@ -166,3 +167,37 @@ def run(state: TurnState, ctx: TurnContext) -> None:
     state.candidates = []
     state.candidates_note = ""
     gather(state, ctx)
+
+
+PREFETCH_MAX_TRIPLES = 20_000
+
+
+def prefetch(ctx: TurnContext, max_triples: int = PREFETCH_MAX_TRIPLES) -> int:
+    """Warm the embedding cache of a small background: for every entity, the facts a turn that
+    names it would embed (same candidates, same verbalization, same near-fact rule), encoded in
+    one batch. Per-turn cost then stays with the neighbourhood lookups and the model, not with
+    first-time encoding. Does nothing for larger KGs; returns the number of texts encoded."""
+    from engine.encoder import encoder_for
+    from engine.features import near_texts
+    from engine.state import Mention
+    from engine.verbalize import verbalize
+
+    try:
+        if int(ctx.background.count()) > max_triples:
+            return 0
+        entities = sorted({e.iri for e in ctx.background.label_entries()})
+    except Exception:  # a remote background: nothing to warm up locally
+        return 0
+    texts: dict[str, None] = {}
+    focus_key = "focus:prefetch"
+    for iri in entities:
+        state = TurnState(session_id="prefetch", turn=1, text="", now=datetime.now())
+        state.mentions = [Mention(iri, 0, 0, "name", entity=iri, p=1.0)]
+        gather(state, ctx)
+        verbalize(state.candidates, ctx.background)
+        texts.update(dict.fromkeys(near_texts(state.candidates)))
+    ctx.resources.pop(focus_key, None)
+    encoder = encoder_for(ctx)
+    before = encoder.encoded
+    encoder.encode(list(texts))
+    return encoder.encoded - before

@@ -65,6 +65,21 @@ def _scaled(x: np.ndarray) -> np.ndarray:
     return x / top if top > 0 else np.zeros_like(x)
 
 
+def near_indices(candidates: list[Candidate], bm25: np.ndarray | None = None) -> list[int]:
+    """The candidates that get embedded: derived and hop <= EMBED_HOPS, at most EMBED_CAP, by
+    hop then BM25 (then candidate order)."""
+    near = [i for i, c in enumerate(candidates) if c.derived or c.hop <= EMBED_HOPS]
+    if len(near) <= EMBED_CAP:
+        return near
+    key = (lambda i: (candidates[i].hop, -bm25[i], i)) if bm25 is not None else (lambda i: (candidates[i].hop, i))
+    return sorted(near, key=key)[:EMBED_CAP]
+
+
+def near_texts(candidates: list[Candidate]) -> list[str]:
+    """The texts a turn with these candidates would embed (the cap's BM25 order aside)."""
+    return [candidates[i].text for i in near_indices(candidates)]
+
+
 def compute(state: TurnState, candidates: list[Candidate], encoder, previous: dict[str, float],
             now: dict[str, float] | None = None) -> tuple[np.ndarray, np.ndarray]:
     """The feature matrix (n, len(FEATURES)) and the raw BM25 of the rewritten turn (for the
@@ -78,8 +93,7 @@ def compute(state: TurnState, candidates: list[Candidate], encoder, previous: di
     p_labels = sorted({c.p_label for c in candidates})
     raw_rewrite = bm25_scores(texts, windows[0])
     raw_turn = raw_rewrite if windows[0] == state.text else bm25_scores(texts, state.text)
-    near = [i for i, c in enumerate(candidates) if c.derived or c.hop <= EMBED_HOPS]
-    near = sorted(near, key=lambda i: (candidates[i].hop, -raw_rewrite[i], i))[:EMBED_CAP]
+    near = near_indices(candidates, raw_rewrite)
     emb = encoder.encode([texts[i] for i in near] + windows + p_labels)
     m = len(near)
     win, pred = emb[m:m + 3], emb[m + 3:]

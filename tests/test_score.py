@@ -121,3 +121,19 @@ def test_llm_scorer_blends_and_survives_a_useless_model(tmp_path, encoder, model
     state = _scored(ctx, "What is Omar Haddad's phone number?",
                     [Mention("Omar Haddad", 8, 19, "name", entity="urn:e:omar", p=1.0)])
     assert "no parsable ratings" in state.candidates_note
+
+
+def test_prefetch_warms_the_cache_for_the_turns_of_a_small_kg(tmp_path, encoder, model):
+    from engine.candidates import prefetch
+
+    ctx = _ctx(tmp_path, encoder, model)
+    fresh = Encoder()
+    fresh._model = encoder.model
+    ctx.resources["encoder"] = fresh
+    assert prefetch(ctx) > 0
+    before = fresh.encoded
+    _scored(ctx, "Where is Office 101?", [Mention("Office 101", 9, 19, "name", entity="urn:e:r1", p=1.0)])
+    # only the turn itself (its 1-3 windows) and relation labels are new, no fact texts
+    new = fresh.encoded - before
+    assert new <= 3 + 8
+    assert prefetch(ctx, max_triples=1) == 0
