@@ -73,7 +73,7 @@ async def keypress_echo(keys: int) -> dict[str, float]:
     from tui.main import app_config
     from tui.widgets.chat import AssistantMessage
 
-    config = app_config(["--memory", "--scorer", "bm25", "--max-tokens", "256", "--refine-steps", "0"])
+    config = app_config(["--memory", "--max-tokens", "256", "--refine-steps", "0"])
     app = KGChatApp(config)
     delays: list[float] = []
     async with app.run_test(size=(120, 36)) as pilot:
