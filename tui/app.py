@@ -166,6 +166,9 @@ class KGChatApp(App):
             except (BadInput, OSError) as exc:
                 first_error = first_error or str(exc)
                 continue
+            except Exception as exc:  # noqa: BLE001 - a bug, but the app must say so rather than hang
+                first_error = first_error or f"{type(exc).__name__}: {exc}"
+                continue
             note = f"{first_error} — {fallback}" if first_error else ""
             self.post_message(SessionOpened(session, kg_size(session.ctx), graph_names(session.ctx), note))
             self.load_model(session)
@@ -450,7 +453,7 @@ class KGChatApp(App):
             self.post_message(LoadProgress(i, len(paths), path, 0, size))
             try:
                 reports.append((path, session.ctx.store.load(path, format=self.config.format, progress=progress)))
-            except BadInput as exc:  # the loader left the store as it was
+            except (BadInput, OSError) as exc:  # the loader left the store as it was
                 error = str(exc)
                 break
         session.ctx.resources.pop("background_size", None)  # the KG grew: let retrieval re-measure it

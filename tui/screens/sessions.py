@@ -36,7 +36,7 @@ class SessionsScreen(ModalScreen[tuple[str, list[tuple[str, str]]] | None]):
         table.focus()
         self.read_sessions()
 
-    @work(thread=True, exclusive=True)
+    @work(thread=True, exclusive=True, exit_on_error=False)
     def read_sessions(self) -> None:
         sessions = dialogue.list_sessions(self.store)
         self.app.call_from_thread(self._show, sessions)
@@ -54,7 +54,7 @@ class SessionsScreen(ModalScreen[tuple[str, list[tuple[str, str]]] | None]):
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         self.reopen(str(event.row_key.value))
 
-    @work(thread=True, exclusive=True)
+    @work(thread=True, exclusive=True, exit_on_error=False)
     def reopen(self, session_id: str) -> None:
         history = dialogue.history(self.store, session_id)
         self.app.call_from_thread(self.dismiss, (session_id, history))

@@ -53,7 +53,7 @@ class SparqlScreen(Screen):
         self.query_one("#sparql-status", Static).update(Text("running…", style="italic"))
         self.run_query(self.query_one("#query", TextArea).text)
 
-    @work(thread=True, exclusive=True, group="sparql")
+    @work(thread=True, exclusive=True, group="sparql", exit_on_error=False)
     def run_query(self, query: str) -> None:
         try:
             result = self.store.query(query)
