@@ -24,7 +24,7 @@ from textual.widgets import Footer, Header, ProgressBar
 from engine.config import Config
 from engine.events import ChecksDone, ReplyDone, StageFinished, StageStarted, Token, TurnError
 from kgstore.errors import BadInput
-from kgstore.vocab import GRAPH_BG
+from kgstore.vocab import GRAPH_BG, LABEL_PREDICATES
 from tui.export import ChatTurn, write_export
 from tui.live import AppSession, freeze
 from tui.messages import (EngineEvent, LoadFinished, LoadProgress, ModelLoaded, SessionFailed, SessionOpened,
@@ -364,15 +364,17 @@ class KGChatApp(App):
 
     @work(thread=True, group="facts", exclusive=True, exit_on_error=False)
     def fetch_node_facts(self, session: AppSession, iri: str, label: str) -> None:
+        from engine.state import Candidate
+        from engine.verbalize import verbalize
+
         store = session.ctx.background
         try:
-            facts = store.facts_about(iri, cap=50)
-            names = store.labels({x for f in facts for x in (f.s, f.p, f.o) if not (x == f.o and f.o_literal)})
+            facts = [Candidate(f) for f in store.facts_about(iri, cap=50)]
+            verbalize(facts, store)
         except Exception as exc:  # noqa: BLE001 - a remote store may be down: say so in the pane
             self.call_from_thread(self.pane.show_node_facts, label, [f"(could not read: {exc})"])
             return
-        lines = [" ".join((names.get(f.s, f.s), names.get(f.p, f.p), f.o if f.o_literal else names.get(f.o, f.o)))
-                 for f in facts]
+        lines = [c.text for c in facts if c.fact.p not in LABEL_PREDICATES]
         self.call_from_thread(self.pane.show_node_facts, label, lines)
 
     def action_show_tab(self, tab: str) -> None:
