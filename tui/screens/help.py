@@ -6,6 +6,7 @@ from rich.table import Table
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
+from textual.markup import escape
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
@@ -36,5 +37,5 @@ class HelpScreen(ModalScreen):
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help-box") as box:
             box.border_title = "kgchat keys"
-            box.border_subtitle = "remap in config.toml: [keys] name = \"key\"   ·   Esc closes"
+            box.border_subtitle = escape('remap in config.toml, table [keys]: name = "key"   ·   Esc closes')
             yield Static(keys_table(self.bindings))
