@@ -85,3 +85,12 @@ def test_ctrl_c_stops_the_reply_and_keeps_it_marked_cut():
     assert proc.returncode == 130, err.decode()
     assert out.decode().startswith(" [cut]")
     assert "three" not in out.decode()
+
+
+@pytest.mark.slow
+def test_ask_with_the_default_embedded_model(capsys):
+    code, out, err = ask(capsys, QUESTION, "--memory", "--scorer", "bm25", "--max-tokens", "24", "--json")
+    assert code == 0, err
+    assert out["response"] and out["device"] == "CPU" and not out["error"]
+    assert "smollm2" in out["model"].lower()
+    assert out["timings_ms"]["first_token"] >= out["timings_ms"]["retrieve"]

@@ -32,15 +32,14 @@ class LLMBackend(Protocol):
 _DONE = object()
 
 
-def cancellable(produce: Callable[[threading.Event], Iterator[str]], cancel: threading.Event | None,
-                on_stop: Callable[[], None] | None = None) -> Iterator[str]:
+def cancellable(produce: Callable[[threading.Event], Iterator[str]],
+                cancel: threading.Event | None) -> Iterator[str]:
     """Run a blocking token producer in a worker thread and yield its tokens here.
 
     A model can block for a long time between two tokens (prompt evaluation, a slow server),
     so the consumer waits with a short timeout and returns as soon as `cancel` is set; the
-    producer gets its own stop flag and winds down at its next token (`on_stop`, called when
-    the consumer is done, can interrupt it sooner). Errors raised by the producer are re-raised
-    in the consumer.
+    producer gets its own stop flag and winds down at its next token. Errors raised by the
+    producer are re-raised in the consumer.
     """
     out: queue.Queue = queue.Queue()
     stop = threading.Event()
@@ -73,5 +72,3 @@ def cancellable(produce: Callable[[threading.Event], Iterator[str]], cancel: thr
             yield item
     finally:
         stop.set()
-        if on_stop is not None:
-            on_stop()

@@ -9,7 +9,7 @@ import os
 import threading
 from collections.abc import Iterator
 
-from engine.llm.base import LLMError, cancellable
+from engine.llm.base import CANCEL_POLL_S, LLMError
 from engine.llm.gguf import context_length, read_metadata
 from kgstore.errors import BadInput
 
@@ -68,39 +68,42 @@ class LlamaBackend:
 
     def stream(self, messages: list[dict[str, str]], *, max_tokens: int, temperature: float,
                stop: list[str] | None = None, cancel: threading.Event | None = None) -> Iterator[str]:
-        running = threading.Event()
-
-        def produce(stop_flag: threading.Event) -> Iterator[str]:
-            with self._lock:
-                self._abort[0] = b"\0"
-                if stop_flag.is_set():
-                    return
-                running.set()
-                try:
-                    chunks = self.llama.create_chat_completion(
-                        messages=messages, stream=True, max_tokens=max_tokens,
-                        temperature=temperature, stop=stop, seed=self.seed)
-                    for chunk in chunks:
-                        if stop_flag.is_set():
-                            chunks.close()
-                            return
-                        text = chunk["choices"][0]["delta"].get("content")
-                        if text:
-                            yield text
-                except ValueError as exc:  # e.g. the prompt does not fit the context
-                    raise LLMError(f"{self.name}: {exc}") from None
-                except RuntimeError:
-                    if stop_flag.is_set():  # llama_decode aborted on our request
+        """Tokens as llama.cpp makes them, in the caller's thread: a handoff to another thread per
+        token costs tokens/s on a busy machine. A watcher turns `cancel` into an abort of the
+        running decode, so a cancel takes hold within a poll interval even mid-prompt."""
+        with self._lock:
+            self._abort[0] = b"\0"
+            if cancel is not None and cancel.is_set():
+                return
+            done = threading.Event()
+            if cancel is not None:
+                threading.Thread(target=self._watch, args=(cancel, done), name="llm-cancel", daemon=True).start()
+            try:
+                chunks = self.llama.create_chat_completion(
+                    messages=messages, stream=True, max_tokens=max_tokens,
+                    temperature=temperature, stop=stop, seed=self.seed)
+                for chunk in chunks:
+                    if cancel is not None and cancel.is_set():
+                        chunks.close()
                         return
-                    raise
-                finally:
-                    running.clear()
+                    text = chunk["choices"][0]["delta"].get("content")
+                    if text:
+                        yield text
+            except ValueError as exc:  # e.g. the prompt does not fit the context
+                raise LLMError(f"{self.name}: {exc}") from None
+            except RuntimeError:
+                if cancel is not None and cancel.is_set():  # llama_decode aborted on our request
+                    return
+                raise
+            finally:
+                done.set()
 
-        def abort() -> None:
-            if running.is_set():  # only this stream's own generation, never the next one's
-                self._abort[0] = b"x"
-
-        return cancellable(produce, cancel, on_stop=abort)
+    def _watch(self, cancel: threading.Event, done: threading.Event) -> None:
+        while not done.is_set():
+            if cancel.wait(CANCEL_POLL_S):
+                if not done.is_set():
+                    self._abort[0] = b"x"
+                return
 
 
 def _install_abort_flag(llama) -> ctypes.Array:
