@@ -314,7 +314,7 @@ async def test_sparql_console_shows_rows_and_errors(kg_file, shared):
         await app.workers.wait_for_complete()
         await pilot.pause()
         table = screen.query_one("#results", DataTable)
-        names = [table.get_row_at(i)[0] for i in range(table.row_count)]
+        names = [str(table.get_row_at(i)[0]) for i in range(table.row_count)]
         assert "Mark Taylor" in names and "Ada Lindqvist" in names
         screen.query_one("#query", TextArea).load_text("SELECT WHERE {")
         await pilot.press("ctrl+r")
@@ -559,3 +559,16 @@ print(session.session_id)
         assert app.session.session_id == first
         assert [t.user for t in app.turns] == ["What is the phone number of Mark Taylor?"]
         assert [m.text for m in app.query(AssistantMessage)] == [REPLY]
+
+
+async def test_brackets_in_an_error_are_shown_as_text(kg_file, shared):
+    bad = kg_file.parent / "[draft] broken.ttl"
+    bad.write_text("<urn:x:a> <urn:x:p> [ .\n", encoding="utf-8")
+    app = make_app(kg_file, shared)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await ready(app, pilot)
+        app.load_files([str(bad)])
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        errors = [n for n in app._notifications if n.severity == "error"]
+        assert errors and "[draft] broken.ttl" in errors[-1].message and not errors[-1].markup

@@ -99,6 +99,11 @@ class KGChatApp(App):
         self._loading = False
         self.set_keymap(config.keys)
 
+    def notify(self, message: str, *, title: str = "", severity="information", timeout: float | None = None,
+               markup: bool = False) -> None:
+        """Notifications carry loader errors, paths and queries: brackets in them are text."""
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
+
     # --- layout -------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:

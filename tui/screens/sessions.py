@@ -46,7 +46,7 @@ class SessionsScreen(ModalScreen[tuple[str, list[tuple[str, str]]] | None]):
         for s in sessions:
             sid = Text(s.session_id, style="bold" if s.session_id == self.current else "")
             first = s.first_text if len(s.first_text) <= 60 else s.first_text[:59] + "…"
-            table.add_row(sid, s.started.replace("T", " "), str(s.turns), first, key=s.session_id)
+            table.add_row(sid, s.started.replace("T", " "), str(s.turns), Text(first), key=s.session_id)
         note = f"{len(sessions)} session{'s' if len(sessions) != 1 else ''} in the store" if sessions else \
             "No past sessions in this store (with --memory nothing is kept between runs)."
         self.query_one("#sessions-note", Static).update(Text(note, style="dim"))

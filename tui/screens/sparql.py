@@ -80,6 +80,6 @@ class SparqlScreen(Screen):
         for col in columns:
             table.add_column(col, key=col)
         for row in result[:MAX_ROWS]:
-            table.add_row(*(row.get(c, "") for c in columns))
+            table.add_row(*(Text(row.get(c, "")) for c in columns))
         more = f" (first {MAX_ROWS} shown)" if len(result) > MAX_ROWS else ""
         status.update(Text(f"✓ {len(result)} row{'s' if len(result) != 1 else ''}{more}", style="green"))

@@ -104,14 +104,14 @@ class KnowledgePane(Vertical):
         for col in ("mention", "kind", "entity", "p"):
             mentions.add_column(col, justify="right" if col == "p" else "left")
         for m in s.mentions:
-            mentions.add_row(m.text, m.kind, m.label or (m.entity or Text("unlinked", style="dim")),
+            mentions.add_row(Text(m.text), m.kind, Text(m.label or m.entity) if m.entity else Text("unlinked", style="dim"),
                              f"{m.p:.2f}" if m.entity else "")
         parts.append(mentions if s.mentions else Text("No mentions.", style="dim"))
         derived = Table(title="Derived facts", title_justify="left", expand=True, show_edge=False)
         for col in ("fact", "p", "rule"):
             derived.add_column(col, justify="right" if col == "p" else "left")
         for d in s.derived:
-            derived.add_row(d.text or f"{d.predicate}({', '.join(d.args)})", f"{d.p:.2f}",
+            derived.add_row(Text(d.text or f"{d.predicate}({', '.join(d.args)})"), f"{d.p:.2f}",
                             Text(d.rule, style=DERIVED))
         parts.append(derived if s.derived else Text("No derived facts.", style="dim"))
         if s.reasoning_note:
@@ -157,7 +157,7 @@ class KnowledgePane(Vertical):
             row = [Text("●", style="green") if c.fact.key in kept else Text(""),
                    Text(f"{c.score:.3f}", style=relevance_colour(c.score, scale)), c.hop,
                    Text(f"p={c.p:.2f}", style=DERIVED) if c.derived else Text(""),
-                   c.text or f"{c.s_label} {c.p_label} {c.o_label}"]
+                   Text(c.text or f"{c.s_label} {c.p_label} {c.o_label}")]
             row += [Text(f"{c.features.get(f, 0.0):.3f}") for f in features]
             table.add_row(*row, key=str(i))
         if s.candidates:
@@ -203,7 +203,7 @@ class KnowledgePane(Vertical):
         table = self.query_one("#checks-table", DataTable)
         table.clear()
         for i, c in enumerate(self._checks):
-            table.add_row(verdict_mark(c.verdict), c.claim, key=str(i))
+            table.add_row(verdict_mark(c.verdict), Text(c.claim), key=str(i))
         self.query_one("#check-evidence", Static).update(
             Text("Select a claim to see its evidence.", style="dim") if self._checks else "")
         refined = s.refined.get("response") if s.refined else ""
