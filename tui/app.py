@@ -324,7 +324,8 @@ class KGChatApp(App):
             record.cut = state.cut or self._cancel.is_set()
             if record.cut:
                 reply.add_class("cut")
-                reply.set_footer(Text("⏹ cut short — the partial reply is kept", style="bold yellow"))
+                reply.set_footer(Text("⏹ cut short — the partial reply is kept" if reply.text else "⏹ cancelled",
+                                      style="bold yellow"))
             elif state.error and not reply.text:
                 reply.set_footer(Text("✗ no reply: " + state.error, style="red"))
             elif state.checks:
