@@ -50,6 +50,21 @@ def test_streams_a_reply_from_llama_cpp_server(server):
     assert llm.model.endswith(".gguf") and llm.device == "remote"
 
 
+def test_kgchat_ask_answers_through_the_server(server, capsys):
+    import json
+
+    from engine.cli import main
+
+    url, _ = server
+    code = main(["ask", "Who is in the Engineering group?", "--openai-url", url, "--memory", "--scorer", "bm25",
+                 "--max-tokens", "24", "--json"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    reply = json.loads(out)
+    assert reply["response"] and reply["device"] == "remote" and not reply["error"]
+    assert reply["model"].endswith(".gguf")
+
+
 def test_the_server_going_down_is_a_clear_error(server):
     url, proc = server
     llm = make_backend(Config(openai_url=url, openai_model="smollm2"))
