@@ -98,6 +98,8 @@ def main(argv: list[str], command: str = "ask") -> int:
         cancel.set()
         signal.signal(signal.SIGINT, previous)
 
+    # The turn runs in a worker: Python handles signals only in the main thread and only between
+    # bytecodes, and the main thread must not sit inside a long llama_decode when Ctrl-C comes.
     previous = signal.signal(signal.SIGINT, on_sigint)
     try:
         worker = threading.Thread(target=work, name="ask-turn", daemon=True)

@@ -72,7 +72,8 @@ class LlamaBackend:
         token costs tokens/s on a busy machine. A watcher turns `cancel` into an abort of the
         running decode, so a cancel takes hold within a poll interval even mid-prompt."""
         with self._lock:
-            self._abort[0] = b"\0"
+            if self._abort is not None:
+                self._abort[0] = b"\0"
             if cancel is not None and cancel.is_set():
                 return
             done = threading.Event()
@@ -101,26 +102,29 @@ class LlamaBackend:
     def _watch(self, cancel: threading.Event, done: threading.Event) -> None:
         while not done.is_set():
             if cancel.wait(CANCEL_POLL_S):
-                if not done.is_set():
+                if not done.is_set() and self._abort is not None:
                     self._abort[0] = b"x"
                 return
 
 
-def _install_abort_flag(llama) -> ctypes.Array:
+def _install_abort_flag(llama) -> ctypes.Array | None:
     """A one-byte flag llama.cpp polls between graph nodes: writing a non-zero byte aborts the
     running llama_decode, so a cancel during a long prompt evaluation frees the model at once
     instead of after the whole batch.
 
     The callback must answer `bool f(void *data)` without the GIL (it runs for every node of
     every decode, and a Python callback there costs measurable tokens/s): libc's `strlen` on
-    a one-byte buffer returns 0 while the flag is clear and 1 once it is set.
+    a one-byte buffer returns 0 while the flag is clear and 1 once it is set. None when the
+    library lacks the entry point: a cancel then waits for the running decode to end.
     """
     import llama_cpp
 
     flag = ctypes.create_string_buffer(2)
     strlen = ctypes.CDLL(ctypes.util.find_library("c")).strlen
     callback = ctypes.cast(strlen, ctypes.c_void_p)
-    setter = llama_cpp.llama_cpp._lib.llama_set_abort_callback
+    setter = getattr(llama_cpp.llama_cpp._lib, "llama_set_abort_callback", None)
+    if setter is None:
+        return None
     setter.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p]
     setter.restype = None
     setter(llama.ctx, callback, ctypes.cast(flag, ctypes.c_void_p))
