@@ -151,3 +151,25 @@ def test_prompt_is_trimmed_to_the_model_context():
     assert llm.calls[0][-1]["content"] == state.text
 
 
+
+
+def test_a_cancelled_turn_keeps_its_partial_reply_in_the_dialogue():
+    from engine.config import Config as Cfg
+    from engine.session import Session
+
+    session = Session.open(Cfg(memory=True, scorer="bm25"), llm=ScriptedLLM(["one two three four five"]))
+    cancel = threading.Event()
+    seen = []
+
+    def on_event(event):
+        if isinstance(event, Token):
+            seen.append(event.text)
+            if len(seen) == 2:
+                cancel.set()
+
+    state = session.user_turn("Who is in the Engineering group?", on_event=on_event, cancel=cancel)
+    assert state.cut and state.response == "one two"
+    assert state.checks == [] and state.refined is None  # nothing after the cut ran
+    assert session.history[-2:] == [("user", "Who is in the Engineering group?"), ("system", "one two")]
+    nxt = session.user_turn("Thanks")  # the session goes on
+    assert not nxt.cut and nxt.response == "one two three four five"
