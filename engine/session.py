@@ -35,6 +35,9 @@ class Session:
         self.history: list[tuple[str, str]] = dialogue.history(ctx.store, session_id) if session_id else []
         self._fixed_now = parse_now(ctx.config.now)
         self._lock = threading.Lock()
+        # The turn in progress, for observers: an event sink may read it between stages (the
+        # stages run in the caller's thread, so it is not being written while the sink runs).
+        self.current: TurnState | None = None
 
     @classmethod
     def open(cls, config: Config, session_id: str | None = None, **resources) -> "Session":
@@ -65,7 +68,7 @@ class Session:
         from engine.observe import record_system_turn
 
         with self._lock:
-            state = self._new_state(text)
+            state = self.current = self._new_state(text)
             self.ctx.emit = on_event
             self.ctx.cancel = cancel or threading.Event()
             try:

@@ -23,10 +23,11 @@ from textual.widgets import Footer, Header, ProgressBar
 
 from engine.config import Config
 from engine.events import ChecksDone, ReplyDone, StageFinished, StageStarted, Token, TurnError
+from engine.session import Session
 from kgstore.errors import BadInput
 from kgstore.vocab import GRAPH_BG, LABEL_PREDICATES
 from tui.export import ChatTurn, write_export
-from tui.live import AppSession, freeze
+from tui.live import freeze
 from tui.messages import (EngineEvent, LoadFinished, LoadProgress, ModelLoaded, SessionFailed, SessionOpened,
                           TurnFailed, TurnFinished)
 from tui.screens.help import HelpScreen
@@ -87,7 +88,7 @@ class KGChatApp(App):
         # anything absent is built from the config, the model in a worker after the first paint.
         self._resources = dict(resources or {})
         self.export_dir = export_dir or Path.cwd()
-        self.session: AppSession | None = None
+        self.session: Session | None = None
         self.turns: list[ChatTurn] = []
         self.busy = False
         self._cancel = threading.Event()
@@ -167,7 +168,7 @@ class KGChatApp(App):
             try:
                 if config.store and not config.memory:  # first run: the XDG data dir may not exist yet
                     Path(config.store).parent.mkdir(parents=True, exist_ok=True)
-                session = AppSession.open(config, **self._resources)
+                session = Session.open(config, **self._resources)
             except (BadInput, OSError) as exc:
                 first_error = first_error or str(exc)
                 continue
@@ -180,7 +181,7 @@ class KGChatApp(App):
             return
         self.post_message(SessionFailed(first_error))
 
-    def load_model(self, session: AppSession) -> None:
+    def load_model(self, session: Session) -> None:
         """Build the model once per session context (called from a worker thread)."""
         self._model_ready.clear()
         try:
@@ -248,12 +249,12 @@ class KGChatApp(App):
         self.run_turn(self.session, sendable(text), self._turn_no, self._cancel)
 
     @work(thread=True, group="turn", exit_on_error=False)
-    def run_turn(self, session: AppSession, text: str, turn: int, cancel: threading.Event) -> None:
+    def run_turn(self, session: Session, text: str, turn: int, cancel: threading.Event) -> None:
         self._model_ready.wait()
 
         def on_event(event) -> None:
-            view = freeze(session.live, session.ctx.store) if (
-                isinstance(event, StageFinished) and session.live is not None) else None
+            view = freeze(session.current, session.ctx.store) if (
+                isinstance(event, StageFinished) and session.current is not None) else None
             self.post_message(EngineEvent(turn, event, view))
 
         try:
@@ -369,7 +370,7 @@ class KGChatApp(App):
             self.fetch_node_facts(self.session, message.iri, message.label)
 
     @work(thread=True, group="facts", exclusive=True, exit_on_error=False)
-    def fetch_node_facts(self, session: AppSession, iri: str, label: str) -> None:
+    def fetch_node_facts(self, session: Session, iri: str, label: str) -> None:
         from engine.state import Candidate
         from engine.verbalize import verbalize
 
@@ -446,7 +447,7 @@ class KGChatApp(App):
         self.load_worker(self.session, paths)
 
     @work(thread=True, group="load", exclusive=True, exit_on_error=False)
-    def load_worker(self, session: AppSession, paths: list[str]) -> None:
+    def load_worker(self, session: Session, paths: list[str]) -> None:
         reports, error = [], ""
         for i, path in enumerate(paths):
             size = os.path.getsize(path) if os.path.isfile(path) else 0
@@ -503,7 +504,7 @@ class KGChatApp(App):
         if self.busy:
             self.notify("Cancel the running reply first (Esc).", severity="warning")
             return
-        self.session = AppSession(self.session.ctx)
+        self.session = Session(self.session.ctx)
         self._reset_chat()
         self.sub_title = f"session {self.session.session_id}"
         self.chat.mount(Notice(f"new session {self.session.session_id}", "info"))
@@ -522,7 +523,7 @@ class KGChatApp(App):
             self.notify("Cancel the running reply first (Esc).", severity="warning")
             return
         session_id, history = choice
-        self.session = AppSession(self.session.ctx, session_id)
+        self.session = Session(self.session.ctx, session_id)
         self.session.history = list(history)
         self._reset_chat()
         self.sub_title = f"session {session_id}"

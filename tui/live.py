@@ -1,25 +1,11 @@
-"""The app's side of a running turn: a Session that lets the worker see the TurnState as the
-stages fill it in, and the frozen views of it that travel to the UI thread in messages."""
+"""The app's side of a running turn: frozen views of `Session.current` that travel to the UI
+thread in messages."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from engine.session import Session
 from engine.state import TurnState
-
-
-class AppSession(Session):
-    """A Session whose current TurnState the event callback can read between stages.
-
-    The callback runs in the worker thread right after a stage returns, so the state is not
-    being written while it is copied; the copy is what crosses into the UI thread."""
-
-    live: TurnState | None = None
-
-    def _new_state(self, text: str) -> TurnState:
-        self.live = super()._new_state(text)
-        return self.live
 
 
 @dataclass
