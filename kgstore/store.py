@@ -143,6 +143,8 @@ class KGStore:
     def __init__(self, path: str | os.PathLike | None = None):
         self.path = str(path) if path else None
         try:
+            if self.path:
+                os.makedirs(self.path, exist_ok=True)
             self._store = Store(self.path) if self.path else Store()
         except OSError as exc:
             raise BadInput(f"--store {self.path}: cannot open the store ({one_line(exc)})") from None

@@ -240,3 +240,9 @@ def test_a_store_directory_in_use_is_bad_input_naming_it(tmp_path):
     with pytest.raises(BadInput, match=r"--store .*db: cannot open the store"):
         KGStore(tmp_path / "db")
     del first
+
+
+def test_store_directory_and_its_parents_are_created(tmp_path):
+    path = tmp_path / "a" / "b" / "store"
+    store = KGStore(path)
+    assert path.is_dir() and store.count() == 0

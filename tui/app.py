@@ -166,8 +166,6 @@ class KGChatApp(App):
         first_error = ""
         for config, fallback in tries:
             try:
-                if config.store and not config.memory:  # first run: the XDG data dir may not exist yet
-                    Path(config.store).parent.mkdir(parents=True, exist_ok=True)
                 session = Session.open(config, **self._resources)
             except (BadInput, OSError) as exc:
                 first_error = first_error or str(exc)
