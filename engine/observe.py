@@ -109,10 +109,19 @@ def earlier_time(ctx: TurnContext, session_id: str, turn: int) -> timeexpr.TimeV
     return timeexpr.TimeValue.from_iso(rows[0]["v"]) if rows else None
 
 
+# Linking cost grows with the mentions of a turn; a pasted document can hold thousands, and the
+# ones past the first few dozen rarely matter to the question.
+MAX_MENTIONS = 64
+
+
 @stage("observe", report=lambda s: s.mentions)
 def run(state: TurnState, ctx: TurnContext) -> None:
     state.turn_iri = write_turn(ctx, state.session_id, state.turn, state.speaker, state.text, state.now)
     state.mentions = detect(ctx, state.text, state.now)
+    if len(state.mentions) > MAX_MENTIONS:
+        state.reasoning_note = (f"only the first {MAX_MENTIONS} of {len(state.mentions)} mentions "
+                                "in this turn were linked")
+        del state.mentions[MAX_MENTIONS:]
     then = timeexpr.THEN.search(state.text)
     if then and not any(m.kind == "time" for m in state.mentions):
         value = earlier_time(ctx, state.session_id, state.turn)

@@ -509,5 +509,5 @@ def reason_state(state: TurnState, ctx: TurnContext, stats: list | None = None) 
     apply_links(ctx, state.session_id, state.mentions, out.links,
                 rule="name matching (reasoning failed)" if out.note else "entity_linking")
     state.derived = out.derived
-    state.reasoning_note = out.note
+    state.reasoning_note = "; ".join(note for note in (state.reasoning_note, out.note) if note)
     store_derived(ctx, state.session_id, out.derived)

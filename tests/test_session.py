@@ -34,3 +34,14 @@ def test_retrieval_only_turn_generates_nothing(tmp_path):
     assert state.response == "" and llm.calls == []
     assert {"observe", "reason", "retrieve"} <= set(state.timings_ms)
     assert session.history == [("user", "Where is the Weekly Sync on Tuesday?")]
+
+
+def test_pasted_document_is_linked_within_a_mention_cap():
+    from engine.observe import MAX_MENTIONS
+
+    session = Session.open(Config(memory=True, now="2026-03-05T09:30:00", scorer="bm25"))
+    text = "Where is the Weekly Sync on Tuesday? Who organizes it? " * 2000  # about 110 KB
+    state = session.user_turn(text, answer=False)
+    assert len(state.mentions) == MAX_MENTIONS
+    assert f"only the first {MAX_MENTIONS}" in state.reasoning_note
+    assert state.retrieved, "the turn still retrieves from what it linked"
