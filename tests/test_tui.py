@@ -572,3 +572,15 @@ async def test_brackets_in_an_error_are_shown_as_text(kg_file, shared):
         await pilot.pause()
         errors = [n for n in app._notifications if n.severity == "error"]
         assert errors and "[draft] broken.ttl" in errors[-1].message and not errors[-1].markup
+
+
+def test_missing_model_is_one_error_before_the_app_starts(tmp_path, capsys):
+    from engine.cli import main
+
+    broken = tmp_path / "broken.gguf"
+    broken.write_bytes(b"not a gguf file at all")
+    assert main(["--memory", "--model", str(tmp_path / "missing.gguf")]) == 2
+    assert main(["--memory", "--model", str(broken)]) == 2
+    errors = capsys.readouterr().err.strip().splitlines()
+    assert len(errors) == 2 and all(line.startswith("kgchat: error:") for line in errors)
+    assert "missing.gguf" in errors[0] and "broken.gguf" in errors[1]

@@ -31,6 +31,9 @@ def app_config(argv: list[str]) -> Config:
 
 def main(argv: list[str]) -> int:
     config = app_config(argv)
+    from engine.llm import check_model
+
+    check_model(config)  # a missing or corrupt GGUF is one clear error before the screen switches
     from tui.app import KGChatApp
 
     app = KGChatApp(config)
