@@ -7,7 +7,6 @@ the scorer refuses a model whose names differ.
 
 from __future__ import annotations
 
-import math
 import re
 
 import numpy as np
@@ -21,7 +20,7 @@ FEATURES = (
     "cos_pred", "cos_pred_gap",  # the relation's label against the turn, and its gap to the best relation
     "bm25_turn", "bm25_rewrite",  # BM25 against the user turn and its rewrite, scaled to the turn's best
     "salience_now", "salience_prev", "salience_both",  # refers_to p of the fact's entities, this/last turn
-    "derived_p", "is_derived", "hop", "is_node", "type_match", "log_n",
+    "derived_p", "is_derived", "hop", "is_node", "type_match",
     "embedded",  # 1 when the fact was embedded this turn (the cosines are 0 otherwise)
 )
 # Embedding is the one per-turn cost that grows with the candidates, so only the facts near the
@@ -106,7 +105,6 @@ def compute(state: TurnState, candidates: list[Candidate], encoder, previous: di
     best_pred = float(cos_pred[edge_mask].max()) if edge_mask.any() else 0.0
     requested = {str(m.value) for m in state.mentions if m.kind == "type" and m.value}
     members = {c.fact.s for c in candidates if c.fact.p == RDF_TYPE and c.fact.o in requested}
-    log_n = math.log1p(int(edge_mask.sum()))
 
     X = np.zeros((n, len(FEATURES)), dtype=np.float32)
     X[:, 0:3] = cos
@@ -126,8 +124,7 @@ def compute(state: TurnState, candidates: list[Candidate], encoder, previous: di
         X[i, 13] = float(c.hop)
         X[i, 14] = 1.0 if node else 0.0
         X[i, 15] = 1.0 if (s in members or (o in members if o else False)) else 0.0
-        X[i, 16] = log_n
-    X[near, 17] = 1.0
+    X[near, 16] = 1.0
     for i, c in enumerate(candidates):
         c.features = dict(zip(FEATURES, (round(float(v), 4) for v in X[i])))
     return X, raw_rewrite
