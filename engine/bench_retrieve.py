@@ -24,7 +24,6 @@ import argparse
 import json
 import random
 import statistics
-import sys
 import tempfile
 import time
 from datetime import datetime
@@ -305,7 +304,8 @@ def main(argv: list[str], command: str = "bench retrieve") -> int:
     result = {"office": office, "office_prefetched": office_warm, "wikidata": wikidata, "ratio_p50": ratio,
               "targets": {"office_p50_ms_max": 100, "ratio_max": 2.0},
               "settings": {"stages": list(STAGES), "scorer": "learned", "retriever": "pcst",
-                           "scorer_device": resources["scorer"].device, "seed": args.seed}}
+                           "scorer_device": resources["scorer"].device,
+                           "encoder_device": getattr(resources["encoder"].model, "device", "CPU"), "seed": args.seed}}
     if args.json:
         print(json.dumps(result))
     else:
