@@ -17,10 +17,13 @@ from datetime import datetime
 from engine.stage import TurnContext, stage
 from engine.state import Candidate, TurnState
 from engine.verbalize import derived_sentence
+from kgstore.store import TYPE_PREDICATES as STORE_TYPE_PREDICATES
 from kgstore.terms import Fact
 from kgstore.vocab import ALIAS_PREDICATES, KGC, LABEL_PREDICATES, RDF_TYPE, RDFS_LABEL
 
-NODE_PREDICATES = frozenset((RDF_TYPE, *LABEL_PREDICATES))
+# Type facts (rdf:type, Wikidata P31) are nodes' own verbalizations ("X is a film"), not edges.
+TYPE_PREDICATES = frozenset(STORE_TYPE_PREDICATES)
+NODE_PREDICATES = frozenset((*TYPE_PREDICATES, *LABEL_PREDICATES))
 SKIPPED_PREDICATES = frozenset((*LABEL_PREDICATES, *ALIAS_PREDICATES))
 DERIVED_PREDICATE = KGC + "derived:"
 SMALL_KG = 200_000  # triples; under it the automatic radius is 2 hops
@@ -106,7 +109,7 @@ def gather(state: TurnState, ctx: TurnContext) -> None:
     def take(fact: Fact, hop: int) -> None:
         if fact.p in SKIPPED_PREDICATES:
             return
-        if fact.p == RDF_TYPE:
+        if fact.p in TYPE_PREDICATES:
             nodes.setdefault(fact.s, Candidate(fact=fact, hop=hop))
             return
         if fact.key not in facts:

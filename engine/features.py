@@ -11,9 +11,8 @@ import re
 
 import numpy as np
 
-from engine.candidates import focus_of, is_node_fact, linked_now
+from engine.candidates import TYPE_PREDICATES, focus_of, is_node_fact, linked_now
 from engine.state import Candidate, TurnState
-from kgstore.vocab import RDF_TYPE
 
 FEATURES = (
     "cos_1", "cos_2", "cos_3", "cos_mean",  # MiniLM cosine to the last 1, 2, 3 turns and their mean
@@ -104,7 +103,7 @@ def compute(state: TurnState, candidates: list[Candidate], encoder, previous: di
     edge_mask = np.array([not is_node_fact(c.fact) for c in candidates])
     best_pred = float(cos_pred[edge_mask].max()) if edge_mask.any() else 0.0
     requested = {str(m.value) for m in state.mentions if m.kind == "type" and m.value}
-    members = {c.fact.s for c in candidates if c.fact.p == RDF_TYPE and c.fact.o in requested}
+    members = {c.fact.s for c in candidates if c.fact.p in TYPE_PREDICATES and c.fact.o in requested}
 
     X = np.zeros((n, len(FEATURES)), dtype=np.float32)
     X[:, 0:3] = cos

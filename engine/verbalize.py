@@ -12,7 +12,8 @@ from datetime import date, time
 
 from engine.stage import TurnContext, stage
 from engine.state import Candidate, TurnState
-from kgstore.vocab import LABEL_PREDICATES, OFFICE, RDF_TYPE, WD, WDT, XSD, local_name
+from kgstore.store import TYPE_PREDICATES
+from kgstore.vocab import LABEL_PREDICATES, OFFICE, WD, WDT, XSD, local_name
 
 # Templates keyed by predicate key: an office predicate's local name, or a Wikidata P-id.
 # "{s}" and "{o}" are the subject's and object's labels.
@@ -206,7 +207,7 @@ def verbalize(candidates: list[Candidate], background) -> None:
         if f.p in LABEL_PREDICATES:
             c.o_label = c.s_label
             c.text = c.s_label
-        elif f.p == RDF_TYPE:
+        elif f.p in TYPE_PREDICATES:
             c.text = f"{c.s_label} is {with_article(c.o_label)}"
         else:
             c.text = sentence(c.s_label, predicate_key(f.p), c.p_label, c.o_label)

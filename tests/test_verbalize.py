@@ -20,6 +20,7 @@ o:Person rdfs:label "Person" .
 <urn:e:beta> rdfs:label "Meeting Room Beta" .
 wd:Q42 rdfs:label "Douglas Adams" ; wdt:P19 wd:Q350 ; <http://example.org/favouriteColour> "blue" .
 wd:Q350 rdfs:label "Cambridge" .
+wd:Q5 rdfs:label "human" .
 <http://example.org/thing/no_label_here> <http://example.org/rel/knows> <http://example.org/thing/other_one> .
 """
 
@@ -59,6 +60,8 @@ def test_wikidata_template_and_readable_fallback(tmp_path):
         Fact("http://www.wikidata.org/entity/Q42", "http://example.org/favouriteColour", "blue", o_literal=True),
     ])
     assert texts[0] == "Douglas Adams was born in Cambridge"
+    node = _texts(store, [Fact("http://www.wikidata.org/entity/Q42", WDT + "P31", "http://www.wikidata.org/entity/Q5")])
+    assert node == ["Douglas Adams is a human"]
     assert texts[1].startswith("Douglas Adams — ") and texts[1].endswith(" — blue")
 
 
