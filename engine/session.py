@@ -7,6 +7,7 @@ import uuid
 from datetime import datetime
 
 from engine import dialogue
+from engine.background import OutageTolerantBackground
 from engine.config import Config
 from engine.events import EventSink, ignore
 from engine.pipeline import RETRIEVAL_STAGES, STAGES, run_stages
@@ -71,12 +72,18 @@ class Session:
             state = self.current = self._new_state(text)
             self.ctx.emit = on_event
             self.ctx.cancel = cancel or threading.Event()
+            background = self.ctx.background
+            if isinstance(background, OutageTolerantBackground):
+                background.begin_turn()
             try:
                 run_stages(state, self.ctx, STAGES if answer else RETRIEVAL_STAGES)
             except Cancelled:
                 state.cut = True
             finally:
                 self.ctx.emit = ignore
+            if isinstance(background, OutageTolerantBackground) and background.outage:
+                note = f"background knowledge unavailable, this turn used the dialogue only ({background.outage})"
+                state.candidates_note = "; ".join(n for n in (state.candidates_note, note) if n)
             self.history.append(("user", text))
             if answer and state.response:
                 reply = state.refined["response"] if state.refined else state.response

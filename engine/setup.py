@@ -20,7 +20,8 @@ def build_context(config: Config) -> TurnContext:
         store.load(demo_path(config.demo), dialogue_id=config.dialogue_id)
     background = store
     if config.sparql:
+        from engine.background import OutageTolerantBackground
         from kgstore.remote import SparqlBackground
 
-        background = SparqlBackground(config.sparql, timeout=config.sparql_timeout)
+        background = OutageTolerantBackground(SparqlBackground(config.sparql, timeout=config.sparql_timeout))
     return TurnContext(config=config, store=store, background=background, resources={"rules": rules})
