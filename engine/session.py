@@ -91,6 +91,22 @@ class Session:
                 self.history.append(("system", reply))
             return state
 
+    def load(self, path: str, format: str | None = None, progress=None):
+        """Load a KG file into the background (all or nothing: BadInput leaves the store as it
+        was) and forget what was measured on the old background."""
+        with self._lock:
+            report = self.ctx.store.load(path, format=format, progress=progress)
+            self.ctx.resources.pop("background_size", None)
+            return report
+
+    def prepare(self) -> int:
+        """Pay up front what a first turn would: the embeddings of a small KG's facts.
+        Blocking (seconds); call it from a worker after start-up. Returns the texts encoded."""
+        from engine.candidates import prefetch
+
+        with self._lock:
+            return prefetch(self.ctx)
+
     def system_turn(self, text: str) -> None:
         """Record a system turn as given (replaying a dialogue): nothing is generated."""
         from engine.observe import record_system_turn

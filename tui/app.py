@@ -176,6 +176,7 @@ class KGChatApp(App):
             note = f"{first_error} — {fallback}" if first_error else ""
             self.post_message(SessionOpened(session, kg_size(session.ctx), graph_names(session.ctx), note))
             self.load_model(session)
+            session.prepare()
             return
         self.post_message(SessionFailed(first_error))
 
@@ -459,12 +460,13 @@ class KGChatApp(App):
 
             self.post_message(LoadProgress(i, len(paths), path, 0, size))
             try:
-                reports.append((path, session.ctx.store.load(path, format=self.config.format, progress=progress)))
+                reports.append((path, session.load(path, format=self.config.format, progress=progress)))
             except (BadInput, OSError) as exc:  # the loader left the store as it was
                 error = str(exc)
                 break
-        session.ctx.resources.pop("background_size", None)  # the KG grew: let retrieval re-measure it
         self.post_message(LoadFinished(reports, error, kg_size(session.ctx)))
+        if reports:
+            session.prepare()
 
     def on_load_progress(self, message: LoadProgress) -> None:
         bar = self.query_one("#load-progress", ProgressBar)
