@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import tempfile
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -52,51 +51,44 @@ def replay(dialogues: dict[str, dict], resources: dict | None = None, limit: int
 
     `links="gold"` skips observe/reason/rewrite and gives each turn the benchmark's annotated
     mentions instead (an oracle-linking ablation that isolates retrieval)."""
-    from engine.config import Config
+    from engine.benchmark.replay import dialogue_configs
     from engine.features import FEATURES
     from engine.pipeline import run_stages
     from engine.session import Session
 
     resources = dict(resources or {})
-    with tempfile.TemporaryDirectory(prefix="kgchat-replay-") as tmp:
-        for n, (dialogue_id, dialogue) in enumerate(dialogues.items()):
-            if limit is not None and n >= limit:
-                break
-            path = Path(tmp) / f"{n}.json"
-            path.write_text(json.dumps({dialogue_id: dialogue}), encoding="utf-8")
-            # The scorer here only has to compute features: BM25 needs no model file.
-            # Reasoning gets a generous budget so that a busy machine does not change which
-            # mentions get linked (on an idle one it stays well inside the default 500 ms).
-            config = Config(kg=[str(path)], dialogue_id=dialogue_id, memory=True, demo="none",
-                            now=dialogue.get("now"), scorer="bm25", retriever="topk", reason_timeout_ms=10_000)
-            session = Session.open(config, **resources)
-            if "encoder" not in resources:
-                from engine.encoder import encoder_for
+    # The scorer here only has to compute features: BM25 needs no model file.
+    # Reasoning gets a generous budget so that a busy machine does not change which
+    # mentions get linked (on an idle one it stays well inside the default 500 ms).
+    replay = dialogue_configs(dialogues, limit, scorer="bm25", retriever="topk", reason_timeout_ms=10_000)
+    for _, dialogue_id, dialogue, config in replay:
+        session = Session.open(config, **resources)
+        if "encoder" not in resources:
+            from engine.encoder import encoder_for
 
-                resources["encoder"] = encoder_for(session.ctx)
-            for entry in dialogue.get("log", []):
-                text = entry.get("manual_transcription") or ""
-                gold = entry.get("gold") or {}
+            resources["encoder"] = encoder_for(session.ctx)
+        for entry in dialogue.get("log", []):
+            text = entry.get("manual_transcription") or ""
+            gold = entry.get("gold") or {}
+            if links == "gold":
+                state = session._new_state(text)
+                state.rewritten = text
+                state.mentions = [Mention(g["mention"], g["start"], g["end"], g["kind"], entity=g["entity"],
+                                          p=1.0) for g in gold.get("links", []) if g.get("entity")]
+                run_stages(state, session.ctx, ("plan", "candidates", "verbalize", "score"))
+                session.history.append(("user", text))
+            else:
+                state = session.user_turn(text, answer=False)
+            X = np.array([[c.features.get(f, 0.0) for f in FEATURES] for c in state.candidates],
+                         dtype=np.float32).reshape(len(state.candidates), len(FEATURES))
+            yield ReplayedTurn(dialogue_id, int(entry.get("turn", 0)), state, gold, X)
+            if entry.get("agent_response"):
                 if links == "gold":
-                    state = session._new_state(text)
-                    state.rewritten = text
-                    state.mentions = [Mention(g["mention"], g["start"], g["end"], g["kind"], entity=g["entity"],
-                                              p=1.0) for g in gold.get("links", []) if g.get("entity")]
-                    run_stages(state, session.ctx, ("plan", "candidates", "verbalize", "score"))
-                    session.history.append(("user", text))
+                    session.history.append(("system", entry["agent_response"]))
                 else:
-                    state = session.user_turn(text, answer=False)
-                X = np.array([[c.features.get(f, 0.0) for f in FEATURES] for c in state.candidates],
-                             dtype=np.float32).reshape(len(state.candidates), len(FEATURES))
-                yield ReplayedTurn(dialogue_id, int(entry.get("turn", 0)), state, gold, X)
-                if entry.get("agent_response"):
-                    if links == "gold":
-                        session.history.append(("system", entry["agent_response"]))
-                    else:
-                        session.system_turn(entry["agent_response"])
-            if progress:
-                progress(dialogue_id)
-            path.unlink()
+                    session.system_turn(entry["agent_response"])
+        if progress:
+            progress(dialogue_id)
 
 
 def collect(split: str, limit: int | None, resources: dict, cache: Path | None) -> list:
@@ -164,8 +156,8 @@ def prf(retrieved: set, gold: set) -> tuple[float, float, float]:
 def evaluate(turns: list[ReplayedTurn], retriever: str, scorer: str, *, k: int, cap: int,
              model=None, prizes: dict | None = None) -> dict[str, float]:
     """Mean P/R/F1 over the turns with non-empty gold for one scorer and retriever."""
-    from engine.retrieve import select
     from engine.features import FEATURES
+    from engine.retrieve import select
 
     bm25_col = FEATURES.index("bm25_rewrite")
     totals = np.zeros(3)

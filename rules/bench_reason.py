@@ -14,9 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
-import tempfile
 import time
-from pathlib import Path
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -54,46 +52,39 @@ def naive_turn(ctx, inp, timeout_s: float) -> tuple[float, float, int, str]:
 
 def run_bench(split: str, limit: int | None, naive_turns: int, naive_timeout_s: float, budget_ms: int):
     from engine.benchmark import load_split
-    from engine.config import Config
+    from engine.benchmark.replay import dialogue_configs
     from engine.pipeline import run_stages
     from engine.reason import TurnInput, reason_state
     from engine.session import Session
 
     dialogues = load_split(split)
     rows = []
-    with tempfile.TemporaryDirectory(prefix="kgchat-bench-reason-") as tmp:
-        for n, (dialogue_id, dialogue) in enumerate(dialogues.items()):
-            if limit is not None and n >= limit:
-                break
-            path = Path(tmp) / f"{n}.json"
-            path.write_text(json.dumps({dialogue_id: dialogue}), encoding="utf-8")
-            config = Config(kg=[str(path)], dialogue_id=dialogue_id, memory=True, demo="none",
-                            now=dialogue.get("now"), reason_timeout_ms=budget_ms)
-            session = Session.open(config)
-            kg_facts = session.ctx.store.count()
-            for entry in dialogue.get("log", []):
-                text = entry.get("manual_transcription") or ""
-                state = session._new_state(text)
-                run_stages(state, session.ctx, ("observe",))
-                row = {"dialogue": dialogue_id, "turn": state.turn, "kg_quads": kg_facts}
-                if len([r for r in rows if "naive_ms" in r]) < naive_turns:
-                    inp = TurnInput(state.session_id, state.turn, state.turn_iri, state.mentions, state.now,
-                                    state.speaker_entity)
-                    w, c, facts, note = naive_turn(session.ctx, inp, naive_timeout_s)
-                    row.update(naive_ms=round(w, 1), naive_cpu_ms=round(c, 1), naive_facts=facts, naive_note=note)
-                stats: list = []
-                wall, cpu = time.perf_counter(), time.process_time()
-                reason_state(state, session.ctx, stats)
-                row.update(focused_ms=round((time.perf_counter() - wall) * 1e3, 1),
-                           focused_cpu_ms=round((time.process_time() - cpu) * 1e3, 1),
-                           ground_cpu_ms=round(sum(st.load_ms + st.ground_ms for st in stats), 1),
-                           compile_cpu_ms=round(sum(st.compile_ms for st in stats), 1),
-                           program_facts=[st.facts for st in stats],
-                           note=state.reasoning_note, derived=len(state.derived))
-                rows.append(row)
-                session.history.append(("user", text))
-                if entry.get("agent_response"):
-                    session.system_turn(entry["agent_response"])
+    for _, dialogue_id, dialogue, config in dialogue_configs(dialogues, limit, reason_timeout_ms=budget_ms):
+        session = Session.open(config)
+        kg_facts = session.ctx.store.count()
+        for entry in dialogue.get("log", []):
+            text = entry.get("manual_transcription") or ""
+            state = session._new_state(text)
+            run_stages(state, session.ctx, ("observe",))
+            row = {"dialogue": dialogue_id, "turn": state.turn, "kg_quads": kg_facts}
+            if len([r for r in rows if "naive_ms" in r]) < naive_turns:
+                inp = TurnInput(state.session_id, state.turn, state.turn_iri, state.mentions, state.now,
+                                state.speaker_entity)
+                w, c, facts, note = naive_turn(session.ctx, inp, naive_timeout_s)
+                row.update(naive_ms=round(w, 1), naive_cpu_ms=round(c, 1), naive_facts=facts, naive_note=note)
+            stats: list = []
+            wall, cpu = time.perf_counter(), time.process_time()
+            reason_state(state, session.ctx, stats)
+            row.update(focused_ms=round((time.perf_counter() - wall) * 1e3, 1),
+                       focused_cpu_ms=round((time.process_time() - cpu) * 1e3, 1),
+                       ground_cpu_ms=round(sum(st.load_ms + st.ground_ms for st in stats), 1),
+                       compile_cpu_ms=round(sum(st.compile_ms for st in stats), 1),
+                       program_facts=[st.facts for st in stats],
+                       note=state.reasoning_note, derived=len(state.derived))
+            rows.append(row)
+            session.history.append(("user", text))
+            if entry.get("agent_response"):
+                session.system_turn(entry["agent_response"])
     return rows
 
 

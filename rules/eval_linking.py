@@ -12,9 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import tempfile
 import time
-from pathlib import Path
 
 KINDS = ("name", "pronoun", "definite", "first_person")
 TARGETS = {"name": 0.95, "pronoun": 0.80}
@@ -23,27 +21,21 @@ TARGETS = {"name": 0.95, "pronoun": 0.80}
 def replay_links(dialogues: dict[str, dict], *, timeout_ms: int, rules: list[str] | None = None,
                  limit: int | None = None):
     """Yield (dialogue id, user turn state, gold links) for every user turn."""
-    from engine.config import Config
+    from engine.benchmark.replay import dialogue_configs
     from engine.pipeline import run_stages
     from engine.session import Session
 
-    with tempfile.TemporaryDirectory(prefix="kgchat-linking-") as tmp:
-        for n, (dialogue_id, dialogue) in enumerate(dialogues.items()):
-            if limit is not None and n >= limit:
-                break
-            path = Path(tmp) / f"{n}.json"
-            path.write_text(json.dumps({dialogue_id: dialogue}), encoding="utf-8")
-            config = Config(kg=[str(path)], dialogue_id=dialogue_id, memory=True, demo="none",
-                            now=dialogue.get("now"), reason_timeout_ms=timeout_ms, rules=list(rules or []))
-            session = Session.open(config)
-            for entry in dialogue.get("log", []):
-                text = entry.get("manual_transcription") or ""
-                state = session._new_state(text)
-                run_stages(state, session.ctx, ("observe", "reason"))
-                session.history.append(("user", text))
-                yield dialogue_id, state, (entry.get("gold") or {}).get("links", [])
-                if entry.get("agent_response"):
-                    session.system_turn(entry["agent_response"])
+    replay = dialogue_configs(dialogues, limit, reason_timeout_ms=timeout_ms, rules=list(rules or []))
+    for _, dialogue_id, dialogue, config in replay:
+        session = Session.open(config)
+        for entry in dialogue.get("log", []):
+            text = entry.get("manual_transcription") or ""
+            state = session._new_state(text)
+            run_stages(state, session.ctx, ("observe", "reason"))
+            session.history.append(("user", text))
+            yield dialogue_id, state, (entry.get("gold") or {}).get("links", [])
+            if entry.get("agent_response"):
+                session.system_turn(entry["agent_response"])
 
 
 def score(turns) -> dict:

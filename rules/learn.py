@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import json
 import re
-import tempfile
 from pathlib import Path
 
 from rules.reasoner import BUILTINS_MODULE, INPUT_PREDICATES, RULES_DIR
@@ -38,50 +37,45 @@ def with_weights(rule_text: str, weights: list[float]) -> str:
 
 def collect(dialogues: dict[str, dict], limit: int | None, rules_file: Path):
     """(program text of every linking program, examples) from replaying the dialogues."""
-    from engine.config import Config
+    from problog.logic import Term
+
+    from engine.benchmark.replay import dialogue_configs
     from engine.pipeline import run_stages
     from engine.reason import TurnInput, build_program, rules_of
     from engine.session import Session
-    from problog.logic import Term
 
     programs: list[str] = []
     examples: list[list[tuple]] = []
-    with tempfile.TemporaryDirectory(prefix="kgchat-learn-") as tmp:
-        for n, (dialogue_id, dialogue) in enumerate(dialogues.items()):
-            if limit is not None and n >= limit:
-                break
-            path = Path(tmp) / f"{n}.json"
-            path.write_text(json.dumps({dialogue_id: dialogue}), encoding="utf-8")
-            config = Config(kg=[str(path)], dialogue_id=dialogue_id, memory=True, demo="none",
-                            now=dialogue.get("now"), reason_timeout_ms=20000, rules=[str(rules_file)])
-            # Each dialogue its own session id, so mention constants never collide across them.
-            session = Session.open(config, session_id=f"learn{n}")
-            for entry in dialogue.get("log", []):
-                text = entry.get("manual_transcription") or ""
-                state = session._new_state(text)
-                run_stages(state, session.ctx, ("observe",))
-                inp = TurnInput(state.session_id, state.turn, state.turn_iri, state.mentions, state.now,
-                                state.speaker_entity, derive=False)
-                prog = build_program(session.ctx, rules_of(session.ctx), inp)
-                prog.queries.clear()
-                run_stages(state, session.ctx, ("reason",))
-                evidence = []
-                for g in (entry.get("gold") or {}).get("links", []):
-                    m = next((m for m in state.mentions if m.kind != "time" and m.start < g["end"]
-                              and g["start"] < m.end), None)
-                    if m is None or not g.get("entity"):
-                        continue
-                    others = {e for e, _ in m.candidates} - {g["entity"]}
-                    if g["entity"] not in {e for e, _ in m.candidates} and m.kind == "name":
-                        continue  # the name matcher never offered it: nothing to learn here
-                    evidence.append((Term("refers_to", Term(encode(m.iri)), Term(encode(g["entity"]))), True))
-                    evidence += [(Term("refers_to", Term(encode(m.iri)), Term(encode(e))), False) for e in sorted(others)]
-                if evidence:
-                    programs.append(prog.render())
-                    examples.append(evidence)
-                session.history.append(("user", text))
-                if entry.get("agent_response"):
-                    session.system_turn(entry["agent_response"])
+    replay = dialogue_configs(dialogues, limit, reason_timeout_ms=20000, rules=[str(rules_file)])
+    for n, _, dialogue, config in replay:
+        # Each dialogue its own session id, so mention constants never collide across them.
+        session = Session.open(config, session_id=f"learn{n}")
+        for entry in dialogue.get("log", []):
+            text = entry.get("manual_transcription") or ""
+            state = session._new_state(text)
+            run_stages(state, session.ctx, ("observe",))
+            inp = TurnInput(state.session_id, state.turn, state.turn_iri, state.mentions, state.now,
+                            state.speaker_entity, derive=False)
+            prog = build_program(session.ctx, rules_of(session.ctx), inp)
+            prog.queries.clear()
+            run_stages(state, session.ctx, ("reason",))
+            evidence = []
+            for g in (entry.get("gold") or {}).get("links", []):
+                m = next((m for m in state.mentions if m.kind != "time" and m.start < g["end"]
+                          and g["start"] < m.end), None)
+                if m is None or not g.get("entity"):
+                    continue
+                others = {e for e, _ in m.candidates} - {g["entity"]}
+                if g["entity"] not in {e for e, _ in m.candidates} and m.kind == "name":
+                    continue  # the name matcher never offered it: nothing to learn here
+                evidence.append((Term("refers_to", Term(encode(m.iri)), Term(encode(g["entity"]))), True))
+                evidence += [(Term("refers_to", Term(encode(m.iri)), Term(encode(e))), False) for e in sorted(others)]
+            if evidence:
+                programs.append(prog.render())
+                examples.append(evidence)
+            session.history.append(("user", text))
+            if entry.get("agent_response"):
+                session.system_turn(entry["agent_response"])
     return programs, examples
 
 
