@@ -71,7 +71,7 @@ def replay(dialogues: dict[str, dict], resources: dict | None = None, limit: int
             text = entry.get("manual_transcription") or ""
             gold = entry.get("gold") or {}
             if links == "gold":
-                state = session._new_state(text)
+                state = session.new_state(text)
                 state.rewritten = text
                 state.mentions = [Mention(g["mention"], g["start"], g["end"], g["kind"], entity=g["entity"],
                                           p=1.0) for g in gold.get("links", []) if g.get("entity")]

@@ -57,7 +57,9 @@ class Session:
     def now(self) -> datetime:
         return self._fixed_now or datetime.now().replace(microsecond=0)
 
-    def _new_state(self, text: str) -> TurnState:
+    def new_state(self, text: str) -> TurnState:
+        """The TurnState of the next user turn, for callers that run stages one by one
+        (evaluations, benchmarks); they append the turn to `history` themselves."""
         return TurnState(session_id=self.session_id, turn=len(self.history) + 1, text=text,
                          now=self.now(), history=list(self.history))
 
@@ -69,7 +71,7 @@ class Session:
         from engine.observe import record_system_turn
 
         with self._lock:
-            state = self.current = self._new_state(text)
+            state = self.current = self.new_state(text)
             self.ctx.emit = on_event
             self.ctx.cancel = cancel or threading.Event()
             background = self.ctx.background

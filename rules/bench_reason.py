@@ -64,7 +64,7 @@ def run_bench(split: str, limit: int | None, naive_turns: int, naive_timeout_s: 
         kg_facts = session.ctx.store.count()
         for entry in dialogue.get("log", []):
             text = entry.get("manual_transcription") or ""
-            state = session._new_state(text)
+            state = session.new_state(text)
             run_stages(state, session.ctx, ("observe",))
             row = {"dialogue": dialogue_id, "turn": state.turn, "kg_quads": kg_facts}
             if len([r for r in rows if "naive_ms" in r]) < naive_turns:

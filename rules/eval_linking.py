@@ -30,7 +30,7 @@ def replay_links(dialogues: dict[str, dict], *, timeout_ms: int, rules: list[str
         session = Session.open(config)
         for entry in dialogue.get("log", []):
             text = entry.get("manual_transcription") or ""
-            state = session._new_state(text)
+            state = session.new_state(text)
             run_stages(state, session.ctx, ("observe", "reason"))
             session.history.append(("user", text))
             yield dialogue_id, state, (entry.get("gold") or {}).get("links", [])

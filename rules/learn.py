@@ -52,7 +52,7 @@ def collect(dialogues: dict[str, dict], limit: int | None, rules_file: Path):
         session = Session.open(config, session_id=f"learn{n}")
         for entry in dialogue.get("log", []):
             text = entry.get("manual_transcription") or ""
-            state = session._new_state(text)
+            state = session.new_state(text)
             run_stages(state, session.ctx, ("observe",))
             inp = TurnInput(state.session_id, state.turn, state.turn_iri, state.mentions, state.now,
                             state.speaker_entity, derive=False)

@@ -77,7 +77,7 @@ def turn(session: Session, text: str, stages: tuple[str, ...] = ("observe", "rea
     """One user turn through the given stages (no scoring, no model)."""
     from engine.pipeline import run_stages
 
-    state = session._new_state(text)
+    state = session.new_state(text)
     run_stages(state, session.ctx, stages)
     session.history.append(("user", text))
     return state
