@@ -74,3 +74,21 @@ def test_the_server_going_down_is_a_clear_error(server):
     llm.backoff_s = 0.001
     with pytest.raises(LLMError, match=r"server unavailable after 4 attempts \(cannot connect"):
         list(llm.stream(MESSAGES, max_tokens=4, temperature=0.0))
+
+
+async def test_the_app_answers_through_the_server(server, tmp_path):
+    """Issue 8: the remote model end to end from the TUI (model name and device in the status bar)."""
+    from tests.test_tui import ask, ready
+    from tui.app import KGChatApp
+    from tui.main import app_config
+
+    url, _ = server
+    config = app_config(["--memory", "--openai-url", url, "--scorer", "bm25", "--refine-steps", "0",
+                         "--max-tokens", "24", "--now", "2026-03-05T09:30:00"])
+    app = KGChatApp(config, export_dir=tmp_path)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await ready(app, pilot)
+        assert app.status.device == "remote" and url in app.status.model
+        reply = await ask(app, pilot, "Who is in the Engineering group?")
+        assert reply.text.strip() and app.turns[-1].state.response == reply.text
+        assert not app.turns[-1].state.error
