@@ -65,19 +65,8 @@ def test_kgchat_ask_answers_through_the_server(server, capsys):
     assert reply["model"].endswith(".gguf")
 
 
-def test_the_server_going_down_is_a_clear_error(server):
-    url, proc = server
-    llm = make_backend(Config(openai_url=url, openai_model="smollm2"))
-    assert "".join(llm.stream(MESSAGES, max_tokens=4, temperature=0.0))
-    proc.terminate()
-    proc.wait(timeout=30)
-    llm.backoff_s = 0.001
-    with pytest.raises(LLMError, match=r"server unavailable after 4 attempts \(cannot connect"):
-        list(llm.stream(MESSAGES, max_tokens=4, temperature=0.0))
-
-
 async def test_the_app_answers_through_the_server(server, tmp_path):
-    """Issue 8: the remote model end to end from the TUI (model name and device in the status bar)."""
+    """The remote model end to end from the TUI (runs before the test that stops the server)."""
     from tests.test_tui import ask, ready
     from tui.app import KGChatApp
     from tui.main import app_config
@@ -92,3 +81,14 @@ async def test_the_app_answers_through_the_server(server, tmp_path):
         reply = await ask(app, pilot, "Who is in the Engineering group?")
         assert reply.text.strip() and app.turns[-1].state.response == reply.text
         assert not app.turns[-1].state.error
+
+
+def test_the_server_going_down_is_a_clear_error(server):
+    url, proc = server
+    llm = make_backend(Config(openai_url=url, openai_model="smollm2"))
+    assert "".join(llm.stream(MESSAGES, max_tokens=4, temperature=0.0))
+    proc.terminate()
+    proc.wait(timeout=30)
+    llm.backoff_s = 0.001
+    with pytest.raises(LLMError, match=r"server unavailable after 4 attempts \(cannot connect"):
+        list(llm.stream(MESSAGES, max_tokens=4, temperature=0.0))
