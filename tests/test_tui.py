@@ -19,7 +19,7 @@ from textual.widgets import DataTable, Input  # noqa: E402
 
 from tui.app import KGChatApp  # noqa: E402
 from tui.main import app_config  # noqa: E402
-from tui.widgets.chat import MAX_SEND_CHARS, AssistantMessage, Notice, PromptInput, UserMessage  # noqa: E402
+from tui.widgets.chat import AssistantMessage, Notice, PromptInput, UserMessage  # noqa: E402
 
 NOW = "2024-05-06T10:00:00"
 REPLY = ("Mark Taylor's phone number is **+47 400 82 254**.\n\n"
@@ -222,7 +222,7 @@ async def test_engine_exception_is_a_notification_and_the_session_goes_on(kg_fil
         assert reply.text == "Fine again." and not reply.has_class("failed")
 
 
-async def test_paste_of_100kb_is_accepted_and_its_start_sent(kg_file, shared):
+async def test_paste_of_100kb_is_accepted_and_sent_whole(kg_file, shared):
     from textual import events
 
     app = make_app(kg_file, shared)
@@ -236,10 +236,11 @@ async def test_paste_of_100kb_is_accepted_and_its_start_sent(kg_file, shared):
         await pilot.press("enter")
         await app.workers.wait_for_complete()
         await pilot.pause()
-        assert app.turns[0].user == text[:MAX_SEND_CHARS]
-        assert app.turns[0].state is not None and app.turns[0].state.text == text[:MAX_SEND_CHARS]
+        assert app.turns[0].user == text
+        assert app.turns[0].state is not None and app.turns[0].state.text == text
+        assert app.turns[0].reply == REPLY
         shown = str(app.query_one(UserMessage).render())
-        assert "message of 100,000 characters" in shown
+        assert "message of 100,000 characters" in shown and len(shown) < 4200
         assert not app.busy
 
 

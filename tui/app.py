@@ -31,7 +31,7 @@ from tui.live import freeze
 from tui.messages import (EngineEvent, LoadFinished, LoadProgress, ModelLoaded, SessionFailed, SessionOpened,
                           TurnFailed, TurnFinished)
 from tui.screens.help import HelpScreen
-from tui.widgets.chat import AssistantMessage, ChatLog, Notice, PromptInput, UserMessage, sendable
+from tui.widgets.chat import AssistantMessage, ChatLog, Notice, PromptInput, UserMessage
 from tui.widgets.knowledge import VERDICT, KnowledgePane, NodeSelected, score_text, verdict_mark
 from tui.widgets.status import REMOTE, StatusBar
 
@@ -235,7 +235,7 @@ class KGChatApp(App):
         text = message.text
         self.prompt_input.remember(text)
         self.prompt_input.clear()
-        self.turns.append(ChatTurn(user=sendable(text)))
+        self.turns.append(ChatTurn(user=text))
         self.chat.mount(UserMessage(text))
         self._reply = AssistantMessage()
         self.chat.mount(self._reply)
@@ -245,7 +245,7 @@ class KGChatApp(App):
         self.status.timings = {}
         self._cancel = threading.Event()
         self._turn_no += 1
-        self.run_turn(self.session, sendable(text), self._turn_no, self._cancel)
+        self.run_turn(self.session, text, self._turn_no, self._cancel)
 
     @work(thread=True, group="turn", exit_on_error=False)
     def run_turn(self, session: Session, text: str, turn: int, cancel: threading.Event) -> None:

@@ -8,20 +8,16 @@ from textual.containers import Vertical, VerticalScroll
 from textual.message import Message
 from textual.widgets import Markdown, Static, TextArea
 
-# The most characters of one message the engine gets: a turn is a question, not a document;
-# longer pastes are accepted in the prompt and their start is sent (the bubble says so).
-MAX_SEND_CHARS = 4000
-
-
-def sendable(text: str) -> str:
-    return text[:MAX_SEND_CHARS]
+# The most characters of one message its bubble shows: a pasted document goes to the engine
+# whole (which links only its first mentions), but rendering it would swamp the chat.
+MAX_SHOWN_CHARS = 4000
 
 
 class UserMessage(Static):
     def __init__(self, text: str) -> None:
-        shown = sendable(text)
-        if len(text) > MAX_SEND_CHARS:
-            shown += f"\n… (message of {len(text):,} characters: the first {MAX_SEND_CHARS:,} were sent)"
+        shown = text[:MAX_SHOWN_CHARS]
+        if len(text) > MAX_SHOWN_CHARS:
+            shown += f"\n… (message of {len(text):,} characters: the first {MAX_SHOWN_CHARS:,} shown, all of it sent)"
         super().__init__(Text(shown), classes="user")
         self.border_title = "you"
 
