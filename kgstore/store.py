@@ -7,6 +7,7 @@ import io
 import itertools
 import os
 import re
+import threading
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from importlib import resources
@@ -110,10 +111,11 @@ def is_background(graph) -> bool:
 
 
 class _Progress(io.RawIOBase):
-    """A file read through a callback with the bytes read so far (bulk loads report progress)."""
+    """A binary stream read through a callback with the bytes read so far (bulk loads report
+    progress)."""
 
-    def __init__(self, path: str, progress: Callable[[int], None]):
-        self._file = open(path, "rb")
+    def __init__(self, file: io.RawIOBase | io.BufferedIOBase, progress: Callable[[int], None]):
+        self._file = file
         self._progress = progress
         self.done = 0
 
@@ -131,12 +133,32 @@ class _Progress(io.RawIOBase):
         super().close()
 
 
+def _ntriples_parts(path: str, n: int) -> list[tuple[int, bytes]]:
+    """An N-Triples file cut at line ends into `n` parts of similar size, each with the number
+    of lines before it. One part when a blank node may occur: each bulk load names blank nodes
+    anew, so `_:b` in two parts would become two nodes."""
+    data = Path(path).read_bytes()
+    if n < 2 or b"_:" in data:
+        return [(0, data)]
+    parts, start, lines = [], 0, 0
+    for k in range(1, n + 1):
+        end = len(data) if k == n else data.find(b"\n", max(start, len(data) * k // n)) + 1 or len(data)
+        if end > start:
+            parts.append((lines, data[start:end]))
+            lines += data.count(b"\n", start, end)
+            start = end
+    return parts
+
+
 class KGStore:
     """See docs/internals.md for the contract. `path=None` keeps everything in memory."""
 
     # RDF files (but TriG) at least this big go through pyoxigraph's bulk loader: on disk it
     # is several times faster than one big transaction even at 100,000 triples.
     bulk_min_bytes = 2**20
+    # pyoxigraph's bulk loader keeps to one core; N-Triples parts load side by side on these
+    # many threads (1M triples into a named graph on 2 cores: 10.4 s on one, 5.9 s on two).
+    bulk_workers = min(4, os.cpu_count() or 1)
     # Quads per bulk write when graph names must be rewritten (N-Quads) on the way in.
     bulk_chunk = 200_000
 
@@ -241,15 +263,19 @@ class KGStore:
                 self._store.remove(Quad(g, NamedNode(KGC_PENDING_LOAD), Literal(path), meta))
             self._changed()
 
-        source = _Progress(path, progress) if progress else None
+        source = _Progress(open(path, "rb"), progress) if progress else None
         try:
             if fmt in TRIPLE_FORMATS:
                 g = NamedNode(target)
                 if not claim(g):
                     return None
                 before = len(self._store)
-                self._store.bulk_load(input=source, path=None if source else path, format=OX_FORMATS[fmt],
-                                      base_iri=base_iri(path), to_graph=g)
+                parts = _ntriples_parts(path, self.bulk_workers) if fmt == "ntriples" else []
+                if len(parts) > 1:
+                    self._bulk_parallel(parts, g, progress)
+                else:
+                    self._store.bulk_load(input=source, path=None if source else path, format=OX_FORMATS[fmt],
+                                          base_iri=base_iri(path), to_graph=g)
             else:
                 mapper = GraphMapper(target, name)
                 quads = (Quad(q.subject, q.predicate, q.object, NamedNode(target) if forced_graph else mapper.graph_for(q.graph_name))
@@ -285,6 +311,35 @@ class KGStore:
         self._store.flush()
         self._changed()
         return report
+
+    def _bulk_parallel(self, parts: list[tuple[int, bytes]], graph: NamedNode,
+                       progress: Callable[[int], None] | None) -> None:
+        """Bulk-load N-Triples parts on one thread each (pyoxigraph releases the GIL); a syntax
+        error is raised with its line number in the whole file."""
+        done = [0] * len(parts)
+        errors: list[BaseException] = []
+
+        def load(i: int, first_line: int, data: bytes) -> None:
+            def seen(n: int) -> None:
+                done[i] = n
+                progress(sum(done))
+
+            try:
+                source = _Progress(io.BytesIO(data), seen) if progress else data
+                self._store.bulk_load(input=source, format=OX_FORMATS["ntriples"], to_graph=graph)
+            except SyntaxError as exc:
+                exc.lineno = (exc.lineno or 1) + first_line
+                errors.append(exc)
+            except BaseException as exc:  # re-raised in the caller's thread
+                errors.append(exc)
+
+        workers = [threading.Thread(target=load, args=(i, first, data)) for i, (first, data) in enumerate(parts)]
+        for w in workers:
+            w.start()
+        for w in workers:
+            w.join()
+        if errors:
+            raise min(errors, key=lambda e: getattr(e, "lineno", None) or 0)
 
     def add(self, facts: Iterable[Fact], graph: str) -> None:
         facts = list(facts)

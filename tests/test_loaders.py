@@ -254,3 +254,27 @@ def test_broken_files_in_memory_and_via_the_bulk_loader_leave_nothing_behind(tmp
         with pytest.raises(LoadError, match=r"line 1001"):
             s.load(bad)
         assert s.count() == 0
+
+
+def test_ntriples_parts_load_side_by_side_and_errors_keep_their_line(tmp_path):
+    lines = [f"<{EX}s{i}> <{EX}p> <{EX}o{i % 7}> .\n" for i in range(4000)]
+    good = tmp_path / "good.nt"
+    good.write_text("".join(lines))
+    s = KGStore(tmp_path / "db")
+    s.bulk_min_bytes, s.bulk_workers = 1, 3
+    report = s.load(good)
+    assert report.bulk and report.added == 4000 and s.count() == 4000
+    bad = tmp_path / "bad.nt"
+    bad.write_text("".join(lines[:3000]) + "<urn:x> <urn:p> oops .\n" + "".join(lines[3000:]))
+    with pytest.raises(LoadError, match=r"bad\.nt: line 3001, column \d+"):
+        s.load(bad)
+    assert s.count() == 4000 and len(s.graphs()) == 1
+
+
+def test_blank_nodes_keep_their_identity_in_a_bulk_load(tmp_path):
+    nt = tmp_path / "blank.nt"
+    nt.write_text("".join(f'_:b{i % 10} <{EX}p> "{i}" .\n' for i in range(2000)))
+    s = KGStore()
+    s.bulk_min_bytes, s.bulk_workers = 1, 4
+    s.load(nt)
+    assert len(s.query("SELECT DISTINCT ?s WHERE { ?s ?p ?o }")) == 10
