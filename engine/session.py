@@ -66,8 +66,9 @@ class Session:
     def user_turn(self, text: str, *, on_event: EventSink = ignore, cancel: threading.Event | None = None,
                   answer: bool = True) -> TurnState:
         """Run one user turn through the pipeline (all stages, or retrieval only when
-        `answer` is false). Errors inside a stage end the turn with `state.error` set; the
-        dialogue so far is kept."""
+        `answer` is false). Faults a stage expects (a model server down, the reasoning budget,
+        an endpoint gone) are recorded in the state and the turn goes on; a cancel keeps the
+        partial reply marked as cut; anything else propagates, and the dialogue so far is kept."""
         from engine.observe import record_system_turn
 
         with self._lock:
