@@ -187,6 +187,16 @@ def test_person_attributes_typed_comparison(office):
     assert [c.verdict for c in checks] == ["supported", "contradicted", "supported", "supported"]
 
 
+def test_a_contact_attribute_given_a_value_of_another_kind_is_contradicted(office):
+    p = office[2]["people"][0]
+    e = unique_event(office[2])
+    v = verifier(office)
+    checks = check_reply(f"The phone number of {p['name']} is 09:30. {p['name']}'s e-mail address is 3 March. "
+                         f"{e['name']} starts on {e['date']}.", v)
+    assert [c.verdict for c in checks] == ["contradicted", "contradicted", "supported"]
+    assert checks[0].evidence["p"].endswith(":phone") and checks[1].evidence["p"].endswith(":email")
+
+
 def test_pronouns_and_you_resolve_from_the_dialogue(office):
     data = office[2]
     e = unique_event(data, 2)

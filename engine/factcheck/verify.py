@@ -66,6 +66,9 @@ PROPERTY = re.compile(r"/(?:entity|prop/direct)/P\d+$")
 MAX_COMBOS = 8
 SEMANTIC_MARGIN = 0.05  # how much closer to the claim one relation's sentence must be than the next
 
+# Literal kinds no other kind of value can stand for.
+CONTACT_KINDS = ("phone", "email")
+
 
 @dataclass
 class KFact:
@@ -570,6 +573,13 @@ class Verifier:
             slots = self._literal_slots(v, a, cues)
             if slots and all(functional(s.key, len(s.facts)) for s in slots):
                 kf = slots[0].facts[0]
+                return kf, f"the KG says {self.say(kf)}, not {v.text.strip()}"
+            # "Her phone number is 09:30": a contact attribute named outright and given a value
+            # that cannot be one. Dates and times stay out: "starts on Tuesday" is a fine claim.
+            named = [s for s in self.slots(a).values() if s.literal and s.direction == "out" and s.key in cues
+                     and s.kind in CONTACT_KINDS and not V.comparable(v, s.kind) and functional(s.key, len(s.facts))]
+            if len(named) == 1:
+                kf = named[0].facts[0]
                 return kf, f"the KG says {self.say(kf)}, not {v.text.strip()}"
         return None
 
