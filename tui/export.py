@@ -9,7 +9,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from engine.state import Candidate, Check, TurnState
+from engine.state import TurnState
 
 
 @dataclass
@@ -23,39 +23,23 @@ class ChatTurn:
     state: TurnState | None = None
 
 
-def _fact(c: Candidate) -> dict[str, Any]:
-    return {"s": c.fact.s, "p": c.fact.p, "o": c.fact.o, "s_label": c.s_label, "p_label": c.p_label,
-            "o_label": c.o_label, "text": c.text, "score": round(c.score, 4), "derived": c.derived}
-
-
-def _check(c: Check) -> dict[str, Any]:
-    return {"claim": c.claim, "verdict": c.verdict, "evidence": c.evidence, "reason": c.reason}
-
-
 def turn_json(t: ChatTurn) -> dict[str, Any]:
-    out: dict[str, Any] = {"text": t.user, "response": t.reply, "cut": t.cut}
+    """The turn as `kgchat ask --json` prints it, with what the app saw (the reply as shown,
+    errors) and what a reader of the export wants beside it (mention kinds, rules, bridges)."""
+    from engine.cli_ask import turn_json as ask_turn_json
+
+    s = t.state
+    out: dict[str, Any] = {}
+    if s is not None:
+        out = ask_turn_json(s)
+        for row, m in zip(out["mentions"], s.mentions):
+            row["kind"] = m.kind
+        for row, d in zip(out["derived"], s.derived):
+            row["rule"] = d.rule
+        out["bridging_nodes"] = s.bridging_nodes
+    out.update({"text": t.user, "response": t.reply, "cut": t.cut})
     if t.errors:
         out["errors"] = list(t.errors)
-    s = t.state
-    if s is None:
-        return out
-    out.update({
-        "turn": s.turn,
-        "rewritten": s.rewritten,
-        "mentions": [{"text": m.text, "kind": m.kind, "entity": m.entity, "label": m.label, "p": m.p}
-                     for m in s.mentions],
-        "derived": [{"predicate": d.predicate, "args": d.args, "p": d.p, "rule": d.rule, "text": d.text}
-                    for d in s.derived],
-        "retrieved": [_fact(c) for c in s.retrieved],
-        "bridging_nodes": s.bridging_nodes,
-        "checks": [_check(c) for c in s.checks],
-        "fact_score": s.fact_score,
-        "neip": s.neip,
-        "timings_ms": s.timings_ms,
-    })
-    if s.refined:
-        out["refined"] = {k: ([_check(c) if isinstance(c, Check) else c for c in v] if k == "checks" else v)
-                          for k, v in s.refined.items() if k in ("response", "checks", "fact_score", "neip")}
     return out
 
 
