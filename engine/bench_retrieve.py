@@ -32,6 +32,7 @@ from pathlib import Path
 from engine.pipeline import run_stages
 from engine.stage import TurnContext
 from engine.state import Mention, TurnState
+from kgstore.timing import percentile
 
 STAGES = ("plan", "candidates", "verbalize", "score", "retrieve")
 WD = "http://www.wikidata.org/entity/"
@@ -55,11 +56,6 @@ def timed_turn(ctx: TurnContext, session_id: str, turn: int, text: str, links: l
         for name in STAGES:
             stages.setdefault(name, []).append(state.timings_ms.get(name, 0.0))
     return ms
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
 
 
 def summary(times: list[float], cold: list[float], stages: dict[str, list[float]]) -> dict:

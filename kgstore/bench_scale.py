@@ -33,6 +33,7 @@ import time
 from datetime import datetime
 from pathlib import Path
 
+from kgstore.timing import percentile
 from kgstore.vocab import RDF_TYPE, RDFS_LABEL, WD, WDT, XSD
 
 PROPERTIES = 100
@@ -95,12 +96,7 @@ def fetch_ms(background, seeds: list[str], cap: int, sizes: list[int] | None = N
 
 
 def percentiles(values: list[float]) -> dict:
-    ordered = sorted(values)
-
-    def q(x: float) -> float:
-        return round(ordered[min(len(ordered) - 1, int(round(x * (len(ordered) - 1))))], 2)
-
-    return {"p50_ms": round(statistics.median(ordered), 2), "p95_ms": q(0.95)}
+    return {"p50_ms": round(percentile(values, 0.5), 2), "p95_ms": round(percentile(values, 0.95), 2)}
 
 
 def peak_rss_mb() -> float:

@@ -16,14 +16,7 @@ import json
 import statistics
 import time
 
-
-def percentile(values: list[float], q: float) -> float:
-    if not values:
-        return float("nan")
-    values = sorted(values)
-    k = (len(values) - 1) * q
-    lo, hi = int(k), min(int(k) + 1, len(values) - 1)
-    return values[lo] + (values[hi] - values[lo]) * (k - lo)
+from kgstore.timing import percentile
 
 
 def naive_turn(ctx, inp, timeout_s: float) -> tuple[float, float, int, str]:
