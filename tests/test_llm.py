@@ -1,4 +1,3 @@
-import socket
 import threading
 
 import pytest
@@ -9,6 +8,7 @@ from engine.llm.gguf import context_length, read_metadata
 from engine.llm.openai import OpenAIBackend
 from kgstore.errors import BadInput
 from tests.fakes import StubChatServer
+from tests.loopback import free_port
 
 MESSAGES = [{"role": "user", "content": "Hi"}]
 
@@ -94,12 +94,6 @@ def test_a_server_that_keeps_failing_is_an_error_naming_it():
         backend = OpenAIBackend(server.url, "m", retries=2, backoff_s=0.001)
         with pytest.raises(LLMError, match=r"server unavailable after 3 attempts \(HTTP 500\)"):
             collect(backend)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def test_a_server_that_is_down_is_an_error_after_retries():

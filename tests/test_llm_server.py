@@ -1,7 +1,6 @@
 """The OpenAI-compatible backend against a real server on loopback: llama-cpp-python's own
 server (extra `server`) serving the default SmolLM2 GGUF."""
 
-import socket
 import subprocess
 import sys
 
@@ -9,14 +8,9 @@ import pytest
 
 from engine.config import Config
 from engine.llm import LLMError, default_model_path, make_backend
+from tests.loopback import free_port
 
 pytest.importorskip("uvicorn", reason="needs llama-cpp-python[server] (the `test` extra installs it)")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture(scope="module")

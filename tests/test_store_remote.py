@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import http.server
 import json
-import socket
 import subprocess
 import sys
 import threading
@@ -17,14 +16,9 @@ from kgstore import KGStore, demo_path
 from kgstore.errors import BadInput, RemoteUnavailable
 from kgstore.remote import SparqlBackground
 from kgstore.vocab import OFFICE_CLASSES, WD, office_entity
+from tests.loopback import free_port
 
 OXIGRAPH = Path(sys.executable).with_name("oxigraph")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class OxigraphServer:
