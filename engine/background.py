@@ -17,7 +17,8 @@ from kgstore.vocab import local_name
 class OutageTolerantBackground:
     """Answers as if the background knew nothing more while its endpoint is unavailable;
     `outage` holds the last failure of the current turn (cleared by `begin_turn`).
-    `label_entries`/`find_labels` keep raising: the mention index handles them itself."""
+    `label_entries`, `find_labels` and `count` keep raising: their callers handle an outage
+    themselves (a size that cannot be read is taken as a big KG, not as an empty one)."""
 
     def __init__(self, remote):
         self.remote = remote
@@ -55,9 +56,6 @@ class OutageTolerantBackground:
 
     def query(self, sparql: str):
         return self._read("query", [], sparql)
-
-    def count(self) -> int:
-        return self._read("count", 0)
 
     def __getattr__(self, name: str):
         return getattr(self.remote, name)
