@@ -32,6 +32,7 @@ from pathlib import Path
 from engine.pipeline import run_stages
 from engine.stage import TurnContext
 from engine.state import Mention, TurnState
+from kgstore.errors import BadInput
 from kgstore.timing import percentile
 
 STAGES = ("plan", "candidates", "verbalize", "score", "retrieve")
@@ -222,8 +223,10 @@ def wikidata_turns(ents: dict, n: int, seed: int) -> list[tuple[str, list[str]]]
     pronouns already resolved, as the office turns' gold links are), then a related entity."""
     rng = random.Random(seed)
     out: list[tuple[str, list[str]]] = []
+    if not (ents["films"] or ents["athletes"] or ents["humans"]):
+        raise BadInput("bench retrieve: the generated KG is too small to hold a film or a person (raise --triples)")
     while len(out) < n:
-        if rng.random() < 0.5:
+        if ents["films"] and (rng.random() < 0.5 or not (ents["athletes"] or ents["humans"])):
             film = rng.choice(ents["films"])
             director = ents["directed"][film]
             out += [("Tell me about {0}.", [film]), ("Who directed it, and when was it released?", [film]),
