@@ -318,11 +318,13 @@ class KGStore:
         error is raised with its line number in the whole file."""
         done = [0] * len(parts)
         errors: list[BaseException] = []
+        reporting = threading.Lock()  # callers get one progress call at a time, as with one stream
 
         def load(i: int, first_line: int, data: bytes) -> None:
             def seen(n: int) -> None:
-                done[i] = n
-                progress(sum(done))
+                with reporting:
+                    done[i] = n
+                    progress(sum(done))
 
             try:
                 source = _Progress(io.BytesIO(data), seen) if progress else data

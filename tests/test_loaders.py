@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import threading
 from pathlib import Path
 
 import pyoxigraph
@@ -262,8 +263,22 @@ def test_ntriples_parts_load_side_by_side_and_errors_keep_their_line(tmp_path):
     good.write_text("".join(lines))
     s = KGStore(tmp_path / "db")
     s.bulk_min_bytes, s.bulk_workers = 1, 3
-    report = s.load(good)
+    inside, overlaps, seen = threading.Lock(), [], []
+    knocked = threading.Event()
+
+    def progress(done: int) -> None:  # never entered by two parts at once
+        if not inside.acquire(blocking=False):
+            overlaps.append(done)
+            knocked.set()
+            return
+        if not seen:  # the first call lingers: a second part, were it let in, would knock now
+            knocked.wait(0.5)
+        seen.append(done)
+        inside.release()
+
+    report = s.load(good, progress=progress)
     assert report.bulk and report.added == 4000 and s.count() == 4000
+    assert not overlaps and seen == sorted(seen) and seen[-1] == good.stat().st_size
     bad = tmp_path / "bad.nt"
     bad.write_text("".join(lines[:3000]) + "<urn:x> <urn:p> oops .\n" + "".join(lines[3000:]))
     with pytest.raises(LoadError, match=r"bad\.nt: line 3001, column \d+"):
