@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import tomllib
 from dataclasses import MISSING, dataclass, field, fields
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -145,3 +146,12 @@ def _apply(cfg: Config, data: dict[str, Any], origin: str) -> None:
         ):
             raise ConfigError(f"{origin}: option '{key}' must be {type(current).__name__}, not {value!r}")
         setattr(cfg, name, value)
+
+
+def parse_now(value: str | None) -> datetime | None:
+    if not value:
+        return None
+    try:
+        return datetime.fromisoformat(value)
+    except ValueError:
+        raise BadInput(f"--now: not an ISO 8601 date-time: {value!r}") from None

@@ -1,23 +1,26 @@
-"""The turn pipeline: the stages, in order, each a module of `engine` with a `run` function."""
+"""The turn pipeline: the stage functions of `engine/stages/`, in the order a turn runs them."""
 
 from __future__ import annotations
 
-from importlib import import_module
+from collections.abc import Sequence
 
 from engine.stage import StageFn, TurnContext
+from engine.stages import candidates, check, generate, observe, plan, reason, refine, retrieve, rewrite, score, verbalize
 from engine.state import TurnState
 
-RETRIEVAL_STAGES = ("observe", "reason", "rewrite", "plan", "candidates", "verbalize", "score", "retrieve")
-ANSWER_STAGES = ("generate", "check", "refine")
+RETRIEVAL_STAGES: tuple[StageFn, ...] = (
+    observe.run, reason.run, rewrite.run, plan.run, candidates.run, verbalize.run, score.run, retrieve.run,
+)
+ANSWER_STAGES: tuple[StageFn, ...] = (generate.run, check.run, refine.run)
 STAGES = RETRIEVAL_STAGES + ANSWER_STAGES
 
 
-def stage_function(name: str) -> StageFn:
-    return import_module(f"engine.{name}").run
+def stage_name(fn: StageFn) -> str:
+    return fn.stage_name  # type: ignore[attr-defined]
 
 
-def run_stages(state: TurnState, ctx: TurnContext, names: tuple[str, ...] = STAGES) -> TurnState:
-    for name in names:
+def run_stages(state: TurnState, ctx: TurnContext, stages: Sequence[StageFn] = STAGES) -> TurnState:
+    for run in stages:
         ctx.check_cancel()
-        stage_function(name)(state, ctx)
+        run(state, ctx)
     return state

@@ -8,22 +8,11 @@ from datetime import datetime
 
 from engine import dialogue
 from engine.background import OutageTolerantBackground
-from engine.config import Config
+from engine.config import Config, parse_now
 from engine.events import EventSink, ignore
 from engine.pipeline import RETRIEVAL_STAGES, STAGES, run_stages
 from engine.stage import Cancelled, TurnContext
 from engine.state import TurnState
-
-
-def parse_now(value: str | None) -> datetime | None:
-    if not value:
-        return None
-    from kgstore.errors import BadInput
-
-    try:
-        return datetime.fromisoformat(value)
-    except ValueError:
-        raise BadInput(f"--now: not an ISO 8601 date-time: {value!r}") from None
 
 
 class Session:
@@ -69,7 +58,7 @@ class Session:
         `answer` is false). Faults a stage expects (a model server down, the reasoning budget,
         an endpoint gone) are recorded in the state and the turn goes on; a cancel keeps the
         partial reply marked as cut; anything else propagates, and the dialogue so far is kept."""
-        from engine.observe import record_system_turn
+        from engine.stages.observe import record_system_turn
 
         with self._lock:
             state = self.current = self.new_state(text)
@@ -105,14 +94,14 @@ class Session:
     def prepare(self) -> int:
         """Pay up front what a first turn would: the embeddings of a small KG's facts.
         Blocking (seconds); call it from a worker after start-up. Returns the texts encoded."""
-        from engine.candidates import prefetch
+        from engine.stages.score.prefetch import prefetch
 
         with self._lock:
             return prefetch(self.ctx)
 
     def system_turn(self, text: str) -> None:
         """Record a system turn as given (replaying a dialogue): nothing is generated."""
-        from engine.observe import record_system_turn
+        from engine.stages.observe import record_system_turn
 
         with self._lock:
             record_system_turn(self.ctx, self.session_id, len(self.history) + 1, text)

@@ -87,7 +87,7 @@ def local_name(iri: str) -> str:
 OFFICE_ATTRIBUTES = ("email", "phone", "date", "start_time", "end_time")  # literal-valued
 OFFICE_RELATIONS = ("member_of", "office", "location", "organizer", "attendee", "group")  # entity-valued
 
-# Dialogue state (written by engine/observe.py and engine/reason.py): one node per session,
+# Dialogue state (written by engine/stages/observe.py and engine/stages/reason.py): one node per session,
 # turn and mention; what a mention refers to is a probabilistic edge (add_probabilistic).
 KGC_SESSION = KGC + "Session"
 KGC_TURN = KGC + "Turn"

@@ -2,9 +2,9 @@
 
     HF_HUB_OFFLINE=1 .venv/bin/python -m models.train_relevance --out models/relevance.onnx
 
-1. Replay the train and dev splits through the live pipeline (engine.eval_retrieval.replay):
+1. Replay the train and dev splits through the live pipeline (engine.harness.eval.retrieval.replay):
    the candidates and features of each user turn are exactly what retrieval sees at run time.
-2. Label each candidate from the gold annotation (engine.eval_retrieval.labels).
+2. Label each candidate from the gold annotation (engine.harness.eval.retrieval.labels).
 3. Train a few small feed-forward nets (torch, CPU, fixed seed) on train; for each, pick the
    PCST prize threshold and scale on dev; keep the net and prizes with the best dev PCST F1.
 4. Write the ONNX graph with the onnx helper API: standardize -> Linear/ReLU -> ... -> sigmoid,
@@ -21,8 +21,8 @@ from pathlib import Path
 
 import numpy as np
 
-from engine.eval_retrieval import collect, evaluate, labels
-from engine.features import FEATURES
+from engine.harness.eval.retrieval import collect, evaluate, labels
+from engine.stages.score.features import FEATURES
 
 HIDDEN = ((32,), (32, 16), (64, 32))
 THRESHOLDS = (0.2, 0.3, 0.4, 0.5, 0.6, 0.7)
@@ -123,7 +123,7 @@ def main(argv: list[str] | None = None) -> int:
     import torch
 
     torch.set_num_threads(2)
-    from engine.encoder import Encoder
+    from engine.stages.score.encoder import Encoder
 
     resources = {"encoder": Encoder()}
     cache = Path(args.replay_cache) if args.replay_cache else None
@@ -156,7 +156,7 @@ def main(argv: list[str] | None = None) -> int:
             "command": "python -m models.train_relevance " + " ".join(argv if argv is not None else sys.argv[1:])}
     export_onnx(net, out, meta)
 
-    from engine.relevance import RelevanceModel
+    from engine.stages.score.relevance import RelevanceModel
 
     check = RelevanceModel(out).predict(X[:1000])
     diff = float(np.abs(check - net.predict(X[:1000])).max())

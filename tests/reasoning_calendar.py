@@ -75,10 +75,11 @@ def open_session(extra_facts: list[Fact] = (), **config) -> Session:
 
 def turn(session: Session, text: str, stages: tuple[str, ...] = ("observe", "reason")):
     """One user turn through the given stages (no scoring, no model)."""
-    from engine.pipeline import run_stages
+    from engine.pipeline import STAGES, run_stages, stage_name
 
+    by_name = {stage_name(run): run for run in STAGES}
     state = session.new_state(text)
-    run_stages(state, session.ctx, stages)
+    run_stages(state, session.ctx, [by_name[name] for name in stages])
     session.history.append(("user", text))
     return state
 

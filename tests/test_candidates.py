@@ -2,7 +2,8 @@
 
 from datetime import datetime
 
-from engine import candidates, plan
+from engine.stages import candidates
+from engine.stages import plan
 from engine.config import Config
 from engine.stage import TurnContext
 from engine.state import Derived, Mention, TurnState

@@ -35,7 +35,7 @@ def state(reply: str) -> TurnState:
 
 
 def test_stage_fills_checks_and_scores_and_reports_them(wikidata_store):
-    from engine.check import run
+    from engine.stages.check import run
 
     ctx, events = context(wikidata_store)
     s = state(REPLY)
@@ -48,7 +48,7 @@ def test_stage_fills_checks_and_scores_and_reports_them(wikidata_store):
 
 
 def test_stage_leaves_failed_or_empty_replies_alone(wikidata_store):
-    from engine.check import run
+    from engine.stages.check import run
 
     ctx, _ = context(wikidata_store)
     failed = state(REPLY)
@@ -60,7 +60,7 @@ def test_stage_leaves_failed_or_empty_replies_alone(wikidata_store):
 
 
 def test_llm_splitter_keeps_only_claims_made_of_the_replys_words(wikidata_store):
-    from engine.check import run
+    from engine.stages.check import run
 
     llm = ScriptedLLM(["1. Titanic was directed by James Cameron.\n2. Titanic was released in 1997.\n"
                        "3. Titanic won eleven Oscars.\n- Titanic stars Quentin Blackwood."])
@@ -74,7 +74,7 @@ def test_llm_splitter_keeps_only_claims_made_of_the_replys_words(wikidata_store)
 
 
 def test_llm_splitter_falls_back_when_the_model_says_nothing_usable(wikidata_store):
-    from engine.check import run
+    from engine.stages.check import run
 
     ctx, _ = context(wikidata_store, checker="llm")
     ctx.resources["llm"] = ScriptedLLM(["Sure! Here you go: bananas are yellow."])
@@ -85,7 +85,7 @@ def test_llm_splitter_falls_back_when_the_model_says_nothing_usable(wikidata_sto
 
 
 def test_llm_splitter_splits_what_the_model_left_out_or_joined():
-    from engine.factcheck.llm_split import llm_split
+    from engine.stages.check.factcheck.llm_split import llm_split
 
     dropped = llm_split(REPLY, ScriptedLLM(["Titanic was directed by James Cameron."]))
     assert dropped == ["Titanic was directed by James Cameron.", "Titanic was released in 1997.",
@@ -132,7 +132,7 @@ def test_cli_check_replays_the_dialogue_first(capsys, tmp_path):
 
 
 def test_eval_factcheck_reports_per_class_accuracy_and_confusion():
-    from engine.eval_factcheck import run
+    from engine.harness.eval.factcheck import run
 
     res = run("dev", ("wikidata",))
     assert res["reference_replies"]["claims"] == 0  # the office's own replies are only read for office
@@ -144,7 +144,7 @@ def test_eval_factcheck_reports_per_class_accuracy_and_confusion():
 
 
 def test_bench_check_json(capsys):
-    from engine.bench_check import main
+    from engine.harness.bench.check import main
 
     assert main(["--repeats", "2", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
@@ -155,7 +155,7 @@ def test_bench_check_json(capsys):
 @pytest.mark.slow
 def test_llm_splitter_with_the_default_model():
     """SmolLM2 through llama-cpp: whatever it writes, the claims are the reply's own words."""
-    from engine.factcheck.llm_split import llm_split, valid
+    from engine.stages.check.factcheck.llm_split import llm_split, valid
     from engine.llm import make_backend
     from rules.similarity import norm
 

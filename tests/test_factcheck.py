@@ -8,9 +8,9 @@ from datetime import datetime
 
 import pytest
 
-from engine.factcheck import check_reply, scores, session_scores
-from engine.factcheck import values as V
-from engine.factcheck.split import MAX_CLAIMS, split_claims
+from engine.stages.check.factcheck import check_reply, scores, session_scores
+from engine.stages.check.factcheck import values as V
+from engine.stages.check.factcheck.split import MAX_CLAIMS, split_claims
 from engine.state import Check, Mention
 from kgstore import KGStore, demo_path
 from kgstore.vocab import XSD
@@ -120,7 +120,7 @@ def office():
     store.load(demo_path("office"))
     with open(demo_path("office"), encoding="utf-8") as fh:
         data = next(iter(json.load(fh).values()))["data"]
-    from engine.mentions import build_index
+    from engine.nlp.mentions import build_index
 
     return store, build_index(store), data
 
@@ -129,13 +129,13 @@ def office():
 def wikidata():
     store = KGStore()
     store.load(demo_path("wikidata"))
-    from engine.mentions import build_index
+    from engine.nlp.mentions import build_index
 
     return store, build_index(store)
 
 
 def verifier(kb, **kw):
-    from engine.factcheck.verify import Verifier
+    from engine.stages.check.factcheck.verify import Verifier
 
     store, index = kb[0], kb[1]
     return Verifier(store, index, now=kw.pop("now", datetime(2026, 3, 2, 9)), **kw)
@@ -363,7 +363,7 @@ def test_encoder_picks_the_relation_when_no_cue_word_names_it(office):
 
 
 def test_any_rdf_file_with_blank_nodes_and_labelled_predicates(tmp_path):
-    from engine.mentions import build_index
+    from engine.nlp.mentions import build_index
 
     path = tmp_path / "kg.ttl"
     path.write_text('@prefix ex: <http://example.org/> .\n@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n'
@@ -417,7 +417,7 @@ def test_chat_model_prose(kg, reply, verdicts, office, wikidata):
 def test_then_is_the_time_the_user_named(office):
     from datetime import date
 
-    from engine.timeexpr import TimeValue
+    from engine.nlp.timeexpr import TimeValue
 
     e = unique_event(office[2])
     who = e["attendees"][-1]

@@ -3,7 +3,7 @@ from datetime import datetime
 
 from engine.config import Config
 from engine.events import ReplyDone, StageFinished, Token, TurnError
-from engine.generate import run as generate
+from engine.stages.generate import run as generate
 from engine.llm import LLMError
 from engine.llm.base import cancellable
 from engine.stage import TurnContext

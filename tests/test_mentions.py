@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.mentions import LabelIndex, detect, detect_names, speaker_name
+from engine.nlp.mentions import LabelIndex, detect, detect_names, speaker_name
 from kgstore import vocab
 from kgstore.terms import LabelEntry
 
@@ -93,7 +93,7 @@ def test_a_hundred_thousand_labels_still_match():
 
 def test_a_remote_that_cannot_list_its_labels_is_searched_per_turn():
     from engine.config import Config
-    from engine.mentions import label_index, turn_index
+    from engine.nlp.mentions import label_index, turn_index
     from engine.stage import TurnContext
     from kgstore.errors import RemoteUnavailable
 

@@ -8,7 +8,7 @@ from datetime import date, datetime
 import pytest
 
 from engine.dialogue import history, list_sessions, session_turns
-from engine.timeexpr import TimeValue, detect
+from engine.nlp.timeexpr import TimeValue, detect
 from kgstore import vocab
 from tests.reasoning_calendar import iri, open_session, turn
 
@@ -72,17 +72,17 @@ def test_rewrite_resolves_confident_references_only():
 
 
 def test_llm_rewrite_falls_back_to_rules_when_it_fails(monkeypatch):
-    import engine.rewrite_llm
+    import engine.stages.rewrite.llm
 
     def broken(state, ctx):
         raise RuntimeError("model gone")
 
-    monkeypatch.setattr(engine.rewrite_llm, "rewrite", broken)
+    monkeypatch.setattr(engine.stages.rewrite.llm, "rewrite", broken)
     s = open_session(reason_timeout_ms=20000, rewrite="llm")
     turn(s, "Where is Lisa Wilson?", stages=("observe", "reason", "rewrite"))
     s.system_turn("Lisa Wilson is in the Weekly Sync.")
     assert turn(s, "Call her.", stages=("observe", "reason", "rewrite")).rewritten == "Call Lisa Wilson."
-    monkeypatch.setattr(engine.rewrite_llm, "rewrite", lambda state, ctx: "the model's own rewrite")
+    monkeypatch.setattr(engine.stages.rewrite.llm, "rewrite", lambda state, ctx: "the model's own rewrite")
     assert turn(s, "Call her.", stages=("observe", "reason", "rewrite")).rewritten == "the model's own rewrite"
 
 

@@ -1,6 +1,6 @@
 """PCST on small known graphs: the solver's tree, the mapping back, the cap."""
 
-from engine import pcst
+from engine.stages.retrieve import pcst
 
 
 def test_path_with_prizes_at_both_ends_returns_the_whole_path():

@@ -3,10 +3,10 @@ from datetime import datetime
 
 import pytest
 
-import engine.refine as refine_mod
+import engine.stages.refine as refine_mod
 from engine.config import Config
 from engine.events import ChecksDone, ReplyDone
-from engine.refine import evidence_weights, needs_refining, rework_evidence
+from engine.stages.refine import evidence_weights, needs_refining, rework_evidence
 from engine.stage import TurnContext
 from engine.state import Candidate, Check, TurnState
 from kgstore.terms import Fact

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from engine.retrieve import select_pcst, select_topk
+from engine.stages.retrieve import select_pcst, select_topk
 from engine.state import Candidate
 from kgstore.terms import Fact
 from kgstore.vocab import RDF_TYPE
@@ -63,7 +63,7 @@ NO_LABELS = """
 
 
 def _retrieve(tmp_path, capsys, kg_text, turns, *extra):
-    from engine.cli_retrieve import main
+    from engine.cli.retrieve import main
 
     kg = tmp_path / "kg.ttl"
     kg.write_text(kg_text, encoding="utf-8")
@@ -119,7 +119,7 @@ def test_bad_input_kg_without_labels_empty_kg_no_mentions_non_english(tmp_path, 
             assert f["s_label"] and "http" not in f["s_label"]  # local names, not IRIs
 
 def test_empty_kg_retrieves_nothing(tmp_path, capsys):
-    from engine.cli_retrieve import main
+    from engine.cli.retrieve import main
 
     dialogue = tmp_path / "d.json"
     dialogue.write_text(json.dumps([{"speaker": "user", "text": "Who is Omar?"}]), encoding="utf-8")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from engine.cli import main as cli
-from rules.learn import WEIGHT, tunable, with_weights
+from engine.harness.learn import WEIGHT, tunable, with_weights
 from rules.reasoner import RULES_DIR, RuleSet
 
 

@@ -5,11 +5,13 @@ from datetime import datetime
 import numpy as np
 import pytest
 
-from engine import candidates, score, verbalize
+from engine.stages import candidates
+from engine.stages import score
+from engine.stages import verbalize
 from engine.config import Config
-from engine.encoder import Encoder
-from engine.features import FEATURES
-from engine.relevance import MODEL_PATH, RelevanceModel
+from engine.stages.score.encoder import Encoder
+from engine.stages.score.features import FEATURES
+from engine.stages.score.relevance import MODEL_PATH, RelevanceModel
 from engine.stage import TurnContext
 from engine.state import Mention, TurnState
 from kgstore import KGStore
@@ -127,7 +129,7 @@ def test_llm_scorer_blends_and_survives_a_useless_model(tmp_path, encoder, model
 
 
 def test_prefetch_warms_the_cache_for_the_turns_of_a_small_kg(tmp_path, encoder, model):
-    from engine.candidates import prefetch
+    from engine.stages.score.prefetch import prefetch
 
     ctx = _ctx(tmp_path, encoder, model)
     fresh = Encoder()

@@ -37,7 +37,7 @@ def test_retrieval_only_turn_generates_nothing(tmp_path):
 
 
 def test_pasted_document_is_linked_within_a_mention_cap():
-    from engine.observe import MAX_MENTIONS
+    from engine.stages.observe import MAX_MENTIONS
 
     session = Session.open(Config(memory=True, now="2026-03-05T09:30:00", scorer="bm25"))
     text = "Where is the Weekly Sync on Tuesday? Who organizes it? " * 2000  # about 110 KB

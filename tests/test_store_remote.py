@@ -193,7 +193,7 @@ def _retrieved(capsys, argv: list[str]) -> list[dict]:
 @pytest.mark.slow
 @pytest.mark.parametrize("index", [0, 1])
 def test_retrieval_over_the_server_equals_the_embedded_store_on_dev_dialogues(tmp_path, capsys, index):
-    from engine.benchmark import load_split
+    from engine.harness.benchmark import load_split
 
     dialogue_id, dialogue = list(load_split("dev").items())[index]
     path = tmp_path / "dev.json"

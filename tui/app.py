@@ -184,7 +184,7 @@ class KGChatApp(App):
         """Build the model once per session context (called from a worker thread)."""
         self._model_ready.clear()
         try:
-            from engine.generate import backend
+            from engine.stages.generate import backend
 
             llm = backend(session.ctx)
             self.post_message(ModelLoaded(getattr(llm, "name", "model"), getattr(llm, "device", "")))
@@ -371,7 +371,7 @@ class KGChatApp(App):
     @work(thread=True, group="facts", exclusive=True, exit_on_error=False)
     def fetch_node_facts(self, session: Session, iri: str, label: str) -> None:
         from engine.state import Candidate
-        from engine.verbalize import verbalize
+        from engine.stages.verbalize import verbalize
 
         store = session.ctx.background
         try:

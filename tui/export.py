@@ -26,7 +26,7 @@ class ChatTurn:
 def turn_json(t: ChatTurn) -> dict[str, Any]:
     """The turn as `kgchat ask --json` prints it, with what the app saw (the reply as shown,
     errors) and what a reader of the export wants beside it (mention kinds, rules, bridges)."""
-    from engine.cli_ask import turn_json as ask_turn_json
+    from engine.cli.ask import turn_json as ask_turn_json
 
     s = t.state
     out: dict[str, Any] = {}

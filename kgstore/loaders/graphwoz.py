@@ -8,7 +8,7 @@ import re
 
 from pyoxigraph import Literal, NamedNode, Quad
 
-from kgstore.graphwoz import dialogue_line, read_graphwoz, require, select
+from kgstore.loaders.graphwoz_json import dialogue_line, read_graphwoz, require, select
 from kgstore.loaders import Parsed, load_error
 from kgstore.loaders.csv_triples import literal_for
 from kgstore.vocab import OFFICE_CLASSES, RDF_TYPE, RDFS_LABEL, bg_graph, office_entity, office_predicate

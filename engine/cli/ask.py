@@ -1,0 +1,125 @@
+"""`kgchat ask`: one user turn headless — retrieval, the streamed reply, its checks and refinement."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import signal
+import sys
+import threading
+import time
+from typing import Any
+
+from engine.config import add_config_options, load_config
+from engine.events import Event, ReplyDone, Token, TurnError
+from engine.state import Check, TurnState
+from kgstore.errors import BadInput
+
+
+def parser(command: str) -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog=f"kgchat {command}", description="Answer one question from the knowledge "
+                                "graph: retrieval, reply, checks of its claims, and a refined reply when needed.")
+    p.add_argument("question", help="the user's message")
+    p.add_argument("--dialogue", metavar="FILE", help="earlier dialogue to replay first (JSON list or JSON Lines of "
+                   "{speaker, text}, or a GraphWOZ file with --dialogue-id)")
+    p.add_argument("--json", action="store_true", help="print one JSON object instead of the streamed reply")
+    add_config_options(p)
+    return p
+
+
+def checks_json(checks: list[Check]) -> list[dict[str, Any]]:
+    return [{"claim": c.claim, "verdict": c.verdict, "evidence": c.evidence, "reason": c.reason} for c in checks]
+
+
+def turn_json(state: TurnState) -> dict[str, Any]:
+    """DESIGN.md section 5: the retrieve turn, plus what answering added."""
+    from engine.cli.retrieve import turn_json as retrieve_turn_json
+
+    refined = None
+    if state.refined:
+        refined = dict(state.refined)
+        refined["checks"] = checks_json(refined.get("checks") or [])
+    out = retrieve_turn_json(state)
+    out.update({"response": state.response, "cut": state.cut, "error": state.error,
+                "checks": checks_json(state.checks), "fact_score": state.fact_score, "neip": state.neip,
+                "refined": refined, "device": state.device})
+    return out
+
+
+def main(argv: list[str], command: str = "ask") -> int:
+    args = parser(command).parse_args(argv)
+    config = load_config(args)
+    if not args.question.strip():
+        raise BadInput("question: empty message")
+    from engine.llm import check_model, make_backend
+    from engine.session import Session
+
+    check_model(config)  # a bad model file fails here, before any knowledge is loaded
+    from engine.cli.retrieve import read_turns
+
+    turns = read_turns(args.dialogue, config.dialogue_id) if args.dialogue else []
+    session = Session.open(config)
+    llm = session.ctx.resource("llm", lambda: make_backend(config))
+    for turn in turns:
+        if turn.get("speaker") == "system":
+            session.system_turn(turn["text"])
+        else:
+            session.user_turn(turn["text"], answer=False)
+
+    stream = not args.json
+    first_token: list[float] = []
+    start = time.perf_counter()
+
+    def on_event(event: Event) -> None:
+        if isinstance(event, Token):
+            if not first_token:
+                first_token.append((time.perf_counter() - start) * 1000.0)
+            if stream:
+                print(event.text, end="", flush=True)
+        elif stream and isinstance(event, ReplyDone) and event.refined:
+            print(f"\n[refined] {event.text}", end="", flush=True)
+        elif isinstance(event, TurnError):
+            print(f"kgchat: {event.stage}: {event.message}", file=sys.stderr)
+
+    cancel = threading.Event()
+    result: dict[str, Any] = {}
+
+    def work() -> None:
+        try:
+            result["state"] = session.user_turn(args.question, on_event=on_event, cancel=cancel)
+        except BaseException as exc:  # re-raised in the main thread, where the CLI reports it
+            result["error"] = exc
+
+    interrupted = threading.Event()
+
+    def on_sigint(signum, frame) -> None:
+        # Ctrl-C: stop the reply, keep what came, mark it cut; a second Ctrl-C aborts outright
+        interrupted.set()
+        cancel.set()
+        signal.signal(signal.SIGINT, previous)
+
+    # The turn runs in a worker: Python handles signals only in the main thread and only between
+    # bytecodes, and the main thread must not sit inside a long llama_decode when Ctrl-C comes.
+    previous = signal.signal(signal.SIGINT, on_sigint)
+    try:
+        worker = threading.Thread(target=work, name="ask-turn", daemon=True)
+        worker.start()
+        worker.join()
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if "error" in result:
+        raise result["error"]
+    state: TurnState = result["state"]
+    if args.json:
+        out = turn_json(state)
+        out["model"] = llm.name
+        if first_token:
+            out["timings_ms"]["first_token"] = round(first_token[0], 1)
+        print(json.dumps(out, ensure_ascii=False))
+    else:
+        print(" [cut]" if state.cut else "")
+        if state.checks:
+            score = "n/a" if state.fact_score is None else f"{state.fact_score:.2f}"
+            neip = "n/a" if state.neip is None else f"{state.neip:.2f}"
+            print(f"fact score {score}, NEIP {neip}, device {state.device}")
+    return 130 if interrupted.is_set() else 0

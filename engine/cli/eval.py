@@ -1,0 +1,11 @@
+"""`kgchat eval ...`: the evaluation harness, one module per evaluation."""
+
+from engine.cli.families import family_main
+
+EVALUATIONS = {
+    "retrieval": ("engine.harness.eval.retrieval", "P/R/F1 of retrieved nodes+edges against the generated benchmark's gold"),
+    "factcheck": ("engine.harness.eval.factcheck", "verdict accuracy per class on replies with planted claims"),
+    "linking": ("engine.harness.eval.linking", "precision@1 of refers_to for named mentions and pronouns"),
+}
+
+main = family_main("eval", EVALUATIONS)

@@ -1,0 +1,73 @@
+"""`kgchat retrieve`: replay a dialogue and print what each user turn retrieved.
+
+System turns are recorded as given; nothing is generated. With `--json` the output is one
+object in the shape of DESIGN.md §5 (the contract scripts rely on); notes about caps and
+reasoning go to stderr so the object keeps exactly that shape.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from engine.config import add_config_options, load_config
+from engine.state import TurnState
+
+
+def turn_json(state: TurnState) -> dict:
+    return {
+        "turn": state.turn, "speaker": "user", "text": state.text, "rewritten": state.rewritten or state.text,
+        "mentions": [{"text": m.text, "entity": m.entity, "label": m.label, "p": round(float(m.p), 4)}
+                     for m in state.mentions],
+        "derived": [{"predicate": d.predicate, "args": list(d.args), "p": round(float(d.p), 4), "text": d.text}
+                    for d in state.derived],
+        "retrieved": [{"s": c.fact.s, "p": c.fact.p, "o": c.fact.o, "s_label": c.s_label, "p_label": c.p_label,
+                       "o_label": c.o_label, "text": c.text, "score": round(float(c.score), 4),
+                       "derived": bool(c.derived)} for c in state.retrieved],
+        "timings_ms": {k: round(v, 1) for k, v in state.timings_ms.items()},
+    }
+
+
+def read_turns(path: str, dialogue_id: str | None) -> list[dict]:
+    from kgstore.loaders.graphwoz_json import read_dialogue, read_dialogue_file
+
+    return read_dialogue(path, dialogue_id) if dialogue_id else read_dialogue_file(path)
+
+
+def main(argv: list[str], command: str = "retrieve") -> int:
+    from engine.session import Session
+
+    parser = argparse.ArgumentParser(prog=f"kgchat {command}", description=__doc__.split("\n")[0])
+    parser.add_argument("--dialogue", required=True, metavar="FILE",
+                        help="JSON list / JSON Lines of {speaker, text}, or a GraphWOZ file with --dialogue-id")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    add_config_options(parser)
+    args = parser.parse_args(argv)
+    config = load_config(args)
+    turns = read_turns(args.dialogue, config.dialogue_id)
+    session = Session.open(config)
+    out = []
+    for turn in turns:
+        if turn.get("speaker") == "system":
+            session.system_turn(turn["text"])
+            continue
+        state = session.user_turn(turn["text"], answer=False)
+        for note in (state.candidates_note, state.reasoning_note, state.error):
+            if note:
+                print(f"kgchat: turn {state.turn}: {note}", file=sys.stderr)
+        out.append(turn_json(state))
+    if args.json:
+        print(json.dumps({"turns": out}, ensure_ascii=False))
+    else:
+        if config.scorer in ("learned", "llm"):
+            from engine.stages.score.relevance import model_for
+
+            print(f"relevance model: onnxruntime on {model_for(session.ctx).device}")
+        for t in out:
+            print(f"[{t['turn']}] {t['text']}")
+            for m in t["mentions"]:
+                print(f"    mention {m['text']!r} -> {m['label'] or m['entity'] or '?'} (p={m['p']})")
+            for r in t["retrieved"]:
+                print(f"    {r['score']:.3f}  {r['text']}")
+    return 0

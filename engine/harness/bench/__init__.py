@@ -1,0 +1,1 @@
+"""`kgchat bench ...`: one module per benchmark, each exposing `main(argv, command)`."""

@@ -1,0 +1,1 @@
+"""`kgchat eval ...`: one module per evaluation, each exposing `main(argv, command)`."""

@@ -1,0 +1,1 @@
+"""Language helpers shared by several stages: mention detection and time expressions."""

@@ -1,0 +1,405 @@
+"""Mention detection: what in a turn names or points at something.
+
+Names are matched against every label and alias of the background (`KGStore.label_entries()`)
+through a `LabelIndex`: an exact lookup of normalized word sequences, plus a fuzzy path for
+ASR-like errors (a word a letter or two off, accents lost, "O'Brien" heard as "O Brien") that
+only compares against the vocabulary words sharing a letter trigram, so a turn costs the same on
+100 labels as on 100,000. Partial names ("Omar" for "Omar Haddad", "Beta" for "Meeting Room
+Beta") count when the words heard are distinctive. Besides names: pronouns, definite noun phrases
+("that meeting"), first-person words, requests for a type ("which rooms"), and time expressions
+(engine/nlp/timeexpr.py). Linking proper is the rules' job; the scores here are priors.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import defaultdict
+from dataclasses import dataclass
+
+from engine.state import Mention
+from kgstore import vocab
+from kgstore.errors import BadInput, RemoteUnavailable
+from rules.similarity import measures, norm
+
+# Words that never start a name match on their own (they may sit inside a full label).
+STOPWORDS = frozenset("""
+a an the this that these those is are was were be been am do does did have has had can could will would
+shall should may might must i me my mine we us our you your he him his she her they them their it its
+of in on at to for from with by about as and or but not no yes if then so than what which who whom whose
+where when why how there here any all some every each other free available book please thanks thank hi
+hello tell show list give find let lets want need like know see meet meeting meetings room rooms today
+tomorrow now morning afternoon evening night time day week o clock am pm half past quarter up out
+""".split())
+
+PRONOUNS: dict[str, tuple[str, ...]] = {
+    "he": ("person",), "him": ("person",), "his": ("person",), "himself": ("person",),
+    "she": ("person",), "her": ("person",), "hers": ("person",), "herself": ("person",),
+    "they": ("person", "group"), "them": ("person", "group"), "their": ("person", "group"),
+    "theirs": ("person", "group"),
+    "it": ("event", "room", "group", "thing"), "its": ("event", "room", "group", "thing"),
+}
+FIRST_PERSON = frozenset({"i", "me", "my", "mine", "myself"})
+DETERMINERS = frozenset({"the", "that", "this", "those", "these", "same"})
+REQUEST_WORDS = frozenset({"which", "what", "any", "all", "every", "list", "free", "available", "other",
+                           "some", "empty", "open"})
+# Nouns of the office domain: kind, and the class a request for them means.
+TYPE_NOUNS: dict[str, str] = {
+    "meeting room": "room", "meeting rooms": "room", "room": "room", "rooms": "room",
+    "meeting": "event", "meetings": "event", "event": "event", "events": "event",
+    "appointment": "event", "appointments": "event", "session": "event", "seminar": "event",
+    "group": "group", "groups": "group", "team": "group", "teams": "group",
+    "department": "group", "departments": "group",
+    "person": "person", "people": "person", "colleague": "person", "colleagues": "person",
+    "employee": "person", "employees": "person", "member": "person", "members": "person",
+}
+ORDINAL_WORDS = frozenset({"first", "second", "third", "fourth", "fifth", "last"})
+ANY_KIND = ("person", "event", "room", "group")
+SPEAKER_PATTERNS = re.compile(r"\b(?:my name is|my name's|i am|i'm|im|this is|it's|it is|call me)\s+$", re.I)
+CANDIDATES_PER_MENTION = 8
+
+_WORD = re.compile(r"[^\W_]+")
+
+
+@dataclass(frozen=True)
+class Token:
+    text: str
+    norm: str
+    start: int
+    end: int
+
+
+def tokenize(text: str) -> list[Token]:
+    out = []
+    for m in _WORD.finditer(text):
+        n = norm(m.group(0))
+        for part in n.split():  # a ligature or accent can fold into two words; keep offsets
+            out.append(Token(m.group(0), part, m.start(), m.end()))
+    return out
+
+
+def _max_edits(word: str) -> int:
+    return 0 if len(word) <= 3 else (1 if len(word) <= 6 else 2)
+
+
+def _trigrams(word: str) -> set[str]:
+    w = f" {word} "
+    return {w[i:i + 3] for i in range(len(w) - 2)}
+
+
+@dataclass
+class _Label:
+    norm: str
+    words: tuple[str, ...]
+    text: str
+    iris: list[str]
+
+
+class LabelIndex:
+    """Normalized labels with a word index and a trigram index over the label vocabulary."""
+
+    def __init__(self, entries, classes: dict[str, str] | None = None):
+        by_norm: dict[str, _Label] = {}
+        for e in entries:
+            n = norm(e.text)
+            if not n:
+                continue
+            lab = by_norm.get(n)
+            if lab is None:
+                lab = by_norm[n] = _Label(n, tuple(n.split()), e.text, [])
+            if e.iri not in lab.iris:
+                lab.iris.append(e.iri)
+        self.labels = list(by_norm.values())
+        self.by_norm = by_norm
+        self._names: dict[str, list[str]] = defaultdict(list)
+        for lab in self.labels:
+            for iri in lab.iris:
+                self._names[iri].append(lab.text)
+        self.by_word: dict[str, list[int]] = defaultdict(list)
+        for i, lab in enumerate(self.labels):
+            for w in set(lab.words):
+                self.by_word[w].append(i)
+        self.grams: dict[str, list[str]] = defaultdict(list)
+        for w in self.by_word:
+            if len(w) >= 4:
+                for g in _trigrams(w):
+                    self.grams[g].append(w)
+        self.n = max(len(self.labels), 1)
+        self.classes = classes or {}  # normalized class label -> class IRI
+        self.per_turn = False  # names must be looked up per turn (see turn_index)
+        self._close_cache: dict[str, list[tuple[str, int]]] = {}
+
+    def names_of(self, iri: str) -> list[str]:
+        return self._names.get(iri, [])
+
+    def df(self, word: str) -> int:
+        return len(self.by_word.get(word, ()))
+
+    def close_words(self, word: str) -> list[tuple[str, int]]:
+        """Vocabulary words equal to `word` or within its allowed edits, with the edit count."""
+        hit = self._close_cache.get(word)
+        if hit is not None:
+            return hit
+        from rapidfuzz.distance import Levenshtein
+
+        out = [(word, 0)] if word in self.by_word else []
+        k = _max_edits(word)
+        if k:
+            grams = _trigrams(word)
+            counts: dict[str, int] = defaultdict(int)
+            for g in grams:
+                for w in self.grams.get(g, ()):
+                    counts[w] += 1
+            need = max(1, len(grams) - 3 * k)
+            for w, c in counts.items():
+                if c >= need and w != word and abs(len(w) - len(word)) <= k:
+                    d = Levenshtein.distance(word, w, score_cutoff=k)
+                    if d <= k:
+                        out.append((w, d))
+        if len(self._close_cache) > 50000:
+            self._close_cache.clear()
+        self._close_cache[word] = out
+        return out
+
+
+def build_index(store) -> LabelIndex:
+    classes: dict[str, str] = {}
+    try:
+        rows = store.query(
+            "SELECT DISTINCT ?c WHERE { ?s <%s>|<%s> ?c . FILTER(isIRI(?c) && !STRSTARTS(STR(?c), \"%s\")) } LIMIT 5000"
+            % (vocab.RDF_TYPE, vocab.WDT + "P31", vocab.KGC))
+        for row in rows or []:
+            c = row.get("c")
+            if c:
+                label = norm(store.label(c))
+                if label:
+                    classes.setdefault(label, c)
+    except (BadInput, RemoteUnavailable):  # an endpoint may refuse it; type requests then use office nouns only
+        classes = {}
+    return LabelIndex(store.label_entries(), classes)
+
+
+def label_index(ctx) -> LabelIndex:
+    """The index of the context's background, rebuilt when a file is loaded or removed. A
+    remote endpoint too big (or too slow) to list its labels gives an empty index: names are
+    then looked up per turn (`turn_index`)."""
+    store = ctx.background
+    key = tuple(store.background_graphs()) if hasattr(store, "background_graphs") else ("remote",)
+    cached = ctx.resources.get("label_index")
+    if cached is None or cached[0] != key:
+        try:
+            index = build_index(store)
+        except RemoteUnavailable:
+            index = LabelIndex([])
+            index.per_turn = True
+        cached = (key, index)
+        ctx.resources["label_index"] = cached
+    return cached[1]
+
+
+def turn_index(ctx, text: str) -> LabelIndex:
+    """The index to detect the names of `text` with: the background's, or for a remote one
+    that could not list its labels, the labels that match words of the text exactly."""
+    index = label_index(ctx)
+    if not index.per_turn or not hasattr(ctx.background, "find_labels"):
+        return index
+    try:
+        return LabelIndex(ctx.background.find_labels(text))
+    except RemoteUnavailable:
+        return index
+
+
+@dataclass
+class _Hit:
+    start: int  # token positions, end exclusive
+    end: int
+    label: _Label
+    score: float
+
+
+def _name_hits(tokens: list[Token], index: LabelIndex) -> list[_Hit]:
+    """Every (span, label) pair where the words heard match a label fully or distinctively."""
+    matches: list[dict[str, int]] = []  # per token: label word -> edits
+    for t in tokens:
+        if t.norm in STOPWORDS and t.norm not in index.by_word:
+            matches.append({})
+            continue
+        close = index.close_words(t.norm)
+        if t.norm in index.by_word:  # heard as a word the labels use: take it as said
+            close = [(t.norm, 0)]
+        elif close:  # misheard: keep only the closest spellings
+            fewest = min(d for _, d in close)
+            close = [(w, d) for w, d in close if d == fewest]
+        matches.append(dict(close))
+    hits: list[_Hit] = []
+    seen: set[tuple[int, int, str]] = set()
+    for i, t in enumerate(tokens):
+        if t.norm in STOPWORDS or t.norm in TYPE_NOUNS or not matches[i]:
+            continue
+        label_ids: set[int] = set()
+        for w in matches[i]:
+            label_ids.update(index.by_word[w])
+        if len(label_ids) > 400:  # a word in hundreds of labels names none of them
+            continue
+        for li in label_ids:
+            lab = index.labels[li]
+            words = set(lab.words)
+            # The window around word i that hears most of the label, every word of it matching
+            # one of the label's ("one meeting: Board Meeting" is "Board Meeting", not "meeting Board").
+            best_window = None
+            for a in range(max(0, i - len(lab.words) + 1), i + 1):
+                for b in range(i + 1, min(len(tokens), a + len(lab.words)) + 1):
+                    if not all(set(matches[j]) & words for j in range(a, b)):
+                        continue
+                    got = {w for j in range(a, b) for w in matches[j] if w in words}
+                    heard = " ".join(tok.norm for tok in tokens[a:b])
+                    rank = (len(got), measures(heard, lab.norm)[0])
+                    if best_window is None or rank > best_window[0]:
+                        best_window = (rank, a, b)
+            if best_window is None:
+                continue
+            start, end = best_window[1], best_window[2]
+            key = (start, end, lab.norm)
+            if key in seen:
+                continue
+            seen.add(key)
+            covered = {w for j in range(start, end) for w in matches[j] if w in words}
+            heard = " ".join(tok.norm for tok in tokens[start:end])
+            if covered >= words:
+                jw, lev, *_ = measures(heard, lab.norm)
+                score = max(jw, 1 - lev / max(len(lab.norm), 1))
+            else:
+                # Extend by unmatched words at either side when that makes the whole name
+                # closer (a badly misheard first name before a recognized surname).
+                best = (start, end, measures(heard, lab.norm)[0])
+                missing = len(lab.words) - (end - start)
+                for a in range(max(0, start - missing), start + 1):
+                    for b in range(end, min(len(tokens), end + missing) + 1):
+                        if (a, b) == (start, end) or b - a > len(lab.words):
+                            continue
+                        text = " ".join(tok.norm for tok in tokens[a:b])
+                        jw = measures(text, lab.norm)[0]
+                        if jw > best[2]:
+                            best = (a, b, jw)
+                if best[2] >= 0.88 and best[1] - best[0] == len(lab.words):
+                    start, end, score = best[0], best[1], best[2]
+                else:
+                    distinctive = any(index.df(w) <= 2 and w not in STOPWORDS and w not in TYPE_NOUNS
+                                      for w in covered)
+                    if not distinctive:
+                        continue
+                    idf = lambda w: math.log(1 + index.n / max(index.df(w), 1))
+                    coverage = sum(idf(w) for w in covered) / sum(idf(w) for w in words)
+                    score = 0.45 + 0.4 * coverage
+            edits = sum(matches[j].get(w, 0) for j in range(start, end) for w in words if w in matches[j])
+            if edits:
+                score -= 0.02 * edits
+            hits.append(_Hit(start, end, lab, score))
+    return hits
+
+
+def detect_names(text: str, index: LabelIndex, tokens: list[Token] | None = None) -> list[Mention]:
+    """Named mentions in text order (where spans overlap the longest match wins), each with up
+    to 8 candidate entities and their name-match scores as priors."""
+    tokens = tokens if tokens is not None else tokenize(text)
+    by_span: dict[tuple[int, int], dict[str, tuple[float, str]]] = defaultdict(dict)
+    for h in _name_hits(tokens, index):
+        for iri in h.label.iris:
+            old = by_span[(h.start, h.end)].get(iri)
+            if old is None or h.score > old[0]:
+                by_span[(h.start, h.end)][iri] = (h.score, h.label.text)
+    order = sorted(by_span, key=lambda s: (-(s[1] - s[0]), -max(v[0] for v in by_span[s].values()), s[0]))
+    taken = [False] * len(tokens)
+    out: list[Mention] = []
+    for span in order:
+        if any(taken[span[0]:span[1]]):
+            continue
+        cands = sorted(by_span[span].items(), key=lambda kv: -kv[1][0])
+        # Candidates from overlapping shorter spans join in (the same name heard partly).
+        for other, found in by_span.items():
+            if other != span and other[0] >= span[0] and other[1] <= span[1]:
+                for iri, v in found.items():
+                    if iri not in by_span[span]:
+                        cands.append((iri, (v[0] * 0.9, v[1])))
+        cands.sort(key=lambda kv: -kv[1][0])
+        if cands[0][1][0] < 0.5:
+            continue
+        for j in range(*span):
+            taken[j] = True
+        s, e = tokens[span[0]].start, tokens[span[1] - 1].end
+        out.append(Mention(text=text[s:e], start=s, end=e, kind="name",
+                           candidates=[(iri, round(min(v[0], 1.0), 4)) for iri, v in cands[:CANDIDATES_PER_MENTION]],
+                           label=cands[0][1][1]))
+    out.sort(key=lambda m: m.start)
+    return out
+
+
+def detect(text: str, index: LabelIndex) -> list[Mention]:
+    """All mentions of a user turn except time expressions, in text order."""
+    tokens = tokenize(text)
+    names = detect_names(text, index, tokens)
+    used = [False] * len(text)
+    for m in names:
+        for k in range(m.start, m.end):
+            used[k] = True
+    out = list(names)
+    lower = [t.text.lower() for t in tokens]
+    i = 0
+    while i < len(tokens):
+        t = tokens[i]
+        if used[t.start]:
+            i += 1
+            continue
+        word = lower[i]
+        if word in ORDINAL_WORDS and i > 0 and lower[i - 1] == "the" and i + 1 < len(tokens):
+            # "the first one", "the second meeting": a definite noun phrase with a position
+            head = lower[i + 1]
+            if head == "one" or head in TYPE_NOUNS:
+                kinds = ANY_KIND if head == "one" else (TYPE_NOUNS[head],)
+                s, e = tokens[i - 1].start, tokens[i + 1].end
+                out.append(Mention(text=text[s:e], start=s, end=e, kind="definite", value=kinds))
+                i += 2
+                continue
+        two = " ".join(lower[i:i + 2]) if i + 1 < len(tokens) else ""
+        noun, width = (two, 2) if two in TYPE_NOUNS else ((word, 1) if word in TYPE_NOUNS else (None, 0))
+        if noun and not any(used[tokens[i + width - 1].start:tokens[i + width - 1].end]):
+            kind = TYPE_NOUNS[noun]
+            prev = lower[max(0, i - 2):i]
+            s, e = t.start, tokens[i + width - 1].end
+            if (any(w in REQUEST_WORDS for w in prev) and noun.endswith("s")) or (prev and prev[-1] in ("which", "any")):
+                out.append(Mention(text=text[s:e], start=s, end=e, kind="type",
+                                   value=vocab.OFFICE_CLASSES.get(kind), label=kind))
+            elif prev and prev[-1] in DETERMINERS and not _named_after(tokens, i + width, used):
+                s = tokens[i - 1].start
+                out.append(Mention(text=text[s:e], start=s, end=e, kind="definite", value=(kind,)))
+            i += width
+            continue
+        if word in PRONOUNS and not (word == "it" and _dummy_it(lower, i)):
+            out.append(Mention(text=t.text, start=t.start, end=t.end, kind="pronoun", value=PRONOUNS[word]))
+        elif word in FIRST_PERSON:
+            out.append(Mention(text=t.text, start=t.start, end=t.end, kind="first_person"))
+        elif word in index.classes and i > 0 and lower[i - 1] in REQUEST_WORDS:
+            out.append(Mention(text=t.text, start=t.start, end=t.end, kind="type", value=index.classes[word],
+                               label=word))
+        i += 1
+    out.sort(key=lambda m: m.start)
+    return out
+
+
+def _named_after(tokens: list[Token], j: int, used: list[bool]) -> bool:
+    """"the meeting Weekly Sync": the noun is only the head of a name that follows."""
+    return j < len(tokens) and used[tokens[j].start]
+
+
+def _dummy_it(lower: list[str], i: int) -> bool:
+    """"it" that points at nothing: "is it possible", "make it", "it is 3 pm"."""
+    nxt = lower[i + 1:i + 3]
+    return bool(nxt) and (nxt[0] in ("possible", "okay", "ok") or nxt[:2] in (["is", "possible"], ["s", "possible"]))
+
+
+def speaker_name(text: str, names: list[Mention]) -> Mention | None:
+    """The named mention right after "my name is" / "I'm" / "this is", if any."""
+    for m in names:
+        if m.kind == "name" and SPEAKER_PATTERNS.search(text[:m.start]):
+            return m
+    return None

@@ -1,0 +1,171 @@
+"""Candidates stage: the facts that may matter this turn, pulled from neighbourhoods only.
+
+Sources: the k-hop neighbourhood of the entities linked in this turn (and, when the turn names
+nothing itself, of the previous turn's focus), the facts derived by the rules, and every entity
+of a type the user asks for. The background is never scanned as a whole: each source is a
+capped neighbourhood query, so the cost follows the neighbourhood, not the KG.
+
+Besides edges, every entity node gets one node fact (its `rdf:type` fact, "X is a person", or
+its label when it has no type) so that nodes are scored like facts and PCST can prize them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from engine.stage import TurnContext, stage
+from engine.state import Candidate, TurnState
+from engine.stages.verbalize import derived_sentence
+from kgstore.store import TYPE_PREDICATES as STORE_TYPE_PREDICATES
+from kgstore.terms import Fact
+from kgstore.vocab import ALIAS_PREDICATES, KGC, LABEL_PREDICATES, RDF_TYPE, RDFS_LABEL
+
+# Type facts (rdf:type, Wikidata P31) are nodes' own verbalizations ("X is a film"), not edges.
+TYPE_PREDICATES = frozenset(STORE_TYPE_PREDICATES)
+NODE_PREDICATES = frozenset((*TYPE_PREDICATES, *LABEL_PREDICATES))
+SKIPPED_PREDICATES = frozenset((*LABEL_PREDICATES, *ALIAS_PREDICATES))
+DERIVED_PREDICATE = KGC + "derived:"
+SMALL_KG = 200_000  # triples; under it the automatic radius is 2 hops
+TYPE_MEMBERS_CAP = 200
+
+
+def is_node_fact(fact: Fact) -> bool:
+    """A node's own verbalization ("X is a person"), mapped to the node, not to an edge."""
+    return fact.p in NODE_PREDICATES
+
+
+@dataclass
+class Focus:
+    """Per session: the entities each user turn linked (IRI -> p), for salience and follow-ups."""
+
+    turns: dict[int, dict[str, float]] = field(default_factory=dict)
+
+    def previous(self, turn: int) -> dict[str, float]:
+        """The entities of the latest earlier user turn that linked any."""
+        earlier = [t for t in self.turns if t < turn and self.turns[t]]
+        return self.turns[max(earlier)] if earlier else {}
+
+
+def focus_of(ctx: TurnContext, session_id: str) -> Focus:
+    return ctx.resource(f"focus:{session_id}", Focus)
+
+
+def linked_now(state: TurnState) -> dict[str, float]:
+    out: dict[str, float] = {}
+    for m in state.mentions:
+        if m.entity and m.kind != "time":
+            p = m.p if m.p > 0 else 1.0
+            out[m.entity] = max(out.get(m.entity, 0.0), p)
+    return out
+
+
+def radius(ctx: TurnContext) -> int:
+    if ctx.config.hops > 0:
+        return ctx.config.hops
+
+    def size() -> int:
+        try:
+            return int(ctx.background.count())
+        except Exception:  # a remote endpoint: assume it is large
+            return SMALL_KG + 1
+
+    return 2 if ctx.resource("background_size", size) <= SMALL_KG else 1
+
+
+def derived_candidate(d) -> Candidate:
+    if d.fact is not None:
+        fact = d.fact
+    else:
+        args = list(d.args) or [""]
+        obj = args[1] if len(args) == 2 else " ".join(args[1:])
+        literal = len(args) != 2 or not _looks_like_iri(obj)
+        fact = Fact(args[0], DERIVED_PREDICATE + d.predicate, obj, o_literal=literal)
+    text = d.text or derived_sentence(d.predicate, list(d.args))
+    return Candidate(fact=fact, text=text, hop=0, derived=True, p=float(d.p))
+
+
+def _looks_like_iri(value: str) -> bool:
+    return ":" in value and " " not in value
+
+
+def gather(state: TurnState, ctx: TurnContext) -> None:
+    cfg = ctx.config
+    focus = focus_of(ctx, state.session_id)
+    now = linked_now(state)
+    focus.turns[state.turn] = now
+    if state.plan == "none":
+        return
+    # A turn that names nothing itself ("and her e-mail?") continues the previous turn's focus.
+    named = any(m.kind in ("name", "type") and (m.entity or m.value) for m in state.mentions)
+    seeds = dict(now)
+    if not named:
+        for iri, p in focus.previous(state.turn).items():
+            seeds.setdefault(iri, p)
+    notes: list[str] = []
+    facts: dict[tuple[str, str, str], Candidate] = {}
+    nodes: dict[str, Candidate] = {}
+
+    def take(fact: Fact, hop: int) -> None:
+        if fact.p in SKIPPED_PREDICATES:
+            return
+        if fact.p in TYPE_PREDICATES:
+            nodes.setdefault(fact.s, Candidate(fact=fact, hop=hop))
+            return
+        if fact.key not in facts:
+            facts[fact.key] = Candidate(fact=fact, hop=hop)
+
+    bg = ctx.background
+    if seeds:
+        nb = bg.neighborhood(list(seeds), hops=radius(ctx), cap=cfg.candidate_cap)
+        for f in nb.facts:
+            take(f, nb.hop.get(f.key, 1))
+        if nb.capped:
+            notes.append(nb.cap_reason or f"neighbourhood capped at {cfg.candidate_cap} facts")
+    for m in state.mentions:
+        if m.kind != "type" or not m.value:
+            continue
+        members = bg.entities_of_type(str(m.value), cap=TYPE_MEMBERS_CAP)
+        if len(members) >= TYPE_MEMBERS_CAP:
+            notes.append(f"only the first {TYPE_MEMBERS_CAP} entities of type {m.text!r}")
+        for iri in members:
+            nodes.setdefault(iri, Candidate(fact=Fact(iri, RDF_TYPE, str(m.value)), hop=1))
+        if members:
+            nb = bg.neighborhood(members, hops=1, cap=cfg.candidate_cap)
+            for f in nb.facts:
+                take(f, 1)
+            if nb.capped:
+                notes.append(nb.cap_reason or f"neighbourhood of {m.text!r} capped at {cfg.candidate_cap} facts")
+
+    edges = sorted(facts.values(), key=lambda c: c.hop)
+    if len(edges) > cfg.candidate_cap:
+        notes.append(f"{len(edges)} candidate facts, kept the {cfg.candidate_cap} nearest")
+        edges = edges[:cfg.candidate_cap]
+    derived = [derived_candidate(d) for d in state.derived]
+    # Every entity node of the kept facts gets its node fact; untyped ones fall back to a label fact.
+    for c in edges + derived:
+        for iri in (c.fact.s, None if c.fact.o_literal else c.fact.o):
+            if iri and iri not in nodes:
+                nodes[iri] = Candidate(fact=Fact(iri, RDFS_LABEL, "", o_literal=True), hop=c.hop)
+    for iri in seeds:
+        nodes.setdefault(iri, Candidate(fact=Fact(iri, RDFS_LABEL, "", o_literal=True), hop=0))
+    # A node's hop is its distance from the seeds: the nearest fact that reaches it.
+    distance = {iri: 0 for iri in seeds}
+    for c in edges + derived:
+        for iri in (c.fact.s, None if c.fact.o_literal else c.fact.o):
+            if iri and iri not in seeds:
+                distance[iri] = min(distance.get(iri, c.hop), c.hop)
+    for iri, c in nodes.items():
+        c.hop = distance.get(iri, c.hop)
+    state.candidates = derived + edges + list(nodes.values())
+    state.candidates_note = "; ".join(notes)
+
+
+def _report(state: TurnState) -> dict:
+    return {"count": len(state.candidates), "note": state.candidates_note}
+
+
+@stage("candidates", report=_report)
+def run(state: TurnState, ctx: TurnContext) -> None:
+    state.candidates = []
+    state.candidates_note = ""
+    gather(state, ctx)

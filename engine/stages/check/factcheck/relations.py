@@ -1,0 +1,92 @@
+"""Which relation a claim expresses: cue words per predicate, and which predicates take one value.
+
+Keys are `engine.stages.verbalize.predicate_key` values (office local names, Wikidata P-ids). A
+predicate with no entry here is recognised by the words of its own label ("spouse", "place of
+birth" → "spouse", "birth").
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+CUES: dict[str, str] = {
+    # office
+    "location": r"\b(?:held|takes? place|taking place|located|happens?|happening|venue|location|where|in)\b",
+    "start_time": r"\b(?:starts?|starting|started|begins?|beginning|began|from|at)\b",
+    "end_time": r"\b(?:ends?|ending|ended|finish(?:es|ed)?|until|till|to|over)\b",
+    "date": r"\b(?:on|date|day|today|tomorrow|yesterday)\b",
+    "organizer": r"\b(?:organi[sz](?:es|ed|er|ers|ing|e)|host(?:s|ed|ing)?|run by|runs|leads?|led by|chair(?:s|ed)?|in charge)\b",
+    "attendee": r"\b(?:attend(?:s|ing|ed|ees?)?|going to|goes to|participa\w*|join(?:s|ing)?|ha(?:s|ve)|with|also)\b",
+    "member_of": r"\b(?:members?|belongs?|works? (?:in|for|at)|part of|group|team|department|in)\b",
+    "office": r"\boffice\b",
+    "email": r"\b(?:e-?mail|mail|address)\b",
+    "phone": r"\b(?:phone|number|call|telephone|mobile|reach(?:ed)?)\b",
+    "group": r"\b(?:group|team|department|of the)\b",
+    # Wikidata
+    "P19": r"\b(?:born in|birthplace|place of birth|comes from|native of|from)\b",
+    "P20": r"\b(?:died in|place of death)\b",
+    "P569": r"\b(?:born|birth|birthday)\b",
+    "P570": r"\b(?:died|death)\b",
+    "P577": r"\b(?:released|release|published|publication|came out|premiered?|premiere|from)\b",
+    "P57": r"\b(?:direct(?:ed|or|s|ing))\b",
+    "P58": r"\b(?:wr(?:ote|itten|iter)|screenplay|screenwriter|script)\b",
+    "P161": r"\b(?:star(?:s|red|ring)?|cast|act(?:ed|s|ing)|appear(?:s|ed)|played in|role)\b",
+    "P136": r"\b(?:genre|is an?)\b",
+    "P641": r"\b(?:plays?|played|sport|athlete)\b",
+    "P36": r"\bcapital\b",
+    "P1082": r"\b(?:population|inhabitants|people|residents|lives?)\b",
+    "P17": r"\b(?:country|in)\b",
+    "P27": r"\b(?:citizen(?:ship)?|nationality|national)\b",
+    "P106": r"\b(?:works? as|occupation|profession|job|is an?|was an?)\b",
+    "P166": r"\b(?:won|wins?|award(?:ed|s)?|received|prize)\b",
+    "P54": r"\b(?:plays? for|played for|team|club|signed)\b",
+    "P26": r"\b(?:married|spouse|wife|husband)\b",
+    "P2047": r"\b(?:minutes|long|duration|runtime|running time|lasts?)\b",
+    "P495": r"\b(?:country of origin|from|made in)\b",
+    "P364": r"\b(?:language|in english|in french|in spanish)\b",
+    "P159": r"\b(?:headquarter(?:s|ed)?|based in)\b",
+    "P31": r"\b(?:is an?|was an?|instance)\b",
+    "P735": r"\b(?:first name|given name|forename)\b",
+    "P734": r"\b(?:surname|family name|last name)\b",
+    "P1412": r"\b(?:speaks?|spoke|language)\b",
+}
+_COMPILED = {k: re.compile(v, re.IGNORECASE) for k, v in CUES.items()}
+
+# One value per subject: another value is a contradiction.
+FUNCTIONAL = frozenset({"email", "phone", "date", "start_time", "end_time", "location", "organizer", "office",
+                        "member_of", "group", "P19", "P20", "P569", "P570", "P577", "P1082", "P2047", "P36",
+                        "P21", "P159"})
+# Usually one value: a contradiction when the KG lists exactly one and the claim names another.
+MOSTLY_SINGLE = frozenset({"P57", "P50", "P27", "P495", "P364", "P17", "P131", "P26", "P54", "P641"})
+# A time said after "from"/"starts" is a start, after "until"/"ends" an end.
+TIME_SLOTS = {"start": frozenset({"start_time"}), "end": frozenset({"end_time"})}
+# "4 members", "three attendees": a count of one relation's values.
+COUNT_NOUNS = {"member": ("member_of", "in"), "members": ("member_of", "in"), "people": ("member_of", "in"),
+               "persons": ("member_of", "in"), "employees": ("member_of", "in"), "staff": ("member_of", "in"),
+               "attendees": ("attendee", "out"), "participants": ("attendee", "out"), "films": ("P161", "in")}
+
+_STOP = {"of", "the", "a", "an", "in", "on", "at", "by", "for", "to", "is", "has", "was", "and", "or", "with"}
+
+
+@lru_cache(maxsize=4096)
+def _label_cue(label: str) -> re.Pattern | None:
+    words = [w for w in re.findall(r"[a-z]+", label.lower()) if w not in _STOP and len(w) >= 3]
+    if not words:
+        return None
+    # Crude stemming: "directed"/"director" share "direct"; "birth"/"born" do not, CUES covers those.
+    stems = sorted({w[:max(4, len(w) - 3)] if len(w) > 6 else w for w in words}, key=len, reverse=True)
+    return re.compile(r"\b(?:" + "|".join(re.escape(s) for s in stems) + r")\w*", re.IGNORECASE)
+
+
+def cued(key: str, label: str, text: str) -> bool:
+    """Does `text` (with entity names and values blanked) use words of this relation?"""
+    rx = _COMPILED.get(key)
+    if rx is not None and rx.search(text):
+        return True
+    by_label = _label_cue(label) if label else None
+    return bool(by_label and by_label.search(text))
+
+
+def functional(key: str, n_values: int) -> bool:
+    return key in FUNCTIONAL or (key in MOSTLY_SINGLE and n_values == 1)

@@ -1,0 +1,115 @@
+"""Retrieve stage: from scored candidates to the facts the model will see.
+
+`topk` keeps the k best facts. `pcst` (default) builds the candidate graph (entities and
+literal values as nodes, facts as edges), prizes nodes through their node facts and edges
+through their own scores, solves a Prize-Collecting Steiner Tree (engine/stages/retrieve/pcst.py) and returns
+the connected subgraph, bridging nodes included, capped at `subgraph_cap` facts.
+
+Prizes: rank-based (the best 3 nodes and k edges get k-i, as in the literature) for scores
+that are not probabilities (BM25, cosine); relevance-based (scale × P above a threshold, both
+chosen on the dev split and stored in the model file) for the learned scorer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from dataclasses import dataclass, field
+
+from engine.stages.retrieve import pcst
+from engine.stages.candidates import is_node_fact
+from engine.stage import TurnContext, stage
+from engine.state import Candidate, TurnState
+from engine.stages.retrieve.topk import top_k
+
+NODE_PRIZES_K = 3
+
+
+@dataclass
+class Selection:
+    facts: list[Candidate] = field(default_factory=list)  # edges, then node facts, best first
+    nodes: list[str] = field(default_factory=list)  # IRIs and literal values
+    bridging: list[str] = field(default_factory=list)
+
+
+def _node(value: str, literal: bool) -> Hashable:
+    return ("lit", value) if literal else value
+
+
+def _name(node: Hashable) -> str:
+    return node[1] if isinstance(node, tuple) else node
+
+
+def split(candidates: list[Candidate]) -> tuple[list[Candidate], dict[str, Candidate]]:
+    edges = [c for c in candidates if not is_node_fact(c.fact)]
+    nodes = {c.fact.s: c for c in candidates if is_node_fact(c.fact)}
+    return edges, nodes
+
+
+def select_topk(candidates: list[Candidate], k: int) -> Selection:
+    edges, node_facts = split(candidates)
+    best = top_k(edges, k)
+    nodes: dict[str, None] = {}
+    for c in best:
+        nodes.setdefault(c.fact.s, None)
+        nodes.setdefault(c.fact.o, None)
+    return Selection(best, list(nodes), [])
+
+
+def select_pcst(candidates: list[Candidate], k: int, cap: int, prizes: dict | None = None) -> Selection:
+    """`prizes` None: rank-based; else {"threshold", "scale"} for relevance-based prizes."""
+    edges, node_facts = split(candidates)
+    if not edges and not node_facts:
+        return Selection()
+    node_ids = list(node_facts)
+    if prizes is None:
+        node_p = pcst.rank_prizes([node_facts[i].score for i in node_ids], NODE_PRIZES_K)
+        edge_p = pcst.rank_prizes([c.score for c in edges], k)
+    else:
+        t, s = float(prizes["threshold"]), float(prizes["scale"])
+        node_p = pcst.relevance_prizes([node_facts[i].score for i in node_ids], t, s)
+        edge_p = pcst.relevance_prizes([c.score for c in edges], t, s)
+    node_prizes = {i: p for i, p in zip(node_ids, node_p) if p > 0}
+    graph = [(_node(c.fact.s, False), _node(c.fact.o, c.fact.o_literal), p) for c, p in zip(edges, edge_p)]
+    sub = pcst.solve(node_prizes, graph)
+    sub = pcst.cap_subgraph(sub, graph, cap, node_prizes)
+    chosen = sorted((edges[i] for i in sub.edges), key=lambda c: -c.score)
+    degree: dict[Hashable, int] = {}
+    for i in sub.edges:
+        for end in {graph[i][0], graph[i][1]}:
+            degree[end] = degree.get(end, 0) + 1
+    # Bridging: no prize of its own, yet inside the tree (it joins two or more chosen facts).
+    bridging = [_name(n) for n in sub.nodes if node_prizes.get(n, 0.0) <= 0 and degree.get(n, 0) >= 2]
+    kept_nodes = [_name(n) for n in sub.nodes]
+    facts_of_nodes = sorted((node_facts[n] for n in sub.nodes if isinstance(n, str) and n in node_facts),
+                            key=lambda c: -c.score)
+    return Selection(chosen + facts_of_nodes, kept_nodes, bridging)
+
+
+def prize_settings(scorer: str, ctx: TurnContext) -> dict | None:
+    if scorer in ("learned", "llm"):
+        from engine.stages.score.relevance import model_for
+
+        return model_for(ctx).prizes
+    return None
+
+
+def select(candidates: list[Candidate], retriever: str, k: int, cap: int, prizes: dict | None) -> Selection:
+    if retriever == "topk":
+        return select_topk(candidates, k)
+    return select_pcst(candidates, k, cap, prizes)
+
+
+def _report(state: TurnState) -> dict:
+    return {"facts": [c.text for c in state.retrieved], "nodes": state.subgraph_nodes,
+            "bridging": state.bridging_nodes}
+
+
+@stage("retrieve", report=_report)
+def run(state: TurnState, ctx: TurnContext) -> None:
+    state.retrieved, state.subgraph_nodes, state.bridging_nodes = [], [], []
+    if not state.candidates:
+        return
+    cfg = ctx.config
+    prizes = prize_settings(cfg.scorer, ctx) if cfg.retriever == "pcst" else None
+    sel = select(state.candidates, cfg.retriever, cfg.k, cfg.subgraph_cap, prizes)
+    state.retrieved, state.subgraph_nodes, state.bridging_nodes = sel.facts, sel.nodes, sel.bridging

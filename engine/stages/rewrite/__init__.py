@@ -1,0 +1,69 @@
+"""Rewrite stage: the user turn with its references resolved, kept beside the original.
+
+Rule-based by default: every pronoun, definite noun phrase and first-person word ("me", "my";
+"I" stays, "Lisa Wilson am" is no help) whose best `refers_to` is at least
+`config.link_threshold` is replaced by the entity's label (possessives get "'s"). With
+`--rewrite llm` the model's chain-of-thought rewrite (engine/stages/rewrite/llm.py) is tried first; when
+it gives nothing or fails, the rule-based rewrite is used.
+"""
+
+from __future__ import annotations
+
+import re
+
+from engine.stage import Cancelled, TurnContext, stage
+from engine.state import Mention, TurnState
+from kgstore import vocab
+from kgstore.terms import Fact
+
+POSSESSIVES = frozenset({"his", "their", "its", "my", "hers", "theirs", "mine"})
+# After "her", these words mean it is the object ("tell her about"), not a possessive.
+NOT_A_NOUN = frozenset("""to for at in on about and or with if when is was will would can could
+should about from by of as than that this then so but because please""".split())
+_NEXT_WORD = re.compile(r"\s*([A-Za-z][\w'-]*)")
+
+
+def _replacement(m: Mention, text: str) -> str | None:
+    word = m.text.lower()
+    if m.kind == "first_person" and word == "i":
+        return None
+    label = m.label or ""
+    if word in POSSESSIVES:
+        return label + "'s"
+    if word == "her":
+        nxt = _NEXT_WORD.match(text, m.end)
+        if nxt and nxt.group(1).lower() not in NOT_A_NOUN:
+            return label + "'s"
+    return label
+
+
+def rule_rewrite(state: TurnState, threshold: float) -> str:
+    """The turn with confident references replaced by labels (the text itself when none are)."""
+    out = state.text
+    for m in sorted(state.mentions, key=lambda m: -m.start):
+        if m.kind not in ("pronoun", "definite", "first_person") or not m.entity or m.p < threshold:
+            continue
+        new = _replacement(m, state.text)
+        if new:
+            out = out[:m.start] + new + out[m.end:]
+    return out
+
+
+def _llm_rewrite(state: TurnState, ctx: TurnContext) -> str | None:
+    try:
+        from engine.stages.rewrite.llm import rewrite
+
+        return rewrite(state, ctx)
+    except Cancelled:
+        raise
+    except Exception:  # any failure of the optional LLM path falls back to the rules
+        return None
+
+
+@stage("rewrite", report=lambda s: s.rewritten)
+def run(state: TurnState, ctx: TurnContext) -> None:
+    text = _llm_rewrite(state, ctx) if ctx.config.rewrite == "llm" else None
+    state.rewritten = text or rule_rewrite(state, ctx.config.link_threshold)
+    if state.turn_iri and state.rewritten != state.text:
+        ctx.store.add([Fact(state.turn_iri, vocab.KGC_REWRITTEN, state.rewritten, o_literal=True)],
+                      vocab.dialogue_graph(state.session_id))

@@ -1,0 +1,40 @@
+"""Warm the embedding cache of a small KG ahead of its first turn (the score stage's cost)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from engine.stage import TurnContext
+from engine.stages.candidates import gather
+from engine.stages.score.encoder import encoder_for
+from engine.stages.score.features import near_texts
+from engine.stages.verbalize import verbalize
+from engine.state import Mention, TurnState
+
+PREFETCH_MAX_TRIPLES = 20_000
+
+
+def prefetch(ctx: TurnContext, max_triples: int = PREFETCH_MAX_TRIPLES) -> int:
+    """Warm the embedding cache of a small background: for every entity, the facts a turn that
+    names it would embed (same candidates, same verbalization, same near-fact rule), encoded in
+    one batch. Per-turn cost then stays with the neighbourhood lookups and the model, not with
+    first-time encoding. Does nothing for larger KGs; returns the number of texts encoded."""
+    try:
+        if int(ctx.background.count()) > max_triples:
+            return 0
+        entities = sorted({e.iri for e in ctx.background.label_entries()})
+    except Exception:  # a remote background: nothing to warm up locally
+        return 0
+    texts: dict[str, None] = {}
+    focus_key = "focus:prefetch"
+    for iri in entities:
+        state = TurnState(session_id="prefetch", turn=1, text="", now=datetime.now())
+        state.mentions = [Mention(iri, 0, 0, "name", entity=iri, p=1.0)]
+        gather(state, ctx)
+        verbalize(state.candidates, ctx.background)
+        texts.update(dict.fromkeys(near_texts(state.candidates)))
+    ctx.resources.pop(focus_key, None)
+    encoder = encoder_for(ctx)
+    before = encoder.encoded
+    encoder.encode(list(texts))
+    return encoder.encoded - before
