@@ -1,0 +1,1 @@
+"""Evaluations of kgchat against benchmarks made by separate code."""
