@@ -67,7 +67,7 @@ def noise_counts(retrieved: list[Candidate], noise_predicates: set[str], gold_no
 class AnswerTally:
     """Accumulates answer-fact recall (overall and single-relation) and name-noise share."""
 
-    SINGLE_KINDS = ("single", "paraphrase", "asr", "pronoun")
+    SINGLE_KINDS = ("single", "paraphrase", "asr", "pronoun", "name")
 
     def __init__(self, noise_predicates: set[str] | None = None):
         self.noise_predicates = noise_predicates or set()
