@@ -1,7 +1,7 @@
 """`kgchat eval retrieval --domain ...` beyond the office: per-domain tables, leave-one-domain-out.
 
 Without `--lodo` the learned rows use the shipped model (models/relevance.onnx). With it, the
-learned rows of each held-out domain use a relevance model trained (models/train_relevance.py
+learned rows of each held-out domain use a relevance model trained (engine/harness/train_relevance.py
 `fit`) on the train splits of every OTHER domain, office included, and selected on their dev
 splits: the figures of a domain come from a model that never saw it. Replays are limited per
 domain (`--train-limit`, `--dev-limit`, `--limit`) so that the whole run fits a small machine;
@@ -48,7 +48,7 @@ def margins(results: dict[str, dict]) -> dict[str, float]:
 
 def fit_without(held_out: str, domains: list[str], args, turns_of, log) -> object:
     """A relevance model trained on every domain but `held_out`."""
-    from models.train_relevance import fit
+    from engine.harness.train_relevance import fit
 
     train, dev = [], []
     for d in domains:

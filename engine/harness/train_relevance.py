@@ -1,6 +1,6 @@
 """Train the relevance scorer on the generated benchmark and export it to ONNX.
 
-    HF_HUB_OFFLINE=1 .venv/bin/python -m models.train_relevance --out models/relevance.onnx
+    HF_HUB_OFFLINE=1 .venv/bin/python -m engine.harness.train_relevance --out models/relevance.onnx
 
 1. Replay the train and dev splits through the live pipeline (engine.harness.eval.retrieval.replay):
    the candidates and features of each user turn are exactly what retrieval sees at run time.
@@ -23,6 +23,7 @@ import numpy as np
 
 from engine.harness.eval.retrieval import collect, evaluate, labels
 from engine.stages.score.features import FEATURES
+from engine.stages.score.relevance import MODEL_PATH
 
 HIDDEN = ((32,), (32, 16), (64, 32))
 THRESHOLDS = (0.2, 0.3, 0.4, 0.5, 0.6, 0.7)
@@ -110,8 +111,8 @@ def export_onnx(net: NumpyNet, path: Path, metadata: dict[str, str]) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m models.train_relevance", description=__doc__.split("\n")[0])
-    parser.add_argument("--out", default=str(Path(__file__).resolve().parent / "relevance.onnx"))
+    parser = argparse.ArgumentParser(prog="python -m engine.harness.train_relevance", description=__doc__.split("\n")[0])
+    parser.add_argument("--out", default=str(MODEL_PATH))
     parser.add_argument("--limit", type=int, help="only the first N dialogues of each split (quick runs)")
     parser.add_argument("--epochs", type=int, default=12)
     parser.add_argument("--seed", type=int, default=0)
@@ -153,7 +154,7 @@ def main(argv: list[str] | None = None) -> int:
             "hidden": json.dumps(list(hidden)), "epochs": str(args.epochs), "seed": str(args.seed),
             "train_rows": str(len(y)), "train_positive": str(int(y.sum())),
             "dev_pcst_f1": str(dev_result["f1"]), "dev_topk_f1": str(topk["f1"]),
-            "command": "python -m models.train_relevance " + " ".join(argv if argv is not None else sys.argv[1:])}
+            "command": "python -m engine.harness.train_relevance " + " ".join(argv if argv is not None else sys.argv[1:])}
     export_onnx(net, out, meta)
 
     from engine.stages.score.relevance import RelevanceModel
