@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import json
 import signal
 import sys
@@ -14,10 +13,11 @@ from engine.config import add_config_options, load_config
 from engine.events import Event, ReplyDone, Token, TurnError
 from engine.state import Check, TurnState
 from kgstore.errors import BadInput
+from engine.options import ArgumentParser
 
 
-def parser(command: str) -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog=f"kgchat {command}", description="Answer one question from the knowledge "
+def parser(command: str) -> ArgumentParser:
+    p = ArgumentParser(prog=f"kgchat {command}", description="Answer one question from the knowledge "
                                 "graph: retrieval, reply, checks of its claims, and a refined reply when needed.")
     p.add_argument("question", help="the user's message")
     p.add_argument("--dialogue", metavar="FILE", help="earlier dialogue to replay first (JSON list or JSON Lines of "

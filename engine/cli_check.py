@@ -7,16 +7,16 @@ retrieved facts, linked mentions and the dialogue so far.
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 import time
 
 from engine.config import add_config_options, load_config
+from engine.options import ArgumentParser
 
 
-def parser(command: str) -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog=f"kgchat {command}", description=__doc__.split("\n")[0])
+def parser(command: str) -> ArgumentParser:
+    p = ArgumentParser(prog=f"kgchat {command}", description=__doc__.split("\n")[0])
     p.add_argument("--response", required=True, metavar="TEXT", help="the reply to check ('-' reads it from stdin)")
     p.add_argument("--dialogue", metavar="FILE", help="earlier dialogue to replay first (JSON list or JSON Lines of "
                    "{speaker, text}, or a GraphWOZ file with --dialogue-id)")

@@ -13,7 +13,6 @@ F1 are averaged over the user turns whose gold is not empty.
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 import time
@@ -25,6 +24,8 @@ import numpy as np
 
 from engine.candidates import is_node_fact
 from engine.state import Candidate, Mention, TurnState
+from engine.config import option_type
+from engine.options import ArgumentParser, positive_int
 
 # The literature's GraphWOZ figures (F1, dev/test), for comparison only.
 LITERATURE = {"Triples-BM25": (0.347, 0.398), "PCST-BM25": (0.372, 0.425),
@@ -204,11 +205,11 @@ def main(argv: list[str], command: str = "eval retrieval") -> int:
     from engine.config import Config
     from engine.relevance import RelevanceModel
 
-    parser = argparse.ArgumentParser(prog=f"kgchat {command}", description=__doc__.split("\n")[0])
+    parser = ArgumentParser(prog=f"kgchat {command}", description=__doc__.split("\n")[0])
     parser.add_argument("--split", choices=("train", "dev", "test"), default="test")
-    parser.add_argument("--limit", type=int, metavar="N", help="only the first N dialogues")
-    parser.add_argument("--k", type=int, default=Config.k, help="top-k facts; PCST prizes for k edges")
-    parser.add_argument("--subgraph-cap", type=int, default=Config.subgraph_cap)
+    parser.add_argument("--limit", type=positive_int, metavar="N", help="only the first N dialogues")
+    parser.add_argument("--k", type=option_type("k"), default=Config.k, help="top-k facts; PCST prizes for k edges")
+    parser.add_argument("--subgraph-cap", type=option_type("subgraph_cap"), default=Config.subgraph_cap)
     parser.add_argument("--replay-cache", metavar="DIR", help="keep the replayed split here and reuse it")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import argparse
 
 from engine.config import Config, ConfigError, add_config_options, default_data_dir, load_config
+from engine.options import ArgumentParser
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+def build_parser() -> ArgumentParser:
+    parser = ArgumentParser(
         prog="kgchat", description="Chat with a knowledge graph: the Textual app (keys: F1 inside the app).")
     add_config_options(parser)
     return parser
