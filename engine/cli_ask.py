@@ -41,7 +41,8 @@ def turn_json(state: TurnState) -> dict[str, Any]:
         refined["checks"] = checks_json(refined.get("checks") or [])
     out = retrieve_turn_json(state)
     out.update({"response": state.response, "cut": state.cut, "error": state.error,
-                "checks": checks_json(state.checks), "fact_score": state.fact_score, "neip": state.neip,
+                "checks": checks_json(state.checks), "checks_truncated": state.checks_truncated,
+                "fact_score": state.fact_score, "neip": state.neip,
                 "refined": refined, "device": state.device})
     return out
 
@@ -110,6 +111,11 @@ def main(argv: list[str], command: str = "ask") -> int:
     if "error" in result:
         raise result["error"]
     state: TurnState = result["state"]
+    from engine.check import truncation_note
+
+    note = truncation_note(state, config.max_claims)
+    if note:
+        print(f"kgchat: note: {note}", file=sys.stderr)
     if args.json:
         out = turn_json(state)
         out["model"] = llm.name

@@ -87,14 +87,15 @@ def out_of_range(value: float, *, ge: float | None = None, gt: float | None = No
     """What is wrong with `value` for these bounds ("must be at least 1"), or None."""
     if isinstance(value, float) and not math.isfinite(value):
         return "must be a finite number"
-    if ge is not None and value < ge:
-        return f"must be at least {ge:g}" if le is None else f"must be between {ge:g} and {le:g}"
-    if gt is not None and value <= gt:
-        return f"must be more than {gt:g}" if le is None else f"must be more than {gt:g} and at most {le:g}"
-    if le is not None and value > le:
-        return f"must be at most {le:g}" if ge is None and gt is None else (
-            f"must be between {ge:g} and {le:g}" if ge is not None else f"must be more than {gt:g} and at most {le:g}")
+    low = None if ge is None and gt is None else (f"at least {_num(ge)}" if ge is not None else f"more than {_num(gt)}")
+    high = None if le is None else f"at most {_num(le)}"
+    if (ge is not None and value < ge) or (gt is not None and value <= gt) or (le is not None and value > le):
+        return "must be " + " and ".join(part for part in (low, high) if part)
     return None
+
+
+def _num(x: float) -> str:
+    return f"{int(x):,}" if float(x).is_integer() else f"{x:g}"
 
 
 positive_int = bounded(int, ge=1)  # counts: dialogues, turns, repeats, limits

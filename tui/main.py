@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import sys
 
 from engine.config import Config, ConfigError, add_config_options, default_data_dir, load_config
 from engine.options import ArgumentParser
@@ -38,4 +40,10 @@ def main(argv: list[str]) -> int:
 
     app = KGChatApp(config)
     app.run()
-    return int(app.return_code or 0)
+    code = int(app.return_code or 0)
+    from kgstore.query import busy
+
+    if busy():  # a console query still inside pyoxigraph: see kgstore.query.busy
+        sys.stdout.flush()
+        os._exit(code)
+    return code
