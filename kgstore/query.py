@@ -171,7 +171,10 @@ class BoundedQuery:
                 continue
             if isinstance(item, BaseException):
                 self.cancel()
-                raise item
+                try:
+                    raise item
+                finally:  # no cycle exception -> this frame -> exception: it would hold the store
+                    item = None
             return item
 
     def _stop(self, reason: str) -> None:
