@@ -68,9 +68,12 @@ def guarded(run: Callable[[], int]) -> int:
     """The one error boundary of every command: each failure ends as one line on stderr and
     exit 2, never a traceback. A bug (any other exception) says so on that line; KGCHAT_DEBUG=1
     prints its traceback as well."""
-    debug = os.environ.get("KGCHAT_DEBUG", "") not in ("", "0")
     try:
         return run()
+    except SystemExit as exc:  # argparse: --help (0), or its one-line error (2) already printed
+        if exc.code is None or isinstance(exc.code, int):
+            return exc.code or 0
+        return _report(exc, str(exc.code))
     except KeyboardInterrupt:
         print("kgchat: interrupted", file=sys.stderr)
         return 130
@@ -78,15 +81,18 @@ def guarded(run: Callable[[], int]) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     except BadInput as exc:
-        message = str(exc)
+        return _report(exc, str(exc))
     except OUTSIDE as exc:
-        message = f"{_kind(exc)}: {exc}" if str(exc) else _kind(exc)
+        return _report(exc, f"{_kind(exc)}: {exc}" if str(exc) else _kind(exc))
     except Exception as exc:  # a bug: still one line, and where it happened
         where = traceback.extract_tb(exc.__traceback__)[-1]
-        message = (f"internal error: {_kind(exc)}: {exc} (at {os.path.basename(where.filename)}:{where.lineno}; "
-                   f"KGCHAT_DEBUG=1 prints the traceback)")
-    if debug:
-        traceback.print_exc()
+        return _report(exc, f"internal error: {_kind(exc)}: {exc} (at {os.path.basename(where.filename)}:"
+                            f"{where.lineno}; KGCHAT_DEBUG=1 prints the traceback)")
+
+
+def _report(exc: BaseException, message: str) -> int:
+    if os.environ.get("KGCHAT_DEBUG", "") not in ("", "0"):
+        traceback.print_exception(exc)
     print(f"kgchat: error: {one_line(message)}", file=sys.stderr)
     return 2
 
