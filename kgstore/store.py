@@ -187,7 +187,8 @@ class KGStore:
         pyoxigraph's bulk loader writes `bulk-<random>.sst` files into the store directory and
         only then hands them to RocksDB, so files of a killed load stay there, referenced by
         nothing (we hold the store's lock: no other process can be loading them); what was
-        handed over and then dropped is reclaimed by a compaction."""
+        handed over and then dropped is reclaimed by a compaction (but for the strings it added:
+        pyoxigraph never removes a string from its dictionary)."""
         meta = NamedNode(GRAPH_META)
         pending = list(self._store.quads_for_pattern(None, NamedNode(KGC_PENDING_LOAD), None, meta))
         for q in pending:
@@ -195,8 +196,13 @@ class KGStore:
             self._store.remove(q)
         for orphan in Path(self.path).glob("bulk-*.sst"):
             orphan.unlink(missing_ok=True)
-        if pending:
+        if pending:  # the deletions go to disk first, so that the compaction can drop what they delete
+            self._store.flush()
             self._store.optimize()
+            # RocksDB deletes the now obsolete log of those deletions (often larger than the
+            # data they delete) only when the store is opened again
+            self._store = None
+            self._store = Store(self.path)
 
     def load(self, path, format: str | None = None, graph: str | None = None, dialogue_id: str | None = None,
              *, progress: Callable[[int], None] | None = None) -> LoadReport:
