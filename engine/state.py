@@ -88,6 +88,7 @@ class TurnState:
     cut: bool = False
     error: str = ""
     checks: list[Check] = field(default_factory=list)
+    checks_truncated: bool = False  # the reply had more claims than were checked (--max-claims)
     fact_score: float | None = None
     neip: float | None = None
     refined: dict[str, Any] | None = None  # {"response", "checks", "fact_score", "neip", "dropped", "added"}

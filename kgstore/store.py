@@ -183,11 +183,26 @@ class KGStore:
 
     def _recover(self) -> None:
         """Undo bulk loads a killed process left half done: their graphs were new, so dropping
-        them restores the store as it was before that load."""
+        them restores the store as it was before that load. Their disk space comes back too:
+        pyoxigraph's bulk loader writes `bulk-<random>.sst` files into the store directory and
+        only then hands them to RocksDB, so files of a killed load stay there, referenced by
+        nothing (we hold the store's lock: no other process can be loading them); what was
+        handed over and then dropped is reclaimed by a compaction (but for the strings it added:
+        pyoxigraph never removes a string from its dictionary)."""
         meta = NamedNode(GRAPH_META)
-        for q in list(self._store.quads_for_pattern(None, NamedNode(KGC_PENDING_LOAD), None, meta)):
+        pending = list(self._store.quads_for_pattern(None, NamedNode(KGC_PENDING_LOAD), None, meta))
+        for q in pending:
             self._store.remove_graph(q.subject)
             self._store.remove(q)
+        for orphan in Path(self.path).glob("bulk-*.sst"):
+            orphan.unlink(missing_ok=True)
+        if pending:  # the deletions go to disk first, so that the compaction can drop what they delete
+            self._store.flush()
+            self._store.optimize()
+            # RocksDB deletes the now obsolete log of those deletions (often larger than the
+            # data they delete) only when the store is opened again
+            self._store = None
+            self._store = Store(self.path)
 
     def load(self, path, format: str | None = None, graph: str | None = None, dialogue_id: str | None = None,
              *, progress: Callable[[int], None] | None = None) -> LoadReport:
@@ -198,8 +213,8 @@ class KGStore:
         `progress`, when given, is called with the bytes read so far during a bulk load.
         """
         path = str(path)
+        size = check_file(path)  # first: a directory or a missing file is named as such, whatever its name
         fmt = detect_format(path, format)
-        size = check_file(path)
         name = Path(path).stem
         target = graph or bg_graph(name)
         if fmt in BULK_FORMATS and size >= self.bulk_min_bytes:

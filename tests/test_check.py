@@ -105,6 +105,7 @@ def test_cli_check_json(capsys):
     assert [c["verdict"] for c in out["checks"]] == ["supported", "supported", "nei"]
     assert set(out["checks"][0]) == {"claim", "verdict", "evidence", "reason"}
     assert out["checks"][0]["evidence"]["p"].endswith("P57") and out["fact_score"] == 1.0
+    assert out["checks_truncated"] is False
 
 
 def test_cli_check_bad_input_exits_2(capsys, tmp_path):
@@ -112,9 +113,36 @@ def test_cli_check_bad_input_exits_2(capsys, tmp_path):
 
     assert main(["check", "--kg", str(tmp_path / "missing.ttl"), "--response", "x"]) == 2
     assert "missing.ttl" in capsys.readouterr().err
-    with pytest.raises(SystemExit) as exc:
-        main(["check", "--kg", demo_path("wikidata")])
-    assert exc.value.code == 2
+    assert main(["check", "--kg", demo_path("wikidata")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--response" in err
+
+
+def test_a_reply_with_more_claims_than_the_limit_says_so(wikidata_store, capsys):
+    from engine.stages.check import run
+    from engine.cli import main
+    from engine.stages.check.factcheck.split import MAX_CLAIMS
+
+    ctx, events = context(wikidata_store, max_claims=2)
+    s = state(REPLY)
+    run(s, ctx)
+    assert len(s.checks) == 2 and s.checks_truncated
+    ctx, events = context(wikidata_store, max_claims=3)
+    s = state(REPLY)
+    run(s, ctx)
+    assert len(s.checks) == 3 and not s.checks_truncated
+    ctx, events = context(wikidata_store)  # the splitter's own ceiling is a cut too
+    s = state("Titanic was released in 1997. " * (MAX_CLAIMS + 50))
+    run(s, ctx)
+    assert len(s.checks) == MAX_CLAIMS and s.checks_truncated
+
+    code = main(["check", "--kg", demo_path("wikidata"), "--response", REPLY, "--json", "--memory", "--max-claims", "1"])
+    captured = capsys.readouterr()
+    out = json.loads(captured.out)
+    assert code == 0 and out["checks_truncated"] is True and len(out["checks"]) == 1
+    assert captured.err.count("\n") == 1 and "only the first 1 claims" in captured.err and "--max-claims" in captured.err
+    assert main(["check", "--kg", demo_path("wikidata"), "--response", REPLY, "--memory", "--max-claims", "1"]) == 0
+    assert "1 claims (more not checked)" in capsys.readouterr().out
 
 
 @pytest.mark.slow

@@ -220,8 +220,35 @@ def test_a_load_killed_midway_leaves_the_store_as_before(tmp_path, name, quads):
     del raw
     reopened = KGStore(db)
     assert (reopened.count(), reopened.graphs()) == before
+    assert not list(db.glob("bulk-*.sst")), "the killed load's files were left behind"
     reopened.load(big)  # and the same file loads fine afterwards
     assert reopened.count() == before[0] + 60_000
+
+
+def _disk_bytes(path: Path) -> int:
+    return sum(f.stat().st_size for f in path.rglob("*") if f.is_file())
+
+
+def test_the_space_of_a_killed_bulk_load_comes_back_on_the_next_open(tmp_path):
+    """What a kill leaves: pyoxigraph's `bulk-*.sst` files not yet handed to RocksDB, and data
+    handed over under a pending-load marker. Both are gone after the next open."""
+    db = tmp_path / "db"
+    s = KGStore(db)
+    s.load(demo_path("wikidata"))
+    before = s.count()
+    g = pyoxigraph.NamedNode(bg_graph("killed"))
+    s._store.add(pyoxigraph.Quad(g, pyoxigraph.NamedNode(KGC_PENDING_LOAD), pyoxigraph.Literal("big.nt"),
+                                 pyoxigraph.NamedNode(GRAPH_META)))
+    s._store.bulk_extend(pyoxigraph.Quad(pyoxigraph.NamedNode(f"{EX}e{i % 1000}"), pyoxigraph.NamedNode(f"{EX}p"),
+                                         pyoxigraph.Literal(i), g) for i in range(150_000))
+    s._store.flush()
+    del s  # the process dies here: the marker stays
+    orphan = db / "bulk-1234567890.sst"
+    orphan.write_bytes(os.urandom(4 * 2**20))
+    killed = _disk_bytes(db)
+    reopened = KGStore(db)
+    assert reopened.count() == before and not orphan.exists()
+    assert _disk_bytes(db) < killed / 3, "the dropped graph's space was not reclaimed"
 
 
 def test_label_caches_follow_writes_that_can_change_names(store):

@@ -33,7 +33,7 @@ def test_sparql_table_json_and_bad_query(tmp_path, capsys):
     out = capsys.readouterr().out.splitlines()
     assert out[0].strip() == "label" and out[2].strip() == "Inception" and out[-1] == "(1 rows)"
     assert kgchat(["sparql", "--store", db, query, "--json"]) == 0
-    assert json.loads(capsys.readouterr().out) == {"rows": [{"label": "Inception"}]}
+    assert json.loads(capsys.readouterr().out) == {"rows": [{"label": "Inception"}], "count": 1, "stopped": None}
     assert kgchat(["sparql", "--store", db, f"ASK {{ <{WD}Q25188> ?p ?o }}", "--json"]) == 0
     assert json.loads(capsys.readouterr().out) == {"boolean": True}
     assert kgchat(["sparql", "--store", db, "SELECT ?x WHERE {"]) == 2

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-import argparse
+import os
+import sys
 
 from engine.config import Config, ConfigError, add_config_options, default_data_dir, load_config
+from engine.options import ArgumentParser
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+def build_parser() -> ArgumentParser:
+    parser = ArgumentParser(
         prog="kgchat", description="Chat with a knowledge graph: the Textual app (keys: F1 inside the app).")
     add_config_options(parser)
     return parser
@@ -38,4 +40,10 @@ def main(argv: list[str]) -> int:
 
     app = KGChatApp(config)
     app.run()
-    return int(app.return_code or 0)
+    code = int(app.return_code or 0)
+    from kgstore.query import busy
+
+    if busy():  # a console query still inside pyoxigraph: see kgstore.query.busy
+        sys.stdout.flush()
+        os._exit(code)
+    return code

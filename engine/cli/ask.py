@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import json
 import signal
 import sys
@@ -14,10 +13,11 @@ from engine.config import add_config_options, load_config
 from engine.events import Event, ReplyDone, Token, TurnError
 from engine.state import Check, TurnState
 from kgstore.errors import BadInput
+from engine.options import ArgumentParser
 
 
-def parser(command: str) -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog=f"kgchat {command}", description="Answer one question from the knowledge "
+def parser(command: str) -> ArgumentParser:
+    p = ArgumentParser(prog=f"kgchat {command}", description="Answer one question from the knowledge "
                                 "graph: retrieval, reply, checks of its claims, and a refined reply when needed.")
     p.add_argument("question", help="the user's message")
     p.add_argument("--dialogue", metavar="FILE", help="earlier dialogue to replay first (JSON list or JSON Lines of "
@@ -41,7 +41,8 @@ def turn_json(state: TurnState) -> dict[str, Any]:
         refined["checks"] = checks_json(refined.get("checks") or [])
     out = retrieve_turn_json(state)
     out.update({"response": state.response, "cut": state.cut, "error": state.error,
-                "checks": checks_json(state.checks), "fact_score": state.fact_score, "neip": state.neip,
+                "checks": checks_json(state.checks), "checks_truncated": state.checks_truncated,
+                "fact_score": state.fact_score, "neip": state.neip,
                 "refined": refined, "device": state.device})
     return out
 
@@ -110,6 +111,11 @@ def main(argv: list[str], command: str = "ask") -> int:
     if "error" in result:
         raise result["error"]
     state: TurnState = result["state"]
+    from engine.stages.check import truncation_note
+
+    note = truncation_note(state, config.max_claims)
+    if note:
+        print(f"kgchat: note: {note}", file=sys.stderr)
     if args.json:
         out = turn_json(state)
         out["model"] = llm.name

@@ -7,16 +7,16 @@ retrieved facts, linked mentions and the dialogue so far.
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 import time
 
 from engine.config import add_config_options, load_config
+from engine.options import ArgumentParser
 
 
-def parser(command: str) -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog=f"kgchat {command}", description=__doc__.split("\n")[0])
+def parser(command: str) -> ArgumentParser:
+    p = ArgumentParser(prog=f"kgchat {command}", description=__doc__.split("\n")[0])
     p.add_argument("--response", required=True, metavar="TEXT", help="the reply to check ('-' reads it from stdin)")
     p.add_argument("--dialogue", metavar="FILE", help="earlier dialogue to replay first (JSON list or JSON Lines of "
                    "{speaker, text}, or a GraphWOZ file with --dialogue-id)")
@@ -29,7 +29,7 @@ def main(argv: list[str], command: str = "check") -> int:
     args = parser(command).parse_args(argv)
     config = load_config(args)
     response = sys.stdin.read() if args.response == "-" else args.response
-    from engine.stages.check import run as check
+    from engine.stages.check import run as check, truncation_note
     from engine.cli.ask import checks_json
     from engine.cli.retrieve import read_turns
     from engine.session import Session
@@ -53,8 +53,12 @@ def main(argv: list[str], command: str = "check") -> int:
     start = time.perf_counter()
     check(state, session.ctx)
     ms = (time.perf_counter() - start) * 1000.0
+    note = truncation_note(state, config.max_claims)
+    if note:
+        print(f"kgchat: note: {note}", file=sys.stderr)
     if args.json:
-        print(json.dumps({"checks": checks_json(state.checks), "fact_score": state.fact_score, "neip": state.neip,
+        print(json.dumps({"checks": checks_json(state.checks), "checks_truncated": state.checks_truncated,
+                          "fact_score": state.fact_score, "neip": state.neip,
                           "timings_ms": {"check": round(ms, 2)}}, ensure_ascii=False))
         return 0
     if not state.checks:
@@ -67,6 +71,7 @@ def main(argv: list[str], command: str = "check") -> int:
             print(f"{'':<{width}}  ({c.reason})")
     score = "n/a" if state.fact_score is None else f"{state.fact_score:.2f}"
     neip = "n/a" if state.neip is None else f"{state.neip:.2f}"
-    print(f"fact score {score}, NEIP {neip}, {len(state.checks)} claims, {ms:.1f} ms")
+    more = " (more not checked)" if state.checks_truncated else ""
+    print(f"fact score {score}, NEIP {neip}, {len(state.checks)} claims{more}, {ms:.1f} ms")
     return 0
 

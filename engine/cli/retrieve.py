@@ -7,12 +7,12 @@ reasoning go to stderr so the object keeps exactly that shape.
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 
 from engine.config import add_config_options, load_config
 from engine.state import TurnState
+from engine.options import ArgumentParser
 
 
 def turn_json(state: TurnState) -> dict:
@@ -38,7 +38,7 @@ def read_turns(path: str, dialogue_id: str | None) -> list[dict]:
 def main(argv: list[str], command: str = "retrieve") -> int:
     from engine.session import Session
 
-    parser = argparse.ArgumentParser(prog=f"kgchat {command}", description=__doc__.split("\n")[0])
+    parser = ArgumentParser(prog=f"kgchat {command}", description=__doc__.split("\n")[0])
     parser.add_argument("--dialogue", required=True, metavar="FILE",
                         help="JSON list / JSON Lines of {speaker, text}, or a GraphWOZ file with --dialogue-id")
     parser.add_argument("--json", action="store_true", help="print one JSON object")

@@ -13,13 +13,13 @@ built-in one).
 
 from __future__ import annotations
 
-import argparse
 import json
 import re
 from pathlib import Path
 
 from rules.reasoner import BUILTINS_MODULE, INPUT_PREDICATES, RULES_DIR
 from rules.similarity import encode
+from engine.options import ArgumentParser, positive_int
 
 WEIGHT = re.compile(r"^(\d*\.\d+)::", re.M)
 
@@ -93,14 +93,14 @@ def learn(rule_text: str, programs: list[str], examples: list, max_iter: int):
 def main(argv: list[str], command: str = "learn") -> int:
     from kgstore.errors import BadInput
 
-    parser = argparse.ArgumentParser(prog=f"kgchat {command}", description=__doc__.splitlines()[0])
+    parser = ArgumentParser(prog=f"kgchat {command}", description=__doc__.splitlines()[0])
     parser.add_argument("--split", default="train", choices=("train", "dev", "test"),
                         help="generated benchmark split to learn from (default train)")
     parser.add_argument("--dialogues", metavar="FILE", help="GraphWOZ-format JSON with gold links instead")
-    parser.add_argument("--limit", type=int, default=12, help="dialogues to learn from (default 12)")
+    parser.add_argument("--limit", type=positive_int, default=12, help="dialogues to learn from (default 12)")
     parser.add_argument("--rules", default=str(RULES_DIR / "entity_linking.pl"), metavar="FILE.pl",
                         help="the linking rules to start from (default the built-in ones)")
-    parser.add_argument("--max-iter", type=int, default=15, help="EM iterations (default 15)")
+    parser.add_argument("--max-iter", type=positive_int, default=15, help="EM iterations (default 15)")
     parser.add_argument("--out", metavar="FILE.pl", help="write the rule file with the learned weights")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)

@@ -199,6 +199,9 @@ class KnowledgePane(Vertical):
             if s.refined:
                 line.append(f"\nrefined: fact score {score_text(s.refined.get('fact_score'))}  "
                             f"NEIP {score_text(s.refined.get('neip'))}", style=DERIVED)
+            if s.checks_truncated:
+                line.append(f"\nonly the first {len(s.checks)} claims were checked (--max-claims); "
+                            "the rest of the reply was not", style="bold yellow")
             summary.update(line)
         table = self.query_one("#checks-table", DataTable)
         table.clear()

@@ -12,7 +12,6 @@ are sent to the prompt one at a time and the time until the prompt holds each on
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import json
 import os
@@ -23,6 +22,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from engine.options import ArgumentParser, nonnegative_int, positive_int
 
 PAINTED = b"sk about the knowledge graph"  # the prompt placeholder (its first letter is drawn apart, under the cursor)
 KG_READY = b"triples"
@@ -112,9 +112,9 @@ async def keypress_echo(keys: int) -> dict[str, float]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m engine.harness.bench.app", description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=3, help="launches for the first-paint figure")
-    parser.add_argument("--keys", type=int, default=20, help="keypresses sent during the streamed reply")
+    parser = ArgumentParser(prog="python -m engine.harness.bench.app", description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=positive_int, default=3, help="launches for the first-paint figure")
+    parser.add_argument("--keys", type=nonnegative_int, default=20, help="keypresses sent during the streamed reply")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     paints = [first_paint() for _ in range(args.runs)]

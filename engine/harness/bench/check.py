@@ -7,11 +7,11 @@ Wikidata-style demo KG. Target: at most 50 ms per reply.
 
 from __future__ import annotations
 
-import argparse
 import json
 import statistics
 import time
 from datetime import datetime
+from engine.options import ArgumentParser, positive_int
 
 TARGET_MS = 50.0
 
@@ -58,8 +58,8 @@ def measure(path: str, reply: str, repeats: int) -> dict:
 def main(argv: list[str], command: str = "bench check") -> int:
     from kgstore import demo_path
 
-    parser = argparse.ArgumentParser(prog=f"kgchat {command}", description=__doc__.split("\n")[0])
-    parser.add_argument("--repeats", type=int, default=50, help="timed runs per KG (default 50)")
+    parser = ArgumentParser(prog=f"kgchat {command}", description=__doc__.split("\n")[0])
+    parser.add_argument("--repeats", type=positive_int, default=50, help="timed runs per KG (default 50)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
     with open(demo_path("office"), encoding="utf-8") as fh:

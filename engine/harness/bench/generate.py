@@ -3,7 +3,6 @@ llama-cpp-python call on the same prompt, in the same run, and how fast a cancel
 
 from __future__ import annotations
 
-import argparse
 import json
 import statistics
 import threading
@@ -14,15 +13,16 @@ from engine.config import add_config_options, load_config
 from engine.events import Token
 from engine.pipeline import RETRIEVAL_STAGES, stage_name
 from kgstore.errors import BadInput
+from engine.options import ArgumentParser, positive_int
 
 QUESTION = "Who is in the Engineering group, and what are their phone numbers?"
 
 
-def parser(command: str) -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog=f"kgchat {command}", description=__doc__)
-    p.add_argument("--rounds", type=int, default=8, help="measured rounds (an engine turn and a bare call on its prompt, "
+def parser(command: str) -> ArgumentParser:
+    p = ArgumentParser(prog=f"kgchat {command}", description=__doc__)
+    p.add_argument("--rounds", type=positive_int, default=8, help="measured rounds (an engine turn and a bare call on its prompt, "
                    "taking turns going first)")
-    p.add_argument("--tokens", type=int, default=64, help="tokens generated per call")
+    p.add_argument("--tokens", type=positive_int, default=64, help="tokens generated per call")
     p.add_argument("--question", default=QUESTION, help="the user turn asked every round")
     p.add_argument("--json", action="store_true", help="print one JSON object with every figure")
     add_config_options(p)

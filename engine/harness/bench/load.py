@@ -8,7 +8,6 @@ line, so the rate over a large prefix is its rate over the whole file.
 
 from __future__ import annotations
 
-import argparse
 import itertools
 import json
 import os
@@ -16,6 +15,7 @@ import random
 import tempfile
 import time
 from pathlib import Path
+from engine.options import ArgumentParser, nonnegative_int, positive_int
 
 TARGET_SECONDS = 10.0
 TARGET_RATIO = 4.0
@@ -84,9 +84,9 @@ def run(n: int, rdflib_n: int, workdir: Path) -> dict:
 
 
 def main(argv: list[str], command: str = "bench load") -> int:
-    p = argparse.ArgumentParser(prog=f"kgchat {command}", description=__doc__.split("\n")[0])
-    p.add_argument("--triples", type=int, default=1_000_000, help="size of the generated file (default 1,000,000)")
-    p.add_argument("--rdflib-triples", type=int, default=200_000,
+    p = ArgumentParser(prog=f"kgchat {command}", description=__doc__.split("\n")[0])
+    p.add_argument("--triples", type=positive_int, default=1_000_000, help="size of the generated file (default 1,000,000)")
+    p.add_argument("--rdflib-triples", type=nonnegative_int, default=200_000,
                    help="lines of the file rdflib parses for its rate (0: the whole file)")
     p.add_argument("--dir", help="keep the generated file and store here (default: a temporary directory)")
     p.add_argument("--json", action="store_true", help="print one JSON object")

@@ -11,11 +11,12 @@ scratch. Both give wall-clock and CPU milliseconds; the ratio is taken on the sa
 
 from __future__ import annotations
 
-import argparse
 import json
 import statistics
 import time
 
+from engine.config import option_type
+from engine.options import ArgumentParser, nonnegative_int, positive_int, seconds
 from engine.harness.timing import percentile
 
 
@@ -108,12 +109,12 @@ def summarize(rows: list[dict]) -> dict:
 def main(argv: list[str], command: str = "bench reason") -> int:
     from kgstore.errors import BadInput
 
-    parser = argparse.ArgumentParser(prog=f"kgchat {command}", description=__doc__.splitlines()[0])
+    parser = ArgumentParser(prog=f"kgchat {command}", description=__doc__.splitlines()[0])
     parser.add_argument("--split", default="dev", choices=("train", "dev", "test"))
-    parser.add_argument("--limit", type=int, default=None, help="first N dialogues only")
-    parser.add_argument("--naive-turns", type=int, default=20, help="turns also run naively (default 20)")
-    parser.add_argument("--naive-timeout", type=float, default=120.0, help="seconds before a naive turn is cut")
-    parser.add_argument("--reason-timeout-ms", type=int, default=5000,
+    parser.add_argument("--limit", type=positive_int, default=None, help="first N dialogues only")
+    parser.add_argument("--naive-turns", type=nonnegative_int, default=20, help="turns also run naively (default 20)")
+    parser.add_argument("--naive-timeout", type=seconds, default=120.0, help="seconds before a naive turn is cut")
+    parser.add_argument("--reason-timeout-ms", type=option_type("reason_timeout_ms"), default=5000,
                         help="budget of the focused run (default 5000: measure, do not cut)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)

@@ -20,7 +20,6 @@ bulk-loaded once into a temporary on-disk store.
 
 from __future__ import annotations
 
-import argparse
 import json
 import random
 import statistics
@@ -35,6 +34,7 @@ from engine.stage import TurnContext
 from engine.state import Mention, TurnState
 from kgstore.errors import BadInput
 from engine.harness.timing import percentile
+from engine.options import ArgumentParser, nonnegative_int, positive_int
 
 STAGES = (plan.run, candidates.run, verbalize.run, score.run, retrieve.run)
 WD = "http://www.wikidata.org/entity/"
@@ -282,11 +282,11 @@ def bench_wikidata(triples: int, turns: int, resources: dict, seed: int) -> dict
 
 
 def main(argv: list[str], command: str = "bench retrieve") -> int:
-    parser = argparse.ArgumentParser(prog=f"kgchat {command}", description=__doc__.split("\n")[0])
-    parser.add_argument("--dialogues", type=int, default=10, help="office dialogues (test split) to replay")
-    parser.add_argument("--triples", type=int, default=1_000_000, help="size of the Wikidata-style KG")
-    parser.add_argument("--turns", type=int, default=60, help="turns on the Wikidata-style KG")
-    parser.add_argument("--seed", type=int, default=0)
+    parser = ArgumentParser(prog=f"kgchat {command}", description=__doc__.split("\n")[0])
+    parser.add_argument("--dialogues", type=positive_int, default=10, help="office dialogues (test split) to replay")
+    parser.add_argument("--triples", type=positive_int, default=1_000_000, help="size of the Wikidata-style KG")
+    parser.add_argument("--turns", type=positive_int, default=60, help="turns on the Wikidata-style KG")
+    parser.add_argument("--seed", type=nonnegative_int, default=0)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
     resources = shared_resources()

@@ -19,7 +19,6 @@ size (it only grows, and includes the generator and the models), and the server'
 
 from __future__ import annotations
 
-import argparse
 import gc
 import json
 import random
@@ -35,6 +34,7 @@ from pathlib import Path
 
 from engine.harness.timing import percentile
 from kgstore.vocab import RDF_TYPE, RDFS_LABEL, WD, WDT, XSD
+from engine.options import ArgumentParser, nonnegative_int, positive_int
 
 PROPERTIES = 100
 CLASSES = 30
@@ -260,16 +260,16 @@ def plot(rows: list[dict], path: Path) -> str:
 
 
 def main(argv: list[str], command: str = "bench scale") -> int:
-    p = argparse.ArgumentParser(prog=f"kgchat {command}", description=__doc__.split("\n")[0])
-    p.add_argument("--sizes", type=int, nargs="+", default=[10**4, 10**5, 10**6],
+    p = ArgumentParser(prog=f"kgchat {command}", description=__doc__.split("\n")[0])
+    p.add_argument("--sizes", type=positive_int, nargs="+", default=[10**4, 10**5, 10**6],
                    help="KG sizes in triples (default 10^4 10^5 10^6; add 10000000 for 10^7)")
-    p.add_argument("--turns", type=int, default=40, help="turns per size and backend")
-    p.add_argument("--cap", type=int, default=2000, help="neighbourhood cap (the engine's default candidate cap)")
+    p.add_argument("--turns", type=positive_int, default=40, help="turns per size and backend")
+    p.add_argument("--cap", type=positive_int, default=2000, help="neighbourhood cap (the engine's default candidate cap)")
     p.add_argument("--no-retrieval", action="store_true", help="time only the store's fetch, not the engine stages")
     p.add_argument("--scorer", choices=("learned", "bm25"), default="learned",
                    help="relevance scorer of the timed retrieval (bm25 when the learned model is missing)")
     p.add_argument("--plot", default="scale.png", help="PNG file for the plot")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=nonnegative_int, default=0)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     args = p.parse_args(argv)
     log = (lambda msg: print(msg, file=sys.stderr, flush=True)) if args.json else (lambda msg: print(msg, flush=True))

@@ -6,13 +6,13 @@
 
 from __future__ import annotations
 
-import argparse
 import json
 import random
 import sys
 
 from engine.harness.benchmark.dialogues import TEMPLATES, write_dialogue
 from engine.harness.benchmark.world import make_world
+from engine.options import ArgumentParser
 
 # Fixed splits: (first world seed, number of worlds); five dialogues per world.
 SPLITS = {"train": (10_000, 40), "dev": (20_000, 10), "test": (30_000, 10)}
@@ -65,7 +65,7 @@ def generate_demo() -> dict[str, dict]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m engine.harness.benchmark.generate", description=__doc__.split("\n")[0])
+    parser = ArgumentParser(prog="python -m engine.harness.benchmark.generate", description=__doc__.split("\n")[0])
     what = parser.add_mutually_exclusive_group(required=True)
     what.add_argument("--demo", metavar="FILE", help="write the demo office KG (GraphWOZ JSON) to FILE")
     what.add_argument("--split", choices=sorted(SPLITS), help="write one benchmark split")

@@ -9,7 +9,6 @@ splitter lost counts as wrong.
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 import tempfile
@@ -20,6 +19,7 @@ from pathlib import Path
 from engine.stages.check.factcheck import VERDICTS, session_scores
 from engine.harness.eval.planted import Item, office_items, perturbed_items, wikidata_items
 from rules.similarity import norm
+from engine.options import ArgumentParser, nonnegative_int
 
 SEEDS = {"dev": 101, "test": 202}
 
@@ -199,11 +199,11 @@ def print_report(res: dict, show_errors: int) -> None:
 
 
 def main(argv: list[str], command: str = "eval factcheck") -> int:
-    parser = argparse.ArgumentParser(prog=f"kgchat {command}", description=__doc__.split("\n")[0])
+    parser = ArgumentParser(prog=f"kgchat {command}", description=__doc__.split("\n")[0])
     parser.add_argument("--split", choices=sorted(SEEDS), default="dev", help="which planted split (default dev)")
     parser.add_argument("--domain", choices=("both", "office", "wikidata"), default="both")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument("--errors", type=int, default=0, metavar="N", help="show the first N wrong verdicts")
+    parser.add_argument("--errors", type=nonnegative_int, default=0, metavar="N", help="show the first N wrong verdicts")
     args = parser.parse_args(argv)
     domains = ("office", "wikidata") if args.domain == "both" else (args.domain,)
     res = run(args.split, domains)

@@ -9,10 +9,11 @@ the share of gold links detected and linked right (a missed mention counts again
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 import time
+from engine.config import option_type
+from engine.options import ArgumentParser, nonnegative_int, positive_int
 
 KINDS = ("name", "pronoun", "definite", "first_person")
 TARGETS = {"name": 0.95, "pronoun": 0.80}
@@ -75,12 +76,12 @@ def main(argv: list[str], command: str = "eval linking") -> int:
     from engine.harness.benchmark import load_split
     from kgstore.errors import BadInput
 
-    parser = argparse.ArgumentParser(prog=f"kgchat {command}", description=__doc__.splitlines()[0])
+    parser = ArgumentParser(prog=f"kgchat {command}", description=__doc__.splitlines()[0])
     parser.add_argument("--split", default="dev", choices=("train", "dev", "test"))
-    parser.add_argument("--limit", type=int, default=None, help="first N dialogues only")
-    parser.add_argument("--reason-timeout-ms", type=int, default=500, help="reasoning budget per turn (default 500)")
+    parser.add_argument("--limit", type=positive_int, default=None, help="first N dialogues only")
+    parser.add_argument("--reason-timeout-ms", type=option_type("reason_timeout_ms"), default=500, help="reasoning budget per turn (default 500)")
     parser.add_argument("--rules", nargs="+", default=[], metavar="FILE.pl", help="extra or replacing rule files")
-    parser.add_argument("--errors", type=int, default=0, metavar="N", help="print the first N wrong links")
+    parser.add_argument("--errors", type=nonnegative_int, default=0, metavar="N", help="print the first N wrong links")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     if args.limit is not None and args.limit <= 0:

@@ -16,7 +16,6 @@ out-of-domain benchmark of engine/harness/ood, leaving each domain out of the mo
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 import time
@@ -28,6 +27,8 @@ import numpy as np
 
 from engine.stages.candidates import is_node_fact
 from engine.state import Candidate, Mention, TurnState
+from engine.config import option_type
+from engine.options import ArgumentParser, positive_int
 
 # The literature's GraphWOZ figures (F1, dev/test), for comparison only.
 LITERATURE = {"Triples-BM25": (0.347, 0.398), "PCST-BM25": (0.372, 0.425),
@@ -230,11 +231,11 @@ def main(argv: list[str], command: str = "eval retrieval") -> int:
     from engine.config import Config
     from engine.stages.score.relevance import RelevanceModel
 
-    parser = argparse.ArgumentParser(prog=f"kgchat {command}", description=__doc__.split("\n")[0])
+    parser = ArgumentParser(prog=f"kgchat {command}", description=__doc__.split("\n")[0])
     parser.add_argument("--split", choices=("train", "dev", "test"), default="test")
-    parser.add_argument("--limit", type=int, metavar="N", help="only the first N dialogues")
-    parser.add_argument("--k", type=int, default=Config.k, help="top-k facts; PCST prizes for k edges")
-    parser.add_argument("--subgraph-cap", type=int, default=Config.subgraph_cap)
+    parser.add_argument("--limit", type=positive_int, metavar="N", help="only the first N dialogues")
+    parser.add_argument("--k", type=option_type("k"), default=Config.k, help="top-k facts; PCST prizes for k edges")
+    parser.add_argument("--subgraph-cap", type=option_type("subgraph_cap"), default=Config.subgraph_cap)
     parser.add_argument("--replay-cache", metavar="DIR", help="keep the replayed split here and reuse it")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--domain", default="office", metavar="NAME",
