@@ -137,12 +137,12 @@ def test_a_bug_is_one_line_that_says_so_and_debug_shows_the_traceback(capsys, mo
 
 
 def test_a_command_failing_inside_goes_through_the_boundary(capsys, monkeypatch, tmp_path):
-    import engine.cli.store
+    from kgstore import KGStore
 
-    def broken(store, args):
+    def broken(store):
         raise OSError(errno.EIO, "Input/output error")
 
-    monkeypatch.setattr(engine.cli.store, "_stats", broken)
+    monkeypatch.setattr(KGStore, "graphs", broken)
     assert "system: [Errno 5] Input/output error" in one_line_error(capsys, ["stats", "--store", str(tmp_path / "db")])
     # a store path that is a file
     (tmp_path / "file").write_text("x", encoding="utf-8")

@@ -18,9 +18,9 @@ from kgstore.loaders import one_line
 
 # name -> (module, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
-    "load": ("engine.cli.store", "load KG files into an on-disk store; prints triples added per file and graph"),
-    "sparql": ("engine.cli.store", "run a SPARQL query against a store (table, or --json)"),
-    "stats": ("engine.cli.store", "named graphs and their sizes in a store"),
+    "load": ("engine.cli.load", "load KG files into an on-disk store; prints triples added per file and graph"),
+    "sparql": ("engine.cli.sparql", "run a SPARQL query against a store (table, or --json)"),
+    "stats": ("engine.cli.stats", "named graphs and their sizes in a store"),
     "retrieve": ("engine.cli.retrieve", "replay a dialogue and print what each user turn retrieved (--json)"),
     "ask": ("engine.cli.ask", "answer one question headless: retrieval, reply, checks (--json)"),
     "check": ("engine.cli.check", "check a given response against the KG (--json)"),

@@ -1,80 +1,37 @@
-"""`kgchat load`, `kgchat sparql`, `kgchat stats`: the store from the command line."""
+"""`kgchat sparql`: a query against a store, streamed under a row limit and a timeout."""
 
 from __future__ import annotations
 
 import json
 import os
 import sys
-import time
 
 from engine.options import ArgumentParser, bounded, seconds
 from kgstore.errors import BadInput
-from kgstore.loaders import FORMATS, one_line
+from kgstore.loaders import one_line
 from kgstore.query import DEFAULT_LIMIT, DEFAULT_TIMEOUT_S, BoundedQuery, display_width, fit
 
 TABLE_SAMPLE = 100  # rows that set the column widths of a streamed table...
 TABLE_WAIT_S = 0.3  # ...or those that came before a pause this long
 
 
-def _parser(command: str) -> ArgumentParser:
-    p = ArgumentParser(prog=f"kgchat {command}")
-    if command == "load":
-        p.description = "Load KG files into a store, each all or nothing; prints the triples added per file and graph."
-        p.add_argument("files", nargs="+", metavar="FILE")
-        p.add_argument("--store", required=True, metavar="DIR", help="on-disk store directory (created when missing)")
-        p.add_argument("--format", choices=list(FORMATS), help="file format when the extension does not tell")
-        p.add_argument("--graph", metavar="IRI", help="named graph to load into (default: urn:kgchat:graph:bg:<file name>; GraphWOZ "
-                       "files always get one graph per dialogue)")
-        p.add_argument("--dialogue-id", metavar="ID", help="GraphWOZ: load only this dialogue's world")
-    elif command == "sparql":
-        p.description = "Run a SPARQL query; the default graph is the union of all graphs."
-        p.add_argument("query", metavar="QUERY", help="the query text, or @FILE to read it from a file")
-        p.add_argument("--store", required=True, metavar="DIR")
-        p.add_argument("--limit", type=bounded(int, ge=1, le=10**9), default=DEFAULT_LIMIT, metavar="N",
-                       help=f"most rows printed (default {DEFAULT_LIMIT}); the output says when more exist")
-        p.add_argument("--timeout", type=seconds, default=DEFAULT_TIMEOUT_S, metavar="SECONDS",
-                       help=f"give up after this long (default {DEFAULT_TIMEOUT_S:g}), keeping the rows printed so far")
-    else:
-        p.description = "Named graphs of a store and their sizes."
-        p.add_argument("--store", required=True, metavar="DIR")
+def _parser() -> ArgumentParser:
+    p = ArgumentParser(prog="kgchat sparql", description="Run a SPARQL query; the default graph is the union of all graphs.")
+    p.add_argument("query", metavar="QUERY", help="the query text, or @FILE to read it from a file")
+    p.add_argument("--store", required=True, metavar="DIR")
+    p.add_argument("--limit", type=bounded(int, ge=1, le=10**9), default=DEFAULT_LIMIT, metavar="N",
+                   help=f"most rows printed (default {DEFAULT_LIMIT}); the output says when more exist")
+    p.add_argument("--timeout", type=seconds, default=DEFAULT_TIMEOUT_S, metavar="SECONDS",
+                   help=f"give up after this long (default {DEFAULT_TIMEOUT_S:g}), keeping the rows printed so far")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     return p
 
 
-def main(argv: list[str], command: str = "load") -> int:
-    args = _parser(command).parse_args(argv)
+def main(argv: list[str], command: str = "sparql") -> int:
+    args = _parser().parse_args(argv)
     from kgstore import KGStore
 
     store = KGStore(args.store)
-    if command == "load":
-        return _load(store, args)
-    if command == "sparql":
-        return _sparql(store, args)
-    return _stats(store, args)
-
-
-def _load(store, args) -> int:
-    files = []
-    for path in args.files:
-        start = time.perf_counter()
-        report = store.load(path, format=args.format, graph=args.graph, dialogue_id=args.dialogue_id)
-        seconds = time.perf_counter() - start
-        for warning in report.warnings:
-            print(f"kgchat: warning: {warning}", file=sys.stderr)
-        files.append({"path": path, "format": report.format, "added": report.added, "graphs": report.graphs,
-                      "bulk": report.bulk, "seconds": round(seconds, 3), "warnings": report.warnings})
-        if not args.json:
-            print(f"{path}: {report.added} triples added ({FORMATS[report.format][1]}{', bulk load' if report.bulk else ''}, {seconds:.2f} s)")
-            for graph, n in report.graphs.items():
-                print(f"  {graph}  +{n}")
-    if args.json:
-        print(json.dumps({"store": args.store, "files": files, "quads": store.count()}))
-    else:
-        print(f"store {args.store}: {store.count()} quads")
-    return 0
-
-
-def _sparql(store, args) -> int:
     text = args.query
     if text.startswith("@"):
         try:
@@ -175,17 +132,4 @@ def _print_table(run: BoundedQuery) -> int:
     finally:
         cut = f", cut: {run.outcome.stopped}" if run.outcome.stopped else ""
         print(f"({run.outcome.rows} rows{cut})", flush=True)
-    return 0
-
-
-def _stats(store, args) -> int:
-    graphs = store.graphs()
-    total = store.count()
-    if args.json:
-        print(json.dumps({"store": args.store, "quads": total, "graphs": [{"graph": g, "quads": n} for g, n in graphs]}))
-        return 0
-    width = max([len(g) for g, _ in graphs] + [5])
-    for g, n in graphs:
-        print(f"{g.ljust(width)}  {n:>10}")
-    print(f"{'total'.ljust(width)}  {total:>10}")
     return 0
