@@ -9,12 +9,14 @@ from engine.state import TurnState
 
 
 def make_verifier(state: TurnState, ctx: TurnContext):
+    from engine.encoder import encoder_for
     from engine.factcheck.verify import Verifier
     from engine.mentions import label_index
 
     return Verifier(ctx.background, label_index(ctx), now=state.now, retrieved=state.retrieved,
                     mentions=state.mentions, history=list(state.history) + [("user", state.text)],
-                    speaker=state.speaker_entity, encoder=ctx.resources.get("encoder"))
+                    speaker=state.speaker_entity, encoder=ctx.resources.get("encoder"),
+                    relation_encoder=lambda: encoder_for(ctx))
 
 
 def splitter(state: TurnState, ctx: TurnContext, verifier):

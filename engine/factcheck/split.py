@@ -14,6 +14,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from engine.factcheck.atoms import atomize, strip_vocative
+
 Spans = list[tuple[int, int]]
 
 _IRREGULAR = ("is are was were be been being am 's 're has have had having do does did done "
@@ -86,7 +88,7 @@ _MD_LINE = re.compile(r"^\s{0,3}(?:#{1,6}\s+|>\s?|[-*+•]\s+|\d{1,3}[.)]\s+)")
 _EMPHASIS = re.compile(r"(\*\*|__)(.+?)\1|(?<![\w*])\*(?!\s)([^*\n]+?)(?<!\s)\*(?![\w*])|`([^`\n]+)`")
 _PROTECTED = (
     re.compile(r"\bbetween\s+\S+(?:\s+(?:am|pm|a\.m\.|p\.m\.))?\s+and\s+\S+", re.IGNORECASE),
-    re.compile(r"\b(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day,\s+(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?\b"
+    re.compile(r"\b(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day,\s+(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?\b(?![:.]\d)"
                r"|\b(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day,\s+[A-Z][a-z]+\s+\d{1,2}\b"),
     re.compile(r"\b[A-Z][a-z]+\.?\s+\d{1,2}(?:st|nd|rd|th)?,\s+\d{4}\b"),
     re.compile(r"\d{1,3}(?:,\d{3})+"),
@@ -118,6 +120,10 @@ def _is_verb(tokens: list[str], i: int) -> bool:
     word = tokens[i].lower()
     if word in VERBS:
         return True
+    prev = tokens[i - 1] if i else ""
+    if (_PLACEHOLDER.match(prev) or prev[:1].isupper() and prev.lower() not in SUBJECT_PRONOUNS) \
+            and _UNKNOWN_VERB.match(tokens[i]) and word not in _NOT_VERBS:
+        return True  # a name then "fronts", "headlines", "draws": a verb the lists do not know
     if word in VERBS_AFTER_SUBJECT:
         if i == 0:  # a coordinated predicate ("... and ends at 11") or a relative clause body
             return True
@@ -126,6 +132,11 @@ def _is_verb(tokens: list[str], i: int) -> bool:
             return True  # "The film stars ..."
         return prev[:1].isupper() or prev.lower() in SUBJECT_PRONOUNS or prev.lower() in ("also", "then", "now")
     return False
+
+
+_PLACEHOLDER = re.compile(r"^Xq[a-z]+q$")
+_UNKNOWN_VERB = re.compile(r"^[a-z]{3,}(?:[^su]s|ed)$")
+_NOT_VERBS = frozenset("its this thus has was yes plus bus gas less news always perhaps towards across".split())
 
 
 def _tokens(text: str) -> list[re.Match]:
@@ -240,16 +251,43 @@ def split_sentence(sentence: str, protected: Spans) -> list[str]:
     a fragment or has nothing to split)."""
     masked, names = _mask(sentence, protected)
     s = DISCOURSE.sub("", masked).strip() or masked.strip()
-    if s.endswith("?") or GREETINGS.match(s) or first_verb(s) is None:
+    s = strip_vocative(s, first_verb)
+    if s.endswith("?") or GREETINGS.match(s):
         claims = [s]
+    elif first_verb(s) is None:
+        claims = atomize(s, first_verb, _verb_word)
     else:
         claims = []
         for piece in _relative_clauses(s):
-            claims.extend(_coordination(piece))
+            claims.extend(_atoms(piece))
     if names:
         rx = re.compile("|".join(re.escape(k) for k in names))
         claims = [rx.sub(lambda m: names[m.group(0)], c) for c in claims]
     return [c[0].upper() + c[1:] if c[0].islower() else c for c in claims if c]
+
+
+def _verb_word(word: str) -> bool:
+    return word.lower() in VERBS or word.lower() in VERBS_AFTER_SUBJECT
+
+
+def _atoms(piece: str) -> list[str]:
+    """Clauses first when the sentence joins clauses ("X fronts Y and was born in Z"), then one
+    value per claim; otherwise one value per claim first, then the lists inside each value
+    ("with A and B"), so a list never borrows a frame from an earlier value."""
+    if _clause_coordinated(piece):
+        return [a for part in _coordination(piece) for a in atomize(part, first_verb, _verb_word)]
+    return [c for atom in atomize(piece, first_verb, _verb_word) for c in _coordination(atom)]
+
+
+def _clause_coordinated(s: str) -> bool:
+    seps = _separators(s)
+    for i, (_, b, _) in enumerate(seps):
+        part = s[b:seps[i + 1][0] if i + 1 < len(seps) else len(s)]
+        words = [m.group(0) for m in _tokens(part)]
+        if words and (_is_verb(words, 0) or (words[0].lower() in ("also", "then") and len(words) > 1
+                                              and _is_verb(words, 1)) or _is_clause(part)):
+            return True
+    return False
 
 
 def _relative_clauses(s: str) -> list[str]:

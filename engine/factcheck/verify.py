@@ -18,7 +18,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from engine.factcheck import values as V
-from engine.factcheck.relations import COUNT_NOUNS, TIME_SLOTS, cued, functional
+from engine.factcheck.relations import (COUNT_NOUNS, TIME_SLOTS, cued, custom, functional, glosses, label_words,
+                                        relation_phrase, stated)
 from engine.factcheck.split import first_verb
 from engine.state import Check, Mention
 from engine.timeexpr import hhmm
@@ -65,6 +66,7 @@ DEMONYMS = {"American": "United States", "British": "United Kingdom", "English":
 PROPERTY = re.compile(r"/(?:entity|prop/direct)/P\d+$")
 MAX_COMBOS = 8
 SEMANTIC_MARGIN = 0.05  # how much closer to the claim one relation's sentence must be than the next
+RELATION_MIN = 0.35  # how close a claim's wording must be to a relation's label to state it
 
 # Literal kinds no other kind of value can stand for.
 CONTACT_KINDS = ("phone", "email")
@@ -110,8 +112,12 @@ class Verifier:
     """Checks the claims of one reply. Built per turn: it caches what it reads from the KG."""
 
     def __init__(self, background, index, *, now: datetime | None = None, retrieved=(), mentions: list[Mention] = (),
-                 history: list[tuple[str, str]] = (), speaker: str | None = None, encoder=None):
+                 history: list[tuple[str, str]] = (), speaker: str | None = None, encoder=None,
+                 relation_encoder=None):
         self.bg = background
+        # The encoder (or a function that builds it) that matches wording to a custom KG's relations.
+        self.relation_encoder = relation_encoder if relation_encoder is not None else encoder
+        self._where: dict[str, list[tuple[int, int]]] = {}
         self.encoder = encoder  # engine.encoder.Encoder, only when the session already has one
         self.index = index
         self.now = now
@@ -362,6 +368,10 @@ class Verifier:
         best: Judgement | None = None
         choices = [c for _, c in anchors]
         for combo in itertools.islice(itertools.product(*choices), MAX_COMBOS):
+            self._where = {}
+            for (m, _), iri in zip(anchors, combo):
+                if m.end > m.start:
+                    self._where.setdefault(iri, []).append((m.start, m.end))
             j = self._judge_with(text, blank, list(dict.fromkeys(combo)), values, unknown, anchors, implied)
             if best is None or _rank(j) > _rank(best):
                 best = j
@@ -383,7 +393,8 @@ class Verifier:
             return _negate(avail) if negated else avail
         if NONE.search(blank):
             return Judgement("nei", reason="says what there is not; the KG lists what there is")
-        cues = self._cues(blank, ents) | implied
+        said = self._stated(blank, ents) | implied
+        cues = self._cues(blank, ents) | implied | said
         support: list[KFact] = []
         contra: list[tuple[KFact, str]] = []
         missing: list[str] = []
@@ -401,7 +412,7 @@ class Verifier:
             if found:
                 support.extend(found)
                 continue
-            clash = self._value_clash(v, ents, cues, blank)
+            clash = self._value_clash(v, ents, cues, blank, said)
             if clash:
                 contra.append(clash)
             else:
@@ -412,19 +423,23 @@ class Verifier:
         # ("X ends at 10, just before Y starts at 10").
         if len(ents) >= 2:
             for b in ents:
-                found = self._connect(b, ents, cues, text)
+                found = self._connect(b, ents, cues, text, said)
                 if found:
                     support.extend(found)
                     continue
                 if b in valued:
                     continue
-                clash = self._entity_clash(b, ents, cues, first_verb(text) is None)
+                clash = self._entity_clash(b, ents, cues, first_verb(text) is None, said)
                 if clash:
                     contra.append(clash)
                 else:
                     missing.append(self.label(b))
         missing += [v.text for v in unplaced if not (v.kind == "date" and support and _dates_only_context(v))]
 
+        if len(ents) == 1 and len(self._where.get(ents[0], ())) > 1:
+            clash = self._itself(ents[0], said)  # "The Poster Session is organized by the Poster Session."
+            if clash:
+                contra.append(clash)
         for name in unknown:
             clash = self._unknown_clash(name, ents, cues)
             if clash:
@@ -464,6 +479,33 @@ class Verifier:
                     return iri
         return None
 
+    def _stated(self, blank: str, ents: list[str]) -> set[str]:
+        """The relations the claim states outright (see relations.stated); for a KG of one's own,
+        when no label's words are said, the relation whose label reads most like the claim's
+        wording to the sentence encoder, by a clear margin."""
+        glossed = glosses(blank)
+        out: set[str] = set()
+        labels: dict[str, str] = {}
+        for iri in ents:
+            for (key, _), slot in self.slots(iri).items():
+                label = slot.facts[0].p_label
+                if key not in out and stated(key, label, blank, glossed):
+                    out.add(key)
+                if custom(key):
+                    labels.setdefault(key, label_words(label))
+        if out or len(labels) < 2 or self.relation_encoder is None:
+            return out
+        phrase = (relation_phrase(blank) + " " + glossed).strip()
+        if not phrase:
+            return out
+        encoder = self.relation_encoder() if callable(self.relation_encoder) else self.relation_encoder
+        keys = list(labels)
+        vectors = encoder.encode([phrase] + [labels[k] for k in keys])
+        sims = sorted(((float(vectors[0] @ vec), k) for vec, k in zip(vectors[1:], keys)), reverse=True)
+        if sims[0][0] >= RELATION_MIN and sims[0][0] - sims[1][0] >= SEMANTIC_MARGIN:
+            out.add(sims[0][1])
+        return out
+
     def _cues(self, blank: str, ents: list[str]) -> set[str]:
         out = set()
         for iri in ents:
@@ -500,10 +542,18 @@ class Verifier:
             return None
         return list(keys)[ranked[0]]
 
-    def _connect(self, b: str, ents: list[str], cues: set[str], claim: str) -> list[KFact]:
+    def _connect(self, b: str, ents: list[str], cues: set[str], claim: str, said: set[str]) -> list[KFact]:
+        """A fact joining b to another thing of the claim. When the claim states its relation,
+        only a fact of that relation supports it: "organized by Room Delta" is not made true by
+        "held in Room Delta". A possessive ("Fatima's seminar") states no relation of its own."""
         cat_b = self.category(b)
         for a in ents:
             if a == b:
+                continue
+            if said and not (self._possessive(a, claim) or self._possessive(b, claim)):
+                for slot in self.slots(a).values():
+                    if slot.key in said and not slot.literal and b in slot.others:
+                        return [f for f in slot.facts if f.other == b][:1]
                 continue
             rivals = [s for s in self.slots(a).values() if not s.literal and self.slot_category(s) & cat_b]
             for slot in rivals:
@@ -511,15 +561,51 @@ class Verifier:
                     return [f for f in slot.facts if f.other == b][:1]
         return []
 
-    def _entity_clash(self, b: str, ents: list[str], cues: set[str], fragment: bool) -> tuple[KFact, str] | None:
+    def _possessive(self, iri: str, text: str) -> bool:
+        return any(re.match(r"['’]s?\b", text[end:end + 2]) for _, end in self._where.get(iri, ()))
+
+    def _single(self, slot: Slot, said: set[str]) -> bool:
+        """One value per subject: by the schema, or a relation the claim states that holds one
+        number, date or thing here ("draws 500,000 monthly listeners", "was formed in Leeds")."""
+        return functional(slot.key, len(slot.facts)) or (slot.key in said and len(slot.facts) == 1 and
+                                                          custom(slot.key) and slot.kind in ("", "number", "date"))
+
+    def _itself(self, a: str, said: set[str]) -> tuple[KFact, str] | None:
+        for slot in self.slots(a).values():
+            if (slot.direction == "out" and not slot.literal and slot.key in said and self._single(slot, said)
+                    and a not in slot.others):
+                kf = slot.facts[0]
+                return kf, f"the KG says {self.say(kf)}, not {self.label(a)} itself"
+        return None
+
+    def _wrong_value(self, a: str, b: str, said: set[str]) -> tuple[KFact, str] | None:
+        """b given as the value of a single-valued relation the claim states of a (a named
+        first), where the KG has another value — whatever kind of thing b is: a room or an
+        event as an organizer is as wrong as another person."""
+        if not said or min((s for s, _ in self._where.get(a, [(1 << 30, 0)])), default=0) > \
+                min((s for s, _ in self._where.get(b, [(-1, 0)])), default=0):
+            return None
+        for slot in self.slots(a).values():
+            if (slot.direction == "out" and not slot.literal and slot.key in said and self._single(slot, said)
+                    and b not in slot.others):
+                kf = slot.facts[0]
+                kind = "" if self.slot_category(slot) & self.category(b) else " (not even the right kind of thing)"
+                return kf, f"the KG says {self.say(kf)}, not {self.label(b)}{kind}"
+        return None
+
+    def _entity_clash(self, b: str, ents: list[str], cues: set[str], fragment: bool,
+                      said: set[str] = frozenset()) -> tuple[KFact, str] | None:
         """b in a single-valued relation the claim names (or, in a verbless fragment like
         "Seminar: Monday, Room B", the only one b's kind fits) where the KG has another value."""
         cat_b = self.category(b)
         for a in ents:
             if a == b:
                 continue
+            wrong = self._wrong_value(a, b, said)
+            if wrong:
+                return wrong
             fitting = [slot for slot in self.slots(a).values() if slot.direction == "out" and not slot.literal
-                       and functional(slot.key, len(slot.facts)) and self.slot_category(slot) & cat_b]
+                       and self._single(slot, said) and self.slot_category(slot) & cat_b]
             named = [slot for slot in fitting if slot.key in cues]
             for slot in named or (fitting if fragment and len(fitting) == 1 else []):
                 if b not in slot.others:
@@ -560,7 +646,8 @@ class Verifier:
         counted = self._count(v, ents, blank) or self._numbered(v, ents, cues)
         return counted[0][:1] if counted and counted[1] else []
 
-    def _value_clash(self, v: V.Value, ents: list[str], cues: set[str], blank: str) -> tuple[KFact, str] | None:
+    def _value_clash(self, v: V.Value, ents: list[str], cues: set[str], blank: str,
+                     said: set[str] = frozenset()) -> tuple[KFact, str] | None:
         counted = self._count(v, ents, blank)
         if counted and not counted[1]:
             facts = counted[0]
@@ -571,7 +658,7 @@ class Verifier:
             return kf, f"the KG says {self.say(kf)}, not {v.text}"
         for a in ents:
             slots = self._literal_slots(v, a, cues)
-            if slots and all(functional(s.key, len(s.facts)) for s in slots):
+            if slots and all(self._single(s, said) for s in slots):
                 kf = slots[0].facts[0]
                 return kf, f"the KG says {self.say(kf)}, not {v.text.strip()}"
             # "Her phone number is 09:30": a contact attribute named outright and given a value
