@@ -27,6 +27,7 @@ VOCATIVE = re.compile(rf"^(?:{OPENERS}[\s,!.:;\-—–]*)+(?P<name>(?:Xq[a-z]+q|
                       re.IGNORECASE)
 BARE_VOCATIVE = re.compile(r"^(?P<name>Xq[a-z]+q|[A-Z][a-z]+)\s*,\s+(?=(?:the|it|its|this|that|there|your|yes|no|"
                            r"Xq[a-z]+q)\b)")
+AVAILABILITY = re.compile(r"\b(?:free|busy|available|unavailable|occupied|booked)\b", re.IGNORECASE)
 MARKER = re.compile(r"^(?:so|well|now|okay|ok|alright|anyway|basically|yes|yeah)\s+(?=(?:the|it|its|this|that|there|"
                     r"your|Xq[a-z]+q)\b)", re.IGNORECASE)
 TRAILING_VOCATIVE = re.compile(r",\s+(?:Xq[a-z]+q|[A-Z][a-z]+)\s*(?P<end>[.!]?)$")
@@ -78,13 +79,18 @@ def atomize(claim: str, first_verb, is_verb_word) -> list[str]:
     whole = _finish(body, end)
     if k >= len(toks):
         return [whole] + extra
-    head_end = toks[k][0]
+    if AVAILABILITY.search(body):
+        return [whole] + extra  # "free at 2 pm on Thursday": one statement about one moment
+    head = body[:toks[k][0]].rstrip()
+    rest = toks[k:]
     segments: list[list[tuple[int, str]]] = [[]]
-    for pos, tok in toks[k:]:
+    for i, (pos, tok) in enumerate(rest):
         low = tok.lower()
-        if segments[-1] and (low in PREPOSITIONS or tok == ","):
+        # "..., Reading Group from 13:30 and Journal Club from 14:30": "and" opens the next object.
+        new_object = low == "and" and _object_follows(rest, i + 1)
+        if segments[-1] and (low in PREPOSITIONS or tok == "," or new_object):
             segments.append([])
-        if tok != ",":
+        if tok != "," and not new_object:
             segments[-1].append((pos, tok))
     segments = [seg for seg in segments if seg]
     valued = [seg for seg in segments if any(_valueish(t) for _, t in seg)]
@@ -98,12 +104,28 @@ def atomize(claim: str, first_verb, is_verb_word) -> list[str]:
             merged[-1] = merged[-1] + seg
         else:
             merged.append(seg)
-    head = body[:head_end].rstrip()
-    out = []
-    for seg in merged:
+    # A segment without a preposition is the verb's object ("has Coffee Chat from 9 to 10"):
+    # the values after it are its values, so each of their claims carries it.
+    out: list[str] = []
+    obj = ""
+    for i, seg in enumerate(merged):
         text = body[seg[0][0]:seg[-1][0] + len(seg[-1][1])]
-        out.append(_finish(f"{head} {text}", end))
+        if seg[0][1].lower() in PREPOSITIONS:
+            out.append(_finish(f"{head} {obj} {text}", end))
+            continue
+        obj = text
+        follows = i + 1 < len(merged) and merged[i + 1][0][1].lower() in PREPOSITIONS
+        if not follows and any(_valueish(t) for _, t in seg):
+            out.append(_finish(f"{head} {obj}", end))
     return out + extra
+
+
+def _object_follows(toks: list[tuple[int, str]], i: int) -> bool:
+    """A name (capitalized words or a placeholder) then a preposition."""
+    j = i
+    while j < len(toks) and (PLACEHOLDER.match(toks[j][1]) or toks[j][1][:1].isupper()):
+        j += 1
+    return i < j < len(toks) and toks[j][1].lower() in PREPOSITIONS
 
 
 def _parentheses(body: str, first_verb) -> tuple[str, list[str]]:

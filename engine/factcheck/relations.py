@@ -125,7 +125,7 @@ SYNONYMS: tuple[tuple[re.Pattern, str], ...] = tuple((re.compile(rx, re.IGNORECA
     (r"\bwr(?:ote|itten|iter)\b|\bauthor", "author written by"),
     (r"\bcapacity\b|\bseats?\b|\bholds up to\b", "capacity seats"),
     (r"\bpopulation\b|\binhabitants\b|\bresidents\b", "population"),
-    (r"\bstud(?:y|ies|ying)\b|\benrolled\b", "enrolled in studies"),
+    (r"\bstud(?:y|ies|ying)\b|\benrol|\bstudents\b", "enrolment enrolled students"),
     (r"\bcosts?\b|\bprice[ds]?\b", "price cost"),
     (r"\bcook(?:s|ed|ing)? (?:for|in)\b|\btakes?\b.*\bminutes\b|\bready in\b", "cooking time duration minutes"),
     (r"\bserves\b|\bportions?\b|\bservings?\b", "servings"),
@@ -146,15 +146,18 @@ def glosses(text: str) -> str:
     return " ".join(gloss for rx, gloss in SYNONYMS if rx.search(text))
 
 
-def stated(key: str, label: str, text: str, glossed: str) -> bool:
-    """Does the claim state this relation outright: a cue word that is more than a
-    preposition, or the words of the relation's own label (in the claim or its glosses)?"""
+def stated(key: str, label: str, text: str, glossed: str) -> float:
+    """How plainly the claim states this relation: 1 for a cue word that is more than a
+    preposition, else the share of the words of the relation's label (or local name) that the
+    claim or its glosses say ("former member" is only half said by "member")."""
     rx = _COMPILED.get(key)
     if rx is not None and any(m.group(0).lower() not in WEAK for m in rx.finditer(text)):
-        return True
+        return 1.0
     stems = _label_stems(label_words(label)) if label else ()
+    if not stems:
+        return 0.0
     both = text + " " + glossed
-    return bool(stems) and all(rx.search(both) for rx in stems)
+    return sum(bool(rx.search(both)) for rx in stems) / len(stems)
 
 
 @lru_cache(maxsize=4096)

@@ -397,6 +397,38 @@ def _strip_markdown(line: str) -> str:
     return _EMPHASIS.sub(lambda m: m.group(2) or m.group(3) or m.group(4) or "", line)
 
 
+_LABEL_LINE = re.compile(r"^(?P<label>[A-Za-z][A-Za-z /&]{0,25}?)\s*:\s+(?P<value>\S.*)$")
+
+
+def _topic_lines(raw: list[str], protect: Callable[[str], Spans] | None) -> list[str]:
+    """Markdown stripped; a line that introduces a list ("Here are the details for X:",
+    "**X**:") names the topic of the bullets under it, and each bullet ("- Date: Monday",
+    "- in Room B") becomes a claim about that topic. The introducing line itself states nothing."""
+    out: list[str] = []
+    topic = None
+    for line in raw:
+        bullet = bool(re.match(r"^\s*(?:[-*+•]|\d{1,3}[.)])\s+", line))
+        text = _strip_markdown(line).strip()
+        if text.endswith(":") and not bullet:
+            head = text[:-1].strip()
+            spans = list(protect(head)) if protect else []
+            named = head[spans[-1][0]:spans[-1][1]] if spans else None
+            runs = re.findall(r"(?:[A-Z][\w'’\-]*)(?:\s+[A-Z][\w'’\-]*)*", head)
+            topic = named or (runs[-1] if runs and (len(runs[-1].split()) > 1 or runs[-1] != head.split()[0]) else None)
+            if topic is not None:
+                continue
+        elif topic and bullet:
+            labelled = _LABEL_LINE.match(text)
+            if labelled and first_verb(labelled.group("label")) is None:
+                text = f"{topic} {labelled.group('label').lower()}: {labelled.group('value')}"
+            elif first_verb(text) is None:
+                text = f"{topic}: {text}"
+        elif text:
+            topic = None
+        out.append(text)
+    return out
+
+
 def split_claims(text: str, protect: Callable[[str], Spans] | None = None) -> list[str]:
     """The atomic claims of a reply, in order. `protect(sentence)` gives spans (entity names)
     that must not be split at their "and" or commas."""
@@ -416,7 +448,7 @@ def split_claims(text: str, protect: Callable[[str], Spans] | None = None) -> li
             if body.strip():
                 claims.append(chunk.strip())
             continue
-        lines = [_strip_markdown(line) for line in chunk.split("\n")]
+        lines = _topic_lines(chunk.split("\n"), protect)
         for sentence in sentences("\n".join(lines)):
             protected = list(protect(sentence)) if protect else []
             for rx in _PROTECTED:

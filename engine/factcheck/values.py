@@ -67,8 +67,11 @@ TIME_PATTERNS = (
 BARE_HOUR = re.compile(r"\b(at|from|until|till|to|by|before|after|around|between)\s+(\d{1,2})(?=\s+(?:and|to|until|on|in|tomorrow|today)\b|[\s,.!?;]*$|[,.!?;])", re.I)
 NUMBER = re.compile(r"(?<![\w.+\-])(\d+(?:,\d{3})*(?:\.\d+)?)(?:\s*(thousand|million|billion|bn|k|m)\b)?(?![\w])", re.I)
 WORD_NUMBER = re.compile(r"\b(" + "|".join(sorted(NUMBER_WORDS, key=len, reverse=True)) + r")\b", re.I)
+HEDGE = re.compile(r"\b(?:about|around|roughly|approximately|approx\.?|nearly|almost|some|close to|just over|"
+                   r"just under|over|more than|under|ca\.?|circa|~)\s*$", re.I)
 YEAR = re.compile(r"\b(1[0-9]{3}|20[0-9]{2}|2100)\b")
-END_CUES = re.compile(r"\b(until|till|to|ends?|ending|ended|finish(?:es|ed)?|over|through)\b", re.I)
+END_CUES = re.compile(r"\b(until|till|to|ends?|ending|ended|finish(?:es|ed)?|over|through|wraps? up|wrapping up|"
+                      r"conclud(?:es|ed|ing)|closes?|done by|let out)\b", re.I)
 START_CUES = re.compile(r"\b(from|starts?|starting|started|begins?|beginning|began|at|opens?)\b", re.I)
 
 
@@ -144,6 +147,10 @@ def extract(text: str, now: datetime | None = None, taken: list[tuple[int, int]]
             num = float(raw) * scale
             decimals = len(raw.split(".")[1]) if "." in raw else 0
             tolerance = 0.5 * 10 ** (-decimals) * scale if scale > 1 or decimals else 0.0
+            if HEDGE.search(text[max(0, m.start() - 20):m.start()]) and not decimals and scale == 1:
+                # "about 410,000": a round number hedged is said to its last non-zero digit
+                zeros = len(raw) - len(raw.rstrip("0"))
+                tolerance = 0.5 * 10 ** zeros if zeros else 0.0
             add("number", (num, tolerance), m.start(), m.end())
     for m in WORD_NUMBER.finditer(text):
         if free(spans, m.start(), m.end()):

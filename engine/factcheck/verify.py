@@ -35,6 +35,8 @@ OPINION = re.compile(r"\b(?:i think|i believe|i feel|i guess|in my (?:opinion|vi
                      r"beautiful|best|worst|terrible|brilliant|important|exciting|perfect|cool|bad)|"
                      r"(?:the )?(?:best|greatest|worst|most beautiful|most interesting)\b|should|must see|worth)\b",
                      re.IGNORECASE)
+HEDGE = re.compile(r"^(?:i (?:think|believe|guess|reckon)|if i'?m not mistaken|as far as i know|if i remember "
+                   r"(?:correctly|rightly)|i'm (?:fairly |pretty )?sure)\s*(?:that\s+)?,?\s*(?=\w)", re.IGNORECASE)
 NEGATION = re.compile(r"\b(?:not|never|isn't|aren't|wasn't|weren't|doesn't|don't|didn't|won't|can't|cannot)\b|n't\b",
                       re.IGNORECASE)
 FREE = re.compile(r"\b(?:free|available|open)\b", re.IGNORECASE)
@@ -118,6 +120,7 @@ class Verifier:
         # The encoder (or a function that builds it) that matches wording to a custom KG's relations.
         self.relation_encoder = relation_encoder if relation_encoder is not None else encoder
         self._where: dict[str, list[tuple[int, int]]] = {}
+        self._blank = ""
         self.encoder = encoder  # engine.encoder.Encoder, only when the session already has one
         self.index = index
         self.now = now
@@ -311,6 +314,12 @@ class Verifier:
             return Judgement("nei", reason="no statement")
         if QUESTION.search(text):
             return Judgement("nei", reason="a question, not a claim")
+        hedge = HEDGE.match(text)
+        if hedge and not OPINION.search(text[hedge.end():]):
+            # "I believe it's in Room B": a hedged claim is still a claim; judged on its own
+            # words, and an opinion when the KG has nothing to say on them.
+            j = self.judge(text[hedge.end():])
+            return j if j.verdict != "nei" else Judgement("nei", reason="an opinion, not a fact the KG can hold")
         if OPINION.search(text):
             return Judgement("nei", reason="an opinion, not a fact the KG can hold")
         from engine.mentions import detect
@@ -393,6 +402,7 @@ class Verifier:
             return _negate(avail) if negated else avail
         if NONE.search(blank):
             return Judgement("nei", reason="says what there is not; the KG lists what there is")
+        self._blank = blank
         said = self._stated(blank, ents) | implied
         cues = self._cues(blank, ents) | implied | said
         support: list[KFact] = []
@@ -484,15 +494,17 @@ class Verifier:
         when no label's words are said, the relation whose label reads most like the claim's
         wording to the sentence encoder, by a clear margin."""
         glossed = glosses(blank)
-        out: set[str] = set()
+        score: dict[str, float] = {}
         labels: dict[str, str] = {}
         for iri in ents:
             for (key, _), slot in self.slots(iri).items():
                 label = slot.facts[0].p_label
-                if key not in out and stated(key, label, blank, glossed):
-                    out.add(key)
+                if key not in score:
+                    score[key] = stated(key, label, blank, glossed)
                 if custom(key):
                     labels.setdefault(key, label_words(label))
+        best = max(score.values(), default=0.0)
+        out = {k for k, x in score.items() if x >= 0.5 and (x == best or x == 1.0)}
         if out or len(labels) < 2 or self.relation_encoder is None:
             return out
         phrase = (relation_phrase(blank) + " " + glossed).strip()
@@ -628,8 +640,24 @@ class Verifier:
                     return (hits or numbered), bool(hits)
         return None
 
+    def _same_unit(self, v: V.Value, slot: Slot) -> bool:
+        """A year is compared only with dates and with years, a number with a unit ("194
+        minutes", "500,000 listeners") only with relations that speak of that unit."""
+        words = label_words(slot.facts[0].p_label) + " " + slot.key.lower()
+        if v.kind == "year":
+            return slot.kind == "date" or "year" in words
+        if v.kind != "number":
+            return True
+        after = re.findall(r"[a-z]+", self._blank[v.end:v.end + 40].lower())[:2]
+        unit = [w for w in after if w not in _FUNCTION]
+        if not unit:
+            return True
+        said = " ".join(unit) + " " + glosses(" ".join(unit))
+        return any(w[:5] in words for w in said.split() if len(w) >= 4) or cued(slot.key, "", " ".join(unit))
+
     def _literal_slots(self, v: V.Value, a: str, cues: set[str]) -> list[Slot]:
-        rivals = [s for s in self.slots(a).values() if s.literal and s.direction == "out" and V.comparable(v, s.kind)]
+        rivals = [s for s in self.slots(a).values() if s.literal and s.direction == "out" and V.comparable(v, s.kind)
+                  and self._same_unit(v, s)]
         if v.kind == "time" and v.slot:
             timed = [s for s in rivals if s.key in TIME_SLOTS[v.slot]]
             if timed:

@@ -1,0 +1,1 @@
+"""Evaluations: data sets written apart from the code they measure."""
