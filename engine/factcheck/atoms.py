@@ -22,10 +22,11 @@ _VALUE_WORDS = re.compile(
 _TOKEN = re.compile(r"[^\s,;()]+|[,;()]")
 # "Sure Mei,", "Hi Ravi!", "Alright, Mei —": a name addressed, never the subject of a claim.
 OPENERS = (r"(?:sure(?:\s+thing)?|ok(?:ay)?|well|yes|yeah|no|alright|all right|right|hi|hello|hey|thanks|thank you|"
-           r"of course|certainly|absolutely|great|good news|so|got it|happy to help|no problem|sorry)")
-VOCATIVE = re.compile(rf"^(?:{OPENERS}[\s,!.:;\-—–]*)+(?P<name>(?:Xq[a-z]+q|[A-Z][a-z]+)(?:\s+[A-Z][a-z]+)?)\s*[,!.:;\-—–]+\s*",
+           r"of course|certainly|absolutely|great|good news|good question|great question|so|got it|happy to help|"
+           r"no problem|sorry|you bet|glad you asked)")
+VOCATIVE = re.compile(rf"^(?:{OPENERS}[\s,!.:;\-—–]*)+(?P<name>(?:Xq[a-z]+q|[A-Z][\w'’\-]+)(?:\s+[A-Z][\w'’\-]+)?)\s*[,!.:;—–]+\s*",
                       re.IGNORECASE)
-BARE_VOCATIVE = re.compile(r"^(?P<name>Xq[a-z]+q|[A-Z][a-z]+)\s*,\s+(?=(?:the|it|its|this|that|there|your|yes|no|"
+BARE_VOCATIVE = re.compile(r"^(?P<name>Xq[a-z]+q|[A-Z][\w'’\-]+)\s*,\s+(?=(?:the|it|its|this|that|there|your|yes|no|"
                            r"Xq[a-z]+q)\b)")
 AVAILABILITY = re.compile(r"\b(?:free|busy|available|unavailable|occupied|booked)\b", re.IGNORECASE)
 MARKER = re.compile(r"^(?:so|well|now|okay|ok|alright|anyway|basically|yes|yeah)\s+(?=(?:the|it|its|this|that|there|"
@@ -58,7 +59,8 @@ def _is_verb_at(s: str, pos: int, first_verb) -> bool:
 
 
 def _valueish(tok: str) -> bool:
-    return bool(PLACEHOLDER.match(tok) or _VALUE_WORDS.match(tok) or tok[:1].isupper())
+    return bool(PLACEHOLDER.match(tok) or _VALUE_WORDS.match(tok) or tok[:1].isupper() or "@" in tok
+                or re.search(r"\d", tok))
 
 
 def atomize(claim: str, first_verb, is_verb_word) -> list[str]:
@@ -109,6 +111,8 @@ def atomize(claim: str, first_verb, is_verb_word) -> list[str]:
     out: list[str] = []
     obj = ""
     for i, seg in enumerate(merged):
+        while len(seg) > 1 and seg[-1][1].lower() in ("or", "and", "but"):
+            seg = seg[:-1]
         text = body[seg[0][0]:seg[-1][0] + len(seg[-1][1])]
         if seg[0][1].lower() in PREPOSITIONS:
             out.append(_finish(f"{head} {obj} {text}", end))

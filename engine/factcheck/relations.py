@@ -119,6 +119,8 @@ SYNONYMS: tuple[tuple[re.Pattern, str], ...] = tuple((re.compile(rx, re.IGNORECA
     (r"\bgenre\b|\bstyle\b|\bkind of music\b", "genre"),
     (r"\btracks?\b|\bsongs\b", "number of tracks track count"),
     (r"\bbased in\b|\bheadquarter", "headquarters location"),
+    (r"\bcomes? from\b|\bhails? from\b|\b(?:is|are) from\b|\bhometown\b|\bhome town\b|\boriginally from\b",
+     "hometown origin"),
     (r"\blives?\b|\bresides?\b|\bliving in\b", "residence lives in"),
     (r"\bwork(?:s|ed|ing)? (?:at|for)\b|\bemploy", "works for employer"),
     (r"\bteach(?:es)?\b|\btaught\b|\blectur|\binstruct", "teaches instructor taught by"),

@@ -32,7 +32,8 @@ _LEMMAS = ("start begin end finish organize organise host run lead attend join w
            "last share use own occupy report belong cover span need want like love prefer recommend "
            "think believe know seem look sound offer help invite arrive leave happen occur begin "
            "stand fall remain become build grow know mean lie rise sell buy pay tell say see give "
-           "get keep make bring send fly drive eat fight").split()
+           "get keep make bring send fly drive eat fight wrap kick front draw headline pull hail sign tour "
+           "debut head base shoot score").split()
 _NOUNISH_BASE = {"book", "call", "plan", "present", "star", "score", "coach", "award", "act", "open", "close",
                  "last", "end", "start", "work", "play", "study", "design", "release", "cost", "meet", "run",
                  "found", "lead", "need", "use", "help", "offer", "host", "chair", "report", "cover", "span",
@@ -91,6 +92,7 @@ _PROTECTED = (
     re.compile(r"\b(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day,\s+(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?\b(?![:.]\d)"
                r"|\b(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day,\s+[A-Z][a-z]+\s+\d{1,2}\b"),
     re.compile(r"\b[A-Z][a-z]+\.?\s+\d{1,2}(?:st|nd|rd|th)?,\s+\d{4}\b"),
+    re.compile(r"\b(?:Mon|Tue|Tues|Wed|Thu|Thur|Thurs|Fri|Sat|Sun)\.?,\s+[A-Z][a-z]{2,8}\.?\s+\d{1,2}\b"),
     re.compile(r"\d{1,3}(?:,\d{3})+"),
 )
 MAX_CLAIMS = 400  # a 20,000-character reply still checks in well under a second
@@ -121,6 +123,9 @@ def _is_verb(tokens: list[str], i: int) -> bool:
     if word in VERBS:
         return True
     prev = tokens[i - 1] if i else ""
+    nxt = tokens[i + 1].lower() if i + 1 < len(tokens) else ""
+    if prev.lower() in ("and", "but", "then") and _UNKNOWN_VERB.match(tokens[i]) and nxt in _PARTICLES:
+        return True  # "... and wraps up at 9"
     if (_PLACEHOLDER.match(prev) or prev[:1].isupper() and prev.lower() not in SUBJECT_PRONOUNS) \
             and _UNKNOWN_VERB.match(tokens[i]) and word not in _NOT_VERBS:
         return True  # a name then "fronts", "headlines", "draws": a verb the lists do not know
@@ -136,6 +141,7 @@ def _is_verb(tokens: list[str], i: int) -> bool:
 
 _PLACEHOLDER = re.compile(r"^Xq[a-z]+q$")
 _UNKNOWN_VERB = re.compile(r"^[a-z]{3,}(?:[^su]s|ed)$")
+_PARTICLES = frozenset("up off out down in at on by from to with for about around".split())
 _NOT_VERBS = frozenset("its this thus has was yes plus bus gas less news always perhaps towards across".split())
 
 
@@ -419,7 +425,7 @@ def _topic_lines(raw: list[str], protect: Callable[[str], Spans] | None) -> list
                 continue
         elif topic and bullet:
             labelled = _LABEL_LINE.match(text)
-            if labelled and first_verb(labelled.group("label")) is None:
+            if labelled and len(labelled.group("label").split()) <= 3:
                 text = f"{topic} {labelled.group('label').lower()}: {labelled.group('value')}"
             elif first_verb(text) is None:
                 text = f"{topic}: {text}"

@@ -33,7 +33,8 @@ OPINION = re.compile(r"\b(?:i think|i believe|i feel|i guess|in my (?:opinion|vi
                      r"(?:is|are|was|were|'s|looks?|sounds?|seems?)\s+(?:an? |the )?(?:very |really |quite |so |pretty |truly )?"
                      r"(?:great|good|nice|lovely|wonderful|amazing|awesome|fantastic|excellent|boring|fun|interesting|"
                      r"beautiful|best|worst|terrible|brilliant|important|exciting|perfect|cool|bad)|"
-                     r"(?:the )?(?:best|greatest|worst|most beautiful|most interesting)\b|should|must see|worth)\b",
+                     r"(?:the )?(?:best|greatest|worst|most beautiful|most interesting)\b|should|must see|"
+                     r"worth (?:it|seeing|watching|a (?:visit|look|listen)|visiting|checking))\b",
                      re.IGNORECASE)
 HEDGE = re.compile(r"^(?:i (?:think|believe|guess|reckon)|if i'?m not mistaken|as far as i know|if i remember "
                    r"(?:correctly|rightly)|i'm (?:fairly |pretty )?sure)\s*(?:that\s+)?,?\s*(?=\w)", re.IGNORECASE)
@@ -52,7 +53,7 @@ COMMON_CAPS = frozenset("""i it he she they we you the a an this that these thos
 yes no sure ok okay hello hi hey thanks thank sorry today tomorrow yesterday tonight now then also and but or so done
 monday tuesday wednesday thursday friday saturday sunday january february march april may june july august september
 october november december am pm mr mrs ms dr prof unfortunately please great perfect well however what which who when
-where why how""".split())
+where why how around about roughly approximately nearly almost over some just""".split())
 OFFICE_KIND = re.compile(r"^urn:kgchat:kg:[^:]+:(person|event|room|group):")
 CLASS_KIND = {iri: kind for kind, iri in OFFICE_CLASSES.items()}
 DEMONYMS = {"American": "United States", "British": "United Kingdom", "English": "England", "Scottish": "Scotland",
@@ -68,6 +69,8 @@ DEMONYMS = {"American": "United States", "British": "United Kingdom", "English":
 PROPERTY = re.compile(r"/(?:entity|prop/direct)/P\d+$")
 MAX_COMBOS = 8
 SEMANTIC_MARGIN = 0.05  # how much closer to the claim one relation's sentence must be than the next
+PREPOSITIONS = frozenset("in at on from during near inside into within across to by of for with".split())
+LOCATIVE = frozenset("in at on from during near inside into within across".split())
 RELATION_MIN = 0.35  # how close a claim's wording must be to a relation's label to state it
 
 # Literal kinds no other kind of value can stand for.
@@ -120,7 +123,8 @@ class Verifier:
         # The encoder (or a function that builds it) that matches wording to a custom KG's relations.
         self.relation_encoder = relation_encoder if relation_encoder is not None else encoder
         self._where: dict[str, list[tuple[int, int]]] = {}
-        self._blank = ""
+        self._blank = self._text = ""
+        self._unit_said: set[str] = set()
         self.encoder = encoder  # engine.encoder.Encoder, only when the session already has one
         self.index = index
         self.now = now
@@ -402,7 +406,7 @@ class Verifier:
             return _negate(avail) if negated else avail
         if NONE.search(blank):
             return Judgement("nei", reason="says what there is not; the KG lists what there is")
-        self._blank = blank
+        self._blank, self._text, self._unit_said = blank, text, set()
         said = self._stated(blank, ents) | implied
         cues = self._cues(blank, ents) | implied | said
         support: list[KFact] = []
@@ -563,8 +567,9 @@ class Verifier:
             if a == b:
                 continue
             if said and not (self._possessive(a, claim) or self._possessive(b, claim)):
+                prep = self._preposition(b, claim)
                 for slot in self.slots(a).values():
-                    if slot.key in said and not slot.literal and b in slot.others:
+                    if (slot.key in said or self._by_preposition(slot, prep)) and not slot.literal and b in slot.others:
                         return [f for f in slot.facts if f.other == b][:1]
                 continue
             rivals = [s for s in self.slots(a).values() if not s.literal and self.slot_category(s) & cat_b]
@@ -573,14 +578,30 @@ class Verifier:
                     return [f for f in slot.facts if f.other == b][:1]
         return []
 
+    def _preposition(self, iri: str, text: str) -> str:
+        """The preposition that introduces a thing in the claim ("in the Turing Building" → "in")."""
+        spans = self._where.get(iri)
+        if not spans:
+            return ""
+        words = [w.lower() for w in re.findall(r"[A-Za-z']+", text[:spans[0][0]])[-4:]]
+        return next((w for w in reversed(words) if w in PREPOSITIONS), "")
+
+    def _by_preposition(self, slot: Slot, prep: str) -> bool:
+        """A place or time preposition says its own relation, whatever the verb says: "taught in
+        the Turing Building" is where the course is held."""
+        return prep in LOCATIVE and (cued(slot.key, "", prep) or prep in label_words(slot.facts[0].p_label).split())
+
     def _possessive(self, iri: str, text: str) -> bool:
         return any(re.match(r"['’]s?\b", text[end:end + 2]) for _, end in self._where.get(iri, ()))
 
     def _single(self, slot: Slot, said: set[str]) -> bool:
         """One value per subject: by the schema, or a relation the claim states that holds one
         number, date or thing here ("draws 500,000 monthly listeners", "was formed in Leeds")."""
-        return functional(slot.key, len(slot.facts)) or (slot.key in said and len(slot.facts) == 1 and
-                                                          custom(slot.key) and slot.kind in ("", "number", "date"))
+        if functional(slot.key, len(slot.facts)):
+            return True
+        if not custom(slot.key) or len(slot.facts) != 1:
+            return False
+        return slot.key in said or slot.key in self._unit_said or slot.kind == "date"
 
     def _itself(self, a: str, said: set[str]) -> tuple[KFact, str] | None:
         for slot in self.slots(a).values():
@@ -594,12 +615,12 @@ class Verifier:
         """b given as the value of a single-valued relation the claim states of a (a named
         first), where the KG has another value — whatever kind of thing b is: a room or an
         event as an organizer is as wrong as another person."""
-        if not said or min((s for s, _ in self._where.get(a, [(1 << 30, 0)])), default=0) > \
-                min((s for s, _ in self._where.get(b, [(-1, 0)])), default=0):
+        if not said:
             return None
+        prep = self._preposition(b, self._text)
         for slot in self.slots(a).values():
             if (slot.direction == "out" and not slot.literal and slot.key in said and self._single(slot, said)
-                    and b not in slot.others):
+                    and b not in slot.others and (prep not in LOCATIVE or self._by_preposition(slot, prep))):
                 kf = slot.facts[0]
                 kind = "" if self.slot_category(slot) & self.category(b) else " (not even the right kind of thing)"
                 return kf, f"the KG says {self.say(kf)}, not {self.label(b)}{kind}"
@@ -653,7 +674,10 @@ class Verifier:
         if not unit:
             return True
         said = " ".join(unit) + " " + glosses(" ".join(unit))
-        return any(w[:5] in words for w in said.split() if len(w) >= 4) or cued(slot.key, "", " ".join(unit))
+        if any(w[:5] in words for w in said.split() if len(w) >= 4) or cued(slot.key, "", " ".join(unit)):
+            self._unit_said.add(slot.key)
+            return True
+        return False
 
     def _literal_slots(self, v: V.Value, a: str, cues: set[str]) -> list[Slot]:
         rivals = [s for s in self.slots(a).values() if s.literal and s.direction == "out" and V.comparable(v, s.kind)
