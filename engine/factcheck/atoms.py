@@ -28,7 +28,7 @@ VOCATIVE = re.compile(rf"^(?:{OPENERS}[\s,!.:;\-—–]*)+(?P<name>(?:Xq[a-z]+q|
                       re.IGNORECASE)
 BARE_VOCATIVE = re.compile(r"^(?P<name>Xq[a-z]+q|[A-Z][\w'’\-]+)\s*,\s+(?=(?:the|it|its|this|that|there|your|yes|no|"
                            r"Xq[a-z]+q)\b)")
-AVAILABILITY = re.compile(r"\b(?:free|busy|available|unavailable|occupied|booked)\b", re.IGNORECASE)
+AVAILABILITY = re.compile(r"\b(?:free|busy|available|unavailable|occupied|booked up|fully booked)\b", re.IGNORECASE)
 MARKER = re.compile(r"^(?:so|well|now|okay|ok|alright|anyway|basically|yes|yeah)\s+(?=(?:the|it|its|this|that|there|"
                     r"your|Xq[a-z]+q)\b)", re.IGNORECASE)
 TRAILING_VOCATIVE = re.compile(r",\s+(?:Xq[a-z]+q|[A-Z][a-z]+)\s*(?P<end>[.!]?)$")

@@ -16,7 +16,7 @@ CUES: dict[str, str] = {
     "start_time": r"\b(?:starts?|starting|started|begins?|beginning|began|from|at)\b",
     "end_time": r"\b(?:ends?|ending|ended|finish(?:es|ed)?|until|till|to|over)\b",
     "date": r"\b(?:on|date|day|today|tomorrow|yesterday)\b",
-    "organizer": r"\b(?:organi[sz](?:es|ed|er|ers|ing|e)|host(?:s|ed|ing)?|run by|runs|leads?|led by|chair(?:s|ed)?|in charge)\b",
+    "organizer": r"\b(?:organi[sz](?:es|ed|er|ers|ing|e)|host(?:s|ed|ing)?|run by|runs|running|leads?|led by|chair(?:s|ed)?|in charge)\b",
     "attendee": r"\b(?:attend(?:s|ing|ed|ees?)?|going to|goes to|participa\w*|join(?:s|ing)?|ha(?:s|ve)|with|also)\b",
     "member_of": r"\b(?:members?|belongs?|works? (?:in|for|at)|part of|group|team|department|in)\b",
     "office": r"\boffice\b",

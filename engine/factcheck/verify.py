@@ -25,7 +25,7 @@ from engine.state import Check, Mention
 from engine.timeexpr import hhmm
 from engine.verbalize import literal_text, predicate_key, sentence
 from kgstore.terms import Fact
-from kgstore.vocab import LABEL_PREDICATES, OFFICE_CLASSES, WD
+from kgstore.vocab import LABEL_PREDICATES, OFFICE_CLASSES, WD, local_name
 from rules.similarity import norm
 
 QUESTION = re.compile(r"\?\s*[\"')\]]*\s*$")
@@ -71,6 +71,9 @@ MAX_COMBOS = 8
 SEMANTIC_MARGIN = 0.05  # how much closer to the claim one relation's sentence must be than the next
 PREPOSITIONS = frozenset("in at on from during near inside into within across to by of for with".split())
 LOCATIVE = frozenset("in at on from during near inside into within across".split())
+PERSON_TYPES = frozenset("person human people agent lecturer professor teacher student musician singer artist actor "
+                         "actress author writer director producer player athlete employee researcher scientist chef "
+                         "cook politician mayor composer drummer guitarist".split())
 RELATION_MIN = 0.35  # how close a claim's wording must be to a relation's label to state it
 
 # Literal kinds no other kind of value can stand for.
@@ -164,8 +167,8 @@ class Verifier:
             else:
                 types = self.bg.types(iri)
                 kinds = {CLASS_KIND[t] for t in types if t in CLASS_KIND}
-                if WD + "Q5" in types:
-                    kinds.add("person")
+                if WD + "Q5" in types or any(label_words(local_name(t)) in PERSON_TYPES for t in types):
+                    kinds.add("person")  # a custom KG's Lecturer or Musician is someone "they" can stand for
                 cat = frozenset(kinds or types or {"thing"})
             self._cats[iri] = cat
         return cat
@@ -303,7 +306,14 @@ class Verifier:
 
     def protected_spans(self, sentence: str) -> list[tuple[int, int]]:
         """Entity names in a sentence, which the splitter must not cut at their "and"."""
-        return [(m.start, m.end) for m in self._names(sentence)]
+        spans = []
+        for m in self._names(sentence):
+            _trim(m)  # "Grace, the" is the name Grace: a fuzzy match must not swallow the comma after it
+            cut = m.text.find(",")
+            if cut > 0 and "," not in self.label(m.candidates[0][0]):
+                _trim_to(m, cut)
+            spans.append((m.start, m.end))
+        return spans
 
     # -- claims ------------------------------------------------------------------------------
     def check(self, claim: str) -> Check:
@@ -361,7 +371,7 @@ class Verifier:
         spans = [(m.start, m.end) for m, _ in anchors] + [(m.start, m.end) for m in mentions if m.kind == "name"]
         # A number right after a capitalized word belongs to a name ("Office 115", "Apollo 13").
         values = [v for v in V.extract(text, self.now, spans)
-                  if not (v.kind == "number" and re.search(r"[A-Z][\w'’\-]*\s$", text[:v.start]))]
+                  if not (v.kind == "number" and _after_name(text[:v.start]))]
         blank = _blank(text, spans + [(v.start, v.end) for v in values])
         unknown = _unknown_names(blank)
         exact = self._exact_names(text, blank)
@@ -567,9 +577,10 @@ class Verifier:
             if a == b:
                 continue
             if said and not (self._possessive(a, claim) or self._possessive(b, claim)):
-                prep = self._preposition(b, claim)
+                preps = (self._preposition(b, claim), self._preposition(a, claim))
                 for slot in self.slots(a).values():
-                    if (slot.key in said or self._by_preposition(slot, prep)) and not slot.literal and b in slot.others:
+                    if ((slot.key in said or any(self._by_preposition(slot, p) for p in preps)) and not slot.literal
+                            and b in slot.others):
                         return [f for f in slot.facts if f.other == b][:1]
                 continue
             rivals = [s for s in self.slots(a).values() if not s.literal and self.slot_category(s) & cat_b]
@@ -619,8 +630,10 @@ class Verifier:
             return None
         prep = self._preposition(b, self._text)
         for slot in self.slots(a).values():
-            if (slot.direction == "out" and not slot.literal and slot.key in said and self._single(slot, said)
-                    and b not in slot.others and (prep not in LOCATIVE or self._by_preposition(slot, prep))):
+            by_prep = self._by_preposition(slot, prep)
+            if (slot.direction == "out" and not slot.literal and (slot.key in said or by_prep)
+                    and self._single(slot, said | ({slot.key} if by_prep else set()))
+                    and b not in slot.others and (prep not in LOCATIVE or by_prep)):
                 kf = slot.facts[0]
                 kind = "" if self.slot_category(slot) & self.category(b) else " (not even the right kind of thing)"
                 return kf, f"the KG says {self.say(kf)}, not {self.label(b)}{kind}"
@@ -665,9 +678,9 @@ class Verifier:
         """A year is compared only with dates and with years, a number with a unit ("194
         minutes", "500,000 listeners") only with relations that speak of that unit."""
         words = label_words(slot.facts[0].p_label) + " " + slot.key.lower()
-        if v.kind == "year":
-            return slot.kind == "date" or "year" in words
-        if v.kind != "number":
+        if v.kind == "year" and not (slot.kind == "date" or "year" in words):
+            return False
+        if v.kind not in ("number", "year"):
             return True
         after = re.findall(r"[a-z]+", self._blank[v.end:v.end + 40].lower())[:2]
         unit = [w for w in after if w not in _FUNCTION]
@@ -862,6 +875,11 @@ def _negate(j: Judgement) -> Judgement:
                      extra=j.extra, supported=j.supported)
 
 
+def _after_name(before: str) -> bool:
+    m = re.search(r"([A-Z][\w'’\-]*)\s$", before)
+    return bool(m) and m.group(1).lower() not in COMMON_CAPS
+
+
 def _blank(text: str, spans: list[tuple[int, int]]) -> str:
     chars = list(text)
     for a, b in spans:
@@ -911,6 +929,12 @@ def _trim(m: Mention) -> None:
     if possessive and b - a > 2:
         b -= 2
     m.start, m.end, m.text = m.start + a, m.start + b, m.text[a:b]
+
+
+def _trim_to(m: Mention, n: int) -> None:
+    m.text = m.text[:n].rstrip()
+    m.end = m.start + len(m.text)
+    _trim(m)
 
 
 def _whole_name(text: str, m: Mention) -> str:
