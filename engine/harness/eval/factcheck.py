@@ -3,8 +3,8 @@
 Each planted reply goes through the `check` stage as it runs in a turn: over the dialogue's own
 world (one store per generated dialogue, the dialogue so far as history, the turn's linked
 mentions as the reasoning stage would give them) or over the Wikidata-style demo KG. Every
-planted claim is matched to the check of the claim the splitter produced for it; a claim the
-splitter lost counts as wrong.
+planted claim is matched to the atomic claims the splitter made of it (see `match_checks`); a
+claim the splitter lost counts as wrong.
 """
 
 from __future__ import annotations
@@ -29,29 +29,38 @@ def _words(text: str) -> set[str]:
 
 
 def match_checks(planted: list, checks: list) -> list:
-    """For each planted claim, the check whose claim shares the most words with it (each check
-    used once), or None when the splitter left nothing that resembles it."""
-    free = list(range(len(checks)))
-    out = []
-    for p in planted:
-        if p.marker:
-            hit = next((i for i in free if p.marker in checks[i].claim), None)
-            if hit is not None:
-                free.remove(hit)
-            out.append(checks[hit] if hit is not None else None)
-            continue
-        want = _words(p.claim)
+    """For each planted claim, the verdict on the atomic claims the splitter made of it (or None
+    when it left nothing that resembles it). Each check goes to the planted claim whose words
+    hold most of its own words; a planted claim with several values is contradicted when any of
+    its atoms is, supported when all are, NOT ENOUGH INFO otherwise."""
+    from engine.state import Check
+
+    owners: list[list] = [[] for _ in planted]
+    for c in checks:
+        got = _words(c.claim)
         best, score = None, 0.0
-        for i in free:
-            got = _words(checks[i].claim)
-            jac = len(want & got) / max(len(want | got), 1)
-            if jac > score:
-                best, score = i, jac
-        if best is not None and score >= 0.5:
-            free.remove(best)
-            out.append(checks[best])
-        else:
+        for i, p in enumerate(planted):
+            if p.marker:
+                hit = p.marker in c.claim
+                if hit and score < 2.0:
+                    best, score = i, 2.0
+                continue
+            share = len(got & _words(p.claim)) / max(len(got), 1)
+            if share > score or (share == score and best is not None and owners[best] and not owners[i]):
+                best, score = i, share  # of two alike, the one that has no atom yet
+        if best is not None and score >= 0.6:
+            owners[best].append(c)
+    out = []
+    for p, mine in zip(planted, owners):
+        if not mine:
             out.append(None)
+            continue
+        verdicts = [c.verdict for c in mine]
+        verdict = ("contradicted" if "contradicted" in verdicts else
+                   "supported" if all(v == "supported" for v in verdicts) else "nei")
+        first = next(c for c in mine if c.verdict == verdict) if verdict in verdicts else mine[0]
+        out.append(Check(claim=" | ".join(c.claim for c in mine), verdict=verdict, evidence=first.evidence,
+                         reason=first.reason))
     return out
 
 

@@ -9,12 +9,14 @@ from engine.state import TurnState
 
 
 def make_verifier(state: TurnState, ctx: TurnContext):
-    from engine.stages.check.factcheck.verify import Verifier
     from engine.nlp.mentions import label_index
+    from engine.stages.check.factcheck.verify import Verifier
+    from engine.stages.score.encoder import encoder_for
 
     return Verifier(ctx.background, label_index(ctx), now=state.now, retrieved=state.retrieved,
                     mentions=state.mentions, history=list(state.history) + [("user", state.text)],
-                    speaker=state.speaker_entity, encoder=ctx.resources.get("encoder"))
+                    speaker=state.speaker_entity, encoder=ctx.resources.get("encoder"),
+                    relation_encoder=lambda: encoder_for(ctx))
 
 
 def splitter(state: TurnState, ctx: TurnContext, verifier):

@@ -14,6 +14,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from engine.stages.check.factcheck.atoms import atomize, strip_vocative
+
 Spans = list[tuple[int, int]]
 
 _IRREGULAR = ("is are was were be been being am 's 're has have had having do does did done "
@@ -30,7 +32,8 @@ _LEMMAS = ("start begin end finish organize organise host run lead attend join w
            "last share use own occupy report belong cover span need want like love prefer recommend "
            "think believe know seem look sound offer help invite arrive leave happen occur begin "
            "stand fall remain become build grow know mean lie rise sell buy pay tell say see give "
-           "get keep make bring send fly drive eat fight").split()
+           "get keep make bring send fly drive eat fight wrap kick front draw headline pull hail sign tour "
+           "debut head base shoot score").split()
 _NOUNISH_BASE = {"book", "call", "plan", "present", "star", "score", "coach", "award", "act", "open", "close",
                  "last", "end", "start", "work", "play", "study", "design", "release", "cost", "meet", "run",
                  "found", "lead", "need", "use", "help", "offer", "host", "chair", "report", "cover", "span",
@@ -86,9 +89,10 @@ _MD_LINE = re.compile(r"^\s{0,3}(?:#{1,6}\s+|>\s?|[-*+•]\s+|\d{1,3}[.)]\s+)")
 _EMPHASIS = re.compile(r"(\*\*|__)(.+?)\1|(?<![\w*])\*(?!\s)([^*\n]+?)(?<!\s)\*(?![\w*])|`([^`\n]+)`")
 _PROTECTED = (
     re.compile(r"\bbetween\s+\S+(?:\s+(?:am|pm|a\.m\.|p\.m\.))?\s+and\s+\S+", re.IGNORECASE),
-    re.compile(r"\b(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day,\s+(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?\b"
+    re.compile(r"\b(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day,\s+(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?\b(?![:.]\d)"
                r"|\b(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day,\s+[A-Z][a-z]+\s+\d{1,2}\b"),
     re.compile(r"\b[A-Z][a-z]+\.?\s+\d{1,2}(?:st|nd|rd|th)?,\s+\d{4}\b"),
+    re.compile(r"\b(?:Mon|Tue|Tues|Wed|Thu|Thur|Thurs|Fri|Sat|Sun)\.?,\s+[A-Z][a-z]{2,8}\.?\s+\d{1,2}\b"),
     re.compile(r"\d{1,3}(?:,\d{3})+"),
 )
 MAX_CLAIMS = 400  # a 20,000-character reply still checks in well under a second
@@ -118,6 +122,13 @@ def _is_verb(tokens: list[str], i: int) -> bool:
     word = tokens[i].lower()
     if word in VERBS:
         return True
+    prev = tokens[i - 1] if i else ""
+    nxt = tokens[i + 1].lower() if i + 1 < len(tokens) else ""
+    if prev.lower() in ("and", "but", "then") and _UNKNOWN_VERB.match(tokens[i]) and nxt in _PARTICLES:
+        return True  # "... and wraps up at 9"
+    if (_PLACEHOLDER.match(prev) or prev[:1].isupper() and prev.lower() not in SUBJECT_PRONOUNS) \
+            and _UNKNOWN_VERB.match(tokens[i]) and word not in _NOT_VERBS:
+        return True  # a name then "fronts", "headlines", "draws": a verb the lists do not know
     if word in VERBS_AFTER_SUBJECT:
         if i == 0:  # a coordinated predicate ("... and ends at 11") or a relative clause body
             return True
@@ -126,6 +137,12 @@ def _is_verb(tokens: list[str], i: int) -> bool:
             return True  # "The film stars ..."
         return prev[:1].isupper() or prev.lower() in SUBJECT_PRONOUNS or prev.lower() in ("also", "then", "now")
     return False
+
+
+_PLACEHOLDER = re.compile(r"^Xq[a-z]+q$")
+_UNKNOWN_VERB = re.compile(r"^[a-z]{3,}(?:[^su]s|ed)$")
+_PARTICLES = frozenset("up off out down in at on by from to with for about around".split())
+_NOT_VERBS = frozenset("its this thus has was yes plus bus gas less news always perhaps towards across".split())
 
 
 def _tokens(text: str) -> list[re.Match]:
@@ -240,16 +257,43 @@ def split_sentence(sentence: str, protected: Spans) -> list[str]:
     a fragment or has nothing to split)."""
     masked, names = _mask(sentence, protected)
     s = DISCOURSE.sub("", masked).strip() or masked.strip()
-    if s.endswith("?") or GREETINGS.match(s) or first_verb(s) is None:
+    s = strip_vocative(s, first_verb)
+    if s.endswith("?") or GREETINGS.match(s):
         claims = [s]
+    elif first_verb(s) is None:
+        claims = atomize(s, first_verb, _verb_word)
     else:
         claims = []
         for piece in _relative_clauses(s):
-            claims.extend(_coordination(piece))
+            claims.extend(_atoms(piece))
     if names:
         rx = re.compile("|".join(re.escape(k) for k in names))
         claims = [rx.sub(lambda m: names[m.group(0)], c) for c in claims]
     return [c[0].upper() + c[1:] if c[0].islower() else c for c in claims if c]
+
+
+def _verb_word(word: str) -> bool:
+    return word.lower() in VERBS or word.lower() in VERBS_AFTER_SUBJECT
+
+
+def _atoms(piece: str) -> list[str]:
+    """Clauses first when the sentence joins clauses ("X fronts Y and was born in Z"), then one
+    value per claim; otherwise one value per claim first, then the lists inside each value
+    ("with A and B"), so a list never borrows a frame from an earlier value."""
+    if _clause_coordinated(piece):
+        return [a for part in _coordination(piece) for a in atomize(part, first_verb, _verb_word)]
+    return [c for atom in atomize(piece, first_verb, _verb_word) for c in _coordination(atom)]
+
+
+def _clause_coordinated(s: str) -> bool:
+    seps = _separators(s)
+    for i, (_, b, _) in enumerate(seps):
+        part = s[b:seps[i + 1][0] if i + 1 < len(seps) else len(s)]
+        words = [m.group(0) for m in _tokens(part)]
+        if words and (_is_verb(words, 0) or (words[0].lower() in ("also", "then") and len(words) > 1
+                                              and _is_verb(words, 1)) or _is_clause(part)):
+            return True
+    return False
 
 
 def _relative_clauses(s: str) -> list[str]:
@@ -359,6 +403,38 @@ def _strip_markdown(line: str) -> str:
     return _EMPHASIS.sub(lambda m: m.group(2) or m.group(3) or m.group(4) or "", line)
 
 
+_LABEL_LINE = re.compile(r"^(?P<label>[A-Za-z][A-Za-z /&]{0,25}?)\s*:\s+(?P<value>\S.*)$")
+
+
+def _topic_lines(raw: list[str], protect: Callable[[str], Spans] | None) -> list[str]:
+    """Markdown stripped; a line that introduces a list ("Here are the details for X:",
+    "**X**:") names the topic of the bullets under it, and each bullet ("- Date: Monday",
+    "- in Room B") becomes a claim about that topic. The introducing line itself states nothing."""
+    out: list[str] = []
+    topic = None
+    for line in raw:
+        bullet = bool(re.match(r"^\s*(?:[-*+•]|\d{1,3}[.)])\s+", line))
+        text = _strip_markdown(line).strip()
+        if text.endswith(":") and not bullet:
+            head = text[:-1].strip()
+            spans = list(protect(head)) if protect else []
+            named = head[spans[-1][0]:spans[-1][1]] if spans else None
+            runs = re.findall(r"(?:[A-Z][\w'’\-]*)(?:\s+[A-Z][\w'’\-]*)*", head)
+            topic = named or (runs[-1] if runs and (len(runs[-1].split()) > 1 or runs[-1] != head.split()[0]) else None)
+            if topic is not None:
+                continue
+        elif topic and bullet:
+            labelled = _LABEL_LINE.match(text)
+            if labelled and len(labelled.group("label").split()) <= 3:
+                text = f"{topic} {labelled.group('label').lower()}: {labelled.group('value')}"
+            elif first_verb(text) is None:
+                text = f"{topic}: {text}"
+        elif text:
+            topic = None
+        out.append(text)
+    return out
+
+
 def split_claims(text: str, protect: Callable[[str], Spans] | None = None) -> list[str]:
     """The atomic claims of a reply, in order. `protect(sentence)` gives spans (entity names)
     that must not be split at their "and" or commas."""
@@ -378,7 +454,7 @@ def split_claims(text: str, protect: Callable[[str], Spans] | None = None) -> li
             if body.strip():
                 claims.append(chunk.strip())
             continue
-        lines = [_strip_markdown(line) for line in chunk.split("\n")]
+        lines = _topic_lines(chunk.split("\n"), protect)
         for sentence in sentences("\n".join(lines)):
             protected = list(protect(sentence)) if protect else []
             for rx in _PROTECTED:

@@ -43,14 +43,15 @@ class Value:
 
 _MONTH = r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
 _WEEKDAY = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
+_WEEKDAY_OR_SHORT = rf"{_WEEKDAY}|(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)\.?(?=,)"
 _ORD = r"(\d{1,2})(?:st|nd|rd|th)?"
 EMAIL = re.compile(r"\b[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+\b")
 PHONE = re.compile(r"(?<![\w:.])\+?\(?\d[\d\s\-().]{5,}\d(?![\w:])")
 DATE_PATTERNS = (
     (re.compile(r"\b(\d{4})-(\d{1,2})-(\d{1,2})(?:T[\d:.]+Z?)?\b"), "ymd"),
     (re.compile(r"\b(\d{1,2})[/.](\d{1,2})[/.](\d{4})\b"), "dmy_or_mdy"),
-    (re.compile(rf"\b(?:({_WEEKDAY}),?\s+)?(?:the\s+)?{_ORD}(?:\s+of)?\s+({_MONTH})\.?(?:,?\s+(\d{{4}}))?\b", re.I), "dmy"),
-    (re.compile(rf"\b(?:({_WEEKDAY}),?\s+)?({_MONTH})\.?\s+(?:the\s+)?{_ORD}\b(?:,?\s+(\d{{4}}))?", re.I), "mdy"),
+    (re.compile(rf"\b(?:({_WEEKDAY_OR_SHORT}),?\s+)?(?:the\s+)?{_ORD}(?:\s+of)?\s+({_MONTH})\.?(?:,?\s+(\d{{4}}))?\b", re.I), "dmy"),
+    (re.compile(rf"\b(?:({_WEEKDAY_OR_SHORT}),?\s+)?({_MONTH})\.?\s+(?:the\s+)?{_ORD}\b(?:,?\s+(\d{{4}}))?", re.I), "mdy"),
     (re.compile(rf"\b({_MONTH})\.?\s+(\d{{4}})\b", re.I), "my"),
     (re.compile(rf"\b({_WEEKDAY})\b", re.I), "weekday"),
     (re.compile(r"\b(today|tomorrow|yesterday|tonight|this (?:morning|afternoon|evening))\b", re.I), "relative"),
@@ -67,8 +68,11 @@ TIME_PATTERNS = (
 BARE_HOUR = re.compile(r"\b(at|from|until|till|to|by|before|after|around|between)\s+(\d{1,2})(?=\s+(?:and|to|until|on|in|tomorrow|today)\b|[\s,.!?;]*$|[,.!?;])", re.I)
 NUMBER = re.compile(r"(?<![\w.+\-])(\d+(?:,\d{3})*(?:\.\d+)?)(?:\s*(thousand|million|billion|bn|k|m)\b)?(?![\w])", re.I)
 WORD_NUMBER = re.compile(r"\b(" + "|".join(sorted(NUMBER_WORDS, key=len, reverse=True)) + r")\b", re.I)
+HEDGE = re.compile(r"\b(?:about|around|roughly|approximately|approx\.?|nearly|almost|some|close to|just over|"
+                   r"just under|over|more than|under|ca\.?|circa|~)\s*$", re.I)
 YEAR = re.compile(r"\b(1[0-9]{3}|20[0-9]{2}|2100)\b")
-END_CUES = re.compile(r"\b(until|till|to|ends?|ending|ended|finish(?:es|ed)?|over|through)\b", re.I)
+END_CUES = re.compile(r"\b(until|till|to|ends?|ending|ended|finish(?:es|ed)?|over|through|wraps? up|wrapping up|"
+                      r"conclud(?:es|ed|ing)|closes?|done by|let out)\b", re.I)
 START_CUES = re.compile(r"\b(from|starts?|starting|started|begins?|beginning|began|at|opens?)\b", re.I)
 
 
@@ -134,7 +138,7 @@ def extract(text: str, now: datetime | None = None, taken: list[tuple[int, int]]
         if 0 <= h <= 24 and free(spans, m.start(2), m.end(2)):
             add("time", _to_24h(h, 0, None), m.start(2), m.end(2), _slot(text, m.start(2)))
     for m in YEAR.finditer(text):
-        if free(spans, m.start(), m.end()) and re.search(r"\b(in|since|of|from|until|year|by|around|circa)\s*$",
+        if free(spans, m.start(), m.end()) and re.search(r"(?:\b(?:in|since|of|from|until|year|by|around|circa)|[:(])\s*$",
                                                         text[max(0, m.start() - 8):m.start()], re.I):
             add("year", int(m.group(1)), m.start(), m.end())
     for m in NUMBER.finditer(text):
@@ -144,6 +148,10 @@ def extract(text: str, now: datetime | None = None, taken: list[tuple[int, int]]
             num = float(raw) * scale
             decimals = len(raw.split(".")[1]) if "." in raw else 0
             tolerance = 0.5 * 10 ** (-decimals) * scale if scale > 1 or decimals else 0.0
+            if HEDGE.search(text[max(0, m.start() - 20):m.start()]) and not decimals and scale == 1:
+                # "about 410,000": a round number hedged is said to its last non-zero digit
+                zeros = len(raw) - len(raw.rstrip("0"))
+                tolerance = 0.5 * 10 ** zeros if zeros else 0.0
             add("number", (num, tolerance), m.start(), m.end())
     for m in WORD_NUMBER.finditer(text):
         if free(spans, m.start(), m.end()):
@@ -170,7 +178,8 @@ def _parse_date(m: re.Match, form: str, now: datetime | None):
                 return (y, a, b, date(y, a, b).weekday())
             return (y, None, None, None, frozenset({(a, b), (b, a)}))  # ambiguous d/m
         if form in ("dmy", "mdy"):
-            wd = WEEKDAYS.get((g[0] or "").lower())
+            said = (g[0] or "").lower().rstrip(".")
+            wd = next((i for name, i in WEEKDAYS.items() if said and name.startswith(said)), None)
             day, month = (int(g[1]), _month(g[2])) if form == "dmy" else (int(g[2]), _month(g[1]))
             year = int(g[3]) if g[3] else None
             if not 1 <= day <= 31:

@@ -18,13 +18,14 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from engine.stages.check.factcheck import values as V
-from engine.stages.check.factcheck.relations import COUNT_NOUNS, TIME_SLOTS, cued, functional
+from engine.stages.check.factcheck.relations import (COUNT_NOUNS, TIME_SLOTS, cued, custom, functional, glosses, label_words,
+                                        relation_phrase, stated)
 from engine.stages.check.factcheck.split import first_verb
 from engine.state import Check, Mention
 from engine.nlp.timeexpr import hhmm
 from engine.stages.verbalize import literal_text, predicate_key, sentence
 from kgstore.terms import Fact
-from kgstore.vocab import LABEL_PREDICATES, OFFICE_CLASSES, WD
+from kgstore.vocab import LABEL_PREDICATES, OFFICE_CLASSES, WD, local_name
 from rules.similarity import norm
 
 QUESTION = re.compile(r"\?\s*[\"')\]]*\s*$")
@@ -32,8 +33,11 @@ OPINION = re.compile(r"\b(?:i think|i believe|i feel|i guess|in my (?:opinion|vi
                      r"(?:is|are|was|were|'s|looks?|sounds?|seems?)\s+(?:an? |the )?(?:very |really |quite |so |pretty |truly )?"
                      r"(?:great|good|nice|lovely|wonderful|amazing|awesome|fantastic|excellent|boring|fun|interesting|"
                      r"beautiful|best|worst|terrible|brilliant|important|exciting|perfect|cool|bad)|"
-                     r"(?:the )?(?:best|greatest|worst|most beautiful|most interesting)\b|should|must see|worth)\b",
+                     r"(?:the )?(?:best|greatest|worst|most beautiful|most interesting)\b|should|must see|"
+                     r"worth (?:it|seeing|watching|a (?:visit|look|listen)|visiting|checking))\b",
                      re.IGNORECASE)
+HEDGE = re.compile(r"^(?:i (?:think|believe|guess|reckon)|if i'?m not mistaken|as far as i know|if i remember "
+                   r"(?:correctly|rightly)|i'm (?:fairly |pretty )?sure)\s*(?:that\s+)?,?\s*(?=\w)", re.IGNORECASE)
 NEGATION = re.compile(r"\b(?:not|never|isn't|aren't|wasn't|weren't|doesn't|don't|didn't|won't|can't|cannot)\b|n't\b",
                       re.IGNORECASE)
 FREE = re.compile(r"\b(?:free|available|open)\b", re.IGNORECASE)
@@ -49,7 +53,7 @@ COMMON_CAPS = frozenset("""i it he she they we you the a an this that these thos
 yes no sure ok okay hello hi hey thanks thank sorry today tomorrow yesterday tonight now then also and but or so done
 monday tuesday wednesday thursday friday saturday sunday january february march april may june july august september
 october november december am pm mr mrs ms dr prof unfortunately please great perfect well however what which who when
-where why how""".split())
+where why how around about roughly approximately nearly almost over some just""".split())
 OFFICE_KIND = re.compile(r"^urn:kgchat:kg:[^:]+:(person|event|room|group):")
 CLASS_KIND = {iri: kind for kind, iri in OFFICE_CLASSES.items()}
 DEMONYMS = {"American": "United States", "British": "United Kingdom", "English": "England", "Scottish": "Scotland",
@@ -65,6 +69,12 @@ DEMONYMS = {"American": "United States", "British": "United Kingdom", "English":
 PROPERTY = re.compile(r"/(?:entity|prop/direct)/P\d+$")
 MAX_COMBOS = 8
 SEMANTIC_MARGIN = 0.05  # how much closer to the claim one relation's sentence must be than the next
+PREPOSITIONS = frozenset("in at on from during near inside into within across to by of for with".split())
+LOCATIVE = frozenset("in at on from during near inside into within across".split())
+PERSON_TYPES = frozenset("person human people agent lecturer professor teacher student musician singer artist actor "
+                         "actress author writer director producer player athlete employee researcher scientist chef "
+                         "cook politician mayor composer drummer guitarist".split())
+RELATION_MIN = 0.35  # how close a claim's wording must be to a relation's label to state it
 
 # Literal kinds no other kind of value can stand for.
 CONTACT_KINDS = ("phone", "email")
@@ -110,8 +120,14 @@ class Verifier:
     """Checks the claims of one reply. Built per turn: it caches what it reads from the KG."""
 
     def __init__(self, background, index, *, now: datetime | None = None, retrieved=(), mentions: list[Mention] = (),
-                 history: list[tuple[str, str]] = (), speaker: str | None = None, encoder=None):
+                 history: list[tuple[str, str]] = (), speaker: str | None = None, encoder=None,
+                 relation_encoder=None):
         self.bg = background
+        # The encoder (or a function that builds it) that matches wording to a custom KG's relations.
+        self.relation_encoder = relation_encoder if relation_encoder is not None else encoder
+        self._where: dict[str, list[tuple[int, int]]] = {}
+        self._blank = self._text = ""
+        self._unit_said: set[str] = set()
         self.encoder = encoder  # engine.stages.score.encoder.Encoder, only when the session already has one
         self.index = index
         self.now = now
@@ -151,8 +167,8 @@ class Verifier:
             else:
                 types = self.bg.types(iri)
                 kinds = {CLASS_KIND[t] for t in types if t in CLASS_KIND}
-                if WD + "Q5" in types:
-                    kinds.add("person")
+                if WD + "Q5" in types or any(label_words(local_name(t)) in PERSON_TYPES for t in types):
+                    kinds.add("person")  # a custom KG's Lecturer or Musician is someone "they" can stand for
                 cat = frozenset(kinds or types or {"thing"})
             self._cats[iri] = cat
         return cat
@@ -290,7 +306,14 @@ class Verifier:
 
     def protected_spans(self, sentence: str) -> list[tuple[int, int]]:
         """Entity names in a sentence, which the splitter must not cut at their "and"."""
-        return [(m.start, m.end) for m in self._names(sentence)]
+        spans = []
+        for m in self._names(sentence):
+            _trim(m)  # "Grace, the" is the name Grace: a fuzzy match must not swallow the comma after it
+            cut = m.text.find(",")
+            if cut > 0 and "," not in self.label(m.candidates[0][0]):
+                _trim_to(m, cut)
+            spans.append((m.start, m.end))
+        return spans
 
     # -- claims ------------------------------------------------------------------------------
     def check(self, claim: str) -> Check:
@@ -305,6 +328,12 @@ class Verifier:
             return Judgement("nei", reason="no statement")
         if QUESTION.search(text):
             return Judgement("nei", reason="a question, not a claim")
+        hedge = HEDGE.match(text)
+        if hedge and not OPINION.search(text[hedge.end():]):
+            # "I believe it's in Room B": a hedged claim is still a claim; judged on its own
+            # words, and an opinion when the KG has nothing to say on them.
+            j = self.judge(text[hedge.end():])
+            return j if j.verdict != "nei" else Judgement("nei", reason="an opinion, not a fact the KG can hold")
         if OPINION.search(text):
             return Judgement("nei", reason="an opinion, not a fact the KG can hold")
         from engine.nlp.mentions import detect
@@ -342,7 +371,7 @@ class Verifier:
         spans = [(m.start, m.end) for m, _ in anchors] + [(m.start, m.end) for m in mentions if m.kind == "name"]
         # A number right after a capitalized word belongs to a name ("Office 115", "Apollo 13").
         values = [v for v in V.extract(text, self.now, spans)
-                  if not (v.kind == "number" and re.search(r"[A-Z][\w'’\-]*\s$", text[:v.start]))]
+                  if not (v.kind == "number" and _after_name(text[:v.start]))]
         blank = _blank(text, spans + [(v.start, v.end) for v in values])
         unknown = _unknown_names(blank)
         exact = self._exact_names(text, blank)
@@ -362,6 +391,10 @@ class Verifier:
         best: Judgement | None = None
         choices = [c for _, c in anchors]
         for combo in itertools.islice(itertools.product(*choices), MAX_COMBOS):
+            self._where = {}
+            for (m, _), iri in zip(anchors, combo):
+                if m.end > m.start:
+                    self._where.setdefault(iri, []).append((m.start, m.end))
             j = self._judge_with(text, blank, list(dict.fromkeys(combo)), values, unknown, anchors, implied)
             if best is None or _rank(j) > _rank(best):
                 best = j
@@ -383,7 +416,9 @@ class Verifier:
             return _negate(avail) if negated else avail
         if NONE.search(blank):
             return Judgement("nei", reason="says what there is not; the KG lists what there is")
-        cues = self._cues(blank, ents) | implied
+        self._blank, self._text, self._unit_said = blank, text, set()
+        said = self._stated(blank, ents) | implied
+        cues = self._cues(blank, ents) | implied | said
         support: list[KFact] = []
         contra: list[tuple[KFact, str]] = []
         missing: list[str] = []
@@ -401,7 +436,7 @@ class Verifier:
             if found:
                 support.extend(found)
                 continue
-            clash = self._value_clash(v, ents, cues, blank)
+            clash = self._value_clash(v, ents, cues, blank, said)
             if clash:
                 contra.append(clash)
             else:
@@ -412,19 +447,23 @@ class Verifier:
         # ("X ends at 10, just before Y starts at 10").
         if len(ents) >= 2:
             for b in ents:
-                found = self._connect(b, ents, cues, text)
+                found = self._connect(b, ents, cues, text, said)
                 if found:
                     support.extend(found)
                     continue
                 if b in valued:
                     continue
-                clash = self._entity_clash(b, ents, cues, first_verb(text) is None)
+                clash = self._entity_clash(b, ents, cues, first_verb(text) is None, said)
                 if clash:
                     contra.append(clash)
                 else:
                     missing.append(self.label(b))
         missing += [v.text for v in unplaced if not (v.kind == "date" and support and _dates_only_context(v))]
 
+        if len(ents) == 1 and len(self._where.get(ents[0], ())) > 1:
+            clash = self._itself(ents[0], said)  # "The Poster Session is organized by the Poster Session."
+            if clash:
+                contra.append(clash)
         for name in unknown:
             clash = self._unknown_clash(name, ents, cues)
             if clash:
@@ -464,6 +503,35 @@ class Verifier:
                     return iri
         return None
 
+    def _stated(self, blank: str, ents: list[str]) -> set[str]:
+        """The relations the claim states outright (see relations.stated); for a KG of one's own,
+        when no label's words are said, the relation whose label reads most like the claim's
+        wording to the sentence encoder, by a clear margin."""
+        glossed = glosses(blank)
+        score: dict[str, float] = {}
+        labels: dict[str, str] = {}
+        for iri in ents:
+            for (key, _), slot in self.slots(iri).items():
+                label = slot.facts[0].p_label
+                if key not in score:
+                    score[key] = stated(key, label, blank, glossed)
+                if custom(key):
+                    labels.setdefault(key, label_words(label))
+        best = max(score.values(), default=0.0)
+        out = {k for k, x in score.items() if x >= 0.5 and (x == best or x == 1.0)}
+        if out or len(labels) < 2 or self.relation_encoder is None:
+            return out
+        phrase = (relation_phrase(blank) + " " + glossed).strip()
+        if not phrase:
+            return out
+        encoder = self.relation_encoder() if callable(self.relation_encoder) else self.relation_encoder
+        keys = list(labels)
+        vectors = encoder.encode([phrase] + [labels[k] for k in keys])
+        sims = sorted(((float(vectors[0] @ vec), k) for vec, k in zip(vectors[1:], keys)), reverse=True)
+        if sims[0][0] >= RELATION_MIN and sims[0][0] - sims[1][0] >= SEMANTIC_MARGIN:
+            out.add(sims[0][1])
+        return out
+
     def _cues(self, blank: str, ents: list[str]) -> set[str]:
         out = set()
         for iri in ents:
@@ -500,10 +568,20 @@ class Verifier:
             return None
         return list(keys)[ranked[0]]
 
-    def _connect(self, b: str, ents: list[str], cues: set[str], claim: str) -> list[KFact]:
+    def _connect(self, b: str, ents: list[str], cues: set[str], claim: str, said: set[str]) -> list[KFact]:
+        """A fact joining b to another thing of the claim. When the claim states its relation,
+        only a fact of that relation supports it: "organized by Room Delta" is not made true by
+        "held in Room Delta". A possessive ("Fatima's seminar") states no relation of its own."""
         cat_b = self.category(b)
         for a in ents:
             if a == b:
+                continue
+            if said and not (self._possessive(a, claim) or self._possessive(b, claim)):
+                preps = (self._preposition(b, claim), self._preposition(a, claim))
+                for slot in self.slots(a).values():
+                    if ((slot.key in said or any(self._by_preposition(slot, p) for p in preps)) and not slot.literal
+                            and b in slot.others):
+                        return [f for f in slot.facts if f.other == b][:1]
                 continue
             rivals = [s for s in self.slots(a).values() if not s.literal and self.slot_category(s) & cat_b]
             for slot in rivals:
@@ -511,15 +589,69 @@ class Verifier:
                     return [f for f in slot.facts if f.other == b][:1]
         return []
 
-    def _entity_clash(self, b: str, ents: list[str], cues: set[str], fragment: bool) -> tuple[KFact, str] | None:
+    def _preposition(self, iri: str, text: str) -> str:
+        """The preposition that introduces a thing in the claim ("in the Turing Building" → "in")."""
+        spans = self._where.get(iri)
+        if not spans:
+            return ""
+        words = [w.lower() for w in re.findall(r"[A-Za-z']+", text[:spans[0][0]])[-4:]]
+        return next((w for w in reversed(words) if w in PREPOSITIONS), "")
+
+    def _by_preposition(self, slot: Slot, prep: str) -> bool:
+        """A place or time preposition says its own relation, whatever the verb says: "taught in
+        the Turing Building" is where the course is held."""
+        return prep in LOCATIVE and (cued(slot.key, "", prep) or prep in label_words(slot.facts[0].p_label).split())
+
+    def _possessive(self, iri: str, text: str) -> bool:
+        return any(re.match(r"['’]s?\b", text[end:end + 2]) for _, end in self._where.get(iri, ()))
+
+    def _single(self, slot: Slot, said: set[str]) -> bool:
+        """One value per subject: by the schema, or a relation the claim states that holds one
+        number, date or thing here ("draws 500,000 monthly listeners", "was formed in Leeds")."""
+        if functional(slot.key, len(slot.facts)):
+            return True
+        if not custom(slot.key) or len(slot.facts) != 1:
+            return False
+        return slot.key in said or slot.key in self._unit_said or slot.kind == "date"
+
+    def _itself(self, a: str, said: set[str]) -> tuple[KFact, str] | None:
+        for slot in self.slots(a).values():
+            if (slot.direction == "out" and not slot.literal and slot.key in said and self._single(slot, said)
+                    and a not in slot.others):
+                kf = slot.facts[0]
+                return kf, f"the KG says {self.say(kf)}, not {self.label(a)} itself"
+        return None
+
+    def _wrong_value(self, a: str, b: str, said: set[str]) -> tuple[KFact, str] | None:
+        """b given as the value of a single-valued relation the claim states of a (a named
+        first), where the KG has another value — whatever kind of thing b is: a room or an
+        event as an organizer is as wrong as another person."""
+        if not said:
+            return None
+        prep = self._preposition(b, self._text)
+        for slot in self.slots(a).values():
+            by_prep = self._by_preposition(slot, prep)
+            if (slot.direction == "out" and not slot.literal and (slot.key in said or by_prep)
+                    and self._single(slot, said | ({slot.key} if by_prep else set()))
+                    and b not in slot.others and (prep not in LOCATIVE or by_prep)):
+                kf = slot.facts[0]
+                kind = "" if self.slot_category(slot) & self.category(b) else " (not even the right kind of thing)"
+                return kf, f"the KG says {self.say(kf)}, not {self.label(b)}{kind}"
+        return None
+
+    def _entity_clash(self, b: str, ents: list[str], cues: set[str], fragment: bool,
+                      said: set[str] = frozenset()) -> tuple[KFact, str] | None:
         """b in a single-valued relation the claim names (or, in a verbless fragment like
         "Seminar: Monday, Room B", the only one b's kind fits) where the KG has another value."""
         cat_b = self.category(b)
         for a in ents:
             if a == b:
                 continue
+            wrong = self._wrong_value(a, b, said)
+            if wrong:
+                return wrong
             fitting = [slot for slot in self.slots(a).values() if slot.direction == "out" and not slot.literal
-                       and functional(slot.key, len(slot.facts)) and self.slot_category(slot) & cat_b]
+                       and self._single(slot, said) and self.slot_category(slot) & cat_b]
             named = [slot for slot in fitting if slot.key in cues]
             for slot in named or (fitting if fragment and len(fitting) == 1 else []):
                 if b not in slot.others:
@@ -542,8 +674,27 @@ class Verifier:
                     return (hits or numbered), bool(hits)
         return None
 
+    def _same_unit(self, v: V.Value, slot: Slot) -> bool:
+        """A year is compared only with dates and with years, a number with a unit ("194
+        minutes", "500,000 listeners") only with relations that speak of that unit."""
+        words = label_words(slot.facts[0].p_label) + " " + slot.key.lower()
+        if v.kind == "year" and not (slot.kind == "date" or "year" in words):
+            return False
+        if v.kind not in ("number", "year"):
+            return True
+        after = re.findall(r"[a-z]+", self._blank[v.end:v.end + 40].lower())[:2]
+        unit = [w for w in after if w not in _FUNCTION]
+        if not unit:
+            return True
+        said = " ".join(unit) + " " + glosses(" ".join(unit))
+        if any(w[:5] in words for w in said.split() if len(w) >= 4) or cued(slot.key, "", " ".join(unit)):
+            self._unit_said.add(slot.key)
+            return True
+        return False
+
     def _literal_slots(self, v: V.Value, a: str, cues: set[str]) -> list[Slot]:
-        rivals = [s for s in self.slots(a).values() if s.literal and s.direction == "out" and V.comparable(v, s.kind)]
+        rivals = [s for s in self.slots(a).values() if s.literal and s.direction == "out" and V.comparable(v, s.kind)
+                  and self._same_unit(v, s)]
         if v.kind == "time" and v.slot:
             timed = [s for s in rivals if s.key in TIME_SLOTS[v.slot]]
             if timed:
@@ -560,7 +711,8 @@ class Verifier:
         counted = self._count(v, ents, blank) or self._numbered(v, ents, cues)
         return counted[0][:1] if counted and counted[1] else []
 
-    def _value_clash(self, v: V.Value, ents: list[str], cues: set[str], blank: str) -> tuple[KFact, str] | None:
+    def _value_clash(self, v: V.Value, ents: list[str], cues: set[str], blank: str,
+                     said: set[str] = frozenset()) -> tuple[KFact, str] | None:
         counted = self._count(v, ents, blank)
         if counted and not counted[1]:
             facts = counted[0]
@@ -571,7 +723,7 @@ class Verifier:
             return kf, f"the KG says {self.say(kf)}, not {v.text}"
         for a in ents:
             slots = self._literal_slots(v, a, cues)
-            if slots and all(functional(s.key, len(s.facts)) for s in slots):
+            if slots and all(self._single(s, said) for s in slots):
                 kf = slots[0].facts[0]
                 return kf, f"the KG says {self.say(kf)}, not {v.text.strip()}"
             # "Her phone number is 09:30": a contact attribute named outright and given a value
@@ -723,6 +875,11 @@ def _negate(j: Judgement) -> Judgement:
                      extra=j.extra, supported=j.supported)
 
 
+def _after_name(before: str) -> bool:
+    m = re.search(r"([A-Z][\w'’\-]*)\s$", before)
+    return bool(m) and m.group(1).lower() not in COMMON_CAPS
+
+
 def _blank(text: str, spans: list[tuple[int, int]]) -> str:
     chars = list(text)
     for a, b in spans:
@@ -772,6 +929,12 @@ def _trim(m: Mention) -> None:
     if possessive and b - a > 2:
         b -= 2
     m.start, m.end, m.text = m.start + a, m.start + b, m.text[a:b]
+
+
+def _trim_to(m: Mention, n: int) -> None:
+    m.text = m.text[:n].rstrip()
+    m.end = m.start + len(m.text)
+    _trim(m)
 
 
 def _whole_name(text: str, m: Mention) -> str:
