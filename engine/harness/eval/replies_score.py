@@ -17,8 +17,14 @@ from datetime import datetime
 from pathlib import Path
 
 from engine.stages.check.factcheck import VERDICTS
-from engine.harness.eval.replies import (KG_DIR, Reply, bands_replies, campus_replies, office_replies,
-                                         wikidata_replies)
+from engine.harness.eval.replies import (
+    KG_DIR,
+    Reply,
+    bands_replies,
+    campus_replies,
+    office_replies,
+    wikidata_replies,
+)
 
 SEEDS = {"dev": 7, "test": 8}
 WORLDS = 3  # benchmark worlds besides the demo office

@@ -14,17 +14,29 @@ from __future__ import annotations
 
 import itertools
 import re
-from dataclasses import dataclass, field
 from datetime import datetime
 
 from engine.stages.check.factcheck import values as V
-from engine.stages.check.factcheck.relations import (COUNT_NOUNS, TIME_SLOTS, cued, custom, functional, glosses, label_words,
-                                        relation_phrase, stated)
+from engine.stages.check.factcheck.links import RelationChecks
+from engine.stages.check.factcheck.names import (
+    DEMONYMS,
+    after_name,
+    blank_out,
+    capitalized,
+    content_words,
+    dates_only_context,
+    spelled_alike,
+    trim,
+    trim_to,
+    unknown_names,
+    whole_name,
+)
+from engine.stages.check.factcheck.relations import label_words
+from engine.stages.check.factcheck.slots import Judgement, KFact, Slot, negate, rank
 from engine.stages.check.factcheck.split import first_verb
+from engine.stages.check.factcheck.valuecheck import ValueChecks
 from engine.state import Check, Mention
-from engine.nlp.timeexpr import hhmm
 from engine.stages.verbalize import literal_text, predicate_key, sentence
-from kgstore.terms import Fact
 from kgstore.vocab import LABEL_PREDICATES, OFFICE_CLASSES, WD, local_name
 from rules.similarity import norm
 
@@ -40,83 +52,19 @@ HEDGE = re.compile(r"^(?:i (?:think|believe|guess|reckon)|if i'?m not mistaken|a
                    r"(?:correctly|rightly)|i'm (?:fairly |pretty )?sure)\s*(?:that\s+)?,?\s*(?=\w)", re.IGNORECASE)
 NEGATION = re.compile(r"\b(?:not|never|isn't|aren't|wasn't|weren't|doesn't|don't|didn't|won't|can't|cannot)\b|n't\b",
                       re.IGNORECASE)
-FREE = re.compile(r"\b(?:free|available|open)\b", re.IGNORECASE)
-NOTHING_ON = re.compile(r"\b(?:(?:has|have) no (?:bookings|meetings|events|appointments)|has nothing (?:booked|scheduled|planned)|"
-                        r"(?:is|are) free all day|(?:is|are) free the whole day)\b", re.IGNORECASE)
 NONE = re.compile(r"\b(?:no|nobody|nothing|none|no one|neither|nor)\b", re.IGNORECASE)
-BUSY = re.compile(r"\b(?:busy|occupied|taken|unavailable|booked up|in a meeting)\b", re.IGNORECASE)
-THEN = re.compile(r"\b(?:then|at that time|at that hour)\b", re.IGNORECASE)
-YOU = re.compile(r"\b(?:you|your|yours|yourself)\b", re.IGNORECASE)
-CAPITALIZED = re.compile(r"(?:\b(?:[A-ZÀ-ÖØ-Þ][\w'’\-]*|O'[A-Z]\w*)(?:\s+(?:de|van|von|der|da|di|le|la|del|bin|al)?\s*(?=[A-ZÀ-ÖØ-Þ])"
-                         r"[A-ZÀ-ÖØ-Þ][\w'’\-]*)*(?:\s+\d+\b)?)")
-COMMON_CAPS = frozenset("""i it he she they we you the a an this that these those there here his her its their our your my
-yes no sure ok okay hello hi hey thanks thank sorry today tomorrow yesterday tonight now then also and but or so done
-monday tuesday wednesday thursday friday saturday sunday january february march april may june july august september
-october november december am pm mr mrs ms dr prof unfortunately please great perfect well however what which who when
-where why how around about roughly approximately nearly almost over some just""".split())
-OFFICE_KIND = re.compile(r"^urn:kgchat:kg:[^:]+:(person|event|room|group):")
-CLASS_KIND = {iri: kind for kind, iri in OFFICE_CLASSES.items()}
-DEMONYMS = {"American": "United States", "British": "United Kingdom", "English": "England", "Scottish": "Scotland",
-            "Irish": "Ireland", "French": "France", "German": "Germany", "Italian": "Italy", "Spanish": "Spain",
-            "Portuguese": "Portugal", "Dutch": "Netherlands", "Belgian": "Belgium", "Swiss": "Switzerland",
-            "Austrian": "Austria", "Swedish": "Sweden", "Norwegian": "Norway", "Danish": "Denmark",
-            "Finnish": "Finland", "Polish": "Poland", "Russian": "Russia", "Greek": "Greece", "Serbian": "Serbia",
-            "Croatian": "Croatia", "Canadian": "Canada", "Mexican": "Mexico", "Brazilian": "Brazil",
-            "Argentine": "Argentina", "Argentinian": "Argentina", "Jamaican": "Jamaica", "Japanese": "Japan",
-            "Chinese": "China", "Korean": "South Korea", "Indian": "India", "Australian": "Australia",
-            "New Zealander": "New Zealand", "Nigerian": "Nigeria", "Kenyan": "Kenya", "Ethiopian": "Ethiopia",
-            "South African": "South Africa", "Egyptian": "Egypt", "Turkish": "Turkey"}
-PROPERTY = re.compile(r"/(?:entity|prop/direct)/P\d+$")
-MAX_COMBOS = 8
-SEMANTIC_MARGIN = 0.05  # how much closer to the claim one relation's sentence must be than the next
-PREPOSITIONS = frozenset("in at on from during near inside into within across to by of for with".split())
-LOCATIVE = frozenset("in at on from during near inside into within across".split())
 PERSON_TYPES = frozenset("person human people agent lecturer professor teacher student musician singer artist actor "
                          "actress author writer director producer player athlete employee researcher scientist chef "
                          "cook politician mayor composer drummer guitarist".split())
-RELATION_MIN = 0.35  # how close a claim's wording must be to a relation's label to state it
-
-# Literal kinds no other kind of value can stand for.
-CONTACT_KINDS = ("phone", "email")
-
-
-@dataclass
-class KFact:
-    """One KG fact seen from an anchor entity."""
-
-    fact: Fact
-    key: str
-    p_label: str
-    other: str  # the other end: an IRI, or the literal's lexical form
-    literal: bool
-    kind: str = ""  # literal kind (date/time/phone/email/number/text)
-    value: object = None
-    source: str = "kg"
+YOU = re.compile(r"\b(?:you|your|yours|yourself)\b", re.IGNORECASE)
+OFFICE_KIND = re.compile(r"^urn:kgchat:kg:[^:]+:(person|event|room|group):")
+CLASS_KIND = {iri: kind for kind, iri in OFFICE_CLASSES.items()}
+PROPERTY = re.compile(r"/(?:entity|prop/direct)/P\d+$")
+MAX_COMBOS = 8
 
 
-@dataclass
-class Slot:
-    key: str
-    direction: str  # "out": anchor is the subject; "in": anchor is the object
-    facts: list[KFact]
-    literal: bool
-    kind: str  # literal kind, or "" for entity-valued slots
 
-    @property
-    def others(self) -> set[str]:
-        return {f.other for f in self.facts}
-
-
-@dataclass
-class Judgement:
-    verdict: str
-    evidence: list[KFact] = field(default_factory=list)
-    reason: str = ""
-    extra: dict | None = None  # evidence that is not a triple (dialogue turn, calendar)
-    supported: int = 0  # parts of the claim the KG confirmed (ranks readings of ambiguous names)
-
-
-class Verifier:
+class Verifier(RelationChecks, ValueChecks):
     """Checks the claims of one reply. Built per turn: it caches what it reads from the KG."""
 
     def __init__(self, background, index, *, now: datetime | None = None, retrieved=(), mentions: list[Mention] = (),
@@ -290,7 +238,7 @@ class Verifier:
         """Capitalized words the detector passed over that are exactly a label ("Seminar"), or
         a nationality adjective of a country the KG names ("American")."""
         found = []
-        for name, _ in _capitalized(blank):
+        for name, _ in capitalized(blank):
             for m in re.finditer(re.escape(name), blank):
                 lab = self.index.by_norm.get(norm(DEMONYMS.get(name, name)))
                 if lab is not None:
@@ -308,10 +256,10 @@ class Verifier:
         """Entity names in a sentence, which the splitter must not cut at their "and"."""
         spans = []
         for m in self._names(sentence):
-            _trim(m)  # "Grace, the" is the name Grace: a fuzzy match must not swallow the comma after it
+            trim(m)  # "Grace, the" is the name Grace: a fuzzy match must not swallow the comma after it
             cut = m.text.find(",")
             if cut > 0 and "," not in self.label(m.candidates[0][0]):
-                _trim_to(m, cut)
+                trim_to(m, cut)
             spans.append((m.start, m.end))
         return spans
 
@@ -346,9 +294,9 @@ class Verifier:
                     and V.free(inside, m.start, m.end) and (m.kind != "name" or self._names_a_thing(m))]
         for m in mentions:
             if m.kind == "name":
-                _trim(m)
-                said = _whole_name(text, m)
-                m.candidates = [c for c in self._same_numbers(m) if _spelled_alike(said, self.label(c[0]))]
+                trim(m)
+                said = whole_name(text, m)
+                m.candidates = [c for c in self._same_numbers(m) if spelled_alike(said, self.label(c[0]))]
                 exact = [(iri, 1.0) for iri, _ in m.candidates if norm(self.label(iri)) == norm(said)]
                 m.candidates = exact or m.candidates
         mentions = [m for m in mentions if m.kind != "name" or m.candidates]
@@ -371,15 +319,15 @@ class Verifier:
         spans = [(m.start, m.end) for m, _ in anchors] + [(m.start, m.end) for m in mentions if m.kind == "name"]
         # A number right after a capitalized word belongs to a name ("Office 115", "Apollo 13").
         values = [v for v in V.extract(text, self.now, spans)
-                  if not (v.kind == "number" and _after_name(text[:v.start]))]
-        blank = _blank(text, spans + [(v.start, v.end) for v in values])
-        unknown = _unknown_names(blank)
+                  if not (v.kind == "number" and after_name(text[:v.start]))]
+        blank = blank_out(text, spans + [(v.start, v.end) for v in values])
+        unknown = unknown_names(blank)
         exact = self._exact_names(text, blank)
         # "a French actor": a nationality word says citizenship as plainly as "citizen of" does.
         implied = {"P27"} if any(m.text in DEMONYMS for m in exact) else set()
         if exact:
             anchors += [(m, self._choices(m)) for m in exact]
-            blank = _blank(blank, [(m.start, m.end) for m in exact])
+            blank = blank_out(blank, [(m.start, m.end) for m in exact])
             unknown = [u for u in unknown if not any(m.text == u for m in exact)]
         if not anchors:
             if unknown:
@@ -396,7 +344,7 @@ class Verifier:
                 if m.end > m.start:
                     self._where.setdefault(iri, []).append((m.start, m.end))
             j = self._judge_with(text, blank, list(dict.fromkeys(combo)), values, unknown, anchors, implied)
-            if best is None or _rank(j) > _rank(best):
+            if best is None or rank(j) > rank(best):
                 best = j
         assert best is not None
         for _, combo_iris in anchors:
@@ -413,7 +361,7 @@ class Verifier:
         negated = bool(NEGATION.search(blank))
         avail = self._availability(text, blank, ents, values)
         if avail is not None:
-            return _negate(avail) if negated else avail
+            return negate(avail) if negated else avail
         if NONE.search(blank):
             return Judgement("nei", reason="says what there is not; the KG lists what there is")
         self._blank, self._text, self._unit_said = blank, text, set()
@@ -458,7 +406,7 @@ class Verifier:
                     contra.append(clash)
                 else:
                     missing.append(self.label(b))
-        missing += [v.text for v in unplaced if not (v.kind == "date" and support and _dates_only_context(v))]
+        missing += [v.text for v in unplaced if not (v.kind == "date" and support and dates_only_context(v))]
 
         if len(ents) == 1 and len(self._where.get(ents[0], ())) > 1:
             clash = self._itself(ents[0], said)  # "The Poster Session is organized by the Poster Session."
@@ -481,344 +429,8 @@ class Verifier:
         else:
             j = Judgement("nei", reason="nothing in the claim the KG could confirm")
         if negated and j.verdict != "nei":
-            j = _negate(j)
+            j = negate(j)
         return j
-
-    def _implicit_argument(self, anchors, values, unknown, blank: str) -> str | None:
-        """"Ravi is the organizer.", "David and José will attend.": a relation whose other end
-        the claim leaves to the context — the most recent entity that has that relation."""
-        iris = {iri for _, choices in anchors for iri in choices}
-        if len(iris) != 1 or values or unknown:
-            return None
-        anchor = next(iter(iris))
-        cues = self._cues(blank, [anchor])
-        if not cues:
-            return None
-        cat = self.category(anchor)
-        for iri in reversed(self.context[-12:]):
-            if iri == anchor:
-                continue
-            for slot in self.slots(iri).values():
-                if slot.key in cues and not slot.literal and slot.direction == "out" and self.slot_category(slot) & cat:
-                    return iri
-        return None
-
-    def _stated(self, blank: str, ents: list[str]) -> set[str]:
-        """The relations the claim states outright (see relations.stated); for a KG of one's own,
-        when no label's words are said, the relation whose label reads most like the claim's
-        wording to the sentence encoder, by a clear margin."""
-        glossed = glosses(blank)
-        score: dict[str, float] = {}
-        labels: dict[str, str] = {}
-        for iri in ents:
-            for (key, _), slot in self.slots(iri).items():
-                label = slot.facts[0].p_label
-                if key not in score:
-                    score[key] = stated(key, label, blank, glossed)
-                if custom(key):
-                    labels.setdefault(key, label_words(label))
-        best = max(score.values(), default=0.0)
-        out = {k for k, x in score.items() if x >= 0.5 and (x == best or x == 1.0)}
-        if out or len(labels) < 2 or self.relation_encoder is None:
-            return out
-        phrase = (relation_phrase(blank) + " " + glossed).strip()
-        if not phrase:
-            return out
-        encoder = self.relation_encoder() if callable(self.relation_encoder) else self.relation_encoder
-        keys = list(labels)
-        vectors = encoder.encode([phrase] + [labels[k] for k in keys])
-        sims = sorted(((float(vectors[0] @ vec), k) for vec, k in zip(vectors[1:], keys)), reverse=True)
-        if sims[0][0] >= RELATION_MIN and sims[0][0] - sims[1][0] >= SEMANTIC_MARGIN:
-            out.add(sims[0][1])
-        return out
-
-    def _cues(self, blank: str, ents: list[str]) -> set[str]:
-        out = set()
-        for iri in ents:
-            for (key, _), slot in self.slots(iri).items():
-                if key not in out and cued(key, slot.facts[0].p_label, blank):
-                    out.add(key)
-        return out
-
-    def _allowed(self, slot: Slot, rivals: list[Slot], cues: set[str], claim: str, a: str, b: str) -> bool:
-        """A slot may explain a thing unless the claim's words name a rival relation instead;
-        with no cue words, the sentence encoder (when the session has loaded it) may still
-        tell which relation the wording is closest to."""
-        named = [s for s in rivals if s.key in cues]
-        if named:
-            return slot in named
-        pick = self._closest_relation(claim, rivals, a, b)
-        return pick is None or slot.key == pick
-
-    def _closest_relation(self, claim: str, rivals: list[Slot], a: str, b: str) -> str | None:
-        """The relation whose sentence about a and b reads most like the claim, by a clear margin."""
-        keys = {}
-        for s in rivals:
-            keys.setdefault(s.key, s)
-        if self.encoder is None or len(keys) < 2:
-            return None
-        sentences = []
-        for key, s in keys.items():
-            subj, obj = (a, b) if s.direction == "out" else (b, a)
-            sentences.append(sentence(self.label(subj), key, s.facts[0].p_label, self.label(obj)))
-        vectors = self.encoder.encode([claim] + sentences)
-        sims = [float(vectors[0] @ v) for v in vectors[1:]]
-        ranked = sorted(range(len(sims)), key=lambda i: -sims[i])
-        if sims[ranked[0]] - sims[ranked[1]] < SEMANTIC_MARGIN:
-            return None
-        return list(keys)[ranked[0]]
-
-    def _connect(self, b: str, ents: list[str], cues: set[str], claim: str, said: set[str]) -> list[KFact]:
-        """A fact joining b to another thing of the claim. When the claim states its relation,
-        only a fact of that relation supports it: "organized by Room Delta" is not made true by
-        "held in Room Delta". A possessive ("Fatima's seminar") states no relation of its own."""
-        cat_b = self.category(b)
-        for a in ents:
-            if a == b:
-                continue
-            if said and not (self._possessive(a, claim) or self._possessive(b, claim)):
-                preps = (self._preposition(b, claim), self._preposition(a, claim))
-                for slot in self.slots(a).values():
-                    if ((slot.key in said or any(self._by_preposition(slot, p) for p in preps)) and not slot.literal
-                            and b in slot.others):
-                        return [f for f in slot.facts if f.other == b][:1]
-                continue
-            rivals = [s for s in self.slots(a).values() if not s.literal and self.slot_category(s) & cat_b]
-            for slot in rivals:
-                if b in slot.others and self._allowed(slot, rivals, cues, claim, a, b):
-                    return [f for f in slot.facts if f.other == b][:1]
-        return []
-
-    def _preposition(self, iri: str, text: str) -> str:
-        """The preposition that introduces a thing in the claim ("in the Turing Building" → "in")."""
-        spans = self._where.get(iri)
-        if not spans:
-            return ""
-        words = [w.lower() for w in re.findall(r"[A-Za-z']+", text[:spans[0][0]])[-4:]]
-        return next((w for w in reversed(words) if w in PREPOSITIONS), "")
-
-    def _by_preposition(self, slot: Slot, prep: str) -> bool:
-        """A place or time preposition says its own relation, whatever the verb says: "taught in
-        the Turing Building" is where the course is held."""
-        return prep in LOCATIVE and (cued(slot.key, "", prep) or prep in label_words(slot.facts[0].p_label).split())
-
-    def _possessive(self, iri: str, text: str) -> bool:
-        return any(re.match(r"['’]s?\b", text[end:end + 2]) for _, end in self._where.get(iri, ()))
-
-    def _single(self, slot: Slot, said: set[str]) -> bool:
-        """One value per subject: by the schema, or a relation the claim states that holds one
-        number, date or thing here ("draws 500,000 monthly listeners", "was formed in Leeds")."""
-        if functional(slot.key, len(slot.facts)):
-            return True
-        if not custom(slot.key) or len(slot.facts) != 1:
-            return False
-        return slot.key in said or slot.key in self._unit_said or slot.kind == "date"
-
-    def _itself(self, a: str, said: set[str]) -> tuple[KFact, str] | None:
-        for slot in self.slots(a).values():
-            if (slot.direction == "out" and not slot.literal and slot.key in said and self._single(slot, said)
-                    and a not in slot.others):
-                kf = slot.facts[0]
-                return kf, f"the KG says {self.say(kf)}, not {self.label(a)} itself"
-        return None
-
-    def _wrong_value(self, a: str, b: str, said: set[str]) -> tuple[KFact, str] | None:
-        """b given as the value of a single-valued relation the claim states of a (a named
-        first), where the KG has another value — whatever kind of thing b is: a room or an
-        event as an organizer is as wrong as another person."""
-        if not said:
-            return None
-        prep = self._preposition(b, self._text)
-        for slot in self.slots(a).values():
-            by_prep = self._by_preposition(slot, prep)
-            if (slot.direction == "out" and not slot.literal and (slot.key in said or by_prep)
-                    and self._single(slot, said | ({slot.key} if by_prep else set()))
-                    and b not in slot.others and (prep not in LOCATIVE or by_prep)):
-                kf = slot.facts[0]
-                kind = "" if self.slot_category(slot) & self.category(b) else " (not even the right kind of thing)"
-                return kf, f"the KG says {self.say(kf)}, not {self.label(b)}{kind}"
-        return None
-
-    def _entity_clash(self, b: str, ents: list[str], cues: set[str], fragment: bool,
-                      said: set[str] = frozenset()) -> tuple[KFact, str] | None:
-        """b in a single-valued relation the claim names (or, in a verbless fragment like
-        "Seminar: Monday, Room B", the only one b's kind fits) where the KG has another value."""
-        cat_b = self.category(b)
-        for a in ents:
-            if a == b:
-                continue
-            wrong = self._wrong_value(a, b, said)
-            if wrong:
-                return wrong
-            fitting = [slot for slot in self.slots(a).values() if slot.direction == "out" and not slot.literal
-                       and self._single(slot, said) and self.slot_category(slot) & cat_b]
-            named = [slot for slot in fitting if slot.key in cues]
-            for slot in named or (fitting if fragment and len(fitting) == 1 else []):
-                if b not in slot.others:
-                    kf = slot.facts[0]
-                    return kf, f"the KG says {self.say(kf)}, not {self.label(b)}"
-        return None
-
-    def _numbered(self, v: V.Value, ents: list[str], cues: set[str]) -> tuple[list[KFact], bool] | None:
-        """"Her office is 323": a number that stands for a named thing ("Office 323")."""
-        if v.kind != "number":
-            return None
-        for a in ents:
-            for slot in self.slots(a).values():
-                if slot.direction != "out" or slot.literal or slot.key not in cues:
-                    continue
-                numbered = [kf for kf in slot.facts if re.search(r"\d", self.label(kf.other))]
-                if numbered:
-                    said = f"{v.value[0]:g}"
-                    hits = [kf for kf in numbered if said in re.findall(r"\d+", self.label(kf.other))]
-                    return (hits or numbered), bool(hits)
-        return None
-
-    def _same_unit(self, v: V.Value, slot: Slot) -> bool:
-        """A year is compared only with dates and with years, a number with a unit ("194
-        minutes", "500,000 listeners") only with relations that speak of that unit."""
-        words = label_words(slot.facts[0].p_label) + " " + slot.key.lower()
-        if v.kind == "year" and not (slot.kind == "date" or "year" in words):
-            return False
-        if v.kind not in ("number", "year"):
-            return True
-        after = re.findall(r"[a-z]+", self._blank[v.end:v.end + 40].lower())[:2]
-        unit = [w for w in after if w not in _FUNCTION]
-        if not unit:
-            return True
-        said = " ".join(unit) + " " + glosses(" ".join(unit))
-        if any(w[:5] in words for w in said.split() if len(w) >= 4) or cued(slot.key, "", " ".join(unit)):
-            self._unit_said.add(slot.key)
-            return True
-        return False
-
-    def _literal_slots(self, v: V.Value, a: str, cues: set[str]) -> list[Slot]:
-        rivals = [s for s in self.slots(a).values() if s.literal and s.direction == "out" and V.comparable(v, s.kind)
-                  and self._same_unit(v, s)]
-        if v.kind == "time" and v.slot:
-            timed = [s for s in rivals if s.key in TIME_SLOTS[v.slot]]
-            if timed:
-                return timed
-        named = [s for s in rivals if s.key in cues]
-        return named or rivals
-
-    def _value_support(self, v: V.Value, ents: list[str], cues: set[str], blank: str) -> list[KFact]:
-        for a in ents:
-            for slot in self._literal_slots(v, a, cues):
-                for kf in slot.facts:
-                    if V.matches(v, kf.kind, kf.value):
-                        return [kf]
-        counted = self._count(v, ents, blank) or self._numbered(v, ents, cues)
-        return counted[0][:1] if counted and counted[1] else []
-
-    def _value_clash(self, v: V.Value, ents: list[str], cues: set[str], blank: str,
-                     said: set[str] = frozenset()) -> tuple[KFact, str] | None:
-        counted = self._count(v, ents, blank)
-        if counted and not counted[1]:
-            facts = counted[0]
-            return facts[0], f"the KG lists {len(facts)}, not {v.text}"
-        numbered = self._numbered(v, ents, cues)
-        if numbered and not numbered[1] and all(functional(kf.key, len(numbered[0])) for kf in numbered[0]):
-            kf = numbered[0][0]
-            return kf, f"the KG says {self.say(kf)}, not {v.text}"
-        for a in ents:
-            slots = self._literal_slots(v, a, cues)
-            if slots and all(self._single(s, said) for s in slots):
-                kf = slots[0].facts[0]
-                return kf, f"the KG says {self.say(kf)}, not {v.text.strip()}"
-            # "Her phone number is 09:30": a contact attribute named outright and given a value
-            # that cannot be one. Dates and times stay out: "starts on Tuesday" is a fine claim.
-            named = [s for s in self.slots(a).values() if s.literal and s.direction == "out" and s.key in cues
-                     and s.kind in CONTACT_KINDS and not V.comparable(v, s.kind) and functional(s.key, len(s.facts))]
-            if len(named) == 1:
-                kf = named[0].facts[0]
-                return kf, f"the KG says {self.say(kf)}, not {v.text.strip()}"
-        return None
-
-    def _count(self, v: V.Value, ents: list[str], blank: str) -> tuple[list[KFact], bool] | None:
-        """"has 4 members": the number of values of one relation, in a closed-world calendar."""
-        if v.kind != "number":
-            return None
-        after = re.match(r"\s*(?:other\s+)?(\w+)", blank[v.end:])
-        noun = after.group(1).lower() if after else ""
-        if noun not in COUNT_NOUNS:
-            return None
-        key, direction = COUNT_NOUNS[noun]
-        for a in ents:
-            slot = self.slots(a).get((key, direction))
-            if slot is not None:
-                return slot.facts, V.matches(v, "number", float(len(slot.facts)))
-        return None
-
-    def _unknown_clash(self, name: str, ents: list[str], cues: set[str]) -> tuple[KFact, str] | None:
-        # An invented name stands in for a person, or for a room when it says so.
-        looks_like = {"room"} if re.search(r"\b(room|office)\b", name, re.I) else None
-        for a in ents:
-            for slot in self.slots(a).values():
-                if (slot.direction == "out" and not slot.literal and slot.key in cues
-                        and functional(slot.key, len(slot.facts))):
-                    if not self.slot_category(slot) & (looks_like or {"person"}):
-                        continue
-                    kf = slot.facts[0]
-                    return kf, f"the KG says {self.say(kf)}; it knows no {name}"
-        return None
-
-    # -- availability ------------------------------------------------------------------------
-    def _availability(self, text: str, blank: str, ents: list[str], values: list[V.Value]) -> Judgement | None:
-        whole_day = bool(NOTHING_ON.search(blank))  # "has no bookings today"
-        says_free, says_busy = bool(FREE.search(blank)) or whole_day, bool(BUSY.search(blank))
-        times = [v for v in values if v.kind == "time"]
-        if not times and self.times and THEN.search(blank):
-            said = self.times[-1]
-            d = said.day
-            times = [V.Value("time", frozenset({said.start}), 0, 0, "then")]
-            values = values + [V.Value("date", (d.year, d.month, d.day, d.weekday()), 0, 0, "then")]
-        if not (says_free or says_busy) or not (times or whole_day):
-            return None
-        who = next((e for e in ents if self.category(e) & {"person", "room"}), None)
-        if who is None:
-            return None
-        dates = [v for v in values if v.kind == "date"]
-        if dates:
-            day = dates[0].value
-        elif whole_day and not times:
-            return None  # "has no meetings" without a day says nothing about one calendar day
-        elif self.now is not None:
-            d = self.now.date()
-            day = (d.year, d.month, d.day, d.weekday())
-        else:
-            return None
-        slots = self.slots(who)
-        keys = [("attendee", "in"), ("organizer", "in")] if "person" in self.category(who) else [("location", "in")]
-        events = {f.other for k in keys if k in slots for f in slots[k].facts}
-        moments = times[0].value if times else frozenset(range(0, 24 * 60))
-        if len(moments) > 1 and times:  # "at 3": the working-hours reading
-            moments = frozenset(x for x in moments if 7 * 60 <= x <= 19 * 60) or moments
-        busy_with: list[KFact] = []
-        for e in sorted(events):
-            es = self.slots(e)
-            date_f = es.get(("date", "out"))
-            start_f, end_f = es.get(("start_time", "out")), es.get(("end_time", "out"))
-            if not (date_f and start_f and end_f):
-                continue
-            if not V.same_date(day, date_f.facts[0].value):
-                continue
-            start, end = min(start_f.facts[0].value), min(end_f.facts[0].value)
-            if any(start <= t < end for t in moments):
-                busy_with = [start_f.facts[0], end_f.facts[0]]
-                break
-        name = self.label(who)
-        when = hhmm(min(moments)) if times else ""
-        if busy_with:
-            ev = self.say(busy_with[0])
-            verdict = "supported" if says_busy and not says_free else "contradicted"
-            busy = f"is busy at {when}" if times else "has something that day"
-            return Judgement(verdict, busy_with, reason=f"the KG says {ev}, so {name} {busy}")
-        verdict = "supported" if says_free else "contradicted"
-        return Judgement(verdict, reason=f"{name} has nothing in the calendar at {when} that day" if times
-                         else f"{name} has nothing in the calendar that day",
-                         extra={"text": f"{name} has no event {'at ' + when + ' ' if times else ''}that day", "s": who,
-                                "source": "kg"})
 
     # -- dialogue ----------------------------------------------------------------------------
     def _intro_turn(self) -> dict | None:
@@ -829,13 +441,13 @@ class Verifier:
 
     def _from_dialogue(self, text: str) -> Judgement | None:
         """A claim that restates what the user said (their name, their plans)."""
-        words = _content_words(text)
+        words = content_words(text)
         if len(words) < 2:
             return None
         for i, (who, turn) in reversed(list(enumerate(self.history, start=1))):
             if who != "user":
                 continue
-            said = _content_words(turn)
+            said = content_words(turn)
             if len(words & said) >= 0.8 * len(words):
                 return Judgement("supported", reason="the user said so",
                                  extra={"source": "dialogue", "turn": i, "speaker": "user", "text": turn})
@@ -861,116 +473,3 @@ class Verifier:
         return {"s": f.s, "p": f.p, "o": f.o, "s_label": self.label(f.s), "p_label": kf.p_label,
                 "o_label": literal_text(f.o, f.datatype) if f.o_literal else self.label(f.o),
                 "text": self.say(kf), "source": kf.source}
-
-
-def _rank(j: Judgement) -> tuple[int, int, int]:
-    """Which reading of an ambiguous name to believe: the one the KG supports, else one it
-    does not contradict (the weekly meeting on the day the claim names)."""
-    return ({"supported": 2, "nei": 1, "contradicted": 0}[j.verdict], j.supported, len(j.evidence))
-
-
-def _negate(j: Judgement) -> Judgement:
-    flipped = {"supported": "contradicted", "contradicted": "supported"}.get(j.verdict, j.verdict)
-    return Judgement(flipped, j.evidence, reason=("negated: " + j.reason) if flipped != j.verdict else j.reason,
-                     extra=j.extra, supported=j.supported)
-
-
-def _after_name(before: str) -> bool:
-    m = re.search(r"([A-Z][\w'’\-]*)\s$", before)
-    return bool(m) and m.group(1).lower() not in COMMON_CAPS
-
-
-def _blank(text: str, spans: list[tuple[int, int]]) -> str:
-    chars = list(text)
-    for a, b in spans:
-        for i in range(max(a, 0), min(b, len(chars))):
-            chars[i] = " "
-    return "".join(chars)
-
-
-def _name_words(run: str) -> list[str]:
-    """The words of a capitalized run that can be part of a name, possessive "'s" dropped."""
-    words = [re.sub(r"['’]s$", "", w) for w in run.split()]
-    return [w for w in words if w.lower().strip("'’") not in COMMON_CAPS]
-
-
-def _capitalized(blank: str) -> list[tuple[str, bool]]:
-    """Capitalized word runs, each with whether it is only the sentence's first word."""
-    out = []
-    for m in CAPITALIZED.finditer(blank):
-        words = _name_words(m.group(0))
-        if not words:
-            continue
-        at_start = not blank[:m.start()].strip()
-        out.append((" ".join(words), len(words) == 1 and (at_start or len(words[0]) < 3 or words[0].isupper())))
-    return out
-
-
-def _unknown_names(blank: str) -> list[str]:
-    """Capitalized word runs the KG did not recognise: a person or place the reply invented.
-    A single capitalized word at the start of the claim is just the sentence's first word."""
-    return [name for name, first_word in _capitalized(blank) if not first_word]
-
-
-def _trim(m: Mention) -> None:
-    """Drop what a fuzzy match took in at the edges: function words, stray letters and a
-    possessive ("Amara is" → "Amara", "Lukas's e" → "Lukas")."""
-    words = list(re.finditer(r"\S+", m.text))
-
-    def filler(w: str) -> bool:
-        return w.lower() in _FUNCTION or len(w) < 2
-
-    while len(words) > 1 and filler(words[-1].group(0)):
-        words.pop()
-    while len(words) > 1 and filler(words[0].group(0)):
-        words.pop(0)
-    a, b = words[0].start(), words[-1].end()
-    possessive = re.search(r"['’]s$", m.text[a:b])
-    if possessive and b - a > 2:
-        b -= 2
-    m.start, m.end, m.text = m.start + a, m.start + b, m.text[a:b]
-
-
-def _trim_to(m: Mention, n: int) -> None:
-    m.text = m.text[:n].rstrip()
-    m.end = m.start + len(m.text)
-    _trim(m)
-
-
-def _whole_name(text: str, m: Mention) -> str:
-    """The capitalized run a named mention sits in: "Björn Müller" when only "Müller" matched,
-    so a surname alone does not make another person of the same family name."""
-    for run in CAPITALIZED.finditer(text):
-        if run.start() <= m.start and m.end <= run.end():
-            words = _name_words(run.group(0))
-            return " ".join(words) if words else m.text
-    return m.text
-
-
-def _spelled_alike(said: str, name: str) -> bool:
-    """A reply may misspell a name ("Bjorn Muller", "Siobhan"), but a short word a letter off
-    is another name ("Zeta" is not "Beta"): every word said must be a word of the name, or a
-    long one within one edit (two from eight letters)."""
-    from rapidfuzz.distance import Levenshtein
-
-    have = norm(name).split()
-    for w in norm(said).split():
-        if w in have:
-            continue
-        if len(w) < 5 or not any(Levenshtein.distance(w, h) <= (1 if len(w) < 8 else 2) for h in have):
-            return False
-    return True
-
-
-def _dates_only_context(v: V.Value) -> bool:
-    """"today" next to a supported fact frames it; it asserts nothing of its own."""
-    return v.text.lower() in ("today", "tomorrow", "tonight")
-
-
-_FUNCTION = frozenset("""a an the is are was were be been to of in on at for with and or but i you he she it we they my your
-his her its our their me him us them this that these those do does did have has had will would can could shall
-should may might must so as by from then there here""".split())
-
-
-def _content_words(text: str) -> set[str]:
-    return {w for w in norm(text).split() if w not in _FUNCTION}

@@ -1,0 +1,55 @@
+"""What the verifier reads from the KG about one entity, and what it concludes of a claim."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from kgstore.terms import Fact
+
+
+@dataclass
+class KFact:
+    """One KG fact seen from an anchor entity."""
+
+    fact: Fact
+    key: str
+    p_label: str
+    other: str  # the other end: an IRI, or the literal's lexical form
+    literal: bool
+    kind: str = ""  # literal kind (date/time/phone/email/number/text)
+    value: object = None
+    source: str = "kg"
+
+
+@dataclass
+class Slot:
+    key: str
+    direction: str  # "out": anchor is the subject; "in": anchor is the object
+    facts: list[KFact]
+    literal: bool
+    kind: str  # literal kind, or "" for entity-valued slots
+
+    @property
+    def others(self) -> set[str]:
+        return {f.other for f in self.facts}
+
+
+@dataclass
+class Judgement:
+    verdict: str
+    evidence: list[KFact] = field(default_factory=list)
+    reason: str = ""
+    extra: dict | None = None  # evidence that is not a triple (dialogue turn, calendar)
+    supported: int = 0  # parts of the claim the KG confirmed (ranks readings of ambiguous names)
+
+
+def rank(j: Judgement) -> tuple[int, int, int]:
+    """Which reading of an ambiguous name to believe: the one the KG supports, else one it
+    does not contradict (the weekly meeting on the day the claim names)."""
+    return ({"supported": 2, "nei": 1, "contradicted": 0}[j.verdict], j.supported, len(j.evidence))
+
+
+def negate(j: Judgement) -> Judgement:
+    flipped = {"supported": "contradicted", "contradicted": "supported"}.get(j.verdict, j.verdict)
+    return Judgement(flipped, j.evidence, reason=("negated: " + j.reason) if flipped != j.verdict else j.reason,
+                     extra=j.extra, supported=j.supported)
