@@ -21,6 +21,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "check": ("engine.cli_check", "check a given response against the KG (--json)"),
     "eval": ("engine.evaluation", "evaluation harness: eval retrieval|factcheck|linking"),
     "bench": ("engine.bench", "benchmarks: bench load|retrieve|reason|generate|check|scale"),
+    "prepare": ("engine.stages.score.prepare", "export MiniLM to ONNX ahead of the first question; show the scorer's device"),
     "learn": ("rules.learn", "re-estimate the entity-linking rule weights from gold links (problog lfi)"),
 }
 

@@ -1,15 +1,18 @@
 """The learned relevance model: `models/relevance.onnx` in onnxruntime.
 
 The CUDA provider is used when onnxruntime has it and a GPU answers, the CPU provider
-otherwise; `device` says which one actually runs. The model file carries, as metadata, the
+otherwise; `device` says which one actually runs and `device_note` why not CUDA. The model file carries, as metadata, the
 feature names it expects (checked against `engine.features.FEATURES`) and the PCST prize
 settings chosen with it on the dev split.
 """
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
+import re
 from pathlib import Path
 
 import numpy as np
@@ -28,7 +31,7 @@ class RelevanceModel:
         if not path.exists():
             raise BadInput(f"{path}: relevance model missing (rebuild: python -m models.train_relevance)")
         # A tiny model: more threads cost more than they save.
-        self.session, self.device = onnx_session(path, threads=1)
+        self.session, self.device, self.device_note = onnx_session(path, threads=1)
         meta = self.session.get_modelmeta().custom_metadata_map
         self.features = tuple(json.loads(meta.get("features", "[]")))
         if self.features != FEATURES:
@@ -52,24 +55,60 @@ def gpu_present() -> bool:
     return bool(glob.glob("/dev/nvidia[0-9]*")) and os.environ.get("CUDA_VISIBLE_DEVICES", "0") not in ("", "-1")
 
 
+def _cuda_provider_error() -> str:
+    """Why onnxruntime's CUDA provider library does not load, in its loader's words (usually a
+    CUDA or cuDNN library of the major version onnxruntime-gpu was built for, not found)."""
+    import ctypes
+
+    import onnxruntime as ort
+
+    library = Path(ort.__file__).parent / "capi" / "libonnxruntime_providers_cuda.so"
+    try:
+        ctypes.CDLL(str(library))
+    except OSError as exc:
+        missing = re.search(r"(lib[\w+.-]+\.so[\w.]*): cannot open", str(exc))
+        return f"{missing.group(1)} missing" if missing else str(exc).splitlines()[0]
+    return "its CUDA provider did not start"
+
+
+def _preload_cuda_libraries() -> None:
+    """CUDA and cuDNN from pip's nvidia-* packages (they come with torch's CUDA build), which
+    the dynamic loader does not search by itself; onnxruntime prints as it goes."""
+    import onnxruntime as ort
+
+    if hasattr(ort, "preload_dlls"):
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(Exception):
+            ort.preload_dlls()
+
+
 def onnx_session(path: str | Path, threads: int):
     """An onnxruntime session on the CUDA provider when onnxruntime has it and a GPU answers,
-    else on the CPU provider; returns it with "CUDA" or "CPU", whichever actually runs."""
+    else on the CPU provider. Returns it with "CUDA" or "CPU", whichever actually runs, and
+    why not CUDA ("" when it is): the status bar and `kgchat prepare` show it."""
     import onnxruntime as ort
 
     options = ort.SessionOptions()
     options.intra_op_num_threads = threads
     options.log_severity_level = 3
     wanted = ["CPUExecutionProvider"]
-    if "CUDAExecutionProvider" in ort.get_available_providers() and gpu_present():
+    note = ""
+    if "CUDAExecutionProvider" not in ort.get_available_providers():
+        note = "onnxruntime without CUDA"
+    elif not gpu_present():
+        note = "no NVIDIA GPU"
+    else:
+        _preload_cuda_libraries()
         wanted.insert(0, "CUDAExecutionProvider")
-        ort.set_default_logger_severity(3)  # a CUDA provider that fails to load is reported by `device`
+        ort.set_default_logger_severity(3)  # a CUDA provider that fails to load is reported in the note
     try:
         session = ort.InferenceSession(str(path), options, providers=wanted)
     except Exception:  # CUDA listed but unusable (no driver or GPU): the CPU provider always works
         session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
     active = session.get_providers()
-    return session, ("CUDA" if active and active[0] == "CUDAExecutionProvider" else "CPU")
+    device = "CUDA" if active and active[0] == "CUDAExecutionProvider" else "CPU"
+    if device == "CPU" and not note:
+        note = f"onnxruntime CUDA: {_cuda_provider_error()}"
+    return session, device, note
 
 
 def model_for(ctx) -> RelevanceModel:

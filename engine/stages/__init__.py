@@ -1,0 +1,1 @@
+"""The turn's stages, one package each (see docs/internals.md)."""

@@ -1,0 +1,1 @@
+"""The score stage and its helpers."""
