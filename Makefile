@@ -8,7 +8,9 @@ STAMP  := $(VENV)/.installed-$(shell cksum pyproject.toml | cut -d' ' -f1)
 TORCH  ?= torch==2.13.0
 # llama-cpp-python compiles with -march=native. Some VMs advertise AMX in their CPU flags but trap
 # on its instructions (seen here: `tilezero` -> SIGILL), so x86 builds leave AMX out. GPU users add
-# their own flags: `CMAKE_ARGS="-DGGML_CUDA=on" make run`. The wheel is built once per set of flags
+# their own flags: `CMAKE_ARGS="-DGGML_CUDA=on -DCMAKE_CUDA_ARCHITECTURES=native" CC=/usr/bin/gcc
+# CXX=/usr/bin/g++ make run` (one architecture, the card's: about 4.5 min on 16 cores; without it
+# CUDA builds many; see README "GPU machines"). The wheel is built once per set of flags
 # and kept outside the repo, so a fresh clone does not compile again (and never reuses pip's cache
 # of a wheel built with other flags).
 LLAMA  ?= llama-cpp-python>=0.3.2,<0.4
@@ -27,6 +29,7 @@ $(STAMP): pyproject.toml
 	  CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" $(BIN)/python -m pip wheel -q --no-deps --no-cache-dir -w $(WHEELS) "$(LLAMA)"; \
 	  $(BIN)/python -m pip install -q $(WHEELS)/llama_cpp_python-*.whl; }
 	$(BIN)/python -m pip install -q -e '.[test]'
+	HF_HUB_OFFLINE=1 $(BIN)/kgchat prepare
 	rm -f $(VENV)/.installed-*
 	touch $@
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 import uuid
+from collections.abc import Callable
 from datetime import datetime
 
 from engine import dialogue
@@ -91,13 +92,18 @@ class Session:
             self.ctx.resources.pop("background_size", None)
             return report
 
-    def prepare(self) -> int:
-        """Pay up front what a first turn would: the embeddings of a small KG's facts.
-        Blocking (seconds); call it from a worker after start-up. Returns the texts encoded."""
+    def prepare(self, say: Callable[[str], None] = lambda text: None) -> tuple[str, str]:
+        """Pay up front what a first turn would: the MiniLM export when this install has none yet
+        (`say` hears of it first), the scorer's models, the embeddings of a small KG's facts.
+        Blocking (seconds); call it from a worker after start-up. Returns the scorer's device
+        and why not CUDA (engine.stages.score.prepare.scoring_device)."""
         from engine.stages.score.prefetch import prefetch
+        from engine.stages.score.prepare import ready
 
         with self._lock:
-            return prefetch(self.ctx)
+            scoring = ready(self.ctx, say)
+            prefetch(self.ctx)
+            return scoring
 
     def system_turn(self, text: str) -> None:
         """Record a system turn as given (replaying a dialogue): nothing is generated."""

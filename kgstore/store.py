@@ -133,13 +133,25 @@ class _Progress(io.RawIOBase):
         super().close()
 
 
-def _ntriples_parts(path: str, n: int) -> list[tuple[int, bytes]]:
+def _stream(path: str, data: bytes | None, progress: Callable[[int], None] | None):
+    """What the bulk loader reads (`data`, else the file), always as a stream. Given a path or
+    bytes, pyoxigraph 0.5's `Store.bulk_load` parses N-Triples and N-Quads in parallel chunks
+    whenever Rust's available_parallelism() is 4 or more (available_parallelism() // 2 parsers,
+    at most one per 16 KiB), and each chunk names blank nodes anew and counts lines from its own
+    start; a stream goes through one parser whatever the core count."""
+    raw = io.BytesIO(data) if data is not None else open(path, "rb")
+    return _Progress(raw, progress) if progress else raw
+
+
+def _ntriples_parts(path: str, n: int) -> list[tuple[int, bytes | None]]:
     """An N-Triples file cut at line ends into `n` parts of similar size, each with the number
-    of lines before it. One part when a blank node may occur: each bulk load names blank nodes
-    anew, so `_:b` in two parts would become two nodes."""
+    of lines before it (None: the whole file, read as it loads). One part when a blank node may
+    occur: each bulk load names blank nodes anew, so `_:b` in two parts would become two nodes."""
+    if n < 2:
+        return [(0, None)]
     data = Path(path).read_bytes()
-    if n < 2 or b"_:" in data:
-        return [(0, data)]
+    if b"_:" in data:
+        return [(0, None)]
     parts, start, lines = [], 0, 0
     for k in range(1, n + 1):
         end = len(data) if k == n else data.find(b"\n", max(start, len(data) * k // n)) + 1 or len(data)
@@ -156,8 +168,10 @@ class KGStore:
     # RDF files (but TriG) at least this big go through pyoxigraph's bulk loader: on disk it
     # is several times faster than one big transaction even at 100,000 triples.
     bulk_min_bytes = 2**20
-    # pyoxigraph's bulk loader keeps to one core; N-Triples parts load side by side on these
-    # many threads (1M triples into a named graph on 2 cores: 10.4 s on one, 5.9 s on two).
+    # One bulk load parses on one core (it is always fed a stream, see _stream); N-Triples parts
+    # load side by side on these many threads (1M triples into a named graph on 2 cores: 10.4 s
+    # on one, 5.9 s on two). The parts, not the machine, decide where blank nodes and line
+    # numbers could go wrong, so tests set it to force the many-core path on any machine.
     bulk_workers = min(4, os.cpu_count() or 1)
     # Quads per bulk write when graph names must be rewritten (N-Quads) on the way in.
     bulk_chunk = 200_000
@@ -278,29 +292,24 @@ class KGStore:
                 self._store.remove(Quad(g, NamedNode(KGC_PENDING_LOAD), Literal(path), meta))
             self._changed()
 
-        source = _Progress(open(path, "rb"), progress) if progress else None
         try:
             if fmt in TRIPLE_FORMATS:
                 g = NamedNode(target)
                 if not claim(g):
                     return None
                 before = len(self._store)
-                parts = _ntriples_parts(path, self.bulk_workers) if fmt == "ntriples" else []
-                if len(parts) > 1:
-                    self._bulk_parallel(parts, g, progress)
-                else:
-                    self._store.bulk_load(input=source, path=None if source else path, format=OX_FORMATS[fmt],
-                                          base_iri=base_iri(path), to_graph=g)
+                parts = _ntriples_parts(path, self.bulk_workers) if fmt == "ntriples" else [(0, None)]
+                self._bulk_parts(path, fmt, parts, g, progress)
             else:
                 mapper = GraphMapper(target, name)
-                quads = (Quad(q.subject, q.predicate, q.object, NamedNode(target) if forced_graph else mapper.graph_for(q.graph_name))
-                         for q in ox_parse(input=source, path=None if source else path, format=OX_FORMATS[fmt],
-                                           base_iri=base_iri(path)))
-                while chunk := list(itertools.islice(quads, self.bulk_chunk)):
-                    if not all(claim(g) for g in {q.graph_name for q in chunk}):
-                        undo()
-                        return None
-                    self._store.bulk_extend(chunk)
+                with _stream(path, None, progress) as source:  # pyoxigraph.parse never splits
+                    quads = (Quad(q.subject, q.predicate, q.object, NamedNode(target) if forced_graph else mapper.graph_for(q.graph_name))
+                             for q in ox_parse(input=source, format=OX_FORMATS[fmt], base_iri=base_iri(path)))
+                    while chunk := list(itertools.islice(quads, self.bulk_chunk)):
+                        if not all(claim(g) for g in {q.graph_name for q in chunk}):
+                            undo()
+                            return None
+                        self._store.bulk_extend(chunk)
         except SyntaxError as exc:
             undo()
             raise syntax_error(path, exc) from None
@@ -310,9 +319,6 @@ class KGStore:
         except BaseException:
             undo()
             raise
-        finally:
-            if source:
-                source.close()
         if fmt in TRIPLE_FORMATS:  # one new graph: the store's size tells, faster than counting it
             report.graphs[target] = len(self._store) - before
         for g in pending:
@@ -327,34 +333,37 @@ class KGStore:
         self._changed()
         return report
 
-    def _bulk_parallel(self, parts: list[tuple[int, bytes]], graph: NamedNode,
-                       progress: Callable[[int], None] | None) -> None:
-        """Bulk-load N-Triples parts on one thread each (pyoxigraph releases the GIL); a syntax
-        error is raised with its line number in the whole file."""
+    def _bulk_parts(self, path: str, fmt: str, parts: list[tuple[int, bytes | None]], graph: NamedNode,
+                    progress: Callable[[int], None] | None) -> None:
+        """Bulk-load the parts (None: the whole file) on one thread each, pyoxigraph releasing the
+        GIL; a syntax error is raised with its line number in the whole file."""
         done = [0] * len(parts)
         errors: list[BaseException] = []
         reporting = threading.Lock()  # callers get one progress call at a time, as with one stream
 
-        def load(i: int, first_line: int, data: bytes) -> None:
+        def load(i: int, first_line: int, data: bytes | None) -> None:
             def seen(n: int) -> None:
                 with reporting:
                     done[i] = n
                     progress(sum(done))
 
             try:
-                source = _Progress(io.BytesIO(data), seen) if progress else data
-                self._store.bulk_load(input=source, format=OX_FORMATS["ntriples"], to_graph=graph)
+                with _stream(path, data, seen if progress else None) as source:
+                    self._store.bulk_load(input=source, format=OX_FORMATS[fmt], base_iri=base_iri(path), to_graph=graph)
             except SyntaxError as exc:
                 exc.lineno = (exc.lineno or 1) + first_line
                 errors.append(exc)
             except BaseException as exc:  # re-raised in the caller's thread
                 errors.append(exc)
 
-        workers = [threading.Thread(target=load, args=(i, first, data)) for i, (first, data) in enumerate(parts)]
-        for w in workers:
-            w.start()
-        for w in workers:
-            w.join()
+        if len(parts) == 1:
+            load(0, *parts[0])
+        else:
+            workers = [threading.Thread(target=load, args=(i, first, data)) for i, (first, data) in enumerate(parts)]
+            for w in workers:
+                w.start()
+            for w in workers:
+                w.join()
         if errors:
             raise min(errors, key=lambda e: getattr(e, "lineno", None) or 0)
 

@@ -11,6 +11,7 @@ import pytest
 
 from engine.cli import main
 from engine.config import Config
+from engine.llm.llama import gpu_offload_supported
 from engine.llm.openai import OpenAIBackend
 from engine.session import Session
 from tests.fakes import StubChatServer
@@ -91,6 +92,6 @@ def test_ctrl_c_stops_the_reply_and_keeps_it_marked_cut():
 def test_ask_with_the_default_embedded_model(capsys):
     code, out, err = ask(capsys, QUESTION, "--memory", "--scorer", "bm25", "--max-tokens", "24", "--json")
     assert code == 0, err
-    assert out["response"] and out["device"] == "CPU" and not out["error"]
+    assert out["response"] and out["device"] == ("CUDA" if gpu_offload_supported() else "CPU") and not out["error"]
     assert "smollm2" in out["model"].lower()
     assert out["timings_ms"]["first_token"] >= out["timings_ms"]["retrieve"]

@@ -1,10 +1,12 @@
 import threading
 
+import llama_cpp
 import pytest
 
 from engine.config import Config
 from engine.llm import LLMError, check_model, default_model_path, make_backend
 from engine.llm.gguf import context_length, read_metadata
+from engine.llm.llama import gpu_offload_supported
 from engine.llm.openai import OpenAIBackend
 from kgstore.errors import BadInput
 from tests.fakes import StubChatServer
@@ -137,8 +139,8 @@ def smollm():
     return make_backend(Config(n_ctx=2048))
 
 
-def test_the_default_model_streams_a_reply_on_cpu(smollm):
-    assert smollm.device == "CPU"  # this build has no GPU offload
+def test_the_default_model_streams_a_reply(smollm):
+    assert smollm.device == ("CUDA" if gpu_offload_supported() else "CPU")
     assert smollm.context_size() == 2048  # the cap, under the model's own 8192
     assert smollm.count_tokens("Omar Haddad is an engineer.") > 3
     tokens = list(smollm.stream([{"role": "user", "content": "What is the capital of France?"}],
@@ -158,15 +160,32 @@ def test_cancel_stops_the_embedded_model_and_it_serves_the_next_call(smollm):
     assert list(smollm.stream([{"role": "user", "content": "Hi"}], max_tokens=4, temperature=0.0))
 
 
-def test_cancel_during_prompt_evaluation_aborts_it_and_leaves_the_model_sound(smollm):
+def test_cancel_during_prompt_evaluation_aborts_it_and_leaves_the_model_sound(smollm, monkeypatch):
+    """The cancel comes while llama.cpp is about to evaluate the prompt's first batch, so the
+    test holds however fast the prompt would be evaluated (a GPU does it in milliseconds)."""
     long = [{"role": "system", "content": "Facts: " + "Omar Haddad is a member of the Engineering group. " * 120},
             {"role": "user", "content": "Who is Omar?"}]
     short = [{"role": "user", "content": "Name a colour."}]
     reference = "".join(smollm.stream(short, max_tokens=8, temperature=0.0))
     cancel = threading.Event()
-    timer = threading.Timer(0.05, cancel.set)  # well inside the evaluation of ~1,500 prompt tokens
-    timer.start()
+    c_decode = llama_cpp.llama_cpp.llama_decode
+    returned = []
+
+    def decode(ctx, batch):
+        if not cancel.is_set() and batch.n_tokens > 1:  # the prompt's first batch of ~1,500 tokens
+            cancel.set()
+            for watcher in [t for t in threading.enumerate() if t.name == "llm-cancel"]:
+                watcher.join(10)  # it raises the abort flag, then ends
+        returned.append(c_decode(ctx, batch))
+        return returned[-1]
+
+    monkeypatch.setattr(llama_cpp.llama_cpp, "llama_decode", decode)
     assert list(smollm.stream(long, max_tokens=8, temperature=0.0, cancel=cancel)) == []
+    # One batch reached llama.cpp: the CPU backend aborts it (2) at the flag; a GPU backend may
+    # finish it (0), and the next batch is refused before it starts.
+    assert len(returned) == 1 and returned[0] in (0, 2)
+    assert returned[0] == 2 or gpu_offload_supported()
+    monkeypatch.undo()
     assert smollm._lock.acquire(timeout=10)  # the aborted decode let go of the model
     smollm._lock.release()
     assert "".join(smollm.stream(short, max_tokens=8, temperature=0.0)) == reference

@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import json
+import re
+import shutil
+import subprocess
+import sys
 import threading
 from pathlib import Path
 
@@ -15,6 +19,7 @@ from kgstore.errors import LoadError
 from kgstore.loaders.graphwoz_json import read_dialogue, read_dialogue_file
 from kgstore.loaders import detect_format
 from kgstore.vocab import RDFS_LABEL, WD, WDT, XSD, bg_graph, kg_iri, office_entity, office_predicate
+from tests.child import child_env
 
 DATA = Path(__file__).parent / "data"
 EX = "http://example.org/"
@@ -293,3 +298,67 @@ def test_blank_nodes_keep_their_identity_in_a_bulk_load(tmp_path):
     s.bulk_min_bytes, s.bulk_workers = 1, 4
     s.load(nt)
     assert len(s.query("SELECT DISTINCT ?s WHERE { ?s ?p ?o }")) == 10
+
+
+# Rust's available_parallelism() counts the CPUs of this set: with it preloaded, pyoxigraph in the
+# child process believes it has 16 cores and takes its many-core paths, on any machine.
+SIXTEEN_CORES = r"""
+#define _GNU_SOURCE
+#include <sched.h>
+#include <string.h>
+int sched_getaffinity(pid_t pid, size_t size, cpu_set_t *set) {
+    memset(set, 0, size);
+    for (int i = 0; i < 16; i++) CPU_SET_S(i, size, set);
+    return 0;
+}
+"""
+
+MANY_CORE_CHILD = """
+import json, sys
+import pyoxigraph
+from kgstore import KGStore
+from kgstore.errors import LoadError
+
+DISTINCT = "SELECT DISTINCT ?s WHERE { GRAPH ?g { ?s ?p ?o } }"
+blank_nt, blank_nq, bad = sys.argv[1:4]
+raw = pyoxigraph.Store()
+raw.bulk_load(path=blank_nt, format=pyoxigraph.RdfFormat.N_TRIPLES, to_graph=pyoxigraph.NamedNode("urn:g"))
+out = {"bare pyoxigraph": len(list(raw.query(DISTINCT)))}
+for workers, progress in ((1, None), (16, None), (16, lambda done: None)):
+    run = f"{workers} workers" + (", progress" if progress else "")
+    for path in (blank_nt, blank_nq):
+        s = KGStore()
+        s.bulk_min_bytes, s.bulk_workers = 1, workers
+        s.load(path, progress=progress)
+        out[f"{run}: {path[-2:]}"] = len(s.query(DISTINCT))
+    try:
+        s.load(bad, progress=progress)
+    except LoadError as exc:
+        out[f"{run}: error"] = str(exc)
+print(json.dumps(out))
+"""
+
+
+def test_sixteen_cores_change_neither_blank_nodes_nor_error_lines(tmp_path):
+    if not shutil.which("cc"):
+        pytest.skip("no C compiler to build the 16-core affinity shim")
+    shim = tmp_path / "sixteen.so"
+    (tmp_path / "sixteen.c").write_text(SIXTEEN_CORES)
+    subprocess.run(["cc", "-shared", "-fPIC", "-o", shim, tmp_path / "sixteen.c"], check=True)
+    blank_nt, blank_nq = tmp_path / "blank.nt", tmp_path / "blank.nq"
+    blank_nt.write_text("".join(f'_:b{i % 10} <{EX}p> "{i}" .\n' for i in range(2000)))
+    blank_nq.write_text("".join(f'_:b{i % 10} <{EX}p> "{i}" <{EX}g{i % 3}> .\n' for i in range(2000)))
+    lines = [f"<{EX}s{i}> <{EX}p> <{EX}o{i % 7}> .\n" for i in range(20_000)]  # 16 parts of 2+ chunks
+    bad = tmp_path / "bad.nt"
+    bad.write_text("".join(lines[:15_000]) + "<urn:x> <urn:p> oops .\n" + "".join(lines[15_000:]))
+    run = subprocess.run([sys.executable, "-c", MANY_CORE_CHILD, str(blank_nt), str(blank_nq), str(bad)],
+                         capture_output=True, text=True, env=child_env(LD_PRELOAD=str(shim)), timeout=300)
+    assert run.returncode == 0, run.stderr
+    out = json.loads(run.stdout)
+    assert out.pop("bare pyoxigraph") > 10, "the shim did not make pyoxigraph split the file"
+    for key, value in out.items():
+        if key.endswith("error"):
+            assert re.search(r"bad\.nt: line 15001, column \d+", value), (key, value)
+        else:
+            assert value == 10, key
+    assert len(out) == 9

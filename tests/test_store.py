@@ -16,9 +16,9 @@ from kgstore.errors import BadInput
 from kgstore.terms import Fact
 from kgstore.vocab import (GRAPH_META, KGC_PENDING_LOAD, RDF_TYPE, RDFS_LABEL, SKOS, WD, WDT, bg_graph,
                            derived_graph, dialogue_graph)
+from tests.child import child_env
 
 EX = "http://example.org/"
-ROOT = Path(__file__).resolve().parents[1]
 
 TTL = f"""\
 @prefix ex: <{EX}> .
@@ -203,9 +203,8 @@ def test_a_load_killed_midway_leaves_the_store_as_before(tmp_path, name, quads):
     del s
     big = tmp_path / name
     _write_big(big, 60_000, quads)
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
     child = subprocess.Popen([sys.executable, "-c", CHILD, str(db), str(big), str(big.stat().st_size)],
-                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env)
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=child_env())
     try:
         assert child.stdout.readline().strip() == "mid-load"
     finally:

@@ -658,3 +658,41 @@ async def test_sparql_console_never_waits_for_a_query_pyoxigraph_is_sorting(kg_f
         await pilot.press("escape")
         while query.busy():  # leave no sorting thread behind this test
             await pilot.pause(0.1)
+
+
+async def test_the_status_bar_says_while_minilm_is_exported_then_where_scoring_runs(kg_file, monkeypatch):
+    import shutil
+
+    from engine.stages.score import encoder
+
+    made = encoder.onnx_path()  # this install's export, copied in place of a real one (15 s)
+    real_export = encoder.export_onnx
+    monkeypatch.setenv("KGCHAT_CACHE_DIR", str(kg_file.parent / "cache"))
+    called, release = threading.Event(), threading.Event()
+
+    def export(path: Path) -> None:
+        called.set()
+        release.wait(60)
+        if made.exists():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy(made, path)
+        else:
+            real_export(path)
+
+    monkeypatch.setattr(encoder, "export_onnx", export)
+    app = make_app(kg_file, {})  # an encoder of its own, opened at start
+    async with app.run_test(size=(160, 30)) as pilot:
+        assert await asyncio.to_thread(called.wait, 60), "the opening worker never started the export"
+        await pilot.pause()
+        assert app.status.activity.startswith("exporting MiniLM to ONNX"), app.status.activity
+        release.set()
+        await ready(app, pilot)
+        for _ in range(50):
+            if app.status.scoring_device:
+                break
+            await pilot.pause()
+        assert app.status.activity == ""
+        assert app.status.scoring_device in ("CPU", "CUDA")
+        assert app.status.scoring_device == "CUDA" or app.status.scoring_note  # why not the GPU
+        assert f"scoring {app.status.scoring_device}" in app.status.render().plain
+        assert encoder.onnx_path().exists() and app.session.ctx.resources["encoder"]._model is not None

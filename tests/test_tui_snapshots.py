@@ -21,9 +21,11 @@ from tui.main import app_config  # noqa: E402
 def snapshot_app(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    # What varies run to run: the session id and the measured stage times.
+    # What varies run to run or machine to machine: the session id, the measured stage times,
+    # the scorer's device.
     monkeypatch.setattr(uuid, "uuid4", lambda: uuid.UUID(int=0xC0FFEE))
     monkeypatch.setattr("tui.widgets.status.format_timings", lambda timings: f"{len(timings)} stages timed")
+    monkeypatch.setattr("tui.widgets.status.format_scoring", lambda device, note: "scoring where it can")
     kg = tmp_path / "office.ttl"
     kg.write_text(office_turtle(), encoding="utf-8")
     # A generous reasoning budget, so a busy machine cannot change what gets linked.

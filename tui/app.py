@@ -28,8 +28,8 @@ from kgstore.errors import BadInput
 from kgstore.vocab import GRAPH_BG, LABEL_PREDICATES
 from tui.export import ChatTurn, write_export
 from tui.live import freeze
-from tui.messages import (EngineEvent, LoadFinished, LoadProgress, ModelLoaded, SessionFailed, SessionOpened,
-                          TurnFailed, TurnFinished)
+from tui.messages import (EngineEvent, LoadFinished, LoadProgress, ModelLoaded, ScorerStatus, SessionFailed,
+                          SessionOpened, TurnFailed, TurnFinished)
 from tui.screens.help import HelpScreen
 from tui.widgets.chat import AssistantMessage, ChatLog, Notice, PromptInput, UserMessage
 from tui.widgets.knowledge import VERDICT, KnowledgePane, NodeSelected, score_text, verdict_mark
@@ -98,6 +98,7 @@ class KGChatApp(App):
         self._pending_refined = False
         self._turn_no = 0
         self._loading = False
+        self._preparing = ""  # the status line the scorer's preparation put up
         self.set_keymap(config.keys)
 
     def notify(self, message: str, *, title: str = "", severity="information", timeout: float | None = None,
@@ -176,9 +177,29 @@ class KGChatApp(App):
             note = f"{first_error} — {fallback}" if first_error else ""
             self.post_message(SessionOpened(session, kg_size(session.ctx), graph_names(session.ctx), note))
             self.load_model(session)
-            session.prepare()
+            self.prepare_scorer(session)
             return
         self.post_message(SessionFailed(first_error))
+
+    def prepare_scorer(self, session: Session) -> None:
+        """The MiniLM export (once per install; the status bar says so meanwhile), the scorer's
+        models and a small KG's embeddings, ahead of the first turn (from a worker thread)."""
+        try:
+            device, note = session.prepare(say=lambda text: self.post_message(ScorerStatus(activity=text)))
+        except Exception as exc:  # noqa: BLE001 - the first turn tries again and reports it there
+            self.post_message(ScorerStatus(error=f"{type(exc).__name__}: {exc}"))
+            return
+        self.post_message(ScorerStatus(device, note))
+
+    def on_scorer_status(self, message: ScorerStatus) -> None:
+        if message.activity:
+            self.status.activity = self._preparing = message.activity
+            return
+        if self.status.activity == self._preparing:  # a turn's own activity stays
+            self.status.activity = ""
+        if message.error:
+            self.notify(message.error, title="Scorer not prepared", severity="error", timeout=15)
+        self.status.scoring_device, self.status.scoring_note = message.device, message.note
 
     def load_model(self, session: Session) -> None:
         """Build the model once per session context (called from a worker thread)."""
@@ -466,7 +487,7 @@ class KGChatApp(App):
                 break
         self.post_message(LoadFinished(reports, error, kg_size(session.ctx)))
         if reports:
-            session.prepare()
+            self.prepare_scorer(session)
 
     def on_load_progress(self, message: LoadProgress) -> None:
         bar = self.query_one("#load-progress", ProgressBar)

@@ -34,6 +34,18 @@ class ModelLoaded(Message):
         self.error = error
 
 
+class ScorerStatus(Message):
+    """The scorer's models: being prepared (`activity` says how), or ready on `device`, with why
+    not CUDA in `note`; `error` when preparing them failed (the first turn then tries again)."""
+
+    def __init__(self, device: str = "", note: str = "", activity: str = "", error: str = "") -> None:
+        super().__init__()
+        self.device = device
+        self.note = note
+        self.activity = activity
+        self.error = error
+
+
 class EngineEvent(Message):
     """One engine event of turn `turn`; `view` is a copy of the TurnState after a stage."""
 

@@ -26,6 +26,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "check": ("engine.cli.check", "check a given response against the KG (--json)"),
     "eval": ("engine.cli.eval", "evaluation harness: eval retrieval|factcheck|linking"),
     "bench": ("engine.cli.bench", "benchmarks: bench load|retrieve|reason|generate|check|scale"),
+    "prepare": ("engine.cli.prepare", "export MiniLM to ONNX ahead of the first question; show the scorer's device"),
     "learn": ("engine.harness.learn", "re-estimate the entity-linking rule weights from gold links (problog lfi)"),
 }
 

@@ -56,6 +56,9 @@ def main(argv: list[str], command: str = "ask") -> int:
     from engine.session import Session
 
     check_model(config)  # a bad model file fails here, before any knowledge is loaded
+    from engine.stages.score.prepare import export_saying_so
+
+    export_saying_so()
     from engine.cli.retrieve import read_turns
 
     turns = read_turns(args.dialogue, config.dialogue_id) if args.dialogue else []

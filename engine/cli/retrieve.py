@@ -46,6 +46,9 @@ def main(argv: list[str], command: str = "retrieve") -> int:
     args = parser.parse_args(argv)
     config = load_config(args)
     turns = read_turns(args.dialogue, config.dialogue_id)
+    from engine.stages.score.prepare import export_saying_so
+
+    export_saying_so()
     session = Session.open(config)
     out = []
     for turn in turns:

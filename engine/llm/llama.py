@@ -59,6 +59,8 @@ class LlamaBackend:
         logging.getLogger("llama-cpp-python").setLevel(logging.CRITICAL)
         self._lock = threading.Lock()  # one generation at a time on the shared context
         self._abort = _install_abort_flag(self.llama)
+        self._cancel: threading.Event | None = None  # the running stream's
+        self._guard_batches()
 
     def context_size(self) -> int:
         return self._n_ctx
@@ -76,6 +78,7 @@ class LlamaBackend:
                 self._abort[0] = b"\0"
             if cancel is not None and cancel.is_set():
                 return
+            self._cancel = cancel
             done = threading.Event()
             if cancel is not None:
                 threading.Thread(target=self._watch, args=(cancel, done), name="llm-cancel", daemon=True).start()
@@ -97,7 +100,26 @@ class LlamaBackend:
                     return
                 raise
             finally:
+                self._cancel = None
                 done.set()
+
+    def _guard_batches(self) -> None:
+        """Refuse the next batch once the running stream is cancelled. The abort flag works
+        inside a batch only where the backend polls it (llama.cpp's CPU backend does); with the
+        layers on a GPU a cancel still takes hold between the prompt's batches of n_batch tokens
+        (llama-cpp-python evaluates a prompt as one decode per batch)."""
+        ctx = getattr(self.llama, "_ctx", None)
+        if ctx is None:
+            return
+        decode = ctx.decode
+
+        def guarded(batch) -> None:
+            cancel = self._cancel
+            if cancel is not None and cancel.is_set():
+                raise RuntimeError("llama_decode refused: the stream was cancelled")
+            decode(batch)
+
+        ctx.decode = guarded
 
     def _watch(self, cancel: threading.Event, done: threading.Event) -> None:
         while not done.is_set():

@@ -1,4 +1,5 @@
-"""One line under the chat: model and device, KG size, retrieval settings, stage timings."""
+"""One line under the chat: model and device, the scorer's device, KG size, retrieval settings,
+stage timings."""
 
 from __future__ import annotations
 
@@ -14,9 +15,15 @@ def format_timings(timings: dict[str, float]) -> str:
     return " ".join(f"{name} {ms:.0f}" for name, ms in timings.items()) + " ms" if timings else ""
 
 
+def format_scoring(device: str, note: str) -> str:
+    return f"scoring {device}" + (f" ({note})" if note else "")
+
+
 class StatusBar(Static):
     model = reactive("model loading…")
     device = reactive("")
+    scoring_device = reactive("")  # where MiniLM and the relevance model run
+    scoring_note = reactive("")  # why not on the GPU
     kg_size = reactive(-1)
     settings = reactive("")
     activity = reactive("")
@@ -28,6 +35,8 @@ class StatusBar(Static):
         parts: list = [("⬢ ", "bold"), self.model]
         if self.device:
             parts += [" · ", (self.device, "bold")]
+        if self.scoring_device:
+            parts += [sep, format_scoring(self.scoring_device, self.scoring_note)]
         parts += [sep, kg, sep, self.settings]
         if self.activity:
             parts += [sep, (self.activity, "italic")]

@@ -1,7 +1,7 @@
 """The learned relevance model: `models/relevance.onnx` in onnxruntime.
 
 The CUDA provider is used when onnxruntime has it and a GPU answers, the CPU provider
-otherwise; `device` says which one actually runs. The model file carries, as metadata, the
+otherwise; `device` says which one actually runs and `device_note` why not CUDA. The model file carries, as metadata, the
 feature names it expects (checked against `engine.stages.score.features.FEATURES`) and the PCST prize
 settings chosen with it on the dev split.
 """
@@ -28,7 +28,7 @@ class RelevanceModel:
         if not path.exists():
             raise BadInput(f"{path}: relevance model missing (rebuild: python -m engine.harness.train_relevance)")
         # A tiny model: more threads cost more than they save.
-        self.session, self.device = onnx_session(path, threads=1)
+        self.session, self.device, self.device_note = onnx_session(path, threads=1)
         meta = self.session.get_modelmeta().custom_metadata_map
         self.features = tuple(json.loads(meta.get("features", "[]")))
         if self.features != FEATURES:

@@ -1,0 +1,38 @@
+"""`kgchat prepare`: the scorer ready before the first question (run by `make install`)."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from engine.options import ArgumentParser
+
+
+def main(argv: list[str], command: str = "prepare") -> int:
+    p = ArgumentParser(prog=f"kgchat {command}", description="Export MiniLM to ONNX into the user cache "
+                                "and open the scorer's models, so that the first question does not wait for it.")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    args = p.parse_args(argv)
+    from engine.stages.score.encoder import onnx_path, open_minilm
+    from engine.stages.score.prepare import export
+    from engine.stages.score.relevance import RelevanceModel
+
+    say = (lambda text: print(text, file=sys.stderr)) if args.json else print
+    seconds, failed = export(say)
+    encoder, relevance = open_minilm(), RelevanceModel()
+    out = {"onnx": str(onnx_path()), "exported_s": None if seconds is None else round(seconds, 1),
+           "export_error": failed,
+           "encoder": {"device": encoder.device, "runtime": type(encoder).__name__, "note": encoder.device_note},
+           "relevance": {"device": relevance.device, "note": relevance.device_note}}
+    if args.json:
+        print(json.dumps(out))
+        return 0
+    if failed:
+        print(failed)
+    elif seconds is not None:
+        print(f"exported MiniLM to {out['onnx']} in {seconds:.1f} s")
+    else:
+        print(f"MiniLM export already in the cache: {out['onnx']}")
+    for name, model in (("sentence encoder (MiniLM)", encoder), ("relevance model", relevance)):
+        print(f"{name}: {model.device}" + (f" ({model.device_note})" if model.device_note else ""))
+    return 0
