@@ -1,0 +1,1 @@
+"""Measuring code: benchmarks, evaluations and the data sets they generate."""

@@ -1,0 +1,1 @@
+"""Evaluations (`kgchat eval ...`)."""
