@@ -160,3 +160,58 @@ def summary(results: list[TurnResult]) -> dict:
         "missed_answers": [{"dialogue": r.dialogue_id, "turn": r.turn, "text": r.text, **x}
                            for r in results for x in r.answers if not x["found"]],
     }
+
+
+def main(argv: list[str], command: str, metric: str) -> int:
+    """`kgchat eval linking|retrieval --graphwoz FILE`: `metric` is "links" or "answers"."""
+    import argparse
+    import json
+    import sys
+
+    from engine.config import Config
+    from kgstore.errors import BadInput
+    from kgstore.graphwoz import TRANSCRIPTS, read_graphwoz
+
+    parser = argparse.ArgumentParser(prog=f"kgchat {command}", description=__doc__.splitlines()[0])
+    parser.add_argument("--graphwoz", required=True, metavar="FILE", help="a published GraphWOZ file")
+    parser.add_argument("--dialogue-id", action="append", metavar="ID", help="only these dialogues (repeatable)")
+    parser.add_argument("--transcript", choices=TRANSCRIPTS, default="manual",
+                        help="replay the manual transcriptions or the recognizer's best hypotheses")
+    parser.add_argument("--retriever", choices=("pcst", "topk"), default=Config.retriever)
+    parser.add_argument("--scorer", choices=("learned", "bm25", "sbert"), default=Config.scorer)
+    parser.add_argument("--k", type=int, default=Config.k)
+    # A quality figure, not a speed one: a budget a loaded machine rarely hits (the count of
+    # turns that hit it is printed).
+    parser.add_argument("--reason-timeout-ms", type=int, default=2000)
+    parser.add_argument("--errors", type=int, default=0, metavar="N", help="print the first N misses")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    args = parser.parse_args(argv)
+    doc, _ = read_graphwoz(args.graphwoz)
+    for did in args.dialogue_id or []:
+        if did not in doc:
+            raise BadInput(f"{args.graphwoz}: dialogue id '{did}' is not in the file")
+    result = summary(replay(args.graphwoz, args.dialogue_id, args.transcript, retriever=args.retriever,
+                            scorer=args.scorer, k=args.k, reason_timeout_ms=args.reason_timeout_ms))
+    settings = {"file": args.graphwoz, "transcript": args.transcript, "retriever": args.retriever,
+                "scorer": args.scorer, "k": args.k, "reason_timeout_ms": args.reason_timeout_ms}
+    key, misses = ("linking", "errors") if metric == "links" else ("answer_recall", "missed_answers")
+    if args.json:
+        print(json.dumps({key: result[key], "dialogues": result["dialogues"], "user_turns": result["user_turns"],
+                          "turns_with_reasoning_note": result["turns_with_reasoning_note"], "settings": settings,
+                          misses: result[misses][:args.errors]}))
+        return 0
+    print(f"GraphWOZ {args.graphwoz}: {result['dialogues']} dialogues, {result['user_turns']} user turns, "
+          f"{args.transcript} transcripts ({result['turns_with_reasoning_note']} turns hit the "
+          f"{args.reason_timeout_ms} ms reasoning budget or failed)")
+    if metric == "links":
+        r = result["linking"]
+        print(f"gold entity links: {r['correct']}/{r['gold']} right, accuracy "
+              f"{'-' if r['accuracy'] is None else format(r['accuracy'], '.3f')}")
+    else:
+        r = result["answer_recall"]
+        print(f"KG values in the wizard's replies: {r['found']}/{r['values']} in the retrieved facts, recall "
+              f"{'-' if r['recall'] is None else format(r['recall'], '.3f')} ({args.retriever}, {args.scorer}, k={args.k})")
+    for e in result[misses][:args.errors]:
+        what = f"{e['mention']!r}: gold {e['gold']} got {e['got']}" if metric == "links" else f"{e['kind']} {e['value']!r}"
+        print(f"  {e['dialogue']} t{e['turn']} {what}  | {e['text']}", file=sys.stderr)
+    return 0
