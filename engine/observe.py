@@ -125,7 +125,9 @@ def _with_nbest(text: str, found: list[Mention], alternatives: list[str], index)
         if span is None or any(m.start < span[1] and span[0] < m.end for m in found):
             continue
         names = index.names_of(iri)
-        found.append(Mention(text=text[span[0]:span[1]], start=span[0], end=span[1], kind="name",
+        # The rules compare a mention's words with the names: these are the words the other
+        # hypotheses heard ("botany"), on the span of the best one they line up with ("bottomy").
+        found.append(Mention(text=hypothesis[start:end], start=span[0], end=span[1], kind="name",
                              candidates=[(iri, round(min(1.0, 0.5 + NBEST_BOOST * len(where)), 4))],
                              label=names[0] if names else None))
         named.add(iri)

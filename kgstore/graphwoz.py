@@ -97,14 +97,15 @@ def read_dialogue(path: str, dialogue_id: str, transcript: str = "manual",
         for extra in sorted(set(entry) - LOG_KEYS):
             warn(f"unknown key '{extra}' in log entries skipped")
         nbest = hypotheses(entry)
-        manual = entry.get("manual_transcription")
-        user = (nbest[0] if nbest else None) if transcript == "asr" else (manual if isinstance(manual, str) else None)
+        manual = entry.get("manual_transcription") if isinstance(entry.get("manual_transcription"), str) else None
+        user = nbest[0] if transcript == "asr" and nbest else manual
+        if transcript == "asr" and not nbest and manual is not None:
+            warn("log entries without recognizer hypotheses ('alternative') replayed from 'manual_transcription'")
         if user is None and nbest:
             user = nbest[0]
         if user is None:
-            missing = "alternative" if transcript == "asr" else "manual_transcription"
-            raise load_error(path, f"dialogue {dialogue_id}: log[{i}]: missing key '{missing}'",
-                             dialogue_line(text, dialogue_id))
+            raise load_error(path, f"dialogue {dialogue_id}: log[{i}]: missing key 'manual_transcription' "
+                             "(and no 'alternative')", dialogue_line(text, dialogue_id))
         turn = {"speaker": "user", "text": user, "turn": entry.get("turn", i)}
         if transcript == "asr" and len(nbest) > 1:
             turn["alternatives"] = nbest[1:]
