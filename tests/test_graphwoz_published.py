@@ -153,3 +153,17 @@ def test_graphwoz_evaluation_scores_gold_entities_and_answer_recall():
     assert result["linking"] == {"gold": 4, "correct": 4, "accuracy": 1.0}
     # Lena Ostrova, Botany; her name and e-mail; the soil seminar, 10:30, room 385.
     assert result["answer_recall"]["values"] == 7 and result["answer_recall"]["found"] >= 6
+
+
+def test_retrieve_replays_the_asr_transcript_and_reports_unknown_keys(capsys):
+    import json
+
+    from engine.cli_retrieve import main
+
+    assert main(["--kg", FIXTURE, "--dialogue", FIXTURE, "--dialogue-id", "LAB_1", "--memory", "--demo", "none",
+                 "--transcript", "asr", "--scorer", "bm25", "--retriever", "topk", "--json"]) == 0
+    out = capsys.readouterr()
+    turns = json.loads(out.out)["turns"]
+    assert turns[0]["text"] == "hi my name is Ravi Tandon and I need someone from the bottomy group"
+    assert any(m["label"] == "Botany" for m in turns[0]["mentions"])
+    assert "unknown key 'emotion' in log entries skipped" in out.err and "unknown key 'data.floors'" not in out.out
