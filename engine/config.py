@@ -47,6 +47,9 @@ class Config:
     kg: list[str] = _opt([], "knowledge graph file(s) to load as background (repeatable)", files=True)
     format: str | None = _opt(None, "file format when the extension does not tell")
     dialogue_id: str | None = _opt(None, "GraphWOZ dialogue id whose world (and log) to use")
+    transcript: str = _opt("manual", "GraphWOZ user turns to replay: the manual transcription or the "
+                           "recognizer's best hypothesis (its other hypotheses help find names)",
+                           choices=("manual", "asr"))
     sparql: str | None = _opt(None, "SPARQL 1.1 endpoint URL for the background knowledge")
     sparql_timeout: float = _opt(2.0, "seconds before a SPARQL request is given up", gt=0, le=600)
     store: str | None = _opt(None, "on-disk store directory (default: in memory for commands, XDG data dir for the app)")

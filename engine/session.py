@@ -47,22 +47,24 @@ class Session:
     def now(self) -> datetime:
         return self._fixed_now or datetime.now().replace(microsecond=0)
 
-    def new_state(self, text: str) -> TurnState:
+    def new_state(self, text: str, alternatives: list[str] | None = None) -> TurnState:
         """The TurnState of the next user turn, for callers that run stages one by one
-        (evaluations, benchmarks); they append the turn to `history` themselves."""
+        (evaluations, benchmarks); they append the turn to `history` themselves. `alternatives`
+        are the recognizer's other hypotheses of a spoken turn."""
         return TurnState(session_id=self.session_id, turn=len(self.history) + 1, text=text,
-                         now=self.now(), history=list(self.history))
+                         now=self.now(), history=list(self.history), alternatives=list(alternatives or []))
 
     def user_turn(self, text: str, *, on_event: EventSink = ignore, cancel: threading.Event | None = None,
-                  answer: bool = True) -> TurnState:
+                  answer: bool = True, alternatives: list[str] | None = None) -> TurnState:
         """Run one user turn through the pipeline (all stages, or retrieval only when
         `answer` is false). Faults a stage expects (a model server down, the reasoning budget,
         an endpoint gone) are recorded in the state and the turn goes on; a cancel keeps the
-        partial reply marked as cut; anything else propagates, and the dialogue so far is kept."""
+        partial reply marked as cut; anything else propagates, and the dialogue so far is kept.
+        `alternatives`: the recognizer's other hypotheses when `text` is a spoken turn's best."""
         from engine.stages.observe import record_system_turn
 
         with self._lock:
-            state = self.current = self.new_state(text)
+            state = self.current = self.new_state(text, alternatives)
             self.ctx.emit = on_event
             self.ctx.cancel = cancel or threading.Event()
             background = self.ctx.background

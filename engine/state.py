@@ -69,6 +69,7 @@ class TurnState:
     turn: int
     text: str
     now: datetime
+    alternatives: list[str] = field(default_factory=list)  # the recognizer's other hypotheses, best first
     speaker: str = "user"
     speaker_entity: str | None = None
     history: list[tuple[str, str]] = field(default_factory=list)  # earlier (speaker, text), oldest first

@@ -119,6 +119,11 @@ def session_node(session: str) -> str:
     return f"urn:kgchat:dialogue:{_slug(session)}"
 
 
+def speaker_node(session: str, name: str) -> str:
+    """A person the dialogue introduced that the KG does not know (the speaker who gave a name)."""
+    return f"{session_node(session)}:person:{_slug(name)}"
+
+
 def turn_node(session: str, turn: int) -> str:
     return f"{session_node(session)}:turn:{turn}"
 

@@ -90,6 +90,12 @@ recent(M, E, N) :- new(M), mention(M, T), back(T, T1, N), mention(M1, T1), linke
 0.85::by_topic(M, E) :- new(M), anaphor(M), mention(M, T), back(T, T1, 2), mention(M1, T1), anaphor(M1),
                         linked(M1, E), linkable(M, E).
 
+% The one entity of its kind the previous turn named ("You can contact Kathy Green." - "her"):
+% as strong as the topic of the exchange, so an earlier link (right or wrong) does not capture
+% every later pronoun; a reply naming several (a list) leaves the topic in charge.
+0.85::by_recency(M, E) :- new(M), anaphor(M), mention(M, T), back(T, T1, 1), wants_kind(M, K),
+                          listed(T1, K, 1, E), \+ listed(T1, K, 2, _), linkable(M, E).
+
 % "The first one", "the second meeting", "the last room": the N-th entity of an agreeing kind
 % the previous turn listed (N = -1 for the last).
 0.9::by_recency(M, E) :- new(M), ordinal(M, N), mention(M, T), back(T, T1, 1), wants_kind(M, K), listed(T1, K, N, E).

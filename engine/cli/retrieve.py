@@ -29,10 +29,17 @@ def turn_json(state: TurnState) -> dict:
     }
 
 
-def read_turns(path: str, dialogue_id: str | None) -> list[dict]:
+def read_turns(path: str, dialogue_id: str | None, transcript: str = "manual") -> list[dict]:
+    """The turns to replay; a GraphWOZ log's unknown keys are reported on stderr and skipped."""
     from kgstore.loaders.graphwoz_json import read_dialogue, read_dialogue_file
 
-    return read_dialogue(path, dialogue_id) if dialogue_id else read_dialogue_file(path)
+    if not dialogue_id:
+        return read_dialogue_file(path)
+    warnings: list[str] = []
+    turns = read_dialogue(path, dialogue_id, transcript, warnings)
+    for line in warnings:
+        print(f"kgchat: warning: {line}", file=sys.stderr)
+    return turns
 
 
 def main(argv: list[str], command: str = "retrieve") -> int:
@@ -45,7 +52,7 @@ def main(argv: list[str], command: str = "retrieve") -> int:
     add_config_options(parser)
     args = parser.parse_args(argv)
     config = load_config(args)
-    turns = read_turns(args.dialogue, config.dialogue_id)
+    turns = read_turns(args.dialogue, config.dialogue_id, config.transcript)
     from engine.stages.score.prepare import export_saying_so
 
     export_saying_so()
@@ -55,7 +62,7 @@ def main(argv: list[str], command: str = "retrieve") -> int:
         if turn.get("speaker") == "system":
             session.system_turn(turn["text"])
             continue
-        state = session.user_turn(turn["text"], answer=False)
+        state = session.user_turn(turn["text"], answer=False, alternatives=turn.get("alternatives"))
         for note in (state.candidates_note, state.reasoning_note, state.error):
             if note:
                 print(f"kgchat: turn {state.turn}: {note}", file=sys.stderr)

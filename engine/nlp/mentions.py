@@ -53,9 +53,14 @@ TYPE_NOUNS: dict[str, str] = {
     "person": "person", "people": "person", "colleague": "person", "colleagues": "person",
     "employee": "person", "employees": "person", "member": "person", "members": "person",
 }
+GROUP_MEMBERS = frozenset({"members", "colleagues", "employees", "people"})
 ORDINAL_WORDS = frozenset({"first", "second", "third", "fourth", "fifth", "last"})
 ANY_KIND = ("person", "event", "room", "group")
 SPEAKER_PATTERNS = re.compile(r"\b(?:my name is|my name's|i am|i'm|im|this is|it's|it is|call me)\s+$", re.I)
+# An introduction that names the speaker even when the name is no one in the KG; the name is the
+# capitalised words that follow (recognizers and transcribers capitalise names).
+INTRODUCTION = re.compile(r"\b(?:my name is|my name's|call me|this is|i am|i'm)\s+", re.I)
+_NAME_WORD = re.compile(r"[A-Z][\w'-]*")
 CANDIDATES_PER_MENTION = 8
 
 _WORD = re.compile(r"[^\W_]+")
@@ -371,7 +376,9 @@ def detect(text: str, index: LabelIndex) -> list[Mention]:
                                    value=vocab.OFFICE_CLASSES.get(kind), label=kind))
             elif prev and prev[-1] in DETERMINERS and not _named_after(tokens, i + width, used):
                 s = tokens[i - 1].start
-                out.append(Mention(text=text[s:e], start=s, end=e, kind="definite", value=(kind,)))
+                # "these members" are the group whose members were just spoken of
+                kinds = (kind, "group") if noun in GROUP_MEMBERS else (kind,)
+                out.append(Mention(text=text[s:e], start=s, end=e, kind="definite", value=kinds))
             i += width
             continue
         if word in PRONOUNS and not (word == "it" and _dummy_it(lower, i)):
@@ -403,3 +410,59 @@ def speaker_name(text: str, names: list[Mention]) -> Mention | None:
         if m.kind == "name" and SPEAKER_PATTERNS.search(text[:m.start]):
             return m
     return None
+
+
+def introduced_name(text: str) -> tuple[int, int, str] | None:
+    """(start, end, name) of the name the speaker introduces themselves with ("my name is Mark
+    Morris and ..."): up to three capitalised words right after the introduction."""
+    for match in INTRODUCTION.finditer(text):
+        pos, words = match.end(), []
+        start = end = pos
+        while len(words) < 3:
+            word = _NAME_WORD.match(text, pos)
+            if word is None or word.group(0).lower() in STOPWORDS or word.group(0) == "I":
+                break
+            words.append(word.group(0))
+            end = word.end()
+            pos = end + (1 if text[end:end + 1] == " " else 0)
+        if words:
+            return start, end, " ".join(words)
+    return None
+
+
+def nbest_votes(alternatives: list[str], index: LabelIndex, floor: float = 0.8) -> dict[str, list[tuple[str, int, int]]]:
+    """For each entity named (with a name-match score of at least `floor`) in the recognizer's
+    other hypotheses: where, as (hypothesis, start, end), one entry per hypothesis."""
+    votes: dict[str, list[tuple[str, int, int]]] = defaultdict(list)
+    for hypothesis in alternatives:
+        seen: set[str] = set()
+        for m in detect_names(hypothesis, index):
+            for iri, score in m.candidates[:1]:
+                if score >= floor and iri not in seen:
+                    seen.add(iri)
+                    votes[iri].append((hypothesis, m.start, m.end))
+    return votes
+
+
+def align_span(source: str, start: int, end: int, target: str) -> tuple[int, int] | None:
+    """The span of `target` that the words source[start:end] line up with (the hypotheses of one
+    utterance differ in a few words), or None when those words have no counterpart."""
+    from difflib import SequenceMatcher
+
+    src, dst = tokenize(source), tokenize(target)
+    inside = [i for i, t in enumerate(src) if t.start >= start and t.end <= end]
+    if not inside or not dst:
+        return None
+    matcher = SequenceMatcher(a=[t.norm for t in src], b=[t.norm for t in dst], autojunk=False)
+    mapped: list[int] = []
+    for tag, a0, a1, b0, b1 in matcher.get_opcodes():
+        lo, hi = max(a0, inside[0]), min(a1, inside[-1] + 1)
+        if lo >= hi:
+            continue
+        if tag == "equal":
+            mapped += [b0 + (i - a0) for i in range(lo, hi)]
+        elif tag == "replace" and b1 > b0:
+            mapped += list(range(b0, b1))
+    if not mapped:
+        return None
+    return dst[min(mapped)].start, dst[max(mapped)].end

@@ -5,7 +5,11 @@ with its index, speaker ("user"/"system"), text, session-clock time and `kgc:res
 turn before; one kgc:Mention per mention with its words, kind, character span and, for time
 and type mentions, the resolved value. What a mention refers to is added by the reason stage.
 "My name is X" / "I'm X" sets the session's speaker (`kgc:speakerEntity`), which first-person
-mentions then refer to.
+mentions then refer to: the person of the KG whose name X is (a near miss of one letter or two
+included), else a new person named X written to the dialogue graph; a partial or weak match
+(X = "Mark Morris", the KG's "Mary Griffin") never makes an employee the speaker. A spoken turn's
+other recognizer hypotheses add evidence for the names heard in its best one, and can bring back a
+name the best one lost.
 """
 
 from __future__ import annotations
@@ -80,9 +84,22 @@ def set_session_speaker(ctx: TurnContext, session_id: str, entity: str, turn_iri
                    Fact(turn_iri, vocab.KGC_SPEAKER_ENTITY, entity)], graph)
 
 
-def detect(ctx: TurnContext, text: str, now: datetime) -> list[Mention]:
-    """Every mention of a user turn: names, pronouns, noun phrases, first person, types, times."""
-    found = detect_mentions.detect(text, detect_mentions.turn_index(ctx, text))
+# A name heard in N of the other hypotheses gains this much name-match score per hypothesis.
+NBEST_BOOST = 0.03
+# A name missing from the best hypothesis comes back when at least this many others carry it.
+NBEST_RESCUE = 2
+# The introduced name and a KG person's name must be this close (Jaro-Winkler) for the speaker
+# to be that person; below it the speaker is a new person.
+SPEAKER_MATCH = 0.9
+
+
+def detect(ctx: TurnContext, text: str, now: datetime, alternatives: list[str] | None = None) -> list[Mention]:
+    """Every mention of a user turn: names, pronouns, noun phrases, first person, types, times.
+    `alternatives`: the recognizer's other hypotheses of a spoken turn."""
+    index = detect_mentions.turn_index(ctx, text)
+    found = detect_mentions.detect(text, index)
+    if alternatives:
+        found = _with_nbest(text, found, alternatives, index)
     spans = [(m.start, m.end) for m in found if m.kind == "name"]
     for t in timeexpr.detect(text, now):
         if not any(s < t.end and t.start < e for s, e in spans):
@@ -91,13 +108,81 @@ def detect(ctx: TurnContext, text: str, now: datetime) -> list[Mention]:
     return found
 
 
-def _person_candidate(ctx: TurnContext, m: Mention) -> str | None:
-    from engine.stages.reason import entity_kind
+def _with_nbest(text: str, found: list[Mention], alternatives: list[str], index) -> list[Mention]:
+    """Names of the best hypothesis gain score for each other hypothesis that heard them too;
+    a name most others heard, lost in the best one, comes back on the words it lines up with."""
+    votes = detect_mentions.nbest_votes(alternatives, index)
+    for m in found:
+        if m.kind == "name":
+            m.candidates = sorted(((iri, round(min(1.0, p + NBEST_BOOST * len(votes.get(iri, ()))), 4))
+                                   for iri, p in m.candidates), key=lambda c: -c[1])
+    named = {iri for m in found if m.kind == "name" for iri, _ in m.candidates[:1]}
+    for iri, where in votes.items():
+        if iri in named or len(where) < NBEST_RESCUE:
+            continue
+        hypothesis, start, end = where[0]
+        span = detect_mentions.align_span(hypothesis, start, end, text)
+        if span is None or any(m.start < span[1] and span[0] < m.end for m in found):
+            continue
+        names = index.names_of(iri)
+        # The rules compare a mention's words with the names: these are the words the other
+        # hypotheses heard ("botany"), on the span of the best one they line up with ("bottomy").
+        found.append(Mention(text=hypothesis[start:end], start=span[0], end=span[1], kind="name",
+                             candidates=[(iri, round(min(1.0, 0.5 + NBEST_BOOST * len(where)), 4))],
+                             label=names[0] if names else None))
+        named.add(iri)
+    found.sort(key=lambda m: (m.start, m.end))
+    return found
 
-    for iri, _ in m.candidates:
-        if entity_kind(ctx, iri) == "person":
-            return iri
-    return None
+
+def _known_person(ctx: TurnContext, name: str, mentions: list[Mention]) -> str | None:
+    """The KG person the introduced name names: one whose name it is, or nearly is."""
+    from engine.stages.reason import entity_kind
+    from rules.similarity import measures
+
+    best, best_jw = None, SPEAKER_MATCH
+    for m in mentions:
+        if m.kind != "name":
+            continue
+        for iri, _ in m.candidates:
+            if entity_kind(ctx, iri) != "person":
+                continue
+            jw = measures(name, ctx.background.label(iri))[0]
+            if jw >= best_jw:
+                best, best_jw = iri, jw
+    return best
+
+
+def introduce_speaker(ctx: TurnContext, state: TurnState) -> None:
+    """ "My name is X": the session's speaker becomes X, a KG person only when X is that person's
+    name; a name the KG lacks is a new person of the dialogue graph, and the words naming them
+    refer to the speaker (a first-person reference)."""
+    intro = detect_mentions.introduced_name(state.text)
+    if intro is None:
+        return
+    start, end, name = intro
+    inside = [m for m in state.mentions if m.kind == "name" and m.start < end and start < m.end]
+    person = _known_person(ctx, name, inside)
+    if person is None:
+        current = state.speaker_entity and ctx.store.label(state.speaker_entity)
+        if current and set(name.lower().split()) <= set(current.lower().split()):
+            person = state.speaker_entity  # "my name is Karen" from Karen Hill
+        else:
+            person = new_person(ctx, state.session_id, name)
+        state.mentions = [m for m in state.mentions if m not in inside]
+        state.mentions.append(Mention(name, start, end, "first_person"))
+        state.mentions.sort(key=lambda m: (m.start, m.end))
+    if person != state.speaker_entity:
+        state.speaker_entity = person
+        set_session_speaker(ctx, state.session_id, person, state.turn_iri)
+
+
+def new_person(ctx: TurnContext, session_id: str, name: str) -> str:
+    """A person the KG does not know (a visitor who gave their name), in the dialogue graph."""
+    iri = vocab.speaker_node(session_id, name)
+    ctx.store.add([Fact(iri, vocab.RDF_TYPE, vocab.OFFICE_CLASSES["person"]),
+                   Fact(iri, vocab.RDFS_LABEL, name, o_literal=True)], vocab.dialogue_graph(session_id))
+    return iri
 
 
 def earlier_time(ctx: TurnContext, session_id: str, turn: int) -> timeexpr.TimeValue | None:
@@ -117,7 +202,10 @@ MAX_MENTIONS = 64
 @stage("observe", report=lambda s: s.mentions)
 def run(state: TurnState, ctx: TurnContext) -> None:
     state.turn_iri = write_turn(ctx, state.session_id, state.turn, state.speaker, state.text, state.now)
-    state.mentions = detect(ctx, state.text, state.now)
+    state.mentions = detect(ctx, state.text, state.now, state.alternatives)
+    if state.speaker_entity is None:
+        state.speaker_entity = session_speaker(ctx, state.session_id)
+    introduce_speaker(ctx, state)
     if len(state.mentions) > MAX_MENTIONS:
         state.reasoning_note = (f"only the first {MAX_MENTIONS} of {len(state.mentions)} mentions "
                                 "in this turn were linked")
@@ -129,14 +217,6 @@ def run(state: TurnState, ctx: TurnContext) -> None:
             state.mentions.append(Mention(then.group(0), then.start(), then.end(), "time", value=value))
             state.mentions.sort(key=lambda m: (m.start, m.end))
     write_mentions(ctx, state.session_id, state.turn, state.mentions)
-    if state.speaker_entity is None:
-        state.speaker_entity = session_speaker(ctx, state.session_id)
-    intro = detect_mentions.speaker_name(state.text, state.mentions)
-    if intro is not None:
-        person = _person_candidate(ctx, intro)
-        if person and person != state.speaker_entity:
-            state.speaker_entity = person
-            set_session_speaker(ctx, state.session_id, person, state.turn_iri)
 
 
 def record_system_turn(ctx: TurnContext, session_id: str, turn: int, text: str) -> None:

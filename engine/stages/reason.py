@@ -471,7 +471,9 @@ def _derived_fact(rules: RuleSet, inp: TurnInput, ans: Answer) -> Fact | None:
 # --- the stage -------------------------------------------------------------------------------
 
 def apply_links(ctx: TurnContext, session_id: str, mentions: list[Mention], links, rule: str) -> None:
-    """Set each mention's entity/label/p/candidates and store its best refers_to edges."""
+    """Set each mention's entity/label/p/candidates and store its best refers_to edges. A name
+    linked below `link_threshold` (a partial or fuzzy match) stays a proposal: the mention shows
+    it, but no edge is stored, so later pronouns and first person cannot take it up."""
     graph = vocab.dialogue_graph(session_id)
     for m in mentions:
         cands = links.get(m.iri)
@@ -479,7 +481,10 @@ def apply_links(ctx: TurnContext, session_id: str, mentions: list[Mention], link
             continue
         m.candidates = [(e, round(p, 4)) for e, p in cands]
         m.entity, m.p = cands[0][0], round(cands[0][1], 4)
-        m.label = ctx.background.label(m.entity)
+        # A person the dialogue introduced is named in the dialogue graph, not the background.
+        m.label = (ctx.store if m.entity.startswith(vocab.session_node(session_id)) else ctx.background).label(m.entity)
+        if m.kind == "name" and m.p < ctx.config.link_threshold:
+            continue
         for e, p in cands[:KEEP_LINKS]:
             if p >= MIN_LINK_P:
                 ctx.store.add_probabilistic(Fact(m.iri, vocab.KGC_REFERS_TO, e), p, graph, rule=rule)

@@ -6,12 +6,12 @@ touch the store, so a parse error cannot leave anything behind.
 
 from __future__ import annotations
 
-import os
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from kgstore.errors import LoadError
+# Re-exported: the loaders and the store read files through these.
+from kgstore.fileio import Parsed, check_file, load_error, one_line, read_head, read_text  # noqa: F401
 
 # format name -> (file extensions, description shown in errors and the README)
 FORMATS: dict[str, tuple[tuple[str, ...], str]] = {
@@ -31,23 +31,6 @@ ALIASES = {"ttl": "turtle", "nt": "ntriples", "n-triples": "ntriples", "nq": "nq
            "n-quads": "nquads", "xml": "rdfxml", "rdf/xml": "rdfxml", "rdf": "rdfxml",
            "json-ld": "jsonld"}
 RDF_FORMATS = ("turtle", "ntriples", "nquads", "trig", "n3", "rdfxml", "jsonld")
-
-
-@dataclass
-class Parsed:
-    quads: list = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
-
-
-def load_error(path: str, reason: str, line: int | None = None, column: int | None = None) -> LoadError:
-    where = f"line {line}" if line else ""
-    if line and column:
-        where += f", column {column}"
-    return LoadError(f"{path}: {where + ': ' if where else ''}{one_line(reason)}")
-
-
-def one_line(text: object) -> str:
-    return re.sub(r"\s+", " ", str(text)).strip()
 
 
 def detect_format(path: str, format: str | None = None) -> str:
@@ -77,39 +60,6 @@ def _sniff_json(path: str) -> str:
     if '"log"' in head or '"data"' in head:
         return "graphwoz"
     raise LoadError(f"{path}: cannot tell which JSON format this is (use --format graphwoz, wikidata or jsonld)")
-
-
-def check_file(path: str) -> int:
-    """The file's size; a clear error when it does not exist, is a directory or is empty."""
-    if not os.path.exists(path):
-        raise LoadError(f"{path}: file does not exist")
-    if os.path.isdir(path):
-        raise LoadError(f"{path}: is a directory, not a file")
-    size = os.path.getsize(path)
-    if size == 0:
-        raise LoadError(f"{path}: empty file")
-    return size
-
-
-def read_head(path: str, n: int) -> str:
-    check_file(path)
-    with open(path, "rb") as f:
-        return f.read(n).decode("utf-8", errors="replace")
-
-
-def read_text(path: str) -> str:
-    """The whole file as text; non-UTF-8 bytes and blank files are errors with a position."""
-    check_file(path)
-    data = Path(path).read_bytes()
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
-        raise load_error(path, f"not UTF-8 text (byte 0x{data[exc.start]:02x})", line, column) from None
-    if not text.strip():
-        raise LoadError(f"{path}: empty file")
-    return text
 
 
 def parse_file(path: str, fmt: str, graph: str, name: str, dialogue_id: str | None = None) -> Parsed:

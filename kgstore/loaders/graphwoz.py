@@ -1,6 +1,10 @@
 """GraphWOZ `data` -> office KG: people, events, rooms and groups as typed, labelled entities in
 one background graph per dialogue (`bg_graph(dialogue_id)`), attributes as literals, links with
-the office predicates of `kgstore.vocab`. Unknown keys are skipped with a warning."""
+the office predicates of `kgstore.vocab`. Unknown keys are skipped with a warning.
+
+Both shapes are read: the published files (rooms and groups as objects keyed by name, each with
+an `id` and a `calendar` or `members`; people with an `index`; calendars of whole event objects)
+and the generated ones (rooms and groups as lists of names, calendars of event ids)."""
 
 from __future__ import annotations
 
@@ -8,12 +12,15 @@ import re
 
 from pyoxigraph import Literal, NamedNode, Quad
 
+from kgstore.fileio import Parsed, load_error
 from kgstore.loaders.graphwoz_json import dialogue_line, read_graphwoz, require, select
-from kgstore.loaders import Parsed, load_error
 from kgstore.loaders.csv_triples import literal_for
 from kgstore.vocab import OFFICE_CLASSES, RDF_TYPE, RDFS_LABEL, bg_graph, office_entity, office_predicate
 
-PERSON_KEYS = {"name", "id", "email", "phone", "group", "office", "calendar"}
+# `index` is the person's position in the published file: read, and not needed for the graph.
+PERSON_KEYS = {"name", "id", "index", "email", "phone", "group", "office", "calendar"}
+ROOM_KEYS = {"name", "id", "calendar"}
+GROUP_KEYS = {"name", "id", "members", "calendar"}
 EVENT_KEYS = {"id", "name", "date", "start_time", "end_time", "location", "organizer", "attendees", "group"}
 DATA_KEYS = {"people", "events", "rooms", "groups"}
 
@@ -58,8 +65,12 @@ class World:
 
     def items(self, key: str) -> list:
         value = self.data.get(key, [])
+        if isinstance(value, dict):  # the published files key rooms and groups by name
+            return [dict(v, name=v.get("name", name)) if isinstance(v, dict) else {"name": name}
+                    for name, v in value.items()]
         if not isinstance(value, list):
-            raise load_error(self.path, f"dialogue {self.did}: 'data.{key}' must be a list", dialogue_line(self.text, self.did))
+            raise load_error(self.path, f"dialogue {self.did}: 'data.{key}' must be a list or an object keyed by name",
+                             dialogue_line(self.text, self.did))
         return value
 
     def record(self, item, key: str, index: int, known: set[str]) -> dict:
@@ -80,15 +91,49 @@ class World:
             key = str(person.get("id") or person["name"])
             self.person_keys.add(key)
             self.people_by_name.setdefault(str(person["name"]).lower(), key)
-        for name in self.items("rooms"):
-            self.entity("room", self.name_of(name))
-        for name in self.items("groups"):
-            self.entity("group", self.name_of(name))
-        event_ids = {str(e.get("id") or e["name"]) for e in events}
+        rooms = [self.place(r, "rooms", i, ROOM_KEYS) for i, r in enumerate(self.items("rooms"))]
+        groups = [self.place(g, "groups", i, GROUP_KEYS) for i, g in enumerate(self.items("groups"))]
+        for room in rooms:
+            self.entity("room", self.name_of(room))
+        for group in groups:
+            self.entity("group", self.name_of(group))
+        self.events = {str(e.get("id") or e["name"]): e for e in events}
         for person in people:
-            self.person(person, event_ids)
-        for event in events:
+            self.person(person)
+        for group in groups:
+            for member in self.listed(group, "members", "groups") if isinstance(group, dict) else []:
+                ref = member.get("id") or member.get("name") if isinstance(member, dict) else member
+                if ref:
+                    self.add(self.person_ref(ref), office_predicate("member_of"), self.entity("group", self.name_of(group)))
+            self.calendar(group, "groups")
+        for room in rooms:
+            self.calendar(room, "rooms")
+        for event in list(self.events.values()):
             self.event(event)
+
+    def place(self, item, key: str, index: int, known: set[str]):
+        """A room or group: a bare name, or an object (its name from the key it was filed under)."""
+        if not isinstance(item, dict):
+            return str(item)
+        return self.record(item, key, index, known)
+
+    def calendar(self, owner, where: str) -> list[str]:
+        """The event ids of a calendar; whole event objects not among `data.events` become events."""
+        ids = []
+        for entry in self.listed(owner, "calendar", where) if isinstance(owner, dict) else []:
+            if isinstance(entry, dict) and entry.get("id") is not None:
+                ref = str(entry["id"])
+                if ref not in self.events and entry.get("name"):
+                    for extra in sorted(set(entry) - EVENT_KEYS):
+                        self.warn(f"unknown key '{extra}' in data.{where} calendar skipped")
+                    self.events[ref] = entry
+            else:
+                ref = str(entry) if isinstance(entry, str | int) else None
+            if ref is None or ref not in self.events:
+                self.warn(f"calendar entries of data.{where} that are not events skipped")
+                continue
+            ids.append(ref)
+        return ids
 
     def listed(self, record: dict, key: str, where: str) -> list:
         value = record.get(key) or []
@@ -106,7 +151,7 @@ class World:
         key = value if value in self.person_keys else self.people_by_name.get(value.lower(), value)
         return self.entity("person", key)  # known people were added first, with their names
 
-    def person(self, person: dict, event_ids: set[str]) -> None:
+    def person(self, person: dict) -> None:
         key = str(person.get("id") or person["name"])
         iri = self.entity("person", key, str(person["name"]))
         for attr in ("email", "phone"):
@@ -117,12 +162,8 @@ class World:
             self.add(iri, office_predicate("member_of"), self.entity("group", str(group)))
         if person.get("office"):
             self.add(iri, office_predicate("office"), self.entity("room", str(person["office"])))
-        for entry in self.listed(person, "calendar", "people"):
-            ref = entry.get("id") if isinstance(entry, dict) else entry
-            if isinstance(ref, str | int) and str(ref) in event_ids:
-                self.add(office_entity(self.did, "event", str(ref)), office_predicate("attendee"), iri)
-            else:
-                self.warn("calendar entries that are not event ids skipped")
+        for ref in self.calendar(person, "people"):
+            self.add(office_entity(self.did, "event", ref), office_predicate("attendee"), iri)
 
     def event(self, event: dict) -> None:
         iri = self.entity("event", str(event.get("id") or event["name"]), str(event["name"]))

@@ -9,7 +9,7 @@ import json
 import re
 
 from kgstore.errors import LoadError
-from kgstore.loaders import load_error, read_text
+from kgstore.fileio import load_error, read_text
 
 SPEAKERS = ("user", "system")
 
@@ -49,26 +49,69 @@ def require(dialogue: dict, key: str, path: str, text: str, dialogue_id: str, wh
     return dialogue[key]
 
 
-def read_dialogue(path: str, dialogue_id: str) -> list[dict]:
-    """The turns of one GraphWOZ dialogue in order: each log entry gives the user turn
-    (`manual_transcription`, else the best ASR alternative; `gold` kept when present) and then
-    the system turn (`agent_response`) when there is one."""
+# Keys of a dialogue and of a log entry, in the published files and the generated ones; others
+# are skipped with a warning (a newer release may add some).
+DIALOGUE_KEYS = {"speaker", "log", "task", "data", "success", "now", "template"}
+LOG_KEYS = {"alternative", "start_timestamp", "end_timestamp", "turn", "wav_id", "manual_transcription",
+            "entities", "intents", "asr_entities", "agent_entities", "entity_spans", "agent_actions",
+            "agent_response", "gold"}
+TRANSCRIPTS = ("manual", "asr")
+
+
+def hypotheses(entry: dict) -> list[str]:
+    """The recognizer's n-best list of a log entry, best first (empty when it has none)."""
+    alternatives = entry.get("alternative")
+    if not isinstance(alternatives, list):
+        return []
+    return [a["transcript"] for a in alternatives if isinstance(a, dict) and isinstance(a.get("transcript"), str)]
+
+
+def read_dialogue(path: str, dialogue_id: str, transcript: str = "manual",
+                  warnings: list[str] | None = None) -> list[dict]:
+    """The turns of one GraphWOZ dialogue in order: each log entry gives the user turn and then
+    the system turn (`agent_response`) when there is one. The user turn is the
+    `manual_transcription` (transcript "manual"; the best ASR hypothesis when it has none) or the
+    recognizer's best hypothesis (transcript "asr"; the other hypotheses go with it as
+    `alternatives`). Gold annotations (`gold`, `entities`, `asr_entities`) are kept. Unknown keys
+    are skipped with a line in `warnings`."""
+    if transcript not in TRANSCRIPTS:
+        raise LoadError(f"transcript must be one of {', '.join(TRANSCRIPTS)}, not {transcript!r}")
     doc, text = read_graphwoz(path)
     dialogue = select(doc, path, dialogue_id)[dialogue_id]
     log = require(dialogue, "log", path, text, dialogue_id)
     if not isinstance(log, list):
         raise load_error(path, f"dialogue {dialogue_id}: 'log' must be a list of turns", dialogue_line(text, dialogue_id))
+    seen: set[str] = set()
+
+    def warn(message: str) -> None:
+        if warnings is not None and message not in seen:
+            seen.add(message)
+            warnings.append(f"{path}: dialogue {dialogue_id}: {message}")
+
+    for extra in sorted(set(dialogue) - DIALOGUE_KEYS):
+        warn(f"unknown key '{extra}' skipped")
     turns: list[dict] = []
     for i, entry in enumerate(log):
-        user = entry.get("manual_transcription") if isinstance(entry, dict) else None
-        if user is None and isinstance(entry, dict) and entry.get("alternative"):
-            user = entry["alternative"][0].get("transcript")
-        if not isinstance(user, str):
-            raise load_error(path, f"dialogue {dialogue_id}: log[{i}]: missing key 'manual_transcription'",
-                             dialogue_line(text, dialogue_id))
+        if not isinstance(entry, dict):
+            raise load_error(path, f"dialogue {dialogue_id}: log[{i}] must be an object", dialogue_line(text, dialogue_id))
+        for extra in sorted(set(entry) - LOG_KEYS):
+            warn(f"unknown key '{extra}' in log entries skipped")
+        nbest = hypotheses(entry)
+        manual = entry.get("manual_transcription") if isinstance(entry.get("manual_transcription"), str) else None
+        user = nbest[0] if transcript == "asr" and nbest else manual
+        if transcript == "asr" and not nbest and manual is not None:
+            warn("log entries without recognizer hypotheses ('alternative') replayed from 'manual_transcription'")
+        if user is None and nbest:
+            user = nbest[0]
+        if user is None:
+            raise load_error(path, f"dialogue {dialogue_id}: log[{i}]: missing key 'manual_transcription' "
+                             "(and no 'alternative')", dialogue_line(text, dialogue_id))
         turn = {"speaker": "user", "text": user, "turn": entry.get("turn", i)}
-        if "gold" in entry:
-            turn["gold"] = entry["gold"]
+        if transcript == "asr" and len(nbest) > 1:
+            turn["alternatives"] = nbest[1:]
+        for key in ("gold", "entities", "asr_entities"):
+            if key in entry:
+                turn[key] = entry[key]
         turns.append(turn)
         if entry.get("agent_response"):
             turns.append({"speaker": "system", "text": entry["agent_response"], "turn": entry.get("turn", i)})

@@ -1,5 +1,8 @@
 """`kgchat eval linking`: precision@1 of `refers_to` against the generated benchmark's gold links.
 
+With `--graphwoz FILE [--transcript asr]` it scores a published GraphWOZ file's gold `entities`
+instead (engine/harness/eval/graphwoz.py).
+
 Every dialogue of the split is replayed through a `Session` on its own world (user turns
 through observe and reason, system turns recorded as given, so their names are linked too).
 For every gold link of a user turn, the detected mention whose span overlaps it is looked up:
@@ -75,6 +78,11 @@ def score(turns) -> dict:
 def main(argv: list[str], command: str = "eval linking") -> int:
     from engine.harness.benchmark import load_split
     from kgstore.errors import BadInput
+
+    if any(a == "--graphwoz" or a.startswith("--graphwoz=") for a in argv):  # a published file's gold entities
+        from engine.harness.eval.graphwoz import main as graphwoz_main
+
+        return graphwoz_main(argv, command, "links")
 
     parser = ArgumentParser(prog=f"kgchat {command}", description=__doc__.splitlines()[0])
     parser.add_argument("--split", default="dev", choices=("train", "dev", "test"))

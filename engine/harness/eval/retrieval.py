@@ -231,6 +231,11 @@ def main(argv: list[str], command: str = "eval retrieval") -> int:
     from engine.config import Config
     from engine.stages.score.relevance import RelevanceModel
 
+    if any(a == "--graphwoz" or a.startswith("--graphwoz=") for a in argv):  # answer recall on a published file
+        from engine.harness.eval.graphwoz import main as graphwoz_main
+
+        return graphwoz_main(argv, command, "answers")
+
     parser = ArgumentParser(prog=f"kgchat {command}", description=__doc__.split("\n")[0])
     parser.add_argument("--split", choices=("train", "dev", "test"), default="test")
     parser.add_argument("--limit", type=positive_int, metavar="N", help="only the first N dialogues")

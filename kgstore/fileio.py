@@ -1,0 +1,64 @@
+"""Reading input files: the checks, decoding and error shapes every loader shares.
+
+A leaf module (it imports nothing of kgstore but the errors), so that `kgstore.loaders.graphwoz_json`, the
+dialogue reader, and `kgstore.loaders` can both use it without importing each other.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from kgstore.errors import LoadError
+
+
+@dataclass
+class Parsed:
+    quads: list = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+def load_error(path: str, reason: str, line: int | None = None, column: int | None = None) -> LoadError:
+    where = f"line {line}" if line else ""
+    if line and column:
+        where += f", column {column}"
+    return LoadError(f"{path}: {where + ': ' if where else ''}{one_line(reason)}")
+
+
+def one_line(text: object) -> str:
+    return re.sub(r"\s+", " ", str(text)).strip()
+
+
+def check_file(path: str) -> int:
+    """The file's size; a clear error when it does not exist, is a directory or is empty."""
+    if not os.path.exists(path):
+        raise LoadError(f"{path}: file does not exist")
+    if os.path.isdir(path):
+        raise LoadError(f"{path}: is a directory, not a file")
+    size = os.path.getsize(path)
+    if size == 0:
+        raise LoadError(f"{path}: empty file")
+    return size
+
+
+def read_head(path: str, n: int) -> str:
+    check_file(path)
+    with open(path, "rb") as f:
+        return f.read(n).decode("utf-8", errors="replace")
+
+
+def read_text(path: str) -> str:
+    """The whole file as text; non-UTF-8 bytes and blank files are errors with a position."""
+    check_file(path)
+    data = Path(path).read_bytes()
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise load_error(path, f"not UTF-8 text (byte 0x{data[exc.start]:02x})", line, column) from None
+    if not text.strip():
+        raise LoadError(f"{path}: empty file")
+    return text
