@@ -10,7 +10,7 @@ Scores per turn: the retrieved set is the subgraph's nodes (IRIs, literal values
 background edges (s, p, o); derived facts are not KG edges and count on neither side. P, R and
 F1 are averaged over the user turns whose gold is not empty. Answer-fact recall (what the
 prompt gets of the answer, derived facts included) and the name-noise share are defined in
-engine/harness/eval/answers.py; `--domain` and `--lodo` (engine/harness/eval/lodo.py) run the
+engine/harness/eval/answer_facts.py; `--domain` and `--lodo` (engine/harness/eval/lodo.py) run the
 out-of-domain benchmark of engine/harness/ood, leaving each domain out of the model's training.
 """
 
@@ -173,9 +173,9 @@ def prf(retrieved: set, gold: set) -> tuple[float, float, float]:
 def evaluate(turns: list[ReplayedTurn], retriever: str, scorer: str, *, k: int, cap: int,
              model=None, prizes: dict | None = None, noise_predicates: set[str] | None = None) -> dict:
     """Mean P/R/F1 over the turns with non-empty gold for one scorer and retriever, and what
-    the prompt gets of the answer (engine/harness/eval/answers.py)."""
+    the prompt gets of the answer (engine/harness/eval/answer_facts.py)."""
     from engine.stages.score.features import FEATURES
-    from engine.harness.eval.answers import AnswerTally
+    from engine.harness.eval.answer_facts import AnswerTally
     from engine.stages.retrieve import select
 
     bm25_col = FEATURES.index("bm25_rewrite")
