@@ -113,6 +113,9 @@ def test_an_introduced_name_the_kg_lacks_is_a_new_speaker_not_the_nearest_employ
     # The KG person who is named exactly stays the speaker ("my name is Lena Ostrova").
     other = open_session("LAB_1")
     assert link_turn(other, "Hello, my name is Lena Ostrova.").speaker_entity == entity("LAB_1", "person", "p1")
+    typed = open_session("LAB_1")  # in lower case, only a KG person's name can say who speaks
+    assert link_turn(typed, "hi i'm lena ostrova").speaker_entity == entity("LAB_1", "person", "p1")
+    assert link_turn(open_session("LAB_1"), "hi i'm ravi").speaker_entity is None
 
 
 def test_a_weak_name_link_is_a_proposal_that_stores_no_edge():

@@ -159,6 +159,13 @@ def introduce_speaker(ctx: TurnContext, state: TurnState) -> None:
     refer to the speaker (a first-person reference)."""
     intro = detect_mentions.introduced_name(state.text)
     if intro is None:
+        # Typed in lower case ("i'm omar haddad"): only a KG person's name, heard right after
+        # the introduction, can say who is speaking.
+        named = detect_mentions.speaker_name(state.text, state.mentions)
+        person = named and _known_person(ctx, named.text, [named])
+        if person and person != state.speaker_entity:
+            state.speaker_entity = person
+            set_session_speaker(ctx, state.session_id, person, state.turn_iri)
         return
     start, end, name = intro
     inside = [m for m in state.mentions if m.kind == "name" and m.start < end and start < m.end]
