@@ -19,8 +19,8 @@ def backend(ctx: TurnContext):
 
 
 def ranked_facts(facts: Sequence[Candidate]) -> list[str]:
-    """Fact sentences best first, so trimming to the context drops the weakest."""
-    return [c.text for c in sorted(facts, key=lambda c: -c.score) if c.text]
+    """Fact sentences best first, so trimming to the context drops the weakest; each once."""
+    return list(dict.fromkeys(c.text for c in sorted(facts, key=lambda c: -c.score) if c.text))
 
 
 def build_prompt(state: TurnState, llm, config, facts: Sequence[Candidate] | None = None,
@@ -46,8 +46,13 @@ def complete(llm, messages: list[dict[str, str]], ctx: TurnContext, *, max_token
     return "".join(parts).strip(), ctx.cancel.is_set()
 
 
-@stage("generate", report=lambda s: {"response": s.response, "cut": s.cut, "error": s.error, "device": s.device})
+@stage("generate", report=lambda s: {"response": s.response, "cut": s.cut, "error": s.error, "device": s.device,
+                                     "answer_source": s.answer_source})
 def run(state: TurnState, ctx: TurnContext) -> None:
+    from engine.stages.generate.compose import answer_without_model
+
+    if answer_without_model(state, ctx):
+        return
     try:
         llm = backend(ctx)
     except BadInput as exc:  # the model went missing mid-session: this turn fails, the session goes on

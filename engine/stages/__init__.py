@@ -1,0 +1,1 @@
+"""The pipeline stages and their helpers."""

@@ -1,0 +1,252 @@
+"""kgchat's own answers, for when the model's cannot be trusted: one composed from the best
+retrieved facts, and "nothing found" with the closest names the KG has.
+
+A 135M model often ignores the knowledge it is given. These answers say only what the graph
+says, in the sentences the verbalize stage already wrote, so a user never has to tell an
+invented answer from a fact. Deterministic: the same facts give the same words.
+
+`answer_without_model` runs before the model (nothing found; `--answer facts`), `decide` after
+the checks and refinement (`--answer auto`: replace a contradicted or unsupported reply).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from engine.events import ReplyDone
+from engine.stage import TurnContext
+from engine.state import Candidate, Check, TurnState
+
+PREFIX = "According to the knowledge graph: "
+MORE_FACTS = 2  # facts after the best one and its siblings
+MAX_SIBLINGS = 6  # values of the best fact's relation listed together (a film's cast)
+MATCHES = 3  # close names offered when nothing was found
+KNOWLEDGE_PLANS = ("background", "both")  # plans that look things up (not small talk, not the dialogue)
+
+
+def text_key(text: str) -> str:
+    """Two verbalizations that differ only in case, spacing or a final full stop say the same."""
+    return " ".join(text.casefold().rstrip(" .").split())
+
+
+# --- which facts ---------------------------------------------------------------------------
+
+def facts_about_question(state: TurnState) -> list[Candidate]:
+    """Retrieved facts between entities (not "X is a person") that touch what the turn links, best
+    first, each sentence once. A turn that links nothing itself (a type request, a follow-up on
+    the last turn's focus) takes every retrieved fact."""
+    from engine.candidates import is_node_fact
+
+    linked = set(state.linked_entities)
+    out: dict[str, Candidate] = {}
+    for c in sorted(state.retrieved, key=lambda c: -c.score):
+        if not c.text or is_node_fact(c.fact):
+            continue
+        if linked and c.fact.s not in linked and c.fact.o not in linked:
+            continue
+        out.setdefault(text_key(c.text), c)
+    return list(out.values())
+
+
+def select(facts: list[Candidate]) -> list[Candidate]:
+    """The best fact, the other values of its relation (so a list answer is whole), then the
+    next best few."""
+    if not facts:
+        return []
+    top = facts[0]
+    siblings = [c for c in facts if c.fact.p == top.fact.p and (c.fact.s == top.fact.s or c.fact.o == top.fact.o)]
+    chosen = siblings[:MAX_SIBLINGS]
+    rest = [c for c in facts if c not in chosen]
+    return chosen + rest[:MORE_FACTS]
+
+
+def _lead(c: Candidate, text: str) -> str:
+    """The entity label the sentence starts with ("Ada Lind attends ..."), or ""."""
+    for label in (c.s_label, c.o_label):
+        if label and text[:len(label) + 1].casefold() == label.casefold() + " ":
+            return text[:len(label)]
+    return ""
+
+
+def compose_text(facts: list[Candidate]) -> str:
+    """The facts as a few sentences: those that start with the same entity share it ("Design
+    Review will be held in Room Beta, starts at 14:00 and is organized by Mark Taylor")."""
+    items: list[tuple[str, list[str]]] = []  # (lead, remainders) or ("", [whole sentence])
+    for c in facts:
+        text = c.text.strip().rstrip(".").strip()
+        lead = _lead(c, text)
+        if lead:
+            same = next((item for item in items if item[0] and item[0].casefold() == lead.casefold()), None)
+            if same is not None:
+                same[1].append(text[len(lead) + 1:])
+                continue
+            items.append((lead, [text[len(lead) + 1:]]))
+        else:
+            items.append(("", [text]))
+    sentences = []
+    for lead, parts in items:
+        body = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+        sentence = f"{lead} {body}" if lead else body
+        sentences.append(sentence[:1].upper() + sentence[1:] + ".")
+    return PREFIX + " ".join(sentences)
+
+
+# --- nothing found --------------------------------------------------------------------------
+
+def asked_about(text: str) -> str:
+    """The words of the question that name what was looked for: its capitalised run of words
+    (past the first word), else its last run of words that are not function words."""
+    from engine.mentions import STOPWORDS, TYPE_NOUNS, tokenize
+
+    tokens = tokenize(text)
+    runs: list[list] = []  # content words in a row ("bandwidth meeting": a type noun may close one)
+    caps: list[list] = []  # capitalised words in a row, the sentence's first word left out
+    in_run = in_caps = False
+    for i, t in enumerate(tokens):
+        content = t.norm not in STOPWORDS or (in_run and t.norm in TYPE_NOUNS)
+        if content and in_run:
+            runs[-1].append(t)
+        elif content:
+            runs.append([t])
+        capital = i > 0 and t.text[:1].isupper() and t.norm not in STOPWORDS
+        if capital and in_caps:
+            caps[-1].append(t)
+        elif capital:
+            caps.append([t])
+        in_run, in_caps = content, capital
+    pick = max(caps, key=len) if caps else (runs[-1] if runs else [])
+    return text[pick[0].start:pick[-1].end] if pick else ""
+
+
+def close_matches(text: str, index, limit: int = MATCHES) -> list[str]:
+    """KG labels that share a word, or a word within a couple of typing errors, with the
+    question's content words (the same fuzzy word index the mention detector uses)."""
+    from rapidfuzz import fuzz
+
+    from engine.mentions import STOPWORDS, tokenize
+
+    words = [t.norm for t in tokenize(text) if t.norm not in STOPWORDS and len(t.norm) >= 3]
+    score: dict[int, float] = {}
+    for word in dict.fromkeys(words):
+        for close, edits in index.close_words(word):
+            for i in index.by_word.get(close, ())[:200]:
+                score[i] = score.get(i, 0.0) + 1.0 / (1 + edits)
+    phrase = " ".join(words)
+    ranked = sorted(score, key=lambda i: (-score[i], -fuzz.ratio(phrase, index.labels[i].norm), index.labels[i].text))
+    out: dict[str, None] = {}
+    for i in ranked:
+        out.setdefault(index.labels[i].text, None)
+        if len(out) >= limit:
+            break
+    return list(out)
+
+
+def not_found_text(what: str, matches: list[str]) -> str:
+    text = (f"I found nothing about “{what}” in the knowledge graph." if what
+            else "I found nothing in the knowledge graph for this question.")
+    if matches:
+        names = matches[0] if len(matches) == 1 else ", ".join(matches[:-1]) + " or " + matches[-1]
+        text += f" Did you mean {names}?"
+    return text
+
+
+def nothing_found(state: TurnState) -> bool:
+    """A turn that looks something up, names nothing the KG has, and retrieved nothing."""
+    return state.plan in KNOWLEDGE_PLANS and not state.linked_entities and not state.retrieved
+
+
+# --- the decisions --------------------------------------------------------------------------
+
+def _verify(state: TurnState, ctx: TurnContext, text: str) -> tuple[list[Check], float | None, float | None]:
+    """The composed answer goes through the same checks as a model's reply."""
+    from engine.check import make_verifier
+    from engine.factcheck import check_reply, scores
+
+    trial = dataclasses.replace(state, response=text)
+    checks = check_reply(text, make_verifier(trial, ctx))
+    return (checks, *scores(checks))
+
+
+def _set(state: TurnState, ctx: TurnContext, source: str, text: str, **extra) -> None:
+    state.answer_source = source
+    state.composed = {"response": text, "source": source, "facts": [], "reason": "", "matches": [],
+                      "checks": [], "fact_score": None, "neip": None, **extra}
+    ctx.emit(ReplyDone(text, composed=source))
+
+
+def say_not_found(state: TurnState, ctx: TurnContext) -> None:
+    from engine.mentions import label_index
+
+    what = asked_about(state.text)
+    matches = close_matches(state.text, label_index(ctx))
+    _set(state, ctx, "not_found", not_found_text(what, matches), matches=matches, asked=what,
+         reason="no entity of the question is in the knowledge graph and nothing was retrieved")
+
+
+def say_facts(state: TurnState, ctx: TurnContext, facts: list[Candidate], reason: str) -> None:
+    chosen = select(facts)
+    text = compose_text(chosen)
+    checks, fact_score, neip = _verify(state, ctx, text)
+    _set(state, ctx, "facts", text, facts=[c.text for c in chosen], reason=reason, checks=checks,
+         fact_score=fact_score, neip=neip)
+
+
+def answer_without_model(state: TurnState, ctx: TurnContext) -> bool:
+    """Before the model: say plainly that nothing was found, or (`--answer facts`) compose the
+    answer. True when the turn's reply is set and the model is not to be asked."""
+    if ctx.config.answer != "llm" and nothing_found(state):
+        say_not_found(state, ctx)
+        return True
+    if ctx.config.answer == "facts" and state.plan in KNOWLEDGE_PLANS:
+        facts = facts_about_question(state)
+        if facts:
+            say_facts(state, ctx, facts, "--answer facts: always composed from the knowledge graph")
+        else:
+            say_not_found(state, ctx)
+        return True
+    return False
+
+
+def replacement_reason(checks: list[Check], response: str, error: str, have_facts: bool) -> str:
+    """Why `--answer auto` does not show the model's reply, or "" to show it."""
+    if any(c.verdict == "contradicted" for c in checks):
+        return "a claim of the model's reply contradicts the knowledge graph"
+    if not have_facts:
+        return ""
+    if not response:
+        return "the model gave no reply" + (f" ({error})" if error else "")
+    if not any(c.verdict == "supported" for c in checks):
+        return "no claim of the model's reply is supported by the retrieved facts"
+    return ""
+
+
+def _contradicting_evidence(checks: list[Check]) -> list[str]:
+    out: dict[str, None] = {}
+    for c in checks:
+        text = c.evidence.get("text") if c.verdict == "contradicted" and isinstance(c.evidence, dict) else None
+        if isinstance(text, str) and text:
+            out.setdefault(text, None)
+    return list(out)
+
+
+def decide(state: TurnState, ctx: TurnContext) -> None:
+    """After the checks and the refinement: keep the model's (last) reply, or replace it."""
+    if state.composed:
+        return
+    reply = state.refined["response"] if state.refined else state.response
+    state.answer_source = "llm" if reply else ""
+    if ctx.config.answer != "auto" or state.cut or state.plan not in KNOWLEDGE_PLANS:
+        return
+    checks = (state.refined.get("checks") or []) if state.refined else state.checks
+    facts = facts_about_question(state)
+    reason = replacement_reason(checks, reply, state.error, bool(facts))
+    if not reason:
+        return
+    if facts:
+        say_facts(state, ctx, facts, reason)
+        return
+    # Contradicted, and nothing retrieved about the question: what the graph said instead is all we have.
+    evidence = _contradicting_evidence(checks)
+    text = PREFIX + " ".join(e.rstrip(". ") + "." for e in evidence) if evidence else (
+        "The model's reply contradicted the knowledge graph, and the graph holds nothing more on this question.")
+    _set(state, ctx, "facts", text, facts=evidence, reason=reason)
