@@ -17,10 +17,10 @@ from engine.events import ReplyDone
 from engine.stage import TurnContext
 from engine.state import Candidate, Check, TurnState
 
-PREFIX = "According to the knowledge graph: "
 MORE_FACTS = 2  # facts after the best one and its siblings
 MAX_SIBLINGS = 6  # values of the best fact's relation listed together (a film's cast)
 MATCHES = 3  # close names offered when nothing was found
+FUZZY_CUTOFF = 70  # rapidfuzz ratio (0-100) of a whole label to the name asked about
 KNOWLEDGE_PLANS = ("background", "both")  # plans that look things up (not small talk, not the dialogue)
 
 
@@ -31,21 +31,51 @@ def text_key(text: str) -> str:
 
 # --- which facts ---------------------------------------------------------------------------
 
+def _words(text: str) -> set[str]:
+    """Content words of a text, cut to 5 letters so that "organizes" meets "organizer"."""
+    from engine.mentions import STOPWORDS, tokenize
+
+    return {t.norm[:5] for t in tokenize(text) if t.norm not in STOPWORDS and len(t.norm) >= 3}
+
+
+def _relation_words(c: Candidate) -> set[str]:
+    """The words a fact's sentence says about the relation (its entities' names left out)."""
+    text = c.text
+    for label in (c.s_label, c.o_label):
+        if label:
+            text = text.replace(label, " ")
+    return _words(text) | _words(c.p_label)
+
+
 def facts_about_question(state: TurnState) -> list[Candidate]:
-    """Retrieved facts between entities (not "X is a person") that touch what the turn links, best
-    first, each sentence once. A turn that links nothing itself (a type request, a follow-up on
-    the last turn's focus) takes every retrieved fact."""
+    """Facts between entities (not "X is a person") that touch what the turn links, each sentence
+    once: the retrieved ones, and any candidate whose relation the question names in so many
+    words (the retriever may have left it out); named relations first, then by relevance. Name
+    records and bookkeeping ("given name", "described by source") go last unless asked about.
+    A turn that links nothing itself (a type request, a follow-up on the last turn's focus)
+    takes every retrieved fact."""
     from engine.candidates import is_node_fact
+    from engine.overview import NOISE_LABELS
 
     linked = set(state.linked_entities)
+    asked = _words(state.rewritten or state.text)
+    named: dict[int, int] = {}
     out: dict[str, Candidate] = {}
-    for c in sorted(state.retrieved, key=lambda c: -c.score):
+    retrieved = {id(c) for c in state.retrieved}
+    for c in sorted(state.retrieved + state.candidates, key=lambda c: -c.score):
         if not c.text or is_node_fact(c.fact):
             continue
         if linked and c.fact.s not in linked and c.fact.o not in linked:
             continue
-        out.setdefault(text_key(c.text), c)
-    return list(out.values())
+        named[id(c)] = len(asked & _relation_words(c))
+        if id(c) in retrieved or (linked and named[id(c)]):
+            out.setdefault(text_key(c.text), c)
+
+    def rank(c: Candidate) -> tuple[bool, int, float]:
+        noise = c.p_label.casefold() in NOISE_LABELS and not named[id(c)]
+        return noise, -named[id(c)], -c.score
+
+    return sorted(out.values(), key=rank)
 
 
 def select(facts: list[Candidate]) -> list[Candidate]:
@@ -60,35 +90,38 @@ def select(facts: list[Candidate]) -> list[Candidate]:
     return chosen + rest[:MORE_FACTS]
 
 
-def _lead(c: Candidate, text: str) -> str:
-    """The entity label the sentence starts with ("Ada Lind attends ..."), or ""."""
+def _parts(c: Candidate) -> tuple[str, str, str]:
+    """(lead entity, joiner, rest) of a fact's sentence: "Ada Lind" + " " + "attends Design
+    Review"; a fallback verbalization ("X — relation — Y") becomes "X" + ": " + "relation Y";
+    a sentence that starts with no entity is all rest."""
+    text = c.text.strip().rstrip(".").strip()
+    if " — " in text and c.s_label and text.startswith(c.s_label):
+        return c.s_label, ": ", f"{c.p_label} {c.o_label}".strip()
     for label in (c.s_label, c.o_label):
         if label and text[:len(label) + 1].casefold() == label.casefold() + " ":
-            return text[:len(label)]
-    return ""
+            return text[:len(label)], " ", text[len(label) + 1:]
+    return "", "", text
 
 
 def compose_text(facts: list[Candidate]) -> str:
     """The facts as a few sentences: those that start with the same entity share it ("Design
     Review will be held in Room Beta, starts at 14:00 and is organized by Mark Taylor")."""
-    items: list[tuple[str, list[str]]] = []  # (lead, remainders) or ("", [whole sentence])
+    items: list[tuple[str, str, list[str]]] = []  # (lead, joiner, rests)
     for c in facts:
-        text = c.text.strip().rstrip(".").strip()
-        lead = _lead(c, text)
-        if lead:
-            same = next((item for item in items if item[0] and item[0].casefold() == lead.casefold()), None)
-            if same is not None:
-                same[1].append(text[len(lead) + 1:])
-                continue
-            items.append((lead, [text[len(lead) + 1:]]))
+        lead, joiner, rest = _parts(c)
+        same = next((item for item in items if lead and item[0].casefold() == lead.casefold()
+                     and item[1] == joiner), None)
+        if same is not None:
+            same[2].append(rest)
         else:
-            items.append(("", [text]))
+            items.append((lead, joiner, [rest]))
     sentences = []
-    for lead, parts in items:
-        body = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
-        sentence = f"{lead} {body}" if lead else body
+    for lead, joiner, parts in items:
+        sep = "; " if joiner == ": " else ", "
+        body = parts[0] if len(parts) == 1 else sep.join(parts[:-1]) + (sep if joiner == ": " else " and ") + parts[-1]
+        sentence = f"{lead}{joiner}{body}"
         sentences.append(sentence[:1].upper() + sentence[1:] + ".")
-    return PREFIX + " ".join(sentences)
+    return " ".join(sentences)
 
 
 # --- nothing found --------------------------------------------------------------------------
@@ -121,9 +154,10 @@ def asked_about(text: str) -> str:
 def close_matches(text: str, index, limit: int = MATCHES) -> list[str]:
     """KG labels that share a word, or a word within a couple of typing errors, with the
     question's content words (the same fuzzy word index the mention detector uses)."""
-    from rapidfuzz import fuzz
+    from rapidfuzz import fuzz, process
 
     from engine.mentions import STOPWORDS, tokenize
+    from rules.similarity import norm
 
     words = [t.norm for t in tokenize(text) if t.norm not in STOPWORDS and len(t.norm) >= 3]
     score: dict[int, float] = {}
@@ -133,6 +167,12 @@ def close_matches(text: str, index, limit: int = MATCHES) -> list[str]:
                 score[i] = score.get(i, 0.0) + 1.0 / (1 + edits)
     phrase = " ".join(words)
     ranked = sorted(score, key=lambda i: (-score[i], -fuzz.ratio(phrase, index.labels[i].norm), index.labels[i].text))
+    # Misspellings beyond the word index's edits ("Desing Reveiw"): the whole name, fuzzily.
+    asked = norm(asked_about(text))
+    if asked:
+        found = process.extract(asked, [lab.norm for lab in index.labels], scorer=fuzz.ratio,
+                                limit=limit, score_cutoff=FUZZY_CUTOFF)
+        ranked += [i for _, _, i in found]
     out: dict[str, None] = {}
     for i in ranked:
         out.setdefault(index.labels[i].text, None)
@@ -151,8 +191,12 @@ def not_found_text(what: str, matches: list[str]) -> str:
 
 
 def nothing_found(state: TurnState) -> bool:
-    """A turn that looks something up, names nothing the KG has, and retrieved nothing."""
-    return state.plan in KNOWLEDGE_PLANS and not state.linked_entities and not state.retrieved
+    """A turn that looks something up and found no fact about it: it names nothing the KG has
+    (or only things without facts, such as a relation's own name), and asks for no type of
+    thing ("which rooms"), whose answer would be the entities themselves."""
+    if state.plan not in KNOWLEDGE_PLANS or any(m.kind == "type" and m.value for m in state.mentions):
+        return False
+    return not facts_about_question(state)
 
 
 # --- the decisions --------------------------------------------------------------------------
@@ -178,9 +222,11 @@ def say_not_found(state: TurnState, ctx: TurnContext) -> None:
     from engine.mentions import label_index
 
     what = asked_about(state.text)
-    matches = close_matches(state.text, label_index(ctx))
+    linked = {m.label for m in state.mentions if m.entity and m.label}
+    matches = [m for m in close_matches(state.text, label_index(ctx), MATCHES + len(linked)) if m not in linked]
+    matches = matches[:MATCHES]
     _set(state, ctx, "not_found", not_found_text(what, matches), matches=matches, asked=what,
-         reason="no entity of the question is in the knowledge graph and nothing was retrieved")
+         reason="the knowledge graph has no fact about what the question names")
 
 
 def say_facts(state: TurnState, ctx: TurnContext, facts: list[Candidate], reason: str) -> None:
@@ -207,7 +253,20 @@ def answer_without_model(state: TurnState, ctx: TurnContext) -> bool:
     return False
 
 
-def replacement_reason(checks: list[Check], response: str, error: str, have_facts: bool) -> str:
+def supports_answer(check: Check, linked: set[str]) -> bool:
+    """A supported claim that says something about what was asked: its evidence is a KG fact
+    between entities (not "X is a human", not what was said in the dialogue) that touches an
+    entity the turn links (any, when it links none)."""
+    from engine.candidates import NODE_PREDICATES
+
+    ev = check.evidence if isinstance(check.evidence, dict) else {}
+    if check.verdict != "supported" or ev.get("source") == "dialogue" or ev.get("p") in NODE_PREDICATES:
+        return False
+    return not linked or ev.get("s") in linked or ev.get("o") in linked
+
+
+def replacement_reason(checks: list[Check], response: str, error: str, have_facts: bool,
+                       linked: set[str] = frozenset()) -> str:
     """Why `--answer auto` does not show the model's reply, or "" to show it."""
     if any(c.verdict == "contradicted" for c in checks):
         return "a claim of the model's reply contradicts the knowledge graph"
@@ -215,8 +274,8 @@ def replacement_reason(checks: list[Check], response: str, error: str, have_fact
         return ""
     if not response:
         return "the model gave no reply" + (f" ({error})" if error else "")
-    if not any(c.verdict == "supported" for c in checks):
-        return "no claim of the model's reply is supported by the retrieved facts"
+    if not any(supports_answer(c, linked) for c in checks):
+        return "no claim of the model's reply is supported by a retrieved fact about the question"
     return ""
 
 
@@ -239,7 +298,7 @@ def decide(state: TurnState, ctx: TurnContext) -> None:
         return
     checks = (state.refined.get("checks") or []) if state.refined else state.checks
     facts = facts_about_question(state)
-    reason = replacement_reason(checks, reply, state.error, bool(facts))
+    reason = replacement_reason(checks, reply, state.error, bool(facts), set(state.linked_entities))
     if not reason:
         return
     if facts:
@@ -247,6 +306,6 @@ def decide(state: TurnState, ctx: TurnContext) -> None:
         return
     # Contradicted, and nothing retrieved about the question: what the graph said instead is all we have.
     evidence = _contradicting_evidence(checks)
-    text = PREFIX + " ".join(e.rstrip(". ") + "." for e in evidence) if evidence else (
+    text = " ".join(e.rstrip(". ") + "." for e in evidence) if evidence else (
         "The model's reply contradicted the knowledge graph, and the graph holds nothing more on this question.")
     _set(state, ctx, "facts", text, facts=evidence, reason=reason)
