@@ -59,7 +59,7 @@ async def test_contradicted_reply_is_replaced_and_kept_in_checks(kg_file, shared
         assert "+47 400 82 254" in reply.text and "999" not in reply.text
         assert app.turns[-1].reply == reply.text  # what the export and the history keep
         footer = str(reply.footer.content)
-        assert "composed from" in footer and "F3" in footer
+        assert "composed from" in footer and app.key_of("checks") in footer
         await pilot.press("f3")
         await pilot.pause()
         assert app.pane.active == "tab-checks"
@@ -100,7 +100,8 @@ async def test_example_questions_go_into_the_prompt(kg_file, shared):
 
 async def test_a_restated_fact_is_shown_once(kg_file, shared):
     llm = ScriptedLLM(["Ada Lindqvist attends Design Review."])
-    app = make_app(kg_file, shared, llm)
+    # A generous reasoning budget: on a busy machine the rule that restates the edge must still run.
+    app = make_app(kg_file, shared, llm, "--reason-timeout-ms", "60000")
     async with app.run_test(size=(130, 40)) as pilot:
         await ready(app, pilot)
         await ask(app, pilot, "What about Ada Lindqvist?")
