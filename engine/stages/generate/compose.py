@@ -49,43 +49,46 @@ def _relation_words(c: Candidate) -> set[str]:
 
 def facts_about_question(state: TurnState) -> list[Candidate]:
     """Facts between entities (not "X is a person") that touch what the turn links, each sentence
-    once: the retrieved ones, and any candidate whose relation the question names in so many
-    words (the retriever may have left it out); named relations first, then by relevance. Name
-    records and bookkeeping ("given name", "described by source") go last unless asked about.
-    A turn that links nothing itself (a type request, a follow-up on the last turn's focus)
-    takes every retrieved fact."""
+    once, best first: those whose relation the question names in so many words, then the
+    retrieved ones, then the other candidates about the linked entities, each group by
+    relevance. Name records and bookkeeping ("given name", "described by source") go last
+    unless asked about. A turn that links nothing itself (a type request, a follow-up on the
+    last turn's focus) takes the retrieved facts only."""
     from engine.candidates import is_node_fact
     from engine.overview import NOISE_LABELS
 
     linked = set(state.linked_entities)
     asked = _words(state.rewritten or state.text)
+    retrieved = {id(c) for c in state.retrieved}
     named: dict[int, int] = {}
     out: dict[str, Candidate] = {}
-    retrieved = {id(c) for c in state.retrieved}
-    for c in sorted(state.retrieved + state.candidates, key=lambda c: -c.score):
+    for c in sorted(state.retrieved, key=lambda c: -c.score) + sorted(state.candidates, key=lambda c: -c.score):
         if not c.text or is_node_fact(c.fact):
             continue
         if linked and c.fact.s not in linked and c.fact.o not in linked:
             continue
+        if not linked and id(c) not in retrieved:
+            continue
         named[id(c)] = len(asked & _relation_words(c))
-        if id(c) in retrieved or (linked and named[id(c)]):
-            out.setdefault(text_key(c.text), c)
+        out.setdefault(text_key(c.text), c)
 
-    def rank(c: Candidate) -> tuple[bool, int, float]:
+    def rank(c: Candidate) -> tuple[bool, int, bool, float]:
         noise = c.p_label.casefold() in NOISE_LABELS and not named[id(c)]
-        return noise, -named[id(c)], -c.score
+        return noise, -named[id(c)], id(c) not in retrieved, -c.score
 
     return sorted(out.values(), key=rank)
 
 
-def select(facts: list[Candidate]) -> list[Candidate]:
-    """The best fact, the other values of its relation (so a list answer is whole), then the
-    next best few."""
+def select(facts: list[Candidate], question: str = "") -> list[Candidate]:
+    """The best fact and the other values of its relation (so a list answer is whole); then,
+    unless the question names that relation (and so has its answer), the next best few."""
     if not facts:
         return []
     top = facts[0]
     siblings = [c for c in facts if c.fact.p == top.fact.p and (c.fact.s == top.fact.s or c.fact.o == top.fact.o)]
     chosen = siblings[:MAX_SIBLINGS]
+    if question and _words(question) & _relation_words(top):
+        return chosen
     rest = [c for c in facts if c not in chosen]
     return chosen + rest[:MORE_FACTS]
 
@@ -230,7 +233,7 @@ def say_not_found(state: TurnState, ctx: TurnContext) -> None:
 
 
 def say_facts(state: TurnState, ctx: TurnContext, facts: list[Candidate], reason: str) -> None:
-    chosen = select(facts)
+    chosen = select(facts, state.rewritten or state.text)
     text = compose_text(chosen)
     checks, fact_score, neip = _verify(state, ctx, text)
     _set(state, ctx, "facts", text, facts=[c.text for c in chosen], reason=reason, checks=checks,
@@ -253,29 +256,30 @@ def answer_without_model(state: TurnState, ctx: TurnContext) -> bool:
     return False
 
 
-def supports_answer(check: Check, linked: set[str]) -> bool:
-    """A supported claim that says something about what was asked: its evidence is a KG fact
-    between entities (not "X is a human", not what was said in the dialogue) that touches an
-    entity the turn links (any, when it links none)."""
-    from engine.candidates import NODE_PREDICATES
-
+def says_best_fact(check: Check, best: list[Candidate]) -> bool:
+    """A supported claim that states one of the facts kgchat would answer with (the same
+    triple, or the same sentence): a reply that only says "X is a human" or names X's given
+    name does not answer "where was X born"."""
     ev = check.evidence if isinstance(check.evidence, dict) else {}
-    if check.verdict != "supported" or ev.get("source") == "dialogue" or ev.get("p") in NODE_PREDICATES:
+    if check.verdict != "supported" or ev.get("source") == "dialogue":
         return False
-    return not linked or ev.get("s") in linked or ev.get("o") in linked
+    keys = {c.fact.key for c in best} | {text_key(c.text) for c in best}
+    found = [ev] + [m for m in ev.get("more") or [] if isinstance(m, dict)]
+    return any((e.get("s"), e.get("p"), e.get("o")) in keys or text_key(str(e.get("text") or "")) in keys
+               for e in found)
 
 
-def replacement_reason(checks: list[Check], response: str, error: str, have_facts: bool,
-                       linked: set[str] = frozenset()) -> str:
+def replacement_reason(checks: list[Check], response: str, error: str, facts: list[Candidate],
+                       question: str = "") -> str:
     """Why `--answer auto` does not show the model's reply, or "" to show it."""
     if any(c.verdict == "contradicted" for c in checks):
         return "a claim of the model's reply contradicts the knowledge graph"
-    if not have_facts:
+    if not facts:
         return ""
     if not response:
         return "the model gave no reply" + (f" ({error})" if error else "")
-    if not any(supports_answer(c, linked) for c in checks):
-        return "no claim of the model's reply is supported by a retrieved fact about the question"
+    if not any(says_best_fact(c, select(facts, question)) for c in checks):
+        return "no claim of the model's reply states one of the knowledge graph's facts about the question"
     return ""
 
 
@@ -298,7 +302,7 @@ def decide(state: TurnState, ctx: TurnContext) -> None:
         return
     checks = (state.refined.get("checks") or []) if state.refined else state.checks
     facts = facts_about_question(state)
-    reason = replacement_reason(checks, reply, state.error, bool(facts), set(state.linked_entities))
+    reason = replacement_reason(checks, reply, state.error, facts, state.rewritten or state.text)
     if not reason:
         return
     if facts:
