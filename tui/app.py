@@ -50,7 +50,7 @@ BINDINGS = [
     # F6/F7 belong to the prompt (select line / all): one key walks the knowledge tabs instead.
     Binding("f5", "next_tab", "Next tab", id="next_tab"),
     # A reply kgchat composed from the KG replaces the model's: F3 shows the model's and the checks.
-    Binding("f3", "show_tab('tab-checks')", "Checks", id="checks"),
+    Binding("f3", "show_tab('tab-checks')", "Checks", id="checks", show=False),
     Binding("escape", "cancel", "Cancel reply", id="cancel", show=False),
     Binding("ctrl+q", "quit", "Quit", id="quit", priority=True),
 ]

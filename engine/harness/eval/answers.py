@@ -55,7 +55,12 @@ def contains(reply: str, value: str) -> bool:
         d = date.fromisoformat(value)
         forms.append(f"{d.day} {MONTHS[d.month - 1]} {d.year}")
     said = f" {norm(reply)} "
-    return any(norm(v) and f" {norm(v)} " in said for v in forms)
+    if any(norm(v) and f" {norm(v)} " in said for v in forms):
+        return True
+    # A phone number said with other spacing ("4765725921" for "+47 657 25 921"): its digits.
+    digits = re.sub(r"\D", "", value)
+    phone = re.fullmatch(r"[+\d][\d ()-]{5,}", value) and len(forms) == 1
+    return bool(phone) and digits in re.sub(r"\D", "", reply)
 
 
 # --- what a turn asks -------------------------------------------------------------------------

@@ -12,6 +12,7 @@ the checks and refinement (`--answer auto`: replace a contradicted or unsupporte
 from __future__ import annotations
 
 import dataclasses
+import re
 
 from engine.events import ReplyDone
 from engine.stage import TurnContext
@@ -31,11 +32,23 @@ def text_key(text: str) -> str:
 
 # --- which facts ---------------------------------------------------------------------------
 
+# Irregular forms the 5-letter cut cannot bring together ("where was X born" / "place of birth").
+IRREGULAR = {"born": "birth", "died": "death", "dead": "death"}
+# Words of name records and bookkeeping relations, whatever a KG calls them ("given name",
+# "familyName", "speaksLanguage", "described_by"): a fact of theirs is rarely what was asked.
+NOISE_WORDS = frozenset({"given", "famil", "surna", "sex", "gende", "descr", "sourc", "langu", "speak", "image"})
+
+
 def _words(text: str) -> set[str]:
     """Content words of a text, cut to 5 letters so that "organizes" meets "organizer"."""
     from engine.mentions import STOPWORDS, tokenize
 
-    return {t.norm[:5] for t in tokenize(text) if t.norm not in STOPWORDS and len(t.norm) >= 3}
+    return {IRREGULAR.get(t.norm, t.norm)[:5] for t in tokenize(text) if t.norm not in STOPWORDS and len(t.norm) >= 3}
+
+
+def is_noise(p_label: str) -> bool:
+    words = re.sub(r"([a-z])([A-Z])", r"\1 \2", p_label).replace("_", " ").casefold().split()
+    return bool({w[:5] for w in words} & NOISE_WORDS)
 
 
 def _relation_words(c: Candidate) -> set[str]:
@@ -55,7 +68,6 @@ def facts_about_question(state: TurnState) -> list[Candidate]:
     unless asked about. A turn that links nothing itself (a type request, a follow-up on the
     last turn's focus) takes the retrieved facts only."""
     from engine.candidates import is_node_fact
-    from engine.overview import NOISE_LABELS
 
     linked = set(state.linked_entities)
     asked = _words(state.rewritten or state.text)
@@ -73,7 +85,7 @@ def facts_about_question(state: TurnState) -> list[Candidate]:
         out.setdefault(text_key(c.text), c)
 
     def rank(c: Candidate) -> tuple[bool, int, bool, float]:
-        noise = c.p_label.casefold() in NOISE_LABELS and not named[id(c)]
+        noise = is_noise(c.p_label) and not named[id(c)]
         return noise, -named[id(c)], id(c) not in retrieved, -c.score
 
     return sorted(out.values(), key=rank)
