@@ -298,7 +298,8 @@ def replacement_reason(checks: list[Check], response: str, error: str, facts: li
 def _contradicting_evidence(checks: list[Check]) -> list[str]:
     out: dict[str, None] = {}
     for c in checks:
-        text = c.evidence.get("text") if c.verdict == "contradicted" and isinstance(c.evidence, dict) else None
+        ev = c.evidence if isinstance(c.evidence, dict) else {}
+        text = ev.get("text") if c.verdict == "contradicted" and ev.get("source") != "dialogue" else None
         if isinstance(text, str) and text:
             out.setdefault(text, None)
     return list(out)
@@ -310,10 +311,11 @@ def decide(state: TurnState, ctx: TurnContext) -> None:
         return
     reply = state.refined["response"] if state.refined else state.response
     state.answer_source = "llm" if reply else ""
-    if ctx.config.answer != "auto" or state.cut or state.plan not in KNOWLEDGE_PLANS:
+    if ctx.config.answer != "auto" or state.cut:
         return
     checks = (state.refined.get("checks") or []) if state.refined else state.checks
-    facts = facts_about_question(state)
+    # Small talk and questions about the dialogue need no fact, but a contradiction is never shown.
+    facts = facts_about_question(state) if state.plan in KNOWLEDGE_PLANS else []
     reason = replacement_reason(checks, reply, state.error, facts, state.rewritten or state.text)
     if not reason:
         return
