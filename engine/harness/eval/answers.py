@@ -115,9 +115,6 @@ def replay(benchmark: str, dialogues: dict, resources: dict, limit: int | None, 
 
     for _, dialogue_id, dialogue, config in dialogue_configs(dialogues, limit, reason_timeout_ms=10_000, **options):
         session = Session.open(config, **resources)
-        for name in ("llm", "encoder", "scorer"):  # built once, shared by every dialogue's session
-            if name in session.ctx.resources:
-                resources.setdefault(name, session.ctx.resources[name])
         for entry in dialogue.get("log", []):
             text = entry.get("manual_transcription") or ""
             if not text.strip():
@@ -128,6 +125,9 @@ def replay(benchmark: str, dialogues: dict, resources: dict, limit: int | None, 
             else:
                 kind, values = ood_question(entry)
             yield {"benchmark": benchmark, "dialogue": dialogue_id, "text": text, **judge(state, kind, values)}
+            for name in ("llm", "encoder", "scorer"):  # built once (at the first turn), shared by every session
+                if name in session.ctx.resources:
+                    resources.setdefault(name, session.ctx.resources[name])
         progress(f"{benchmark}: {dialogue_id}")
 
 

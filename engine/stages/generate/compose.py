@@ -60,6 +60,15 @@ def _relation_words(c: Candidate) -> set[str]:
     return _words(text) | _words(c.p_label)
 
 
+def asked_words(state: TurnState) -> set[str]:
+    """What the question says about the relation it asks: its content words, less the names of
+    what it mentions ("Who organizes the Staff Meeting?" -> organizes)."""
+    names: set[str] = set()
+    for m in state.mentions:
+        names |= _words(m.text) | (_words(m.label) if m.label else set())
+    return _words(state.rewritten or state.text) - names
+
+
 def facts_about_question(state: TurnState) -> list[Candidate]:
     """Facts between entities (not "X is a person") that touch what the turn links, each sentence
     once, best first: those whose relation the question names in so many words, then the
@@ -70,7 +79,7 @@ def facts_about_question(state: TurnState) -> list[Candidate]:
     from engine.candidates import is_node_fact
 
     linked = set(state.linked_entities)
-    asked = _words(state.rewritten or state.text)
+    asked = asked_words(state)
     retrieved = {id(c) for c in state.retrieved}
     named: dict[int, int] = {}
     out: dict[str, Candidate] = {}
@@ -91,15 +100,16 @@ def facts_about_question(state: TurnState) -> list[Candidate]:
     return sorted(out.values(), key=rank)
 
 
-def select(facts: list[Candidate], question: str = "") -> list[Candidate]:
+def select(facts: list[Candidate], asked: set[str] = frozenset()) -> list[Candidate]:
     """The best fact and the other values of its relation (so a list answer is whole); then,
-    unless the question names that relation (and so has its answer), the next best few."""
+    unless the question names that relation (`asked`: its words, and so has its answer), the
+    next best few."""
     if not facts:
         return []
     top = facts[0]
     siblings = [c for c in facts if c.fact.p == top.fact.p and (c.fact.s == top.fact.s or c.fact.o == top.fact.o)]
     chosen = siblings[:MAX_SIBLINGS]
-    if question and _words(question) & _relation_words(top):
+    if asked & _relation_words(top):
         return chosen
     rest = [c for c in facts if c not in chosen]
     return chosen + rest[:MORE_FACTS]
@@ -245,7 +255,7 @@ def say_not_found(state: TurnState, ctx: TurnContext) -> None:
 
 
 def say_facts(state: TurnState, ctx: TurnContext, facts: list[Candidate], reason: str) -> None:
-    chosen = select(facts, state.rewritten or state.text)
+    chosen = select(facts, asked_words(state))
     text = compose_text(chosen)
     checks, fact_score, neip = _verify(state, ctx, text)
     _set(state, ctx, "facts", text, facts=[c.text for c in chosen], reason=reason, checks=checks,
@@ -282,7 +292,7 @@ def says_best_fact(check: Check, best: list[Candidate]) -> bool:
 
 
 def replacement_reason(checks: list[Check], response: str, error: str, facts: list[Candidate],
-                       question: str = "") -> str:
+                       asked: set[str] = frozenset()) -> str:
     """Why `--answer auto` does not show the model's reply, or "" to show it."""
     if any(c.verdict == "contradicted" for c in checks):
         return "a claim of the model's reply contradicts the knowledge graph"
@@ -290,7 +300,7 @@ def replacement_reason(checks: list[Check], response: str, error: str, facts: li
         return ""
     if not response:
         return "the model gave no reply" + (f" ({error})" if error else "")
-    if not any(says_best_fact(c, select(facts, question)) for c in checks):
+    if not any(says_best_fact(c, select(facts, asked)) for c in checks):
         return "no claim of the model's reply states one of the knowledge graph's facts about the question"
     return ""
 
@@ -316,7 +326,7 @@ def decide(state: TurnState, ctx: TurnContext) -> None:
     checks = (state.refined.get("checks") or []) if state.refined else state.checks
     # Small talk and questions about the dialogue need no fact, but a contradiction is never shown.
     facts = facts_about_question(state) if state.plan in KNOWLEDGE_PLANS else []
-    reason = replacement_reason(checks, reply, state.error, facts, state.rewritten or state.text)
+    reason = replacement_reason(checks, reply, state.error, facts, asked_words(state))
     if not reason:
         return
     if facts:
