@@ -89,6 +89,9 @@ class Config:
                            ge=1, le=400)
     refine_steps: int = _opt(1, "regenerations when a claim is contradicted (0: never)", ge=0, le=10)
     refine_threshold: float = _opt(0.5, "fact score under which the reply is refined", ge=0, le=1)
+    answer: str = _opt("auto", "the reply shown: auto (the model's, replaced by one composed from the retrieved facts "
+                       "when a claim is contradicted or none is supported), llm (always the model's), facts (always "
+                       "composed from the facts)", choices=("auto", "llm", "facts"))
     # App
     theme: str = _opt("textual-dark", "Textual theme of the app")
     keys: dict[str, str] = _opt({}, "key remapping for the app, action = key (TOML table [keys])", flag="")

@@ -28,6 +28,7 @@ class ReplyDone:
     text: str
     cut: bool = False
     refined: bool = False
+    composed: str = ""  # "facts" or "not_found" when the text is kgchat's own answer, not the model's
 
 
 @dataclass(frozen=True)

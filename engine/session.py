@@ -80,8 +80,8 @@ class Session:
                 note = f"background knowledge unavailable, this turn used the dialogue only ({background.outage})"
                 state.candidates_note = "; ".join(n for n in (state.candidates_note, note) if n)
             self.history.append(("user", text))
-            if answer and state.response:
-                reply = state.refined["response"] if state.refined else state.response
+            reply = state.shown_reply
+            if answer and reply:
                 record_system_turn(self.ctx, self.session_id, len(self.history) + 1, reply)
                 self.history.append(("system", reply))
             return state

@@ -35,6 +35,7 @@ class Derived:
     rule: str = ""
     text: str = ""
     fact: Fact | None = None  # its triple form, when it has one (binary predicates)
+    restates: bool = False  # says what a KG edge of the turn says (merged into it among the candidates)
 
 
 @dataclass
@@ -51,6 +52,9 @@ class Candidate:
     p: float = 1.0  # probability (derived facts), 1.0 for background facts
     features: dict[str, float] = field(default_factory=dict)
     score: float = 0.0
+    # Derived facts that restate this one (an inverse rule giving a KG edge back), merged into it
+    # so that one fact is shown once: [{"predicate", "p", "text"}]
+    also_derived: list[dict[str, Any]] = field(default_factory=list)
 
 
 @dataclass
@@ -93,8 +97,21 @@ class TurnState:
     fact_score: float | None = None
     neip: float | None = None
     refined: dict[str, Any] | None = None  # {"response", "checks", "fact_score", "neip", "dropped", "added"}
+    # Where the reply shown to the user comes from: "llm" (the model's, or its refinement),
+    # "facts" (composed from retrieved facts), "not_found" (nothing matched), "" (no reply)
+    answer_source: str = ""
+    composed: dict[str, Any] | None = None  # {"response", "facts", "reason", "matches", "checks", "fact_score", "neip"}
     device: str = ""
     timings_ms: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def shown_reply(self) -> str:
+        """The reply the user sees: composed, else refined, else the model's."""
+        if self.composed:
+            return self.composed["response"]
+        if self.refined:
+            return self.refined["response"]
+        return self.response
 
     @property
     def linked_entities(self) -> list[str]:

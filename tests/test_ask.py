@@ -63,7 +63,7 @@ def test_a_missing_model_file_is_one_line_and_exit_2(capsys, tmp_path):
 def test_a_server_that_is_down_ends_the_turn_with_an_error_and_the_session_goes_on(capsys):
     with StubChatServer(mode="error500", fail_first=4, reply="Back.") as server:
         llm = OpenAIBackend(server.url, "m", retries=3, backoff_s=0.001)
-        session = Session.open(Config(memory=True, scorer="bm25"), llm=llm)
+        session = Session.open(Config(memory=True, scorer="bm25", answer="llm"), llm=llm)
         dialogue_before = session.ctx.store.count()
         first = session.user_turn(QUESTION)
         assert "server unavailable after 4 attempts (HTTP 500)" in first.error
@@ -72,6 +72,17 @@ def test_a_server_that_is_down_ends_the_turn_with_an_error_and_the_session_goes_
         second = session.user_turn("And his e-mail?")
         assert second.response == "Back." and not second.error
         assert session.history[-1] == ("system", "Back.")
+
+
+def test_with_the_server_down_auto_answers_from_the_knowledge_graph():
+    with StubChatServer(mode="error500", fail_first=4, reply="Back.") as server:
+        llm = OpenAIBackend(server.url, "m", retries=3, backoff_s=0.001)
+        session = Session.open(Config(memory=True, scorer="bm25"), llm=llm)
+        state = session.user_turn(QUESTION)
+        assert "server unavailable" in state.error and state.response == ""
+        assert state.answer_source == "facts" and "the model gave no reply" in state.composed["reason"]
+        assert "phone number is" in state.shown_reply
+        assert session.history[-1] == ("system", state.shown_reply)
 
 
 def test_ctrl_c_stops_the_reply_and_keeps_it_marked_cut():

@@ -84,7 +84,8 @@ def fake_recheck(state, ctx, reply, facts):
 def run_refine(llm, monkeypatch, **config):
     monkeypatch.setattr(refine_mod, "recheck", fake_recheck)
     events: list = []
-    ctx = TurnContext(config=Config(**config), store=None, background=None, resources={"llm": llm})
+    # --answer llm: these tests are about the refinement, not about composing from the KG after it
+    ctx = TurnContext(config=Config(answer="llm", **config), store=None, background=None, resources={"llm": llm})
     ctx.emit = events.append
     state = state_with_bad_reply()
     refine_mod.run(state, ctx)
@@ -118,7 +119,7 @@ def test_nothing_happens_when_the_reply_is_fine_or_refining_is_off(monkeypatch):
     state, events = run_refine(llm, monkeypatch, refine_steps=0)
     assert state.refined is None and not llm.calls
     monkeypatch.setattr(refine_mod, "recheck", fake_recheck)
-    ctx = TurnContext(config=Config(), store=None, background=None, resources={"llm": llm})
+    ctx = TurnContext(config=Config(answer="llm"), store=None, background=None, resources={"llm": llm})
     good = state_with_bad_reply()
     good.checks = [Check("Omar's phone number is +47 555 0101", "supported", spo(PHONE))]
     good.fact_score = 1.0

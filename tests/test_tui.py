@@ -209,7 +209,8 @@ class BrokenLLM(ScriptedLLM):
 
 
 async def test_engine_exception_is_a_notification_and_the_session_goes_on(kg_file, shared):
-    app = make_app(kg_file, shared, BrokenLLM())
+    # --answer llm: the second reply names no fact, and is to be shown as the model gave it
+    app = make_app(kg_file, shared, BrokenLLM(), "--answer", "llm")
     async with app.run_test(size=(100, 30)) as pilot:
         await ready(app, pilot)
         reply = await ask(app, pilot, "Who is Mark Taylor?")

@@ -5,35 +5,33 @@ and every piece of app state changes in the handlers below, on the UI thread."""
 
 from __future__ import annotations
 
-import os
 import threading
-import time
 from dataclasses import replace
 from pathlib import Path
-from urllib.parse import unquote
 from typing import Any
 
 from rich.text import Text
 from textual import on, work
-from textual.app import App, ComposeResult, SystemCommand
+from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import Screen
 from textual.widgets import Footer, Header, ProgressBar
 
 from engine.config import Config
 from engine.events import ChecksDone, ReplyDone, StageFinished, StageStarted, Token, TurnError
 from engine.session import Session
 from kgstore.errors import BadInput
-from kgstore.vocab import GRAPH_BG, LABEL_PREDICATES
-from tui.export import ChatTurn, write_export
+from kgstore.vocab import LABEL_PREDICATES
+from tui.commands import CommandsMixin
+from tui.export import ChatTurn
 from tui.live import freeze
-from tui.messages import (EngineEvent, LoadFinished, LoadProgress, ModelLoaded, ScorerStatus, SessionFailed,
-                          SessionOpened, TurnFailed, TurnFinished)
-from tui.screens.help import HelpScreen
+from tui.loading import LoadingMixin, graph_names, kg_size
+from tui.messages import (EngineEvent, ModelLoaded, OverviewReady, ScorerStatus, SessionFailed, SessionOpened,
+                          TurnFailed, TurnFinished)
 from tui.widgets.chat import AssistantMessage, ChatLog, Notice, PromptInput, UserMessage
 from tui.widgets.knowledge import VERDICT, KnowledgePane, NodeSelected, score_text, verdict_mark
-from tui.widgets.status import REMOTE, StatusBar
+from tui.widgets.status import StatusBar
+from tui.widgets.welcome import ExamplePicked, Welcome
 
 # Tokens reach the screen at most this often (20 updates per second), whatever the model's pace.
 FLUSH_S = 0.05
@@ -51,31 +49,15 @@ BINDINGS = [
     Binding("ctrl+b", "toggle_pane", "Pane", id="toggle_pane"),
     # F6/F7 belong to the prompt (select line / all): one key walks the knowledge tabs instead.
     Binding("f5", "next_tab", "Next tab", id="next_tab"),
+    # A reply kgchat composed from the KG replaces the model's: F3 shows the model's and the checks.
+    Binding("f3", "show_tab('tab-checks')", "Checks", id="checks", show=False),
     Binding("escape", "cancel", "Cancel reply", id="cancel", show=False),
     Binding("ctrl+q", "quit", "Quit", id="quit", priority=True),
 ]
 BINDING_IDS = {b.id for b in BINDINGS}
 
-RETRIEVERS = ("pcst", "topk")
-SCORERS = ("learned", "bm25", "sbert", "llm")
 
-
-def kg_size(ctx) -> int:
-    """Background triples: what the user loaded, not the dialogue the app wrote."""
-    if ctx.background is not ctx.store:
-        return REMOTE
-    store = ctx.store
-    return sum(store.count(g) for g in store.background_graphs())
-
-
-def graph_names(ctx) -> list[str]:
-    if ctx.background is not ctx.store:
-        return [ctx.config.sparql]
-    store = ctx.store
-    return [f"{unquote(g.removeprefix(GRAPH_BG))} ({store.count(g):,} triples)" for g in store.background_graphs()]
-
-
-class KGChatApp(App):
+class KGChatApp(CommandsMixin, LoadingMixin, App):
     CSS_PATH = Path(__file__).parent / "app.tcss"
     TITLE = "kgchat"
     BINDINGS = BINDINGS
@@ -147,7 +129,8 @@ class KGChatApp(App):
 
     def _show_settings(self) -> None:
         c = self.config
-        self.status.settings = f"{c.retriever} · {c.scorer} · k={c.k}" + (" · llm rewrite" if c.rewrite == "llm" else "")
+        self.status.settings = (f"{c.retriever} · {c.scorer} · k={c.k}" + (" · llm rewrite" if c.rewrite == "llm" else "")
+                                + (f" · answer {c.answer}" if c.answer != "auto" else ""))
 
     # --- opening the session and the model (workers) ------------------------------------
 
@@ -205,7 +188,7 @@ class KGChatApp(App):
         """Build the model once per session context (called from a worker thread)."""
         self._model_ready.clear()
         try:
-            from engine.stages.generate import backend
+            from engine.llm import backend
 
             llm = backend(session.ctx)
             self.post_message(ModelLoaded(getattr(llm, "name", "model"), getattr(llm, "device", "")))
@@ -228,9 +211,34 @@ class KGChatApp(App):
         if message.note:
             self.notify(message.note, severity="warning", timeout=10)
             self.chat.mount(Notice("⚠ " + message.note, "warning"))
-        graphs = ", ".join(message.graphs[:4]) + (f" and {len(message.graphs) - 4} more" if len(message.graphs) > 4 else "")
-        self.chat.mount(Notice(f"Knowledge: {graphs or 'none yet (Ctrl+O loads a file)'}. "
-                               "Ask a question; F1 lists the keys, Ctrl+P every command.", "info"))
+        self.show_overview(self.session)
+
+    # --- the first screen: what the KG holds, questions to start with ---------------------
+
+    @work(thread=True, group="overview", exclusive=True, exit_on_error=False)
+    def show_overview(self, session: Session) -> None:
+        from engine.overview import Overview, overview
+
+        try:
+            ov = overview(session.ctx)
+        except Exception as exc:  # noqa: BLE001 - the first screen is a help, not a reason to fail
+            ov = Overview(graphs=graph_names(session.ctx))
+            self.post_message(OverviewReady(ov, f"could not list what the KG holds: {exc}"))
+            return
+        self.post_message(OverviewReady(ov))
+
+    def on_overview_ready(self, message: OverviewReady) -> None:
+        for old in self.query(Welcome):  # one first screen: the one of the knowledge loaded now
+            old.remove()
+        self.chat.mount(Welcome(message.overview))
+        if message.note:
+            self.notify(message.note, severity="warning")
+
+    @on(ExamplePicked)
+    def use_example(self, message: ExamplePicked) -> None:
+        self.prompt_input.load_text(message.text)
+        self.prompt_input.move_cursor(self.prompt_input.document.end)
+        self.prompt_input.focus()
 
     def on_session_failed(self, message: SessionFailed) -> None:
         self.sub_title = "no knowledge graph"
@@ -316,6 +324,9 @@ class KGChatApp(App):
 
     async def _reply_done(self, reply: AssistantMessage, event: ReplyDone) -> None:
         await self._flush_tokens()
+        if event.composed:
+            await reply.show_composed(event.text, event.composed)
+            return
         current = reply.refined_text if event.refined else reply.text
         if current.strip() != event.text.strip():
             await reply.set_text(event.text, refined=event.refined)
@@ -336,11 +347,15 @@ class KGChatApp(App):
         record = self.turns[-1]
         record.state = state
         if reply is not None:
-            final = state.response
-            if final and reply.text.strip() != final.strip():
-                await reply.set_text(final)
-            if state.refined and state.refined.get("response") and not reply.refined_text:
-                await reply.set_text(state.refined["response"], refined=True)
+            if state.composed:
+                if reply.text.strip() != state.composed["response"].strip() or "composed" not in reply.classes:
+                    await reply.show_composed(state.composed["response"], state.answer_source)
+            else:
+                final = state.response
+                if final and reply.text.strip() != final.strip():
+                    await reply.set_text(final)
+                if state.refined and state.refined.get("response") and not reply.refined_text:
+                    await reply.set_text(state.refined["response"], refined=True)
             record.reply = reply.final_text
             record.cut = state.cut or self._cancel.is_set()
             if record.cut:
@@ -349,6 +364,8 @@ class KGChatApp(App):
                                       style="bold yellow"))
             elif state.error and not reply.text:
                 reply.set_footer(Text("✗ no reply: " + state.error, style="red"))
+            elif state.composed:
+                reply.set_footer(composed_line(state.composed, bool(state.response), self.key_of("checks")))
             elif state.checks:
                 reply.set_footer(checks_line(state.checks, state.fact_score, state.neip, bool(state.refined)))
             elif state.plan == "none" or not state.response:
@@ -415,225 +432,6 @@ class KGChatApp(App):
     def action_toggle_pane(self) -> None:
         self.query_one("#knowledge").toggle_class("hidden")
 
-    # --- settings -------------------------------------------------------------------------
-
-    def set_option(self, name: str, value: Any) -> None:
-        """Change a retrieval/generation option for the next turns of this session."""
-        setattr(self.config, name, value)
-        if self.session is not None and self.session.config is not self.config:
-            setattr(self.session.config, name, value)
-        self._show_settings()
-        self.notify(f"{name.replace('_', ' ')}: {value}", timeout=3)
-
-    def action_cycle_retriever(self) -> None:
-        i = RETRIEVERS.index(self.config.retriever) if self.config.retriever in RETRIEVERS else -1
-        self.set_option("retriever", RETRIEVERS[(i + 1) % len(RETRIEVERS)])
-
-    def action_toggle_rewrite(self) -> None:
-        self.set_option("rewrite", "rules" if self.config.rewrite == "llm" else "llm")
-
-    def action_choose_model(self) -> None:
-        from textual_fspicker import FileOpen, Filters
-
-        def chosen(path: Path | None) -> None:
-            if path is not None:
-                self.set_option("model", str(path))
-                self.status.model, self.status.device = "model loading…", ""
-                self.reload_model()
-
-        self.push_screen(FileOpen(".", title="Choose a GGUF model",
-                                  filters=Filters(("GGUF", lambda p: p.suffix.lower() == ".gguf"),
-                                                  ("All", lambda _: True))), chosen)
-
-    # --- loading knowledge --------------------------------------------------------------
-
-    def action_load_kg(self) -> None:
-        from textual_fspicker import FileOpen
-
-        def chosen(path: Path | None) -> None:
-            if path is not None:
-                self.load_files([str(path)])
-
-        self.push_screen(FileOpen(".", title="Load a knowledge graph file"), chosen)
-
-    def load_files(self, paths: list[str]) -> None:
-        if self.session is None or self._loading:
-            self.notify("Wait for the current load to finish.", severity="warning")
-            return
-        self._loading = True
-        bar = self.query_one("#load-progress", ProgressBar)
-        bar.update(total=None, progress=0)
-        bar.add_class("visible")
-        self.load_worker(self.session, paths)
-
-    @work(thread=True, group="load", exclusive=True, exit_on_error=False)
-    def load_worker(self, session: Session, paths: list[str]) -> None:
-        reports, error = [], ""
-        for i, path in enumerate(paths):
-            size = os.path.getsize(path) if os.path.isfile(path) else 0
-            last = [0.0]
-
-            def progress(done: int, i=i, path=path, size=size) -> None:
-                now = time.monotonic()
-                if now - last[0] >= FLUSH_S:  # the bar moves at the token pace, not per read
-                    last[0] = now
-                    self.post_message(LoadProgress(i, len(paths), path, done, size))
-
-            self.post_message(LoadProgress(i, len(paths), path, 0, size))
-            try:
-                reports.append((path, session.load(path, format=self.config.format, progress=progress)))
-            except (BadInput, OSError) as exc:  # the loader left the store as it was
-                error = str(exc)
-                break
-        self.post_message(LoadFinished(reports, error, kg_size(session.ctx)))
-        if reports:
-            self.prepare_scorer(session)
-
-    def on_load_progress(self, message: LoadProgress) -> None:
-        bar = self.query_one("#load-progress", ProgressBar)
-        # Small files load in one go (no byte counts): the bar then just says "working".
-        bar.update(total=message.size if message.done else None, progress=message.done)
-        self.status.activity = f"loading {Path(message.path).name} ({message.index + 1}/{message.total})…"
-
-    def on_load_finished(self, message: LoadFinished) -> None:
-        self._loading = False
-        self.query_one("#load-progress", ProgressBar).remove_class("visible")
-        self.status.activity = ""
-        self.status.kg_size = message.kg_size
-        for path, report in message.reports:
-            what = f"{report.added:,} triples" + (f" into {len(report.graphs)} graphs" if len(report.graphs) > 1 else "")
-            self.notify(f"{Path(path).name}: {what}", title="Loaded")
-            self.chat.mount(Notice(f"loaded {Path(path).name}: {what}", "info"))
-            for warning in report.warnings[:5]:
-                self.notify(warning, title=Path(path).name, severity="warning", timeout=8)
-        if message.error:
-            self.notify(message.error, title="Not loaded — nothing changed", severity="error", timeout=15)
-
-    # --- sessions, export, screens -------------------------------------------------------
-
-    def _reset_chat(self) -> None:
-        self.turns = []
-        self._reply = None
-        self._pending.clear()
-        self.chat.remove_children()
-        self.pane.clear()
-        self.status.timings = {}
-
-    def action_new_session(self) -> None:
-        if self.session is None:
-            return
-        if self.busy:
-            self.notify("Cancel the running reply first (Esc).", severity="warning")
-            return
-        self.session = Session(self.session.ctx)
-        self._reset_chat()
-        self.sub_title = f"session {self.session.session_id}"
-        self.chat.mount(Notice(f"new session {self.session.session_id}", "info"))
-
-    def action_sessions(self) -> None:
-        if self.session is None:
-            return
-        from tui.screens.sessions import SessionsScreen
-
-        self.push_screen(SessionsScreen(self.session.ctx.store, self.session.session_id), self.reopen_session)
-
-    def reopen_session(self, choice: tuple[str, list[tuple[str, str]]] | None) -> None:
-        if choice is None or self.session is None:
-            return
-        if self.busy:
-            self.notify("Cancel the running reply first (Esc).", severity="warning")
-            return
-        session_id, history = choice
-        self.session = Session(self.session.ctx, session_id)
-        self.session.history = list(history)
-        self._reset_chat()
-        self.sub_title = f"session {session_id}"
-        self.chat.mount(Notice(f"reopened session {session_id} ({len(history)} turns)", "info"))
-        for speaker, text in history:
-            if speaker == "user":
-                self.turns.append(ChatTurn(user=text))
-                self.chat.mount(UserMessage(text))
-            else:
-                if self.turns:
-                    self.turns[-1].reply = text
-                reply = AssistantMessage()
-                self.chat.mount(reply)
-                self.call_after_refresh(reply.set_text, text)
-        self.call_after_refresh(self.chat.scroll_end, animate=False)
-
-    def settings(self) -> dict[str, Any]:
-        c = self.config
-        return {"retriever": c.retriever, "scorer": c.scorer, "k": c.k, "rewrite": c.rewrite,
-                "model": self.status.model, "device": self.status.device, "now": c.now or ""}
-
-    def action_export(self, kinds: tuple[str, ...] = ("md", "json")) -> None:
-        if not self.turns:
-            self.notify("Nothing to export yet.", severity="warning")
-            return
-        session_id = self.session.session_id if self.session else "none"
-        try:
-            paths = write_export(self.export_dir, session_id, self.turns, self.settings(), kinds)
-        except OSError as exc:
-            self.notify(str(exc), title="Export failed", severity="error")
-            return
-        self.notify("\n".join(str(p) for p in paths), title="Exported")
-
-    def action_copy_reply(self) -> None:
-        replies = [t.reply for t in self.turns if t.reply]
-        if not replies:
-            self.notify("No reply to copy yet.", severity="warning")
-            return
-        self.copy_to_clipboard(replies[-1])
-        self.notify("Last reply copied to the clipboard.", timeout=3)
-
-    def action_sparql(self) -> None:
-        if self.session is None:
-            return
-        from tui.screens.sparql import SparqlScreen
-
-        self.push_screen(SparqlScreen(self.session.ctx.store))
-
-    def action_help(self) -> None:
-        keys = [(self.get_key_display(b), b.description, b.id or "") for b in self.effective_bindings()]
-        self.push_screen(HelpScreen(keys))
-
-    def effective_bindings(self) -> list[Binding]:
-        """The app's bindings with the user's `[keys]` remapping applied."""
-        return [replace(b, key=self._keymap.get(b.id, b.key)) if b.id else b for b in BINDINGS]
-
-    def get_system_commands(self, screen: Screen):
-        yield from super().get_system_commands(screen)
-        yield SystemCommand("Load KG file…", "Load an RDF/CSV/JSON knowledge graph file into the store",
-                            self.action_load_kg)
-        yield SystemCommand("SPARQL console", "Query the store and read the rows in a table", self.action_sparql)
-        for r in RETRIEVERS:
-            yield SystemCommand(f"Retriever: {r}", f"Retrieve the subgraph with {r} from the next turn on",
-                                lambda r=r: self.set_option("retriever", r))
-        for s in SCORERS:
-            yield SystemCommand(f"Scorer: {s}", f"Score candidate facts with the {s} scorer",
-                                lambda s=s: self.set_option("scorer", s))
-        for k in (3, 5, 8, 10, 15):
-            yield SystemCommand(f"k = {k}", f"Keep {k} facts (topk) / give prizes to {k} edges (PCST)",
-                                lambda k=k: self.set_option("k", k))
-        yield SystemCommand("Choose model…", "Pick a GGUF model file; it loads in the background",
-                            self.action_choose_model)
-        state = "off" if self.config.rewrite == "llm" else "on"
-        yield SystemCommand(f"LLM rewrite: turn {state}", "Resolve references with the model instead of the rules",
-                            self.action_toggle_rewrite)
-        yield SystemCommand("New session", "Start a fresh conversation on the same store", self.action_new_session)
-        yield SystemCommand("Sessions…", "List past sessions and reopen one", self.action_sessions)
-        yield SystemCommand("Export conversation (Markdown + JSON)", f"Write kgchat-<session>.md/.json to {self.export_dir}",
-                            self.action_export)
-        yield SystemCommand("Export conversation as Markdown", "Only the .md file", lambda: self.action_export(("md",)))
-        yield SystemCommand("Export conversation as JSON", "Only the .json file", lambda: self.action_export(("json",)))
-        yield SystemCommand("Copy last reply", "To the clipboard (OSC 52)", self.action_copy_reply)
-        yield SystemCommand("Toggle knowledge pane", "Hide or show the right-hand pane", self.action_toggle_pane)
-        for tab, title in (("tab-subgraph", "Subgraph"), ("tab-reasoning", "Reasoning"), ("tab-facts", "Facts"),
-                           ("tab-checks", "Checks")):
-            yield SystemCommand(f"Show {title}", f"The {title} tab of the knowledge pane",
-                                lambda tab=tab: self.action_show_tab(tab))
-        yield SystemCommand("Help: keys", "Every key and its config name", self.action_help)
-
 
 def checks_line(checks: list, fact_score: float | None, neip: float | None, refined: bool) -> Text:
     line = Text()
@@ -646,3 +444,17 @@ def checks_line(checks: list, fact_score: float | None, neip: float | None, refi
     if refined:
         line.append("  · refined", style="magenta")
     return line
+
+
+def composed_line(composed: dict, had_reply: bool, checks_key: str) -> Text:
+    """The footer of a reply kgchat wrote itself: why, from what, and where the model's is."""
+    if composed["source"] == "not_found":
+        return Text("nothing in the knowledge graph matched — the model was not asked", style="dim")
+    line = Text("📚 composed from ", style="bold")
+    line.append(f"{len(composed['facts'])} fact{'s' if len(composed['facts']) != 1 else ''} of the knowledge graph",
+                style="bold")
+    line.append(f" — {composed['reason']}", style="dim")
+    if had_reply:
+        line.append(f"\nthe model's reply and its checks: {checks_key} (Checks tab)", style="dim italic")
+    return line
+

@@ -62,7 +62,9 @@ def to_markdown(session_id: str, turns: list[ChatTurn], settings: dict[str, Any]
     for i, t in enumerate(turns, 1):
         lines += [f"## Turn {i}", "", "**You:** " + t.user.replace("\n", "  \n"), ""]
         reply = t.reply or "_(no reply)_"
-        lines += ["**kgchat:** " + reply + (" _(cut)_" if t.cut else ""), ""]
+        source = t.state.answer_source if t.state is not None else ""
+        who = {"facts": "kgchat (composed from the knowledge graph)", "not_found": "kgchat (nothing found)"}
+        lines += [f"**{who.get(source, 'kgchat')}:** " + reply + (" _(cut)_" if t.cut else ""), ""]
         lines += [f"> error: {e}" for e in t.errors]
         s = t.state
         if s is None:
@@ -75,12 +77,14 @@ def to_markdown(session_id: str, turns: list[ChatTurn], settings: dict[str, Any]
         if s.derived:
             lines += ["### Derived facts", ""]
             lines += [f"- {d.text or d.predicate + '(' + ', '.join(d.args) + ')'} (p = {d.p:.2f}"
-                      + (f", rule {d.rule}" if d.rule else "") + ")" for d in s.derived]
+                      + (f", rule {d.rule}" if d.rule else "") + ")"
+                      + (" — restates a KG fact, listed once below" if d.restates else "") for d in s.derived]
             lines.append("")
         if s.retrieved:
             lines += ["### Retrieved facts", "", "| fact | score | derived |", "| --- | --- | --- |"]
             lines += [f"| {(c.text or ' '.join((c.s_label, c.p_label, c.o_label))).replace('|', '/')} "
-                      f"| {c.score:.2f} | {'yes' if c.derived else ''} |" for c in s.retrieved]
+                      f"| {c.score:.2f} | {'yes' if c.derived else ('also derived' if c.also_derived else '')} |"
+                      for c in s.retrieved]
             lines.append("")
         if s.checks:
             lines += ["### Checks", "", f"Fact score {_score(s.fact_score)}, NEIP {_score(s.neip)}", ""]
@@ -88,6 +92,8 @@ def to_markdown(session_id: str, turns: list[ChatTurn], settings: dict[str, Any]
             lines.append("")
         if s.refined and s.refined.get("response"):
             lines += ["### Refined reply", "", s.refined["response"], ""]
+        if s.composed and s.response:
+            lines += ["### The model's reply (not shown: " + s.composed["reason"] + ")", "", s.response, ""]
     return "\n".join(lines).rstrip() + "\n"
 
 

@@ -92,3 +92,12 @@ class LoadFinished(Message):
         self.reports = reports  # (path, LoadReport) of the files that loaded
         self.error = error  # the loader's message for the file that failed, or ""
         self.kg_size = kg_size
+
+
+class OverviewReady(Message):
+    """What the loaded KG holds and example questions (engine.overview), for the first screen."""
+
+    def __init__(self, overview: Any, note: str = "") -> None:
+        super().__init__()
+        self.overview = overview
+        self.note = note  # why the overview is partial, or ""

@@ -39,11 +39,18 @@ def turn_json(state: TurnState) -> dict[str, Any]:
     if state.refined:
         refined = dict(state.refined)
         refined["checks"] = checks_json(refined.get("checks") or [])
+    composed = None
+    if state.composed:
+        composed = dict(state.composed)
+        composed["checks"] = checks_json(composed.get("checks") or [])
     out = retrieve_turn_json(state)
+    # "response" stays the model's own reply (empty when the model was not asked); "answer" is
+    # what a user is shown, and "answer_source" says whose it is.
     out.update({"response": state.response, "cut": state.cut, "error": state.error,
                 "checks": checks_json(state.checks), "checks_truncated": state.checks_truncated,
                 "fact_score": state.fact_score, "neip": state.neip,
-                "refined": refined, "device": state.device})
+                "refined": refined, "device": state.device, "answer": state.shown_reply,
+                "answer_source": state.answer_source, "composed": composed})
     return out
 
 
@@ -80,6 +87,9 @@ def main(argv: list[str], command: str = "ask") -> int:
                 first_token.append((time.perf_counter() - start) * 1000.0)
             if stream:
                 print(event.text, end="", flush=True)
+        elif stream and isinstance(event, ReplyDone) and event.composed:
+            tag = "\n[composed from the knowledge graph; the model's reply above is not the answer] " if first_token else ""
+            print(f"{tag}{event.text}", end="", flush=True)
         elif stream and isinstance(event, ReplyDone) and event.refined:
             print(f"\n[refined] {event.text}", end="", flush=True)
         elif isinstance(event, TurnError):
@@ -127,6 +137,8 @@ def main(argv: list[str], command: str = "ask") -> int:
         print(json.dumps(out, ensure_ascii=False))
     else:
         print(" [cut]" if state.cut else "")
+        if state.composed:
+            print(f"answer: kgchat's own, from the knowledge graph ({state.composed['reason']})")
         if state.checks:
             score = "n/a" if state.fact_score is None else f"{state.fact_score:.2f}"
             neip = "n/a" if state.neip is None else f"{state.neip:.2f}"

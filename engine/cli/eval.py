@@ -5,6 +5,8 @@ from engine.cli.families import family_main
 EVALUATIONS = {
     "retrieval": ("engine.harness.eval.retrieval", "P/R/F1 of retrieved nodes+edges against the generated benchmark's gold"),
     "factcheck": ("engine.harness.eval.factcheck", "verdict accuracy per class on replies with planted claims"),
+    "answers": ("engine.harness.eval.answers", "replies a user is shown: contradictions left, gold values said, "
+                "absent things answered 'not found' (office + out-of-domain dialogues, default model)"),
     "linking": ("engine.harness.eval.linking", "precision@1 of refers_to for named mentions and pronouns"),
 }
 

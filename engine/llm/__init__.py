@@ -50,3 +50,8 @@ def make_backend(config) -> LLMBackend:
 
     return LlamaBackend(config.model or default_model_path(), n_ctx=config.n_ctx,
                         n_gpu_layers=config.n_gpu_layers, seed=config.seed)
+
+
+def backend(ctx) -> LLMBackend:
+    """The model of a session context, built once and shared by every stage that asks it."""
+    return ctx.resource("llm", lambda: make_backend(ctx.config))

@@ -14,7 +14,8 @@ import dataclasses
 import math
 
 from engine.events import ChecksDone, ReplyDone, TurnError, ignore
-from engine.stages.generate import backend, build_prompt, complete
+from engine.llm import backend
+from engine.stages.generate import build_prompt, complete
 from engine.llm import LLMError
 from engine.stages.generate.prompt import correction_note
 from engine.stage import TurnContext, stage
@@ -129,8 +130,17 @@ def recheck(state: TurnState, ctx: TurnContext, reply: str, facts: list[Candidat
     return trial
 
 
-@stage("refine", report=lambda s: s.refined)
+@stage("refine", report=lambda s: {"refined": s.refined, "answer_source": s.answer_source, "composed": s.composed})
 def run(state: TurnState, ctx: TurnContext) -> None:
+    """Refine the reply when the checks ask for it; then decide which reply is shown (the
+    model's, or with `--answer auto`, one composed from the facts when the model's still fails)."""
+    from engine.stages.generate.compose import decide
+
+    refine(state, ctx)
+    decide(state, ctx)
+
+
+def refine(state: TurnState, ctx: TurnContext) -> None:
     config = ctx.config
     if (config.refine_steps <= 0 or not state.checks or not state.response or state.cut or state.error
             or not needs_refining(state.checks, state.fact_score, config.refine_threshold)):

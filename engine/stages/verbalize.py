@@ -213,6 +213,37 @@ def verbalize(candidates: list[Candidate], background) -> None:
             c.text = sentence(c.s_label, predicate_key(f.p), c.p_label, c.o_label)
 
 
+def merge_restatements(candidates: list[Candidate], binary: set | frozenset = frozenset()) -> list[Candidate]:
+    """One candidate per fact. A derived fact is merged into a KG fact it restates, its rule and
+    probability kept in `also_derived`: same triple, same sentence (an inverse rule giving an
+    edge back: "X attends Y" twice), or, for a two-place rule (`binary`: those derived facts'
+    keys), the same two entities in the same order ("X belongs to the G group" beside the edge
+    "X is a member of the G group"). The KG fact (or the first) stays."""
+    def key(c: Candidate) -> str:
+        return " ".join(c.text.casefold().rstrip(" .").split())
+
+    kept: dict = {}
+    pairs: dict[tuple[str, str], Candidate] = {}
+    gone: set[int] = set()
+    for c in sorted(candidates, key=lambda c: c.derived):  # KG facts first: they win a tie
+        f = c.fact
+        first = None
+        if c.derived:
+            first = kept.get(f.key) or (kept.get(key(c)) if c.text else None)
+            if first is None and f.key in binary and not f.o_literal:
+                first = pairs.get((f.s, f.o))
+        if first is not None:
+            first.also_derived.append({"predicate": f.p, "p": c.p, "text": c.text})
+            gone.add(id(c))
+            continue
+        kept.setdefault(f.key, c)
+        if c.text:
+            kept.setdefault(key(c), c)
+        if not c.derived and not f.o_literal and f.p not in TYPE_PREDICATES and f.p not in LABEL_PREDICATES:
+            pairs.setdefault((f.s, f.o), c)
+    return [c for c in candidates if id(c) not in gone]
+
+
 def _report(state: TurnState) -> list[str]:
     return [c.text for c in state.candidates]
 
@@ -221,3 +252,8 @@ def _report(state: TurnState) -> list[str]:
 def run(state: TurnState, ctx: TurnContext) -> None:
     if state.candidates:
         verbalize(state.candidates, ctx.background)
+        binary = {d.fact.key for d in state.derived if d.fact is not None and len(d.args) == 2}
+        state.candidates = merge_restatements(state.candidates, binary)
+        restated = {t["text"] for c in state.candidates for t in c.also_derived}
+        for d in state.derived:
+            d.restates = d.text in restated

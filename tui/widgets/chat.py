@@ -63,6 +63,13 @@ class AssistantMessage(Vertical):
             self.text = text
             await self.body.update(text)
 
+    async def show_composed(self, text: str, source: str) -> None:
+        """kgchat's own answer replaces the model's in the bubble (which stays in the Checks tab)."""
+        self.add_class("composed")
+        self.border_title = "kgchat · 📚 from the knowledge graph" if source == "facts" else "kgchat · nothing found"
+        self.refined_text = ""
+        await self.set_text(text)
+
     def set_footer(self, text: Text | str, classes: str = "") -> None:
         self.footer.update(text)
         self.footer.set_classes(f"footer {classes}".strip())

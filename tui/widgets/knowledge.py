@@ -25,6 +25,27 @@ def score_text(x: float | None) -> str:
     return "–" if x is None else f"{x:.2f}"
 
 
+def replies_markdown(s: TurnState) -> str:
+    """The replies of the turn besides the checked one: the refinement, and when kgchat showed
+    its own answer instead, that answer's checks and the model's reply it replaced."""
+    parts = []
+    composed = s.composed or {}
+    if composed.get("source") == "facts":
+        marks = " ".join(f"{VERDICT[v][0]} {n}" for v in VERDICT
+                         if (n := sum(c.verdict == v for c in composed.get("checks") or [])))
+        parts.append(f"**Shown: kgchat's answer composed from the knowledge graph** ({composed.get('reason', '')})."
+                     + (f" Its claims: {marks}." if marks else ""))
+    elif composed.get("source") == "not_found":
+        parts.append("**Shown: nothing found** — no entity of the question is in the knowledge graph; "
+                     "the model was not asked.")
+    if composed and s.response:
+        parts.append(f"**The model's reply (not shown):** {s.response}")
+    refined = s.refined.get("response") if s.refined else ""
+    if refined:
+        parts.append(f"**Refined reply{' (not shown)' if composed else ''}:** {refined}")
+    return "\n\n".join(parts)
+
+
 class NodeSelected(Message):
     """The user picked an entity in the subgraph tree: show its other facts."""
 
@@ -188,7 +209,7 @@ class KnowledgePane(Vertical):
         self._checks = list(checks)
         summary = self.query_one("#checks-summary", Static)
         if not s.checks:
-            summary.update(Text("No claims checked for this turn.", style="dim"))
+            summary.update(Text("No claims of a model reply checked for this turn.", style="dim"))
         else:
             counts = {v: sum(c.verdict == v for c in s.checks) for v in VERDICT}
             line = Text.assemble(("fact score ", "bold"), score_text(s.fact_score), ("   NEIP ", "bold"),
@@ -209,8 +230,7 @@ class KnowledgePane(Vertical):
             table.add_row(verdict_mark(c.verdict), Text(c.claim), key=str(i))
         self.query_one("#check-evidence", Static).update(
             Text("Select a claim to see its evidence.", style="dim") if self._checks else "")
-        refined = s.refined.get("response") if s.refined else ""
-        self.query_one("#refined", Markdown).update(f"**Refined reply:** {refined}" if refined else "")
+        self.query_one("#refined", Markdown).update(replies_markdown(s))
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         if event.data_table.id != "checks-table" or event.row_key.value is None:

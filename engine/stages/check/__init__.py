@@ -24,7 +24,7 @@ def splitter(state: TurnState, ctx: TurnContext, verifier):
     if ctx.config.checker != "llm":
         return None
     from engine.stages.check.factcheck.llm_split import llm_split
-    from engine.stages.generate import backend
+    from engine.llm import backend
 
     llm = backend(ctx)
     return lambda reply: llm_split(reply, llm, protect=verifier.protected_spans, cancel=ctx.cancel)

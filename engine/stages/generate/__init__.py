@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from engine.events import ReplyDone, Token, TurnError
-from engine.llm import LLMError, make_backend
+from engine.llm import LLMError, backend
 from engine.stages.generate.prompt import answer_messages
 from engine.stage import TurnContext, stage
 from engine.state import Candidate, TurnState
@@ -14,13 +14,9 @@ from kgstore.errors import BadInput
 PROMPT_RESERVE = 16  # tokens kept free besides the reply: the template's closing markers
 
 
-def backend(ctx: TurnContext):
-    return ctx.resource("llm", lambda: make_backend(ctx.config))
-
-
 def ranked_facts(facts: Sequence[Candidate]) -> list[str]:
-    """Fact sentences best first, so trimming to the context drops the weakest."""
-    return [c.text for c in sorted(facts, key=lambda c: -c.score) if c.text]
+    """Fact sentences best first, so trimming to the context drops the weakest; each once."""
+    return list(dict.fromkeys(c.text for c in sorted(facts, key=lambda c: -c.score) if c.text))
 
 
 def build_prompt(state: TurnState, llm, config, facts: Sequence[Candidate] | None = None,
@@ -46,8 +42,13 @@ def complete(llm, messages: list[dict[str, str]], ctx: TurnContext, *, max_token
     return "".join(parts).strip(), ctx.cancel.is_set()
 
 
-@stage("generate", report=lambda s: {"response": s.response, "cut": s.cut, "error": s.error, "device": s.device})
+@stage("generate", report=lambda s: {"response": s.response, "cut": s.cut, "error": s.error, "device": s.device,
+                                     "answer_source": s.answer_source})
 def run(state: TurnState, ctx: TurnContext) -> None:
+    from engine.stages.generate.compose import answer_without_model
+
+    if answer_without_model(state, ctx):
+        return
     try:
         llm = backend(ctx)
     except BadInput as exc:  # the model went missing mid-session: this turn fails, the session goes on

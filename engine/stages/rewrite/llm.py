@@ -3,7 +3,8 @@ recent dialogue first (chain of thought), then writing the dialogue out resolved
 
 from __future__ import annotations
 
-from engine.stages.generate import backend, complete
+from engine.llm import backend
+from engine.stages.generate import complete
 from engine.llm import LLMError
 from engine.stages.generate.prompt import parse_rewrite, rewrite_messages
 from engine.stage import TurnContext

@@ -1,0 +1,339 @@
+"""kgchat's own answers, for when the model's cannot be trusted: one composed from the best
+retrieved facts, and "nothing found" with the closest names the KG has.
+
+A 135M model often ignores the knowledge it is given. These answers say only what the graph
+says, in the sentences the verbalize stage already wrote, so a user never has to tell an
+invented answer from a fact. Deterministic: the same facts give the same words.
+
+`answer_without_model` runs before the model (nothing found; `--answer facts`), `decide` after
+the checks and refinement (`--answer auto`: replace a contradicted or unsupported reply).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+
+from engine.events import ReplyDone
+from engine.stage import TurnContext
+from engine.state import Candidate, Check, TurnState
+
+MORE_FACTS = 2  # facts after the best one and its siblings
+MAX_SIBLINGS = 6  # values of the best fact's relation listed together (a film's cast)
+MATCHES = 3  # close names offered when nothing was found
+FUZZY_CUTOFF = 70  # rapidfuzz ratio (0-100) of a whole label to the name asked about
+KNOWLEDGE_PLANS = ("background", "both")  # plans that look things up (not small talk, not the dialogue)
+
+
+def text_key(text: str) -> str:
+    """Two verbalizations that differ only in case, spacing or a final full stop say the same."""
+    return " ".join(text.casefold().rstrip(" .").split())
+
+
+# --- which facts ---------------------------------------------------------------------------
+
+# Irregular forms the 5-letter cut cannot bring together ("where was X born" / "place of birth").
+IRREGULAR = {"born": "birth", "died": "death", "dead": "death"}
+# Words of name records and bookkeeping relations, whatever a KG calls them ("given name",
+# "familyName", "speaksLanguage", "described_by"): a fact of theirs is rarely what was asked.
+NOISE_WORDS = frozenset({"given", "famil", "surna", "sex", "gende", "descr", "sourc", "langu", "speak", "image"})
+
+
+def _words(text: str) -> set[str]:
+    """Content words of a text, cut to 5 letters so that "organizes" meets "organizer"."""
+    from engine.nlp.mentions import STOPWORDS, tokenize
+
+    return {IRREGULAR.get(t.norm, t.norm)[:5] for t in tokenize(text) if t.norm not in STOPWORDS and len(t.norm) >= 3}
+
+
+def is_noise(p_label: str) -> bool:
+    words = re.sub(r"([a-z])([A-Z])", r"\1 \2", p_label).replace("_", " ").casefold().split()
+    return bool({w[:5] for w in words} & NOISE_WORDS)
+
+
+def _relation_words(c: Candidate) -> set[str]:
+    """The words a fact's sentence says about the relation (its entities' names left out)."""
+    text = c.text
+    for label in (c.s_label, c.o_label):
+        if label:
+            text = text.replace(label, " ")
+    return _words(text) | _words(c.p_label)
+
+
+def asked_words(state: TurnState) -> set[str]:
+    """What the question says about the relation it asks: its content words, less the names of
+    what it mentions ("Who organizes the Staff Meeting?" -> organizes)."""
+    names: set[str] = set()
+    for m in state.mentions:
+        names |= _words(m.text) | (_words(m.label) if m.label else set())
+    return _words(state.rewritten or state.text) - names
+
+
+def facts_about_question(state: TurnState) -> list[Candidate]:
+    """Facts between entities (not "X is a person") that touch what the turn links, each sentence
+    once, best first: those whose relation the question names in so many words, then the
+    retrieved ones, then the other candidates about the linked entities, each group by
+    relevance. Name records and bookkeeping ("given name", "described by source") go last
+    unless asked about. A turn that links nothing itself (a type request, a follow-up on the
+    last turn's focus) takes the retrieved facts only."""
+    from engine.stages.candidates import is_node_fact
+
+    linked = set(state.linked_entities)
+    asked = asked_words(state)
+    retrieved = {id(c) for c in state.retrieved}
+    named: dict[int, int] = {}
+    out: dict[str, Candidate] = {}
+    for c in sorted(state.retrieved, key=lambda c: -c.score) + sorted(state.candidates, key=lambda c: -c.score):
+        if not c.text or is_node_fact(c.fact):
+            continue
+        if linked and c.fact.s not in linked and c.fact.o not in linked:
+            continue
+        if not linked and id(c) not in retrieved:
+            continue
+        named[id(c)] = len(asked & _relation_words(c))
+        out.setdefault(text_key(c.text), c)
+
+    def rank(c: Candidate) -> tuple[bool, int, bool, float]:
+        noise = is_noise(c.p_label) and not named[id(c)]
+        return noise, -named[id(c)], id(c) not in retrieved, -c.score
+
+    return sorted(out.values(), key=rank)
+
+
+def select(facts: list[Candidate], asked: set[str] = frozenset()) -> list[Candidate]:
+    """The best fact and the other values of its relation (so a list answer is whole); then,
+    unless the question names that relation (`asked`: its words, and so has its answer), the
+    next best few."""
+    if not facts:
+        return []
+    top = facts[0]
+    siblings = [c for c in facts if c.fact.p == top.fact.p and (c.fact.s == top.fact.s or c.fact.o == top.fact.o)]
+    chosen = siblings[:MAX_SIBLINGS]
+    if asked & _relation_words(top):
+        return chosen
+    rest = [c for c in facts if c not in chosen]
+    return chosen + rest[:MORE_FACTS]
+
+
+def _parts(c: Candidate) -> tuple[str, str, str]:
+    """(lead entity, joiner, rest) of a fact's sentence: "Ada Lind" + " " + "attends Design
+    Review"; a fallback verbalization ("X — relation — Y") becomes "X" + ": " + "relation Y";
+    a sentence that starts with no entity is all rest."""
+    text = c.text.strip().rstrip(".").strip()
+    if " — " in text and c.s_label and text.startswith(c.s_label):
+        return c.s_label, ": ", f"{c.p_label} {c.o_label}".strip()
+    for label in (c.s_label, c.o_label):
+        if label and text[:len(label) + 1].casefold() == label.casefold() + " ":
+            return text[:len(label)], " ", text[len(label) + 1:]
+    return "", "", text
+
+
+def compose_text(facts: list[Candidate]) -> str:
+    """The facts as a few sentences: those that start with the same entity share it ("Design
+    Review will be held in Room Beta, starts at 14:00 and is organized by Mark Taylor")."""
+    items: list[tuple[str, str, list[str]]] = []  # (lead, joiner, rests)
+    for c in facts:
+        lead, joiner, rest = _parts(c)
+        same = next((item for item in items if lead and item[0].casefold() == lead.casefold()
+                     and item[1] == joiner), None)
+        if same is not None:
+            same[2].append(rest)
+        else:
+            items.append((lead, joiner, [rest]))
+    sentences = []
+    for lead, joiner, parts in items:
+        sep = "; " if joiner == ": " else ", "
+        body = parts[0] if len(parts) == 1 else sep.join(parts[:-1]) + (sep if joiner == ": " else " and ") + parts[-1]
+        sentence = f"{lead}{joiner}{body}"
+        sentences.append(sentence[:1].upper() + sentence[1:] + ".")
+    return " ".join(sentences)
+
+
+# --- nothing found --------------------------------------------------------------------------
+
+def asked_about(text: str) -> str:
+    """The words of the question that name what was looked for: its capitalised run of words
+    (past the first word), else its last run of words that are not function words."""
+    from engine.nlp.mentions import STOPWORDS, TYPE_NOUNS, tokenize
+
+    tokens = tokenize(text)
+    runs: list[list] = []  # content words in a row ("bandwidth meeting": a type noun may close one)
+    caps: list[list] = []  # capitalised words in a row, the sentence's first word left out
+    in_run = in_caps = False
+    for i, t in enumerate(tokens):
+        content = t.norm not in STOPWORDS or (in_run and t.norm in TYPE_NOUNS)
+        if content and in_run:
+            runs[-1].append(t)
+        elif content:
+            runs.append([t])
+        capital = i > 0 and t.text[:1].isupper() and t.norm not in STOPWORDS
+        if capital and in_caps:
+            caps[-1].append(t)
+        elif capital:
+            caps.append([t])
+        in_run, in_caps = content, capital
+    pick = max(caps, key=len) if caps else (runs[-1] if runs else [])
+    return text[pick[0].start:pick[-1].end] if pick else ""
+
+
+def close_matches(text: str, index, limit: int = MATCHES) -> list[str]:
+    """KG labels that share a word, or a word within a couple of typing errors, with the
+    question's content words (the same fuzzy word index the mention detector uses)."""
+    from rapidfuzz import fuzz, process
+
+    from engine.nlp.mentions import STOPWORDS, tokenize
+    from rules.similarity import norm
+
+    words = [t.norm for t in tokenize(text) if t.norm not in STOPWORDS and len(t.norm) >= 3]
+    score: dict[int, float] = {}
+    for word in dict.fromkeys(words):
+        for close, edits in index.close_words(word):
+            for i in index.by_word.get(close, ())[:200]:
+                score[i] = score.get(i, 0.0) + 1.0 / (1 + edits)
+    phrase = " ".join(words)
+    ranked = sorted(score, key=lambda i: (-score[i], -fuzz.ratio(phrase, index.labels[i].norm), index.labels[i].text))
+    # Misspellings beyond the word index's edits ("Desing Reveiw"): the whole name, fuzzily.
+    asked = norm(asked_about(text))
+    if asked:
+        found = process.extract(asked, [lab.norm for lab in index.labels], scorer=fuzz.ratio,
+                                limit=limit, score_cutoff=FUZZY_CUTOFF)
+        ranked += [i for _, _, i in found]
+    out: dict[str, None] = {}
+    for i in ranked:
+        out.setdefault(index.labels[i].text, None)
+        if len(out) >= limit:
+            break
+    return list(out)
+
+
+def not_found_text(what: str, matches: list[str]) -> str:
+    text = (f"I found nothing about “{what}” in the knowledge graph." if what
+            else "I found nothing in the knowledge graph for this question.")
+    if matches:
+        names = matches[0] if len(matches) == 1 else ", ".join(matches[:-1]) + " or " + matches[-1]
+        text += f" Did you mean {names}?"
+    return text
+
+
+def nothing_found(state: TurnState) -> bool:
+    """A turn that looks something up and found no fact about it: it names nothing the KG has
+    (or only things without facts, such as a relation's own name), and asks for no type of
+    thing ("which rooms"), whose answer would be the entities themselves."""
+    if state.plan not in KNOWLEDGE_PLANS or any(m.kind == "type" and m.value for m in state.mentions):
+        return False
+    return not facts_about_question(state)
+
+
+# --- the decisions --------------------------------------------------------------------------
+
+def _verify(state: TurnState, ctx: TurnContext, text: str) -> tuple[list[Check], float | None, float | None]:
+    """The composed answer goes through the same checks as a model's reply."""
+    from engine.stages.check import make_verifier
+    from engine.stages.check.factcheck import check_reply, scores
+
+    trial = dataclasses.replace(state, response=text)
+    checks = check_reply(text, make_verifier(trial, ctx))
+    return (checks, *scores(checks))
+
+
+def _set(state: TurnState, ctx: TurnContext, source: str, text: str, **extra) -> None:
+    state.answer_source = source
+    state.composed = {"response": text, "source": source, "facts": [], "reason": "", "matches": [],
+                      "checks": [], "fact_score": None, "neip": None, **extra}
+    ctx.emit(ReplyDone(text, composed=source))
+
+
+def say_not_found(state: TurnState, ctx: TurnContext) -> None:
+    from engine.nlp.mentions import label_index
+
+    what = asked_about(state.text)
+    linked = {m.label for m in state.mentions if m.entity and m.label}
+    matches = [m for m in close_matches(state.text, label_index(ctx), MATCHES + len(linked)) if m not in linked]
+    matches = matches[:MATCHES]
+    _set(state, ctx, "not_found", not_found_text(what, matches), matches=matches, asked=what,
+         reason="the knowledge graph has no fact about what the question names")
+
+
+def say_facts(state: TurnState, ctx: TurnContext, facts: list[Candidate], reason: str) -> None:
+    chosen = select(facts, asked_words(state))
+    text = compose_text(chosen)
+    checks, fact_score, neip = _verify(state, ctx, text)
+    _set(state, ctx, "facts", text, facts=[c.text for c in chosen], reason=reason, checks=checks,
+         fact_score=fact_score, neip=neip)
+
+
+def answer_without_model(state: TurnState, ctx: TurnContext) -> bool:
+    """Before the model: say plainly that nothing was found, or (`--answer facts`) compose the
+    answer. True when the turn's reply is set and the model is not to be asked."""
+    if ctx.config.answer != "llm" and nothing_found(state):
+        say_not_found(state, ctx)
+        return True
+    if ctx.config.answer == "facts" and state.plan in KNOWLEDGE_PLANS:
+        facts = facts_about_question(state)
+        if facts:
+            say_facts(state, ctx, facts, "--answer facts: always composed from the knowledge graph")
+        else:
+            say_not_found(state, ctx)
+        return True
+    return False
+
+
+def says_best_fact(check: Check, best: list[Candidate]) -> bool:
+    """A supported claim that states one of the facts kgchat would answer with (the same
+    triple, or the same sentence): a reply that only says "X is a human" or names X's given
+    name does not answer "where was X born"."""
+    ev = check.evidence if isinstance(check.evidence, dict) else {}
+    if check.verdict != "supported" or ev.get("source") == "dialogue":
+        return False
+    keys = {c.fact.key for c in best} | {text_key(c.text) for c in best}
+    found = [ev] + [m for m in ev.get("more") or [] if isinstance(m, dict)]
+    return any((e.get("s"), e.get("p"), e.get("o")) in keys or text_key(str(e.get("text") or "")) in keys
+               for e in found)
+
+
+def replacement_reason(checks: list[Check], response: str, error: str, facts: list[Candidate],
+                       asked: set[str] = frozenset()) -> str:
+    """Why `--answer auto` does not show the model's reply, or "" to show it."""
+    if any(c.verdict == "contradicted" for c in checks):
+        return "a claim of the model's reply contradicts the knowledge graph"
+    if not facts:
+        return ""
+    if not response:
+        return "the model gave no reply" + (f" ({error})" if error else "")
+    if not any(says_best_fact(c, select(facts, asked)) for c in checks):
+        return "no claim of the model's reply states one of the knowledge graph's facts about the question"
+    return ""
+
+
+def _contradicting_evidence(checks: list[Check]) -> list[str]:
+    out: dict[str, None] = {}
+    for c in checks:
+        ev = c.evidence if isinstance(c.evidence, dict) else {}
+        text = ev.get("text") if c.verdict == "contradicted" and ev.get("source") != "dialogue" else None
+        if isinstance(text, str) and text:
+            out.setdefault(text, None)
+    return list(out)
+
+
+def decide(state: TurnState, ctx: TurnContext) -> None:
+    """After the checks and the refinement: keep the model's (last) reply, or replace it."""
+    if state.composed:
+        return
+    reply = state.refined["response"] if state.refined else state.response
+    state.answer_source = "llm" if reply else ""
+    if ctx.config.answer != "auto" or state.cut:
+        return
+    checks = (state.refined.get("checks") or []) if state.refined else state.checks
+    # Small talk and questions about the dialogue need no fact, but a contradiction is never shown.
+    facts = facts_about_question(state) if state.plan in KNOWLEDGE_PLANS else []
+    reason = replacement_reason(checks, reply, state.error, facts, asked_words(state))
+    if not reason:
+        return
+    if facts:
+        say_facts(state, ctx, facts, reason)
+        return
+    # Contradicted, and nothing retrieved about the question: what the graph said instead is all we have.
+    evidence = _contradicting_evidence(checks)
+    text = " ".join(e.rstrip(". ") + "." for e in evidence) if evidence else (
+        "The model's reply contradicted the knowledge graph, and the graph holds nothing more on this question.")
+    _set(state, ctx, "facts", text, facts=evidence, reason=reason)

@@ -1,0 +1,156 @@
+"""kgchat's own answers (engine/stages/generate/compose.py), the merge of restated facts, the
+first screen's overview, and `kgchat ask --answer`, on a small fixed office KG."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.config import Config, ConfigError, load_config
+from engine.session import Session
+from engine.stages.generate.compose import asked_about, compose_text, not_found_text, select, text_key
+from engine.state import Candidate
+from engine.stages.verbalize import merge_restatements
+from fakes import ScriptedLLM
+from kgstore.terms import Fact
+from test_tui import NOW, office_turtle
+
+WRONG_PHONE = "Mark Taylor's phone number is +47 999 99 999."
+
+
+@pytest.fixture(scope="module")
+def kg(tmp_path_factory):
+    path = tmp_path_factory.mktemp("kg") / "office.ttl"
+    path.write_text(office_turtle(), encoding="utf-8")
+    return path
+
+
+def session(kg, replies, **options) -> Session:
+    config = Config(kg=[str(kg)], memory=True, demo="none", scorer="bm25", now=NOW, reason_timeout_ms=60_000,
+                    **options)
+    return Session.open(config, llm=ScriptedLLM(replies))
+
+
+def fact(s, p, o, text, score=0.5, s_label="", o_label="", p_label="", derived=False) -> Candidate:
+    return Candidate(fact=Fact(s, p, o), text=text, score=score, s_label=s_label, o_label=o_label, p_label=p_label,
+                     derived=derived)
+
+
+def test_facts_of_one_entity_share_it_in_one_sentence():
+    facts = [fact("e", "loc", "r", "Design Review will be held in Room Beta", s_label="Design Review"),
+             fact("e", "start", "14", "Design Review starts at 14:00", s_label="Design Review"),
+             fact("e", "org", "m", "Design Review is organized by Mark Taylor", s_label="Design Review"),
+             fact("m", "phone", "1", "Mark Taylor's phone number is 1", s_label="Mark Taylor")]
+    assert compose_text(facts) == ("Design Review will be held in Room Beta, starts at 14:00 and is organized by "
+                                   "Mark Taylor. Mark Taylor's phone number is 1.")
+
+
+def test_a_fallback_verbalization_reads_as_label_and_value():
+    facts = [fact("r", "flows", "l", "Ystrad Burn — flows into — Lake Ardvane", s_label="Ystrad Burn",
+                  p_label="flows into", o_label="Lake Ardvane"),
+             fact("r", "len", "56", "Ystrad Burn — length km — 56", s_label="Ystrad Burn", p_label="length km",
+                  o_label="56")]
+    assert compose_text(facts) == "Ystrad Burn: flows into Lake Ardvane; length km 56."
+
+
+def test_select_lists_every_value_of_the_best_relation_and_stops_when_it_was_asked():
+    other = fact("f", "genre", "g", "Solaris is a drama", s_label="Solaris")
+    cast = [Candidate(fact=Fact("f", "cast", a), text=f"{a} is a cast member of Solaris", s_label="Solaris",
+                      o_label=a, p_label="cast member") for a in ("Ann", "Bob", "Cy")]
+    assert select(cast + [other], {"cast", "membe"}) == cast
+    assert select(cast + [other], set()) == cast + [other]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sampled_from(["Ada attends Review", "ada attends review.", "Review starts at 9",
+                                 "Bo's phone number is 2", "X — p — Y"]), min_size=1, max_size=6))
+def test_composing_says_each_fact_once_and_is_deterministic(texts):
+    facts = [fact(f"s{i}", "p", "o", t, s_label=t.split()[0].rstrip("'s")) for i, t in enumerate(texts)]
+    unique = list({text_key(c.text): c for c in facts}.values())
+    once = compose_text(unique)
+    assert once == compose_text(unique)
+    assert once.endswith(".") and ".." not in once
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.text(min_size=0, max_size=60))
+def test_what_was_asked_about_is_part_of_the_question(text):
+    what = asked_about(text)
+    assert what == "" or what in text
+    assert not_found_text(what, []).startswith("I found nothing")
+
+
+def test_a_derived_fact_that_restates_an_edge_is_merged_into_it():
+    edge = fact("ev", "attendee", "ada", "Ada attends Review")
+    inverse = fact("ada", "urn:d:attends", "ev", "Ada attends Review.", derived=True)
+    group = fact("ada", "member_of", "eng", "Ada is a member of the Engineering group")
+    belongs = fact("ada", "urn:d:person_group", "eng", "Ada belongs to the Engineering group", derived=True)
+    today = fact("ada", "urn:d:attends_today", "ev", "Ada attends Review today", derived=True)
+    kept = merge_restatements([inverse, edge, group, belongs, today], binary={belongs.fact.key})
+    assert kept == [edge, group, today]
+    assert [d["text"] for d in edge.also_derived] == ["Ada attends Review."]
+    assert [d["text"] for d in group.also_derived] == ["Ada belongs to the Engineering group"]
+
+
+def test_nothing_found_does_not_ask_the_model(kg):
+    s = session(kg, ["The Internet Engineering Task Force is a global community."])
+    state = s.user_turn("Who organizes the bandwidth meeting and where is it?")
+    assert state.answer_source == "not_found" and state.response == ""
+    assert s.ctx.resources["llm"].calls == []
+    assert "bandwidth meeting" in state.shown_reply
+    assert s.history[-1] == ("system", state.shown_reply)
+
+
+def test_auto_keeps_a_reply_that_states_the_fact_and_replaces_a_contradicted_one(kg):
+    right = session(kg, ["Mark Taylor's phone number is +47 400 82 254."], refine_steps=0)
+    state = right.user_turn("What is the phone number of Mark Taylor?")
+    assert state.answer_source == "llm" and state.composed is None
+    wrong = session(kg, [WRONG_PHONE], refine_steps=0)
+    state = wrong.user_turn("What is the phone number of Mark Taylor?")
+    assert state.answer_source == "facts"
+    assert state.shown_reply == "Mark Taylor's phone number is +47 400 82 254."
+    assert state.response == WRONG_PHONE  # the model's reply is kept beside it
+    assert all(c.verdict == "supported" for c in state.composed["checks"])
+
+
+def test_answer_llm_and_facts(kg):
+    s = session(kg, [WRONG_PHONE], refine_steps=0, answer="llm")
+    assert s.user_turn("What is the phone number of Mark Taylor?").shown_reply == WRONG_PHONE
+    s = session(kg, ["Hi there!"], answer="facts")
+    state = s.user_turn("What is the phone number of Mark Taylor?")
+    assert state.answer_source == "facts" and s.ctx.resources["llm"].calls == []
+    assert s.user_turn("Thanks!").answer_source == "llm"  # small talk still goes to the model
+
+
+def test_the_answer_option_is_checked(tmp_path):
+    bad = tmp_path / "c.toml"
+    bad.write_text('answer = "maybe"\n', encoding="utf-8")
+    with pytest.raises(ConfigError, match="answer"):
+        load_config(path=bad)
+
+
+def test_overview_of_the_office_kg(kg):
+    from engine.overview import overview
+
+    ov = overview(session(kg, ["-"]).ctx)
+    assert dict(ov.types) == {"Person": 2, "Group": 1, "Room": 2, "Event": 1}
+    assert 3 <= len(ov.examples) <= 4 and len(set(ov.examples)) == len(ov.examples)
+    assert all(q.endswith("?") for q in ov.examples)
+    kinds = {"Design Review" in q for q in ov.examples}
+    assert kinds == {True, False}  # an event's question and a person's
+
+
+def test_ask_json_says_whose_answer_it_is(kg, capsys, monkeypatch):
+    from engine.cli import ask as cli_ask
+
+    monkeypatch.setattr("engine.llm.make_backend", lambda config: ScriptedLLM([WRONG_PHONE]))
+    monkeypatch.setattr("engine.llm.check_model", lambda config: None)
+    code = cli_ask.main(["--kg", str(kg), "--memory", "--demo", "none", "--scorer", "bm25", "--now", NOW,
+                         "--refine-steps", "0", "--json", "What is the phone number of Mark Taylor?"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0 and out["answer_source"] == "facts"
+    assert out["response"] == WRONG_PHONE and out["answer"] == "Mark Taylor's phone number is +47 400 82 254."
+    assert out["composed"]["facts"] and out["composed"]["reason"]
