@@ -22,7 +22,8 @@ README = (ROOT / "README.md").read_text(encoding="utf-8")
 # The README's placeholders, as values that exist in the test's directory.
 PLACEHOLDERS = {"FILE...": "people.ttl", "FILE": "people.ttl", "DIR": "kg", "QUERY": "SELECT * WHERE { ?s ?p ?o } LIMIT 3",
                 "TEXT": "Alice knows Bob.", "ID": "dlg-7", "N": "2", "MS": "500", "URL": "http://127.0.0.1:1/v1",
-                "FILE.pl": "my/entity_linking.pl", "PATH.gguf": "model.gguf", "ISO8601": "2026-03-02T09:00"}
+                "FILE.pl": "my/entity_linking.pl", "PATH.gguf": "model.gguf", "ISO8601": "2026-03-02T09:00",
+                "SECONDS": "5"}
 DIALOGUE = "graphwoz.json"
 
 
