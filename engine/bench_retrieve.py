@@ -28,12 +28,12 @@ import time
 from datetime import datetime
 from pathlib import Path
 
+from engine.options import ArgumentParser, nonnegative_int, positive_int
 from engine.pipeline import run_stages
 from engine.stage import TurnContext
 from engine.state import Mention, TurnState
 from kgstore.errors import BadInput
 from kgstore.timing import percentile
-from engine.options import ArgumentParser, nonnegative_int, positive_int
 
 STAGES = ("plan", "candidates", "verbalize", "score", "retrieve")
 WD = "http://www.wikidata.org/entity/"

@@ -11,10 +11,10 @@ from typing import Any
 
 from engine.config import add_config_options, load_config
 from engine.events import Event, ReplyDone, Token, TurnError
+from engine.options import ArgumentParser
 from engine.state import Check, TurnState
 from kgstore.errors import BadInput
 from kgstore.loaders import one_line
-from engine.options import ArgumentParser
 
 
 def parser(command: str) -> ArgumentParser:
@@ -42,9 +42,9 @@ def turn_json(state: TurnState) -> dict[str, Any]:
         refined["checks"] = checks_json(refined.get("checks") or [])
     out = retrieve_turn_json(state)
     out.update({"response": state.response, "cut": state.cut, "error": state.error,
-                "checks": checks_json(state.checks), "checks_truncated": state.checks_truncated,
-                "fact_score": state.fact_score, "neip": state.neip,
+                "checks": checks_json(state.checks), "fact_score": state.fact_score, "neip": state.neip,
                 "refined": refined, "device": state.device})
+    out["checks_truncated"] = state.checks_truncated
     return out
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from importlib import import_module
 
 from kgstore.errors import BadInput
