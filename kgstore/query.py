@@ -156,13 +156,13 @@ class BoundedQuery:
             remaining = self._start + self.timeout - time.monotonic()
             if remaining <= 0:
                 self._stop("timeout")
-            if idle is not None and waited >= idle:
-                return IDLE
             wait = min(POLL_S, remaining)
             try:
                 item = self._queue.get(timeout=wait)
             except queue.Empty:
                 waited += wait
+                if idle is not None and waited >= idle:
+                    return IDLE
                 continue
             if isinstance(item, BaseException):
                 self.cancel()

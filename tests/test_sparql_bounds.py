@@ -158,3 +158,21 @@ def test_wide_and_combining_characters_keep_the_columns_aligned(db, capsys):
     assert len(starts) == 1, lines  # the second column starts in the same terminal cell on every row
     assert display_width("東京都") == 6 and display_width("cafe\u0301") == 4
     assert display_width(fit("東京都庁舎", 5)) == 5 and fit("東京都庁舎", 5).endswith("…")
+
+
+def test_a_table_whose_first_row_is_slow_still_takes_its_widths_from_rows(capsys):
+    from kgstore.cli import _print_table
+    from kgstore.query import Head, Outcome
+
+    class SlowStart:  # pauses before the first row, as a query that sorts first does
+        outcome = Outcome(rows=2)
+
+        def head(self):
+            return Head(columns=["label"])
+
+        def rows(self, idle=None):
+            yield from [None, None, {"label": "a label of some length"}, None, {"label": "short"}]
+
+    _print_table(SlowStart())
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[2] == "a label of some length" and lines[3] == "short" and lines[-1] == "(2 rows)"
