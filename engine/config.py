@@ -168,11 +168,11 @@ def _apply(cfg: Config, data: dict[str, Any], origin: str) -> None:
         choices = f.metadata.get("choices")
         if choices and value not in choices:
             raise ConfigError(f"{origin}: option '{key}' must be one of {', '.join(choices)}, not {value!r}")
-        if current is not None and (not isinstance(value, type(current)) or isinstance(value, bool) != isinstance(
-                current, bool)) and not (isinstance(current, float) and isinstance(value, int) and not isinstance(value, bool)):
+        number = isinstance(value, (int, float)) and not isinstance(value, bool)  # TOML's true is no 1
+        same_kind = isinstance(value, type(current)) and isinstance(value, bool) == isinstance(current, bool)
+        if current is not None and not same_kind and not (isinstance(current, float) and number):
             raise ConfigError(f"{origin}: option '{key}' must be {type(current).__name__}, not {value!r}")
-        bounds = f.metadata.get("bounds") or {}
-        problem = out_of_range(value, **bounds) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+        problem = out_of_range(value, **f.metadata["bounds"]) if number else None
         if problem:
             raise ConfigError(f"{origin}: option '{key}' {problem}, not {value!r}")
         setattr(cfg, name, value)

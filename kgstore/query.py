@@ -25,6 +25,7 @@ from pyoxigraph import QueryBoolean, QuerySolutions
 
 from kgstore.errors import BadInput
 from kgstore.loaders import one_line
+from kgstore.store import term_str
 
 DEFAULT_LIMIT = 1000
 DEFAULT_TIMEOUT_S = 30.0
@@ -70,12 +71,6 @@ class Outcome:
         if self.stopped == "cancelled":
             return f"cancelled after {self.seconds:.1f} s with {self.rows} rows shown"
         return None
-
-
-def _term(t) -> str:
-    from kgstore.store import term_str
-
-    return term_str(t)
 
 
 class BoundedQuery:
@@ -128,11 +123,11 @@ class BoundedQuery:
                 names = [v.value for v in result.variables]
                 if not self._put(Head(columns=names)):
                     return
-                rows = ({n: _term(row[n]) for n in names if row[n] is not None} for row in result)
+                rows = ({n: term_str(row[n]) for n in names if row[n] is not None} for row in result)
             else:  # CONSTRUCT / DESCRIBE
                 if not self._put(Head(columns=["s", "p", "o"])):
                     return
-                rows = ({"s": _term(t.subject), "p": t.predicate.value, "o": _term(t.object)} for t in result)
+                rows = ({"s": term_str(t.subject), "p": t.predicate.value, "o": term_str(t.object)} for t in result)
             for n, row in enumerate(rows):
                 # one row past the limit tells "cut" from "exactly the limit"
                 if n > self.limit or not self._put(row):
@@ -161,13 +156,13 @@ class BoundedQuery:
             remaining = self._start + self.timeout - time.monotonic()
             if remaining <= 0:
                 self._stop("timeout")
-            if idle is not None and waited >= idle:
-                return IDLE
             wait = min(POLL_S, remaining)
             try:
                 item = self._queue.get(timeout=wait)
             except queue.Empty:
                 waited += wait
+                if idle is not None and waited >= idle:
+                    return IDLE
                 continue
             if isinstance(item, BaseException):
                 self.cancel()

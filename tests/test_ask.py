@@ -60,6 +60,13 @@ def test_a_missing_model_file_is_one_line_and_exit_2(capsys, tmp_path):
     assert err.count("\n") == 1 and "gone.gguf: file does not exist" in err
 
 
+def test_a_model_that_fails_is_one_line_and_exit_2(capsys):
+    with StubChatServer(mode="unauthorized") as server:
+        code, out, err = ask(capsys, QUESTION, "--openai-url", server.url, "--memory", "--scorer", "bm25")
+    assert code == 2
+    assert err.count("\n") == 1 and err.startswith("kgchat: error: generate: ") and "401" in err
+
+
 def test_a_server_that_is_down_ends_the_turn_with_an_error_and_the_session_goes_on(capsys):
     with StubChatServer(mode="error500", fail_first=4, reply="Back.") as server:
         llm = OpenAIBackend(server.url, "m", retries=3, backoff_s=0.001)

@@ -11,9 +11,10 @@ from typing import Any
 
 from engine.config import add_config_options, load_config
 from engine.events import Event, ReplyDone, Token, TurnError
+from engine.options import ArgumentParser
 from engine.state import Check, TurnState
 from kgstore.errors import BadInput
-from engine.options import ArgumentParser
+from kgstore.loaders import one_line
 
 
 def parser(command: str) -> ArgumentParser:
@@ -92,8 +93,9 @@ def main(argv: list[str], command: str = "ask") -> int:
             print(f"{tag}{event.text}", end="", flush=True)
         elif stream and isinstance(event, ReplyDone) and event.refined:
             print(f"\n[refined] {event.text}", end="", flush=True)
-        elif isinstance(event, TurnError):
-            print(f"kgchat: {event.stage}: {event.message}", file=sys.stderr)
+        elif isinstance(event, TurnError):  # generate failing fails the command; a failed refinement does not
+            level = "error" if event.stage == "generate" else "warning"
+            print(f"kgchat: {level}: {event.stage}: {one_line(event.message)}", file=sys.stderr)
 
     cancel = threading.Event()
     result: dict[str, Any] = {}
@@ -143,4 +145,6 @@ def main(argv: list[str], command: str = "ask") -> int:
             score = "n/a" if state.fact_score is None else f"{state.fact_score:.2f}"
             neip = "n/a" if state.neip is None else f"{state.neip:.2f}"
             print(f"fact score {score}, NEIP {neip}, device {state.device}")
-    return 130 if interrupted.is_set() else 0
+    if interrupted.is_set():
+        return 130
+    return 2 if state.error else 0  # the model failed: its one line is on stderr already

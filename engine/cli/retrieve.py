@@ -11,8 +11,8 @@ import json
 import sys
 
 from engine.config import add_config_options, load_config
-from engine.state import TurnState
 from engine.options import ArgumentParser
+from engine.state import TurnState
 
 
 def turn_json(state: TurnState) -> dict:

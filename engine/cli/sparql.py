@@ -88,7 +88,7 @@ def _print_json(run: BoundedQuery) -> int:
 
 def _print_table(run: BoundedQuery) -> int:
     """Rows printed as they come; column widths (in terminal cells) from the rows that came
-    before the first pause, or the first TABLE_SAMPLE of them."""
+    before the first pause after the first row, or the first TABLE_SAMPLE of them."""
     head = run.head()
     if head is not None and head.boolean is not None:
         print("true" if head.boolean else "false")
@@ -115,9 +115,11 @@ def _print_table(run: BoundedQuery) -> int:
             if widths is not None:
                 if row is not None:
                     print_row(row, widths)
-            elif row is None or len(first) + 1 >= TABLE_SAMPLE:
-                if row is not None:
-                    first.append(row)
+            elif row is None:  # a pause: print what came, unless nothing came yet
+                if first:
+                    widths = print_head()
+            elif len(first) + 1 >= TABLE_SAMPLE:
+                first.append(row)
                 widths = print_head()
             else:
                 first.append(row)

@@ -17,9 +17,9 @@ import json
 import re
 from pathlib import Path
 
+from engine.options import ArgumentParser, positive_int
 from rules.reasoner import BUILTINS_MODULE, INPUT_PREDICATES, RULES_DIR
 from rules.similarity import encode
-from engine.options import ArgumentParser, positive_int
 
 WEIGHT = re.compile(r"^(\d*\.\d+)::", re.M)
 

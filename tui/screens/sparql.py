@@ -24,7 +24,7 @@ GROUP BY ?graph ORDER BY DESC(?triples)
 """
 BATCH_ROWS = 200  # rows handed to the table at once...
 BATCH_S = 0.1  # ...or whatever came in this long
-LIMIT_BOUNDS = {"ge": 1, "le": 100_000}  # a DataTable of more rows is no longer a console
+LIMIT_BOUNDS = {"ge": 1, "le": 10_000}  # a table to read, not an export (`kgchat sparql --json` is one)
 TIMEOUT_BOUNDS = {"gt": 0, "le": 3600}
 
 

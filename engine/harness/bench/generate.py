@@ -11,9 +11,9 @@ from datetime import datetime
 
 from engine.config import add_config_options, load_config
 from engine.events import Token
+from engine.options import ArgumentParser, positive_int
 from engine.pipeline import RETRIEVAL_STAGES, stage_name
 from kgstore.errors import BadInput
-from engine.options import ArgumentParser, positive_int
 
 QUESTION = "Who is in the Engineering group, and what are their phone numbers?"
 

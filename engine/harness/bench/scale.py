@@ -32,9 +32,9 @@ import time
 from datetime import datetime
 from pathlib import Path
 
+from engine.options import ArgumentParser, nonnegative_int, positive_int
 from engine.harness.timing import percentile
 from kgstore.vocab import RDF_TYPE, RDFS_LABEL, WD, WDT, XSD
-from engine.options import ArgumentParser, nonnegative_int, positive_int
 
 PROPERTIES = 100
 CLASSES = 30

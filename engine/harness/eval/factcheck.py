@@ -18,8 +18,8 @@ from pathlib import Path
 
 from engine.stages.check.factcheck import VERDICTS, session_scores
 from engine.harness.eval.planted import Item, office_items, perturbed_items, wikidata_items
-from rules.similarity import norm
 from engine.options import ArgumentParser, nonnegative_int
+from rules.similarity import norm
 
 SEEDS = {"dev": 101, "test": 202}
 

@@ -26,9 +26,9 @@ from pathlib import Path
 import numpy as np
 
 from engine.stages.candidates import is_node_fact
+from engine.options import ArgumentParser, positive_int
 from engine.state import Candidate, Mention, TurnState
 from engine.config import option_type
-from engine.options import ArgumentParser, positive_int
 
 # The literature's GraphWOZ figures (F1, dev/test), for comparison only.
 LITERATURE = {"Triples-BM25": (0.347, 0.398), "PCST-BM25": (0.372, 0.425),
