@@ -66,7 +66,7 @@ def _valueish(tok: str) -> bool:
 def atomize(claim: str, first_verb, is_verb_word) -> list[str]:
     """The claims of one clause, one value each (the clause itself when it has one value)."""
     body = claim.rstrip(" .!")
-    end = claim[len(body):].strip() or "."
+    end = claim[len(body):].strip()
     extra: list[str] = []
     body, extra = _parentheses(body, first_verb)
     verb = first_verb(body)
@@ -81,8 +81,10 @@ def atomize(claim: str, first_verb, is_verb_word) -> list[str]:
     whole = _finish(body, end)
     if k >= len(toks):
         return [whole] + extra
-    if AVAILABILITY.search(body):
-        return [whole] + extra  # "free at 2 pm on Thursday": one statement about one moment
+    if AVAILABILITY.search(body) or any(t.islower() and t != "am" and is_verb_word(t) for _, t in toks[k:]):
+        # "free at 2 pm on Thursday": one statement about one moment; "ends at 8:30, right before
+        # Y starts": a clause inside, whose values are not this verb's
+        return [whole] + extra
     head = body[:toks[k][0]].rstrip()
     rest = toks[k:]
     segments: list[list[tuple[int, str]]] = [[]]

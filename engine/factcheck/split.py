@@ -33,7 +33,7 @@ _LEMMAS = ("start begin end finish organize organise host run lead attend join w
            "think believe know seem look sound offer help invite arrive leave happen occur begin "
            "stand fall remain become build grow know mean lie rise sell buy pay tell say see give "
            "get keep make bring send fly drive eat fight wrap kick front draw headline pull hail sign tour "
-           "debut head base shoot score").split()
+           "debut head shoot score").split()
 _NOUNISH_BASE = {"book", "call", "plan", "present", "star", "score", "coach", "award", "act", "open", "close",
                  "last", "end", "start", "work", "play", "study", "design", "release", "cost", "meet", "run",
                  "found", "lead", "need", "use", "help", "offer", "host", "chair", "report", "cover", "span",
@@ -257,7 +257,8 @@ def split_sentence(sentence: str, protected: Spans) -> list[str]:
     a fragment or has nothing to split)."""
     masked, names = _mask(sentence, protected)
     s = DISCOURSE.sub("", masked).strip() or masked.strip()
-    s = strip_vocative(s, first_verb)
+    if not s.endswith("?"):
+        s = strip_vocative(s, first_verb)
     if s.endswith("?") or GREETINGS.match(s):
         claims = [s]
     elif first_verb(s) is None:

@@ -89,6 +89,8 @@ def _to_24h(h: int, m: int, ampm: str | None) -> frozenset[int]:
 
 
 def _slot(text: str, start: int) -> str:
+    if re.search(r"\d\s*(?:[-–—]|to)\s*$", text[max(0, start - 12):start]):
+        return "end"  # the second time of "08:00 - 08:30"
     before = " ".join(re.findall(r"[\w']+", text[max(0, start - 30):start])[-3:])
     if END_CUES.search(before):
         # "from 10 to 11": the "to" is nearest; "ends at 11": an end cue anywhere before wins
