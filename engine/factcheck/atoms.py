@@ -26,6 +26,7 @@ OPENERS = (r"(?:sure(?:\s+thing)?|ok(?:ay)?|well|yes|yeah|no|alright|all right|r
            r"no problem|sorry|you bet|glad you asked)")
 VOCATIVE = re.compile(rf"^(?:{OPENERS}[\s,!.:;\-—–]*)+(?P<name>(?:Xq[a-z]+q|[A-Z][\w'’\-]+)(?:\s+[A-Z][\w'’\-]+)?)\s*[,!.:;—–]+\s*",
                       re.IGNORECASE)
+OPENER_ONLY = re.compile(rf"^(?:{OPENERS}\s*[,!.:;—–-]+\s*)+", re.IGNORECASE)
 BARE_VOCATIVE = re.compile(r"^(?P<name>Xq[a-z]+q|[A-Z][\w'’\-]+)\s*,\s+(?=(?:the|it|its|this|that|there|your|yes|no|"
                            r"Xq[a-z]+q)\b)")
 AVAILABILITY = re.compile(r"\b(?:free|busy|available|unavailable|occupied|booked up|fully booked)\b", re.IGNORECASE)
@@ -38,6 +39,9 @@ def strip_vocative(s: str, first_verb, person_names: set[str] | None = None) -> 
     """The clause without a leading (or trailing) address to the user: "Sure Mei, the X is ..."
     → "the X is ...". A bare leading name is an address only when a full clause follows with
     its verb before any comma ("Mei, the X starts at 8"; not "Fatima, the organizer, runs it")."""
+    bare = OPENER_ONLY.match(s)
+    if bare and first_verb(s[bare.end():]) is not None:
+        s = s[bare.end():]
     m = VOCATIVE.match(s)
     if m and first_verb(s[m.end():]) is not None and not _is_verb_at(s, m.start("name"), first_verb):
         s = s[m.end():]

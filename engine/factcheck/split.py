@@ -73,7 +73,7 @@ VERBS_AFTER_SUBJECT = {"starts", "ends", "works", "plays", "leads", "calls", "pl
 
 SUBJECT_PRONOUNS = {"i", "you", "he", "she", "it", "we", "they", "there", "this", "that", "these", "those"}
 DISCOURSE = re.compile(r"^(?:(?:yes|yeah|no|sure|ok|okay|well|great|perfect|alright|all right|certainly|"
-                       r"of course|done|right|so|also|actually|unfortunately|sorry)\s*[,:;!.-]+\s*)+(?=\S)",
+                       r"of course|done|right|so|also|actually|unfortunately|sorry)\s*[,:;!.—–-]+\s*)+(?=\S)",
                        re.IGNORECASE)
 FRONTED = re.compile(r"^(?:at|on|in|from|by|for|during|after|before|until|since|today|tomorrow|tonight|this|next|"
                      r"right now|based on|according to|as for|with|without|because|if|when|while|although)\b",

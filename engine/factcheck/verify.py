@@ -257,9 +257,10 @@ class Verifier(RelationChecks, ValueChecks):
         spans = []
         for m in self._names(sentence):
             trim(m)  # "Grace, the" is the name Grace: a fuzzy match must not swallow the comma after it
-            cut = m.text.find(",")
-            if cut > 0 and "," not in self.label(m.candidates[0][0]):
-                trim_to(m, cut)
+            label = self.label(m.candidates[0][0])
+            cuts = [m.text.find(c) for c in ",(;" if c in m.text and c not in label]
+            if cuts and min(cuts) > 0:
+                trim_to(m, min(cuts))
             spans.append((m.start, m.end))
         return spans
 
