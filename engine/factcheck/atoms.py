@@ -29,6 +29,7 @@ VOCATIVE = re.compile(rf"^(?:{OPENERS}[\s,!.:;\-—–]*)+(?P<name>(?:Xq[a-z]+q|
 OPENER_ONLY = re.compile(rf"^(?:{OPENERS}\s*[,!.:;—–-]+\s*)+", re.IGNORECASE)
 BARE_VOCATIVE = re.compile(r"^(?P<name>Xq[a-z]+q|[A-Z][\w'’\-]+)\s*,\s+(?=(?:the|it|its|this|that|there|your|yes|no|"
                            r"Xq[a-z]+q)\b)")
+FRONTED_VALUE = re.compile(r"^(?P<pp>(?:on|at|in|from|during|by)\s[^,]+?),\s+(?=\S)", re.IGNORECASE)
 AVAILABILITY = re.compile(r"\b(?:free|busy|available|unavailable|occupied|booked up|fully booked)\b", re.IGNORECASE)
 MARKER = re.compile(r"^(?:so|well|now|okay|ok|alright|anyway|basically|yes|yeah)\s+(?=(?:the|it|its|this|that|there|"
                     r"your|Xq[a-z]+q)\b)", re.IGNORECASE)
@@ -76,12 +77,20 @@ def atomize(claim: str, first_verb, is_verb_word) -> list[str]:
     verb = first_verb(body)
     if verb is None:
         return [_finish(c, end) for c in _fragment(body)] + extra
+    fronted = FRONTED_VALUE.match(body[:verb])
+    if fronted and not AVAILABILITY.search(body) and any(_valueish(t) for t in fronted.group("pp").split()[1:]):
+        # "On Monday, the seminar starts at 10": the fronted value is a claim of the clause too
+        rest = body[fronted.end():]
+        rest_verb = first_verb(rest)
+        if rest_verb is not None:
+            toks = [(m.start() + rest_verb, m.group(0)) for m in _TOKEN.finditer(rest[rest_verb:])]
+            k = _verb_group(toks, is_verb_word)
+            head = rest[:toks[k][0]].rstrip() if k < len(toks) else rest
+            pp = fronted.group("pp")
+            return (atomize(_finish(rest, end), first_verb, is_verb_word)
+                    + [_finish(f"{head} {pp[0].lower()}{pp[1:]}", end)] + extra)
     toks = [(m.start() + verb, m.group(0)) for m in _TOKEN.finditer(body[verb:])]
-    # The verb group: the verb and the verbs, particles and adverbs that follow it.
-    k = 1
-    while k < len(toks) and (is_verb_word(toks[k][1]) or toks[k][1].lower() in ("not", "also", "currently", "usually",
-                                                                                 "place", "being", "be", "been")):
-        k += 1
+    k = _verb_group(toks, is_verb_word)
     whole = _finish(body, end)
     if k >= len(toks):
         return [whole] + extra
@@ -128,6 +137,15 @@ def atomize(claim: str, first_verb, is_verb_word) -> list[str]:
         if not follows and any(_valueish(t) for _, t in seg):
             out.append(_finish(f"{head} {obj}", end))
     return out + extra
+
+
+def _verb_group(toks: list[tuple[int, str]], is_verb_word) -> int:
+    """Where the verb group ends: the verb and the verbs, particles and adverbs after it."""
+    k = 1
+    while k < len(toks) and (is_verb_word(toks[k][1]) or toks[k][1].lower() in ("not", "also", "currently", "usually",
+                                                                                 "place", "being", "be", "been")):
+        k += 1
+    return k
 
 
 def _object_follows(toks: list[tuple[int, str]], i: int) -> bool:
