@@ -21,7 +21,7 @@ from engine.verbalize import sentence
 SEMANTIC_MARGIN = 0.05  # how much closer to the claim one relation's sentence must be than the next
 PREPOSITIONS = frozenset("in at on from during near inside into within across to by of for with".split())
 LOCATIVE = frozenset("in at on from during near inside into within across".split())
-RELATION_MIN = 0.35  # how close a claim's wording must be to a relation's label to state it
+RELATION_MIN = 0.5  # how close a claim's wording must be to a relation's label to state it ("toured" ~ "debut year" is 0.42)
 
 
 class RelationChecks:

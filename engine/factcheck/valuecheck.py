@@ -11,6 +11,7 @@ from engine.factcheck.relations import (
     COUNT_NOUNS,
     TIME_SLOTS,
     cued,
+    custom,
     functional,
     glosses,
     label_words,
@@ -121,14 +122,18 @@ class ValueChecks:
                 return slot.facts, V.matches(v, "number", float(len(slot.facts)))
         return None
 
-    def _unknown_clash(self, name: str, ents: list[str], cues: set[str]) -> tuple[KFact, str] | None:
-        # An invented name stands in for a person, or for a room when it says so.
+    def _unknown_clash(self, name: str, ents: list[str], cues: set[str],
+                       said: set[str] = frozenset()) -> tuple[KFact, str] | None:
+        # An invented name stands in for a person, or for a room when it says so; for a
+        # relation of one's own KG that the claim states and that holds one thing here ("formed
+        # in Toronto"), for that thing, whatever its kind.
         looks_like = {"room"} if re.search(r"\b(room|office)\b", name, re.I) else None
         for a in ents:
             for slot in self.slots(a).values():
                 if (slot.direction == "out" and not slot.literal and slot.key in cues
-                        and functional(slot.key, len(slot.facts))):
-                    if not self.slot_category(slot) & (looks_like or {"person"}):
+                        and self._single(slot, said)):
+                    stated_here = slot.key in said and custom(slot.key)
+                    if not stated_here and not self.slot_category(slot) & (looks_like or {"person"}):
                         continue
                     kf = slot.facts[0]
                     return kf, f"the KG says {self.say(kf)}; it knows no {name}"

@@ -414,7 +414,7 @@ class Verifier(RelationChecks, ValueChecks):
             if clash:
                 contra.append(clash)
         for name in unknown:
-            clash = self._unknown_clash(name, ents, cues)
+            clash = self._unknown_clash(name, ents, cues, said)
             if clash:
                 contra.append(clash)
             else:
