@@ -23,7 +23,7 @@ _TOKEN = re.compile(r"[^\s,;()]+|[,;()]")
 # "Sure Mei,", "Hi Ravi!", "Alright, Mei —": a name addressed, never the subject of a claim.
 OPENERS = (r"(?:sure(?:\s+thing)?|ok(?:ay)?|well|yes|yeah|no|alright|all right|right|hi|hello|hey|thanks|thank you|"
            r"of course|certainly|absolutely|great|good news|good question|great question|so|got it|happy to help|"
-           r"no problem|sorry|you bet|glad you asked)")
+           r"no problem|sorry|you bet|glad you asked|done|all set|there you go|here you go)")
 VOCATIVE = re.compile(rf"^(?:{OPENERS}[\s,!.:;\-—–]*)+(?P<name>(?:Xq[a-z]+q|[A-Z][\w'’\-]+)(?:\s+[A-Z][\w'’\-]+)?)\s*[,!.:;—–]+\s*",
                       re.IGNORECASE)
 OPENER_ONLY = re.compile(rf"^(?:{OPENERS}\s*[,!.:;—–-]+\s*)+", re.IGNORECASE)
@@ -33,30 +33,25 @@ FRONTED_VALUE = re.compile(r"^(?P<pp>(?:on|at|in|from|during|by)\s[^,]+?),\s+(?=
 AVAILABILITY = re.compile(r"\b(?:free|busy|available|unavailable|occupied|booked up|fully booked)\b", re.IGNORECASE)
 MARKER = re.compile(r"^(?:so|well|now|okay|ok|alright|anyway|basically|yes|yeah)\s+(?=(?:the|it|its|this|that|there|"
                     r"your|Xq[a-z]+q)\b)", re.IGNORECASE)
-TRAILING_VOCATIVE = re.compile(r",\s+(?:Xq[a-z]+q|[A-Z][a-z]+)\s*(?P<end>[.!]?)$")
 
 
-def strip_vocative(s: str, first_verb, person_names: set[str] | None = None) -> str:
-    """The clause without a leading (or trailing) address to the user: "Sure Mei, the X is ..."
-    → "the X is ...". A bare leading name is an address only when a full clause follows with
-    its verb before any comma ("Mei, the X starts at 8"; not "Fatima, the organizer, runs it")."""
+def strip_vocative(s: str, first_verb) -> str:
+    """The clause without a leading address to the user: "Sure Mei, the X is ..." / "Done, Lars:
+    X is booked" → "the X is ...". A bare leading name is an address only when a full clause
+    follows with its verb before any comma ("Mei, the X starts at 8"; not "Fatima, the organizer,
+    runs it")."""
+    m = VOCATIVE.match(s)
+    if m and first_verb(s[m.end():]) is not None and not _is_verb_at(s, m.start("name"), first_verb):
+        return MARKER.sub("", s[m.end():])
     bare = OPENER_ONLY.match(s)
     if bare and first_verb(s[bare.end():]) is not None:
         s = s[bare.end():]
-    m = VOCATIVE.match(s)
-    if m and first_verb(s[m.end():]) is not None and not _is_verb_at(s, m.start("name"), first_verb):
-        s = s[m.end():]
-    else:
-        m = BARE_VOCATIVE.match(s)
-        rest = s[m.end():] if m else ""
-        verb = first_verb(rest) if m else None
-        if m and verb is not None and "," not in rest[:verb] and verb > 0:
-            s = rest
-    s = MARKER.sub("", s)
-    t = TRAILING_VOCATIVE.search(s)
-    if t and person_names is not None and s[t.start():].strip(" ,.!") in person_names:
-        s = s[:t.start()] + t.group("end")
-    return s
+    m = BARE_VOCATIVE.match(s)
+    rest = s[m.end():] if m else ""
+    verb = first_verb(rest) if m else None
+    if m and verb is not None and "," not in rest[:verb] and verb > 0:
+        s = rest
+    return MARKER.sub("", s)
 
 
 def _is_verb_at(s: str, pos: int, first_verb) -> bool:

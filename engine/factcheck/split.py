@@ -256,9 +256,10 @@ def split_sentence(sentence: str, protected: Spans) -> list[str]:
     """The atomic claims of one sentence (the sentence itself when it is a question, a greeting,
     a fragment or has nothing to split)."""
     masked, names = _mask(sentence, protected)
-    s = DISCOURSE.sub("", masked).strip() or masked.strip()
+    s = masked.strip()
     if not s.endswith("?"):
         s = strip_vocative(s, first_verb)
+    s = DISCOURSE.sub("", s).strip() or s
     if s.endswith("?") or GREETINGS.match(s):
         claims = [s]
     elif first_verb(s) is None:
