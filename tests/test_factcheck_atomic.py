@@ -173,3 +173,25 @@ def test_eval_reports_both_sets(monkeypatch, capsys):
     assert eval_factcheck.main(["--set", "replies", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["out_of_generator"]["contradiction_recall"] == 1.0
+
+
+@pytest.fixture(scope="module")
+def weekly(tmp_path_factory):
+    """A benchmark world with three Poster Sessions (Tue 13:00 Alpha, Wed 10:00 Alpha, Thu 11:30 Epsilon)."""
+    from engine.benchmark import load_split
+
+    did = "dev-01-5"
+    path = tmp_path_factory.mktemp("weekly") / "world.json"
+    path.write_text(json.dumps({did: load_split("dev")[did]}, ensure_ascii=False), encoding="utf-8")
+    return _kb(str(path))
+
+
+def test_a_weekly_meeting_told_apart_by_one_atom_stays_that_meeting(weekly):
+    v = verifier(weekly, now=datetime(2026, 3, 3, 8, 45))
+    checks = check_reply("The Poster Session starts at 11:30 in Meeting Room Alpha.", v)
+    # 11:30 is Thursday's session, which is in Epsilon: the room is wrong for it, though another
+    # Poster Session is in Alpha
+    assert [c.verdict for c in checks] == ["supported", "contradicted"]
+    listed = check_reply("Björn organizes Poster Session on Tuesday, Code Review on Wednesday, Poster Session on "
+                         "Thursday and Quarterly Planning on Thursday.", verifier(weekly, now=datetime(2026, 3, 3, 8, 45)))
+    assert "contradicted" not in [c.verdict for c in listed]  # each claim's own day picks its session

@@ -74,6 +74,8 @@ class Verifier(RelationChecks, ValueChecks):
         # The encoder (or a function that builds it) that matches wording to a custom KG's relations.
         self.relation_encoder = relation_encoder if relation_encoder is not None else encoder
         self._where: dict[str, list[tuple[int, int]]] = {}
+        self._pinned: dict[str, str] = {}  # same-named entities a claim of this reply told apart
+        self._pin_ok = True
         self._blank = self._text = ""
         self._unit_said: set[str] = set()
         self.encoder = encoder  # engine.encoder.Encoder, only when the session already has one
@@ -219,6 +221,9 @@ class Verifier(RelationChecks, ValueChecks):
         if recent is None:
             recent = next((iri for iri, _ in m.candidates if iri in self._retrieved_entities), None)
         if len(same) > 1:
+            pinned = self._pinned.get(top_label) if self._pin_ok else None
+            if pinned in same:
+                return [pinned]
             return sorted(same, key=lambda iri: iri != recent)[:MAX_COMBOS]
         if recent is not None and (top < 0.97 or recent == top_iri):
             return [recent]
@@ -291,6 +296,7 @@ class Verifier(RelationChecks, ValueChecks):
         said = V.extract(text, self.now)
         inside = [(v.start, v.end) for v in said if v.kind in ("email", "phone")]
         needs = {v.kind for v in said if v.kind in ("time", "date", "phone", "email")}
+        self._pin_ok = not needs & {"time", "date"}  # a claim's own day or time tells a weekly meeting apart
         mentions = [m for m in detect(text, self.index) if m.kind in ("name", "pronoun", "definite")
                     and V.free(inside, m.start, m.end) and (m.kind != "name" or self._names_a_thing(m))]
         for m in mentions:
@@ -351,6 +357,12 @@ class Verifier(RelationChecks, ValueChecks):
         for _, combo_iris in anchors:
             if len(combo_iris) == 1:
                 self.context.append(combo_iris[0])
+            elif best.verdict == "supported":
+                # A weekly meeting told apart by one value ("Design Review from 15:30") stays that
+                # meeting for the reply's next claims ("... in Meeting Room Omega").
+                hit = next((x for kf in best.evidence for x in (kf.fact.s, kf.fact.o) if x in combo_iris), None)
+                if hit is not None:
+                    self._pinned[self.label(hit)] = hit
         if best.evidence:
             self.context += [kf.fact.s for kf in best.evidence[:1]]
         if best.verdict == "nei" and not best.evidence:
