@@ -195,3 +195,20 @@ def test_a_weekly_meeting_told_apart_by_one_atom_stays_that_meeting(weekly):
     listed = check_reply("Björn organizes Poster Session on Tuesday, Code Review on Wednesday, Poster Session on "
                          "Thursday and Quarterly Planning on Thursday.", verifier(weekly, now=datetime(2026, 3, 3, 8, 45)))
     assert "contradicted" not in [c.verdict for c in listed]  # each claim's own day picks its session
+
+
+def test_single_valued_is_read_from_the_kg_and_years_may_be_integers(tmp_path):
+    path = tmp_path / "uni.ttl"
+    path.write_text(
+        '@prefix u: <http://example.org/uni/> .\n@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n'
+        'u:amara rdfs:label "Amara Okonkwo" ; u:teaches u:ml ; u:headOfDepartment u:cs .\n'
+        'u:henrik rdfs:label "Henrik Lindqvist" ; u:teaches u:algo , u:db ; u:office u:tb205 .\n'
+        'u:ml rdfs:label "Machine Learning" . u:algo rdfs:label "Algorithms" . u:db rdfs:label "Databases" .\n'
+        'u:cs rdfs:label "Computer Science Department" ; u:founded 1965 .\n'
+        'u:tb205 rdfs:label "TB 2.05" ; u:capacity 40 .\n', encoding="utf-8")
+    kb = _kb(str(path))
+    checks = check_reply("Amara Okonkwo teaches Databases. Henrik Lindqvist is head of the Computer Science "
+                         "Department. The Computer Science Department was founded in 1972. TB 2.05 seats 40 people.",
+                         verifier(kb))
+    # teaches: Henrik holds two, so Amara's one is not all she may teach; a department has one head
+    assert [c.verdict for c in checks] == ["nei", "contradicted", "contradicted", "supported"]

@@ -28,6 +28,12 @@ THEN = re.compile(r"\b(?:then|at that time|at that hour)\b", re.IGNORECASE)
 CONTACT_KINDS = ("phone", "email")
 
 
+def _years(slot: Slot) -> bool:
+    """Integers that read as years ("founded 1965", "opened 2004")."""
+    return slot.kind == "number" and all(float(kf.value).is_integer() and 1000 <= kf.value <= 2100
+                                         for kf in slot.facts)
+
+
 class ValueChecks:
     """Mixed into engine.factcheck.verify.Verifier: the value half of a judgement."""
 
@@ -50,7 +56,9 @@ class ValueChecks:
         """A year is compared only with dates and with years, a number with a unit ("194
         minutes", "500,000 listeners") only with relations that speak of that unit."""
         words = label_words(slot.facts[0].p_label) + " " + slot.key.lower()
-        if v.kind == "year" and not (slot.kind == "date" or "year" in words):
+        if slot.key in self._said:
+            return True  # "seats 180 people": the claim names the relation (capacity) itself
+        if v.kind == "year" and not (slot.kind == "date" or "year" in words or _years(slot)):
             return False
         if v.kind not in ("number", "year"):
             return True

@@ -75,6 +75,8 @@ class Verifier(RelationChecks, ValueChecks):
         self.relation_encoder = relation_encoder if relation_encoder is not None else encoder
         self._where: dict[str, list[tuple[int, int]]] = {}
         self._pinned: dict[str, str] = {}  # same-named entities a claim of this reply told apart
+        self._many: dict[tuple[str, str], bool] = {}
+        self._said: set[str] = set()
         self._pin_ok = True
         self._blank = self._text = ""
         self._unit_said: set[str] = set()
@@ -203,6 +205,9 @@ class Verifier(RelationChecks, ValueChecks):
         8" is about the meeting, not the room just named)."""
         fits = [iri for iri in reversed(self.context)
                 if self.category(iri) & set(kinds) or ("thing" in kinds and not self.category(iri) & {"person"})]
+        if not fits and "person" in kinds:
+            # a KG with no types: "his", "her" stand for the last thing of unknown kind
+            fits = [iri for iri in reversed(self.context) if self.category(iri) == frozenset({"thing"})]
         if needs:
             for iri in fits[:6]:
                 if any(slot.literal and slot.kind in needs for slot in self.slots(iri).values()):
@@ -378,7 +383,7 @@ class Verifier(RelationChecks, ValueChecks):
         if NONE.search(blank):
             return Judgement("nei", reason="says what there is not; the KG lists what there is")
         self._blank, self._text, self._unit_said = blank, text, set()
-        said = self._stated(blank, ents) | implied
+        said = self._said = self._stated(blank, ents) | implied
         cues = self._cues(blank, ents) | implied | said
         support: list[KFact] = []
         contra: list[tuple[KFact, str]] = []
