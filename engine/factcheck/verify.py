@@ -332,6 +332,10 @@ class Verifier(RelationChecks, ValueChecks):
         # A number right after a capitalized word belongs to a name ("Office 115", "Apollo 13").
         values = [v for v in V.extract(text, self.now, spans)
                   if not (v.kind == "number" and after_name(text[:v.start]))]
+        if first_verb(text) is None:
+            for v in values:  # "Seminar — Monday; 11 am; Room B": a time listed with no verb is when it starts
+                if v.kind == "time" and not v.slot:
+                    v.slot = "start"
         blank = blank_out(text, spans + [(v.start, v.end) for v in values])
         unknown = unknown_names(blank)
         exact = self._exact_names(text, blank)

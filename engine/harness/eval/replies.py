@@ -109,7 +109,8 @@ def office_replies(data: dict, kg: str, now: str, rng: random.Random, n: int) ->
     rooms = sorted({e["location"] for e in data["events"]})
     days = sorted({e["date"] for e in data["events"]})
     makers = (_office_chain, _office_range, _office_bullets, _office_pronoun, _office_organizer, _office_contact,
-              _office_desk, _office_apposition, _office_nei, _office_fronted, _office_misplaced, _office_nei)
+              _office_desk, _office_apposition, _office_nei, _office_fronted, _office_misplaced, _office_nei,
+              _office_dash, _office_trailing, _office_its)
     out = []
     for i in range(n):
         e = rng.choice(events)
@@ -263,6 +264,36 @@ def _office_misplaced(e, p, rng, *, rooms, **_):
     else:
         text, gold = f"The {e['name']} is held in {e['location']}.", Gold(e["location"], "supported", "location")
     return text, [gold]
+
+
+def _office_dash(e, p, rng, *, rooms, days, **_):
+    """A verbless line: "Poster Session — Monday, 8 am, Meeting Room Delta"."""
+    d_ok, t_ok, r_ok = (not _pick(rng, 0.4) for _ in range(3))
+    d = say_day(e["date"] if d_ok else _wrong(e["date"], days, rng), rng)
+    t = say_clock(e["start_time"] if t_ok else shift(e["start_time"], 120), rng)
+    room = e["location"] if r_ok else _wrong(e["location"], rooms, rng)
+    dash = rng.choice(("—", "–", ":"))
+    text = f"{e['name']} {dash} {d}; {t}; {room}."
+    return text, [Gold(d, _v(d_ok), "date"), Gold(t, _v(t_ok), "start_time"), Gold(room, _v(r_ok), "location")]
+
+
+def _office_trailing(e, p, rng, *, rooms, days, **_):
+    """The user addressed at the end: "..., Mei!"."""
+    r_ok, d_ok = not _pick(rng), not _pick(rng)
+    room = e["location"] if r_ok else _wrong(e["location"], rooms, rng)
+    d = say_day(e["date"] if d_ok else _wrong(e["date"], days, rng), rng)
+    first = p["name"].split()[0]
+    text = f"The {e['name']} is in {room} on {d}, {first}!"
+    return text, [Gold(room, _v(r_ok), "location"), Gold(d, _v(d_ok), "date")], [first]
+
+
+def _office_its(e, p, rng, *, rooms, people, **_):
+    """A possessive pronoun and a contraction: "Its organizer is X, and it's in Room B"."""
+    o_ok, r_ok = not _pick(rng), not _pick(rng)
+    org = e["organizer"] if o_ok else _wrong(e["organizer"], [x["name"] for x in people], rng)
+    room = e["location"] if r_ok else _wrong(e["location"], rooms, rng)
+    text = f"You asked about the {e['name']}. Its organizer is {org}, and it's in {room}."
+    return text, [Gold(org, _v(o_ok), "organizer"), Gold(room, _v(r_ok), "location")]
 
 
 def _office_nei(e, p, rng, **_):
