@@ -24,7 +24,7 @@ _TOKEN = re.compile(r"[^\s,;()]+|[,;()]")
 OPENERS = (r"(?:sure(?:\s+thing)?|ok(?:ay)?|well|yes|yeah|no|alright|all right|right|hi|hello|hey|thanks|thank you|"
            r"of course|certainly|absolutely|great|good news|good question|great question|so|got it|happy to help|"
            r"no problem|sorry|you bet|glad you asked|done|all set|there you go|here you go)")
-VOCATIVE = re.compile(rf"^(?:{OPENERS}[\s,!.:;\-—–]*)+(?P<name>(?:Xq[a-z]+q|[A-Z][\w'’\-]+)(?:\s+[A-Z][\w'’\-]+)?)\s*[,!.:;—–]+\s*",
+VOCATIVE = re.compile(rf"^(?:{OPENERS}[\s,!.:;\-—–]*)+(?P<name>(?-i:(?:Xq[a-z]+q|[A-Z][\w'’\-]+)(?:\s+[A-Z][\w'’\-]+)?))\s*[,!.:;—–]+\s*",
                       re.IGNORECASE)
 OPENER_ONLY = re.compile(rf"^(?:{OPENERS}\s*[,!.:;—–-]+\s*)+", re.IGNORECASE)
 BARE_VOCATIVE = re.compile(r"^(?P<name>Xq[a-z]+q|[A-Z][\w'’\-]+)\s*,\s+(?=(?:the|it|its|this|that|there|your|yes|no|"
@@ -67,7 +67,6 @@ def atomize(claim: str, first_verb, is_verb_word) -> list[str]:
     """The claims of one clause, one value each (the clause itself when it has one value)."""
     body = claim.rstrip(" .!")
     end = claim[len(body):].strip()
-    extra: list[str] = []
     body, extra = _parentheses(body, first_verb)
     verb = first_verb(body)
     if verb is None:
