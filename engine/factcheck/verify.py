@@ -332,7 +332,7 @@ class Verifier(RelationChecks, ValueChecks):
         # A number right after a capitalized word belongs to a name ("Office 115", "Apollo 13").
         values = [v for v in V.extract(text, self.now, spans)
                   if not (v.kind == "number" and after_name(text[:v.start]))]
-        if first_verb(text) is None:
+        if first_verb(blank_out(text, spans)) is None:  # names out: "Teaching Committee" has no verb
             for v in values:  # "Seminar — Monday; 11 am; Room B": a time listed with no verb is when it starts
                 if v.kind == "time" and not v.slot:
                     v.slot = "start"
@@ -423,7 +423,7 @@ class Verifier(RelationChecks, ValueChecks):
                     continue
                 if b in valued:
                     continue
-                clash = self._entity_clash(b, ents, cues, first_verb(text) is None, said)
+                clash = self._entity_clash(b, ents, cues, first_verb(blank) is None, said)
                 if clash:
                     contra.append(clash)
                 else:
