@@ -210,17 +210,29 @@ def print_report(res: dict, show_errors: int) -> None:
 def main(argv: list[str], command: str = "eval factcheck") -> int:
     parser = ArgumentParser(prog=f"kgchat {command}", description=__doc__.split("\n")[0])
     parser.add_argument("--split", choices=sorted(SEEDS), default="dev", help="which planted split (default dev)")
-    parser.add_argument("--domain", choices=("both", "office", "wikidata"), default="both")
+    parser.add_argument("--domain", choices=("both", "office", "wikidata"), default="both",
+                        help="planted set: which domains")
+    parser.add_argument("--set", choices=("both", "planted", "replies"), default="both", dest="which",
+                        help="planted claims, the out-of-generator replies (engine/harness/eval/replies.py), or both")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--errors", type=nonnegative_int, default=0, metavar="N", help="show the first N wrong verdicts")
     args = parser.parse_args(argv)
+    from engine.harness.eval import replies_score
+
     domains = ("office", "wikidata") if args.domain == "both" else (args.domain,)
-    res = run(args.split, domains)
+    res = run(args.split, domains) if args.which != "replies" else {}
+    ood = replies_score.run(args.split) if args.which != "planted" else None
     if args.json:
-        res = dict(res, errors=res["errors"][:args.errors])
+        if res:
+            res = dict(res, errors=res["errors"][:args.errors])
+        if ood is not None:
+            res["out_of_generator"] = dict(ood, errors=ood["errors"][:args.errors])
         print(json.dumps(res, ensure_ascii=False))
-    else:
+        return 0
+    if res:
         print_report(res, args.errors)
+    if ood is not None:
+        replies_score.print_report(ood, args.errors)
     return 0
 
 

@@ -109,7 +109,8 @@ def office_replies(data: dict, kg: str, now: str, rng: random.Random, n: int) ->
     rooms = sorted({e["location"] for e in data["events"]})
     days = sorted({e["date"] for e in data["events"]})
     makers = (_office_chain, _office_range, _office_bullets, _office_pronoun, _office_organizer, _office_contact,
-              _office_desk, _office_apposition, _office_nei)
+              _office_desk, _office_apposition, _office_nei, _office_fronted, _office_misplaced, _office_nei,
+              _office_dash, _office_trailing, _office_its)
     out = []
     for i in range(n):
         e = rng.choice(events)
@@ -175,6 +176,8 @@ def _office_pronoun(e, p, rng, *, rooms, **_):
     room = e["location"] if r_ok else _wrong(e["location"], rooms, rng)
     start = e["start_time"] if s_ok else shift(e["start_time"], 30 if e["start_time"] != "08:00" else 60)
     end = e["end_time"] if e_ok else shift(e["end_time"], 60)
+    if start == end:  # a wrong start that lands on the end would be said twice
+        start = shift(e["start_time"], -60)
     s_txt, e_txt = say_clock(start, rng), say_clock(end, rng)
     go = rng.choice(("kicks off", "starts", "begins"))
     stop = rng.choice(("wraps up", "ends", "finishes"))
@@ -233,6 +236,64 @@ def _office_apposition(e, p, rng, *, rooms, days, **_):
     text = f"Your next one is the {e['name']} ({room}, {d}), organized by {e['organizer']}."
     return text, [Gold(room, _v(r_ok), "location"), Gold(d, _v(d_ok), "date"),
                   Gold(e["organizer"], "supported", "organizer")]
+
+
+def _office_fronted(e, p, rng, *, rooms, days, **_):
+    """A reordered clause: the day first, then the event and its time."""
+    d_ok, t_ok = not _pick(rng), not _pick(rng)
+    day = e["date"] if d_ok else _wrong(e["date"], days, rng)
+    start = e["start_time"] if t_ok else shift(e["start_time"], 150)
+    d, t = say_day(day, rng), say_clock(start, rng)
+    text = f"On {d}, the {e['name']} {rng.choice(('starts', 'begins', 'kicks off'))} at {t}."
+    return text, [Gold(d, _v(d_ok), "date"), Gold(t, _v(t_ok), "start_time")]
+
+
+def _office_misplaced(e, p, rng, *, rooms, **_):
+    """A value the KG holds under another relation, or a thing of the wrong kind."""
+    case = rng.choice(("organizer-as-room", "end-as-start", "room-true", "attendee-as-organizer"))
+    others = [a for a in e["attendees"] if a != e["organizer"]]
+    if case == "organizer-as-room":
+        text, gold = f"The {e['name']} is held in {e['organizer']}.", Gold(e["organizer"], "contradicted", "location",
+                                                                             "wrong-type")
+    elif case == "end-as-start" and e["end_time"] != e["start_time"]:
+        t = say_clock(e["end_time"], rng)
+        text, gold = f"The {e['name']} starts at {t}.", Gold(t, "contradicted", "start_time", "wrong-relation")
+    elif case == "attendee-as-organizer" and others:
+        who = rng.choice(others)
+        text, gold = f"{who} organizes the {e['name']}.", Gold(who, "contradicted", "organizer", "wrong-relation")
+    else:
+        text, gold = f"The {e['name']} is held in {e['location']}.", Gold(e["location"], "supported", "location")
+    return text, [gold]
+
+
+def _office_dash(e, p, rng, *, rooms, days, **_):
+    """A verbless line: "Poster Session — Monday, 8 am, Meeting Room Delta"."""
+    d_ok, t_ok, r_ok = (not _pick(rng, 0.4) for _ in range(3))
+    d = say_day(e["date"] if d_ok else _wrong(e["date"], days, rng), rng)
+    t = say_clock(e["start_time"] if t_ok else shift(e["start_time"], 120), rng)
+    room = e["location"] if r_ok else _wrong(e["location"], rooms, rng)
+    dash = rng.choice(("—", "–", ":"))
+    text = f"{e['name']} {dash} {d}; {t}; {room}."
+    return text, [Gold(d, _v(d_ok), "date"), Gold(t, _v(t_ok), "start_time"), Gold(room, _v(r_ok), "location")]
+
+
+def _office_trailing(e, p, rng, *, rooms, days, **_):
+    """The user addressed at the end: "..., Mei!"."""
+    r_ok, d_ok = not _pick(rng), not _pick(rng)
+    room = e["location"] if r_ok else _wrong(e["location"], rooms, rng)
+    d = say_day(e["date"] if d_ok else _wrong(e["date"], days, rng), rng)
+    first = p["name"].split()[0]
+    text = f"The {e['name']} is in {room} on {d}, {first}!"
+    return text, [Gold(room, _v(r_ok), "location"), Gold(d, _v(d_ok), "date")], [first]
+
+
+def _office_its(e, p, rng, *, rooms, people, **_):
+    """A possessive pronoun and a contraction: "Its organizer is X, and it's in Room B"."""
+    o_ok, r_ok = not _pick(rng), not _pick(rng)
+    org = e["organizer"] if o_ok else _wrong(e["organizer"], [x["name"] for x in people], rng)
+    room = e["location"] if r_ok else _wrong(e["location"], rooms, rng)
+    text = f"You asked about the {e['name']}. Its organizer is {org}, and it's in {room}."
+    return text, [Gold(org, _v(o_ok), "organizer"), Gold(room, _v(r_ok), "location")]
 
 
 def _office_nei(e, p, rng, **_):
@@ -386,9 +447,13 @@ def bands_replies(store, kg: str, rng: random.Random, n: int) -> list[Reply]:
             gold = [Gold(when, _v(d_ok), "release date", "paraphrase"), Gold(f"{k} tracks", _v(t_ok), "track count")]
         elif case == 3:
             album = rng.choice(albums)
-            case2 = rng.choice(("true", "wrong", "city"))
+            case2 = rng.choice(("true", "wrong", "city", "member"))
+            members = [m for m, bs in f.of(BANDS + "member").items() if by_band[album][0] in bs] or \
+                [x for x in f.of(BANDS + "member").get(by_band[album][0], [])]
             if case2 == "city":
                 who, verdict, kind = rng.choice(cities), "contradicted", "wrong-type"
+            elif case2 == "member" and members:
+                who, verdict, kind = rng.choice(members), "contradicted", "wrong-relation"
             elif case2 == "wrong":
                 who, verdict, kind = _wrong(producer[album][0], producers, rng), "contradicted", "value"
             else:
@@ -406,11 +471,16 @@ def bands_replies(store, kg: str, rng: random.Random, n: int) -> list[Reply]:
             text = f"Sure! {f.label(m)} was born in {f.label(city)} in {y} and plays the {inst}."
             gold = [Gold(f.label(city), _v(c_ok), "born in"), Gold(str(y), _v(y_ok), "birth year"),
                     Gold(inst, "supported", "plays instrument")]
-        else:
+        elif i % 12 == 5:
             band = rng.choice(bands)
             invented = rng.choice(INVENTED)
             text = f"{f.label(band)} toured with {invented} last spring."
             gold = [Gold(invented, "nei", "toured with", "not-in-kg")]
+        else:
+            band = rng.choice(bands)
+            town = hometown[band][0]
+            text = f"Well, {f.label(band)} is signed to {f.label(town)}."
+            gold = [Gold(f.label(town), "contradicted", "record label", "wrong-type")]
         out.append(Reply("bands", kg, text, gold, ["Sure"] if text.startswith("Sure") else _addressed(text)))
     return out
 
@@ -473,10 +543,15 @@ def campus_replies(store, kg: str, rng: random.Random, n: int) -> list[Reply]:
                     Gold(f.label(where), _v(b_ok), "located in", "paraphrase")]
             if who == where:
                 gold = gold[:1]
-        else:
+        elif i % 10 == 4:
             lec = rng.choice(lecturers)
             invented = rng.choice(INVENTED)
             text = f"Well, {f.label(lec)} co-wrote a textbook with {invented}."
             gold = [Gold(invented, "nei", "co-author", "not-in-kg")]
+        else:
+            c = rng.choice(courses)
+            who = taught[c][0]
+            text = f"{f.label(c)} is held in {f.label(who)}."
+            gold = [Gold(f.label(who), "contradicted", "held in", "wrong-type")]
         out.append(Reply("campus", kg, text, gold, ["Well"] if text.startswith("Well") else _addressed(text)))
     return out

@@ -53,7 +53,7 @@ def build(split: str = "dev") -> list[tuple[Reply, object]]:
     with open(office, encoding="utf-8") as fh:
         demo = next(iter(json.load(fh).values()))
     store = load(office)
-    out += [(r, store) for r in office_replies(demo["data"], office, "2026-03-01T09:00", rng, 45)]
+    out += [(r, store) for r in office_replies(demo["data"], office, "2026-03-01T09:00", rng, 48)]
     worlds = load_split(split)
     with tempfile.TemporaryDirectory() as tmp:
         for did in sorted(worlds)[:WORLDS]:
@@ -77,9 +77,18 @@ def own_claim(text: str, checks: list, others: list[str]):
     holding = [c for c in checks if said in _norm(c.claim)]
     if not holding:
         return None, False
-    best = min(holding, key=lambda c: sum(_norm(o) in _norm(c.claim) for o in others))
-    alone = not any(_norm(o) in _norm(best.claim) for o in others if _norm(o) != said and _norm(o) not in said)
+    best = min(holding, key=lambda c: sum(_norm(o) in _predicate(c.claim) for o in others))
+    alone = not any(_norm(o) in _predicate(best.claim) for o in others if _norm(o) != said and _norm(o) not in said)
     return best, alone
+
+
+def _predicate(claim: str) -> str:
+    """A claim after its verb: another value named as the subject ("Paris has 2 million
+    inhabitants" after "the capital is Paris") is not a second value of the claim."""
+    from engine.stages.check.factcheck.split import first_verb
+
+    verb = first_verb(claim)
+    return _norm(claim[verb:] if verb else claim)
 
 
 def addressed_subject(claim: str, addressed: list[str]) -> bool:

@@ -23,35 +23,35 @@ _TOKEN = re.compile(r"[^\s,;()]+|[,;()]")
 # "Sure Mei,", "Hi Ravi!", "Alright, Mei —": a name addressed, never the subject of a claim.
 OPENERS = (r"(?:sure(?:\s+thing)?|ok(?:ay)?|well|yes|yeah|no|alright|all right|right|hi|hello|hey|thanks|thank you|"
            r"of course|certainly|absolutely|great|good news|good question|great question|so|got it|happy to help|"
-           r"no problem|sorry|you bet|glad you asked)")
-VOCATIVE = re.compile(rf"^(?:{OPENERS}[\s,!.:;\-—–]*)+(?P<name>(?:Xq[a-z]+q|[A-Z][\w'’\-]+)(?:\s+[A-Z][\w'’\-]+)?)\s*[,!.:;—–]+\s*",
+           r"no problem|sorry|you bet|glad you asked|done|all set|there you go|here you go)")
+VOCATIVE = re.compile(rf"^(?:{OPENERS}[\s,!.:;\-—–]*)+(?P<name>(?-i:(?:Xq[a-z]+q|[A-Z][\w'’\-]+)(?:\s+[A-Z][\w'’\-]+)?))\s*[,!.:;—–]+\s*",
                       re.IGNORECASE)
+OPENER_ONLY = re.compile(rf"^(?:{OPENERS}\s*[,!.:;—–-]+\s*)+", re.IGNORECASE)
 BARE_VOCATIVE = re.compile(r"^(?P<name>Xq[a-z]+q|[A-Z][\w'’\-]+)\s*,\s+(?=(?:the|it|its|this|that|there|your|yes|no|"
                            r"Xq[a-z]+q)\b)")
+FRONTED_VALUE = re.compile(r"^(?P<pp>(?:on|at|in|from|during|by)\s[^,]+?),\s+(?=\S)", re.IGNORECASE)
 AVAILABILITY = re.compile(r"\b(?:free|busy|available|unavailable|occupied|booked up|fully booked)\b", re.IGNORECASE)
 MARKER = re.compile(r"^(?:so|well|now|okay|ok|alright|anyway|basically|yes|yeah)\s+(?=(?:the|it|its|this|that|there|"
                     r"your|Xq[a-z]+q)\b)", re.IGNORECASE)
-TRAILING_VOCATIVE = re.compile(r",\s+(?:Xq[a-z]+q|[A-Z][a-z]+)\s*(?P<end>[.!]?)$")
 
 
-def strip_vocative(s: str, first_verb, person_names: set[str] | None = None) -> str:
-    """The clause without a leading (or trailing) address to the user: "Sure Mei, the X is ..."
-    → "the X is ...". A bare leading name is an address only when a full clause follows with
-    its verb before any comma ("Mei, the X starts at 8"; not "Fatima, the organizer, runs it")."""
+def strip_vocative(s: str, first_verb) -> str:
+    """The clause without a leading address to the user: "Sure Mei, the X is ..." / "Done, Lars:
+    X is booked" → "the X is ...". A bare leading name is an address only when a full clause
+    follows with its verb before any comma ("Mei, the X starts at 8"; not "Fatima, the organizer,
+    runs it")."""
     m = VOCATIVE.match(s)
     if m and first_verb(s[m.end():]) is not None and not _is_verb_at(s, m.start("name"), first_verb):
-        s = s[m.end():]
-    else:
-        m = BARE_VOCATIVE.match(s)
-        rest = s[m.end():] if m else ""
-        verb = first_verb(rest) if m else None
-        if m and verb is not None and "," not in rest[:verb] and verb > 0:
-            s = rest
-    s = MARKER.sub("", s)
-    t = TRAILING_VOCATIVE.search(s)
-    if t and person_names is not None and s[t.start():].strip(" ,.!") in person_names:
-        s = s[:t.start()] + t.group("end")
-    return s
+        return MARKER.sub("", s[m.end():])
+    bare = OPENER_ONLY.match(s)
+    if bare and first_verb(s[bare.end():]) is not None:
+        s = s[bare.end():]
+    m = BARE_VOCATIVE.match(s)
+    rest = s[m.end():] if m else ""
+    verb = first_verb(rest) if m else None
+    if m and verb is not None and "," not in rest[:verb] and verb > 0:
+        s = rest
+    return MARKER.sub("", s)
 
 
 def _is_verb_at(s: str, pos: int, first_verb) -> bool:
@@ -66,23 +66,32 @@ def _valueish(tok: str) -> bool:
 def atomize(claim: str, first_verb, is_verb_word) -> list[str]:
     """The claims of one clause, one value each (the clause itself when it has one value)."""
     body = claim.rstrip(" .!")
-    end = claim[len(body):].strip() or "."
-    extra: list[str] = []
+    end = claim[len(body):].strip()
     body, extra = _parentheses(body, first_verb)
     verb = first_verb(body)
     if verb is None:
         return [_finish(c, end) for c in _fragment(body)] + extra
+    fronted = FRONTED_VALUE.match(body[:verb])
+    if fronted and not AVAILABILITY.search(body) and any(_valueish(t) for t in fronted.group("pp").split()[1:]):
+        # "On Monday, the seminar starts at 10": the fronted value is a claim of the clause too
+        rest = body[fronted.end():]
+        rest_verb = first_verb(rest)
+        if rest_verb is not None:
+            toks = [(m.start() + rest_verb, m.group(0)) for m in _TOKEN.finditer(rest[rest_verb:])]
+            k = _verb_group(toks, is_verb_word)
+            head = rest[:toks[k][0]].rstrip() if k < len(toks) else rest
+            pp = fronted.group("pp")
+            return (atomize(_finish(rest, end), first_verb, is_verb_word)
+                    + [_finish(f"{head} {pp[0].lower()}{pp[1:]}", end)] + extra)
     toks = [(m.start() + verb, m.group(0)) for m in _TOKEN.finditer(body[verb:])]
-    # The verb group: the verb and the verbs, particles and adverbs that follow it.
-    k = 1
-    while k < len(toks) and (is_verb_word(toks[k][1]) or toks[k][1].lower() in ("not", "also", "currently", "usually",
-                                                                                 "place", "being", "be", "been")):
-        k += 1
+    k = _verb_group(toks, is_verb_word)
     whole = _finish(body, end)
     if k >= len(toks):
         return [whole] + extra
-    if AVAILABILITY.search(body):
-        return [whole] + extra  # "free at 2 pm on Thursday": one statement about one moment
+    if AVAILABILITY.search(body) or any(t.islower() and t != "am" and is_verb_word(t) for _, t in toks[k:]):
+        # "free at 2 pm on Thursday": one statement about one moment; "ends at 8:30, right before
+        # Y starts": a clause inside, whose values are not this verb's
+        return [whole] + extra
     head = body[:toks[k][0]].rstrip()
     rest = toks[k:]
     segments: list[list[tuple[int, str]]] = [[]]
@@ -122,6 +131,15 @@ def atomize(claim: str, first_verb, is_verb_word) -> list[str]:
         if not follows and any(_valueish(t) for _, t in seg):
             out.append(_finish(f"{head} {obj}", end))
     return out + extra
+
+
+def _verb_group(toks: list[tuple[int, str]], is_verb_word) -> int:
+    """Where the verb group ends: the verb and the verbs, particles and adverbs after it."""
+    k = 1
+    while k < len(toks) and (is_verb_word(toks[k][1]) or toks[k][1].lower() in ("not", "also", "currently", "usually",
+                                                                                 "place", "being", "be", "been")):
+        k += 1
+    return k
 
 
 def _object_follows(toks: list[tuple[int, str]], i: int) -> bool:

@@ -21,7 +21,7 @@ from engine.stages.verbalize import sentence
 SEMANTIC_MARGIN = 0.05  # how much closer to the claim one relation's sentence must be than the next
 PREPOSITIONS = frozenset("in at on from during near inside into within across to by of for with".split())
 LOCATIVE = frozenset("in at on from during near inside into within across".split())
-RELATION_MIN = 0.35  # how close a claim's wording must be to a relation's label to state it
+RELATION_MIN = 0.5  # how close a claim's wording must be to a relation's label to state it ("toured" ~ "debut year" is 0.42)
 
 
 class RelationChecks:
@@ -153,9 +153,26 @@ class RelationChecks:
         number, date or thing here ("draws 500,000 monthly listeners", "was formed in Leeds")."""
         if functional(slot.key, len(slot.facts)):
             return True
-        if not custom(slot.key) or len(slot.facts) != 1:
+        if not custom(slot.key) or len(slot.facts) != 1 or self._many_valued(slot):
             return False
-        return slot.key in said or slot.key in self._unit_said or slot.kind == "date"
+        return slot.key in said or slot.key in self._unit_said or slot.kind in ("date", "number")
+
+    def _many_valued(self, slot: Slot) -> bool:
+        """Does any subject of the KG hold two values of this relation ("teaches" does; "head of
+        department" does not)? Asked once per predicate and direction."""
+        p = slot.facts[0].fact.p
+        key = (p, slot.direction)
+        if key not in self._many:
+            a, b = ("?s", "?o") if slot.direction == "out" else ("?o", "?s")
+            ask = getattr(self.bg, "query", None)
+            try:
+                self._many[key] = bool(ask and ask(
+                    f"ASK {{ GRAPH ?g {{ {a} <{p}> {b} . {a} <{p}> ?other . FILTER({b} != ?other) }} }}"
+                    if slot.direction == "out" else
+                    f"ASK {{ GRAPH ?g {{ {b} <{p}> {a} . ?other <{p}> {a} . FILTER({b} != ?other) }} }}"))
+            except Exception:  # an endpoint that refuses the query: assume several values, claim nothing
+                self._many[key] = True
+        return self._many[key]
 
     def _itself(self, a: str, said: set[str]) -> tuple[KFact, str] | None:
         for slot in self.slots(a).values():
@@ -174,7 +191,11 @@ class RelationChecks:
         prep = self._preposition(b, self._text)
         for slot in self.slots(a).values():
             by_prep = self._by_preposition(slot, prep)
-            if (slot.direction == "out" and not slot.literal and (slot.key in said or by_prep)
+            # a custom relation may be stated from its object's side ("X is head of the
+            # department": the department's head)
+            if slot.direction == "in" and (slot.key, "out") in self.slots(b):
+                continue  # "Henrik's office is TB 3.04" is judged as Henrik's office, not the room's occupant
+            if ((slot.direction == "out" or custom(slot.key)) and not slot.literal and (slot.key in said or by_prep)
                     and self._single(slot, said | ({slot.key} if by_prep else set()))
                     and b not in slot.others and (prep not in LOCATIVE or by_prep)):
                 kf = slot.facts[0]

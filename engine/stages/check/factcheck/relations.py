@@ -138,11 +138,13 @@ SYNONYMS: tuple[tuple[re.Pattern, str], ...] = tuple((re.compile(rx, re.IGNORECA
 _SPLIT_LOCAL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|[_\-]+")
 
 
+@lru_cache(maxsize=4096)
 def label_words(label: str) -> str:
     """A relation label or bare local name as words: "monthlyListeners" → "monthly listeners"."""
     return " ".join(_SPLIT_LOCAL.sub(" ", label).split()).lower()
 
 
+@lru_cache(maxsize=2048)
 def glosses(text: str) -> str:
     """The synonym glosses the claim's wording calls up."""
     return " ".join(gloss for rx, gloss in SYNONYMS if rx.search(text))

@@ -33,7 +33,7 @@ _LEMMAS = ("start begin end finish organize organise host run lead attend join w
            "think believe know seem look sound offer help invite arrive leave happen occur begin "
            "stand fall remain become build grow know mean lie rise sell buy pay tell say see give "
            "get keep make bring send fly drive eat fight wrap kick front draw headline pull hail sign tour "
-           "debut head base shoot score").split()
+           "debut head shoot score").split()
 _NOUNISH_BASE = {"book", "call", "plan", "present", "star", "score", "coach", "award", "act", "open", "close",
                  "last", "end", "start", "work", "play", "study", "design", "release", "cost", "meet", "run",
                  "found", "lead", "need", "use", "help", "offer", "host", "chair", "report", "cover", "span",
@@ -73,7 +73,7 @@ VERBS_AFTER_SUBJECT = {"starts", "ends", "works", "plays", "leads", "calls", "pl
 
 SUBJECT_PRONOUNS = {"i", "you", "he", "she", "it", "we", "they", "there", "this", "that", "these", "those"}
 DISCOURSE = re.compile(r"^(?:(?:yes|yeah|no|sure|ok|okay|well|great|perfect|alright|all right|certainly|"
-                       r"of course|done|right|so|also|actually|unfortunately|sorry)\s*[,:;!.-]+\s*)+(?=\S)",
+                       r"of course|done|right|so|also|actually|unfortunately|sorry)\s*[,:;!.—–-]+\s*)+(?=\S)",
                        re.IGNORECASE)
 FRONTED = re.compile(r"^(?:at|on|in|from|by|for|during|after|before|until|since|today|tomorrow|tonight|this|next|"
                      r"right now|based on|according to|as for|with|without|because|if|when|while|although)\b",
@@ -256,8 +256,10 @@ def split_sentence(sentence: str, protected: Spans) -> list[str]:
     """The atomic claims of one sentence (the sentence itself when it is a question, a greeting,
     a fragment or has nothing to split)."""
     masked, names = _mask(sentence, protected)
-    s = DISCOURSE.sub("", masked).strip() or masked.strip()
-    s = strip_vocative(s, first_verb)
+    s = masked.strip()
+    if not s.endswith("?"):
+        s = strip_vocative(s, first_verb)
+    s = DISCOURSE.sub("", s).strip() or s
     if s.endswith("?") or GREETINGS.match(s):
         claims = [s]
     elif first_verb(s) is None:

@@ -11,6 +11,7 @@ from engine.stages.check.factcheck.relations import (
     COUNT_NOUNS,
     TIME_SLOTS,
     cued,
+    custom,
     functional,
     glosses,
     label_words,
@@ -25,6 +26,12 @@ BUSY = re.compile(r"\b(?:busy|occupied|taken|unavailable|booked up|in a meeting)
 THEN = re.compile(r"\b(?:then|at that time|at that hour)\b", re.IGNORECASE)
 # Literal kinds no other kind of value can stand for.
 CONTACT_KINDS = ("phone", "email")
+
+
+def _years(slot: Slot) -> bool:
+    """Integers that read as years ("founded 1965", "opened 2004")."""
+    return slot.kind == "number" and all(float(kf.value).is_integer() and 1000 <= kf.value <= 2100
+                                         for kf in slot.facts)
 
 
 class ValueChecks:
@@ -49,7 +56,9 @@ class ValueChecks:
         """A year is compared only with dates and with years, a number with a unit ("194
         minutes", "500,000 listeners") only with relations that speak of that unit."""
         words = label_words(slot.facts[0].p_label) + " " + slot.key.lower()
-        if v.kind == "year" and not (slot.kind == "date" or "year" in words):
+        if slot.key in self._said:
+            return True  # "seats 180 people": the claim names the relation (capacity) itself
+        if v.kind == "year" and not (slot.kind == "date" or "year" in words or _years(slot)):
             return False
         if v.kind not in ("number", "year"):
             return True
@@ -121,14 +130,18 @@ class ValueChecks:
                 return slot.facts, V.matches(v, "number", float(len(slot.facts)))
         return None
 
-    def _unknown_clash(self, name: str, ents: list[str], cues: set[str]) -> tuple[KFact, str] | None:
-        # An invented name stands in for a person, or for a room when it says so.
+    def _unknown_clash(self, name: str, ents: list[str], cues: set[str],
+                       said: set[str] = frozenset()) -> tuple[KFact, str] | None:
+        # An invented name stands in for a person, or for a room when it says so; for a
+        # relation of one's own KG that the claim states and that holds one thing here ("formed
+        # in Toronto"), for that thing, whatever its kind.
         looks_like = {"room"} if re.search(r"\b(room|office)\b", name, re.I) else None
         for a in ents:
             for slot in self.slots(a).values():
                 if (slot.direction == "out" and not slot.literal and slot.key in cues
-                        and functional(slot.key, len(slot.facts))):
-                    if not self.slot_category(slot) & (looks_like or {"person"}):
+                        and self._single(slot, said)):
+                    stated_here = slot.key in said and custom(slot.key)
+                    if not stated_here and not self.slot_category(slot) & (looks_like or {"person"}):
                         continue
                     kf = slot.facts[0]
                     return kf, f"the KG says {self.say(kf)}; it knows no {name}"

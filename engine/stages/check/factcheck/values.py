@@ -89,6 +89,8 @@ def _to_24h(h: int, m: int, ampm: str | None) -> frozenset[int]:
 
 
 def _slot(text: str, start: int) -> str:
+    if re.search(r"\d\s*(?:[-–—]|to)\s*$", text[max(0, start - 12):start]):
+        return "end"  # the second time of "08:00 - 08:30"
     before = " ".join(re.findall(r"[\w']+", text[max(0, start - 30):start])[-3:])
     if END_CUES.search(before):
         # "from 10 to 11": the "to" is nearest; "ends at 11": an end cue anywhere before wins
@@ -148,7 +150,10 @@ def extract(text: str, now: datetime | None = None, taken: list[tuple[int, int]]
             num = float(raw) * scale
             decimals = len(raw.split(".")[1]) if "." in raw else 0
             tolerance = 0.5 * 10 ** (-decimals) * scale if scale > 1 or decimals else 0.0
-            if HEDGE.search(text[max(0, m.start() - 20):m.start()]) and not decimals and scale == 1:
+            hedged = HEDGE.search(text[max(0, m.start() - 20):m.start()])
+            if hedged and scale > 1:
+                tolerance *= 2  # "about 3.7 million" for 3,755,251: a hedge may cut digits, not round them
+            elif hedged and not decimals:
                 # "about 410,000": a round number hedged is said to its last non-zero digit
                 zeros = len(raw) - len(raw.rstrip("0"))
                 tolerance = 0.5 * 10 ** zeros if zeros else 0.0

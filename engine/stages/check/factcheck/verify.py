@@ -74,6 +74,10 @@ class Verifier(RelationChecks, ValueChecks):
         # The encoder (or a function that builds it) that matches wording to a custom KG's relations.
         self.relation_encoder = relation_encoder if relation_encoder is not None else encoder
         self._where: dict[str, list[tuple[int, int]]] = {}
+        self._pinned: dict[str, str] = {}  # same-named entities a claim of this reply told apart
+        self._many: dict[tuple[str, str], bool] = {}
+        self._said: set[str] = set()
+        self._pin_ok = True
         self._blank = self._text = ""
         self._unit_said: set[str] = set()
         self.encoder = encoder  # engine.stages.score.encoder.Encoder, only when the session already has one
@@ -201,6 +205,9 @@ class Verifier(RelationChecks, ValueChecks):
         8" is about the meeting, not the room just named)."""
         fits = [iri for iri in reversed(self.context)
                 if self.category(iri) & set(kinds) or ("thing" in kinds and not self.category(iri) & {"person"})]
+        if not fits and "person" in kinds:
+            # a KG with no types: "his", "her" stand for the last thing of unknown kind
+            fits = [iri for iri in reversed(self.context) if self.category(iri) == frozenset({"thing"})]
         if needs:
             for iri in fits[:6]:
                 if any(slot.literal and slot.kind in needs for slot in self.slots(iri).values()):
@@ -219,6 +226,9 @@ class Verifier(RelationChecks, ValueChecks):
         if recent is None:
             recent = next((iri for iri, _ in m.candidates if iri in self._retrieved_entities), None)
         if len(same) > 1:
+            pinned = self._pinned.get(top_label) if self._pin_ok else None
+            if pinned in same:
+                return [pinned]
             return sorted(same, key=lambda iri: iri != recent)[:MAX_COMBOS]
         if recent is not None and (top < 0.97 or recent == top_iri):
             return [recent]
@@ -257,9 +267,10 @@ class Verifier(RelationChecks, ValueChecks):
         spans = []
         for m in self._names(sentence):
             trim(m)  # "Grace, the" is the name Grace: a fuzzy match must not swallow the comma after it
-            cut = m.text.find(",")
-            if cut > 0 and "," not in self.label(m.candidates[0][0]):
-                trim_to(m, cut)
+            label = self.label(m.candidates[0][0])
+            cuts = [m.text.find(c) for c in ",(;" if c in m.text and c not in label]
+            if cuts and min(cuts) > 0:
+                trim_to(m, min(cuts))
             spans.append((m.start, m.end))
         return spans
 
@@ -290,6 +301,7 @@ class Verifier(RelationChecks, ValueChecks):
         said = V.extract(text, self.now)
         inside = [(v.start, v.end) for v in said if v.kind in ("email", "phone")]
         needs = {v.kind for v in said if v.kind in ("time", "date", "phone", "email")}
+        self._pin_ok = not needs & {"time", "date"}  # a claim's own day or time tells a weekly meeting apart
         mentions = [m for m in detect(text, self.index) if m.kind in ("name", "pronoun", "definite")
                     and V.free(inside, m.start, m.end) and (m.kind != "name" or self._names_a_thing(m))]
         for m in mentions:
@@ -320,6 +332,10 @@ class Verifier(RelationChecks, ValueChecks):
         # A number right after a capitalized word belongs to a name ("Office 115", "Apollo 13").
         values = [v for v in V.extract(text, self.now, spans)
                   if not (v.kind == "number" and after_name(text[:v.start]))]
+        if first_verb(blank_out(text, spans)) is None:  # names out: "Teaching Committee" has no verb
+            for v in values:  # "Seminar — Monday; 11 am; Room B": a time listed with no verb is when it starts
+                if v.kind == "time" and not v.slot:
+                    v.slot = "start"
         blank = blank_out(text, spans + [(v.start, v.end) for v in values])
         unknown = unknown_names(blank)
         exact = self._exact_names(text, blank)
@@ -350,6 +366,12 @@ class Verifier(RelationChecks, ValueChecks):
         for _, combo_iris in anchors:
             if len(combo_iris) == 1:
                 self.context.append(combo_iris[0])
+            elif best.verdict == "supported":
+                # A weekly meeting told apart by one value ("Design Review from 15:30") stays that
+                # meeting for the reply's next claims ("... in Meeting Room Omega").
+                hit = next((x for kf in best.evidence for x in (kf.fact.s, kf.fact.o) if x in combo_iris), None)
+                if hit is not None:
+                    self._pinned[self.label(hit)] = hit
         if best.evidence:
             self.context += [kf.fact.s for kf in best.evidence[:1]]
         if best.verdict == "nei" and not best.evidence:
@@ -365,7 +387,7 @@ class Verifier(RelationChecks, ValueChecks):
         if NONE.search(blank):
             return Judgement("nei", reason="says what there is not; the KG lists what there is")
         self._blank, self._text, self._unit_said = blank, text, set()
-        said = self._stated(blank, ents) | implied
+        said = self._said = self._stated(blank, ents) | implied
         cues = self._cues(blank, ents) | implied | said
         support: list[KFact] = []
         contra: list[tuple[KFact, str]] = []
@@ -401,7 +423,7 @@ class Verifier(RelationChecks, ValueChecks):
                     continue
                 if b in valued:
                     continue
-                clash = self._entity_clash(b, ents, cues, first_verb(text) is None, said)
+                clash = self._entity_clash(b, ents, cues, first_verb(blank) is None, said)
                 if clash:
                     contra.append(clash)
                 else:
@@ -413,7 +435,7 @@ class Verifier(RelationChecks, ValueChecks):
             if clash:
                 contra.append(clash)
         for name in unknown:
-            clash = self._unknown_clash(name, ents, cues)
+            clash = self._unknown_clash(name, ents, cues, said)
             if clash:
                 contra.append(clash)
             else:
