@@ -1,0 +1,1 @@
+"""Measuring code: benchmark generators, evaluations, benchmarks and data sets made by code."""
