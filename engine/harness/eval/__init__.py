@@ -1,0 +1,1 @@
+"""Evaluations of the pipeline against generated gold."""
