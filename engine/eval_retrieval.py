@@ -8,7 +8,10 @@ differ only in scorer and retriever.
 
 Scores per turn: the retrieved set is the subgraph's nodes (IRIs, literal values) plus its
 background edges (s, p, o); derived facts are not KG edges and count on neither side. P, R and
-F1 are averaged over the user turns whose gold is not empty.
+F1 are averaged over the user turns whose gold is not empty. Answer-fact recall (what the
+prompt gets of the answer, derived facts included) and the name-noise share are defined in
+engine/harness/eval/answers.py; `--domain` and `--lodo` (engine/harness/eval/lodo.py) run the
+out-of-domain benchmark of engine/harness/ood, leaving each domain out of the model's training.
 """
 
 from __future__ import annotations
@@ -91,25 +94,37 @@ def replay(dialogues: dict[str, dict], resources: dict | None = None, limit: int
             progress(dialogue_id)
 
 
-def collect(split: str, limit: int | None, resources: dict, cache: Path | None) -> list:
-    """The replayed turns of a split; with `cache`, kept in (and reused from) a pickle there.
-    The feature matrix is rebuilt from each candidate's feature dict, so a cache survives the
-    removal of a feature (not the addition of one: then delete it)."""
+def collect(split: str, limit: int | None, resources: dict, cache: Path | None, domain: str = "office") -> list:
+    """The replayed turns of a split of the office benchmark or of an out-of-domain one
+    (engine/harness/ood), each marked with its `domain`; with `cache`, kept in (and reused
+    from) a pickle there. The feature matrix is rebuilt from each candidate's feature dict, so
+    a cache survives the removal of a feature (not the addition of one: then delete it)."""
     import pickle
 
-    from engine.benchmark import load_split
     from engine.features import FEATURES
 
-    path = cache / f"replay-{split}-{limit or 'all'}.pkl" if cache else None
+    name = f"replay-{split}" if domain == "office" else f"replay-{domain}-{split}"
+    path = cache / f"{name}-{limit or 'all'}.pkl" if cache else None
     if path is not None and path.exists():
         turns = pickle.loads(path.read_bytes())
         for t in turns:
             t.X = np.array([[c.features.get(f, 0.0) for f in FEATURES] for c in t.state.candidates],
                            dtype=np.float32).reshape(len(t.state.candidates), len(FEATURES))
+            t.domain = domain
         return turns
+    if domain == "office":
+        from engine.benchmark import load_split
+
+        dialogues = load_split(split)
+    else:
+        from engine.harness import ood
+
+        dialogues = ood.load_split(domain, split)
     start = time.perf_counter()
-    turns = list(replay(load_split(split), resources=resources, limit=limit))
-    print(f"{split}: {len(turns)} user turns, {sum(len(t.state.candidates) for t in turns)} candidates "
+    turns = list(replay(dialogues, resources=resources, limit=limit))
+    for t in turns:
+        t.domain = domain
+    print(f"{domain} {split}: {len(turns)} user turns, {sum(len(t.state.candidates) for t in turns)} candidates "
           f"replayed in {time.perf_counter() - start:.0f} s", file=sys.stderr)
     if path is not None:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -154,21 +169,23 @@ def prf(retrieved: set, gold: set) -> tuple[float, float, float]:
 
 
 def evaluate(turns: list[ReplayedTurn], retriever: str, scorer: str, *, k: int, cap: int,
-             model=None, prizes: dict | None = None) -> dict[str, float]:
-    """Mean P/R/F1 over the turns with non-empty gold for one scorer and retriever."""
+             model=None, prizes: dict | None = None, noise_predicates: set[str] | None = None) -> dict:
+    """Mean P/R/F1 over the turns with non-empty gold for one scorer and retriever, and what
+    the prompt gets of the answer (engine/harness/eval/answers.py)."""
     from engine.features import FEATURES
+    from engine.harness.eval.answers import AnswerTally
     from engine.retrieve import select
 
     bm25_col = FEATURES.index("bm25_rewrite")
     totals = np.zeros(3)
     counted = 0
+    tally = AnswerTally(noise_predicates)
     for t in turns:
         g_nodes, g_edges = gold_sets(t.gold)
         gold = g_nodes | g_edges
-        if not gold:
-            continue
-        counted += 1
         if not t.state.candidates:
+            tally.add([], t.gold)
+            counted += bool(gold)
             continue
         if scorer == "learned":
             scores = model.predict(t.X)
@@ -180,23 +197,31 @@ def evaluate(turns: list[ReplayedTurn], retriever: str, scorer: str, *, k: int, 
             c.score = float(s)
         pz = (prizes or model.prizes) if (scorer == "learned" and retriever == "pcst") else None
         sel = select(t.state.candidates, retriever, k, cap, pz)
-        totals += prf(retrieved_set(sel), gold)
+        tally.add(sel.facts, t.gold)
+        if gold:
+            counted += 1
+            totals += prf(retrieved_set(sel), gold)
     mean = totals / max(counted, 1)
     return {"precision": round(float(mean[0]), 4), "recall": round(float(mean[1]), 4),
-            "f1": round(float(mean[2]), 4), "turns": counted}
+            "f1": round(float(mean[2]), 4), "turns": counted, **tally.result()}
 
 
 def table(split: str, results: dict[str, dict]) -> str:
     col = 0 if split == "dev" else 1
+    first = next(iter(results.values()))
     lines = [f"Retrieval on the generated office benchmark, {split} split "
-             f"({next(iter(results.values()))['turns']} user turns with gold)",
-             f"{'row':<16} {'P':>6} {'R':>6} {'F1':>6}   GraphWOZ F1 (literature, {split})",
-             "-" * 66]
+             f"({first['turns']} user turns with gold, {first['answer_turns']} with answer facts, "
+             f"{first['single_turns']} single-relation)",
+             f"{'row':<16} {'P':>6} {'R':>6} {'F1':>6} {'ans':>6} {'ans-1':>6}   GraphWOZ F1 (literature, {split})",
+             "-" * 80]
     for name, r in results.items():
         lit = LITERATURE.get(name)
-        lines.append(f"{name:<16} {r['precision']:>6.3f} {r['recall']:>6.3f} {r['f1']:>6.3f}   "
-                     f"{lit[col]:.3f}" if lit else
-                     f"{name:<16} {r['precision']:>6.3f} {r['recall']:>6.3f} {r['f1']:>6.3f}   —")
+        ans = "".join(f" {x:>6.3f}" if x is not None else f" {'—':>6}"
+                      for x in (r["answer_recall"], r["answer_recall_single"]))
+        lines.append(f"{name:<16} {r['precision']:>6.3f} {r['recall']:>6.3f} {r['f1']:>6.3f}{ans}   "
+                     + (f"{lit[col]:.3f}" if lit else "—"))
+    lines.append("ans = answer-fact recall: share of question turns whose retrieved facts (edges and derived "
+                 "facts, as the prompt gets them) state every answer fact; ans-1 = single-attribute questions")
     return "\n".join(lines)
 
 
@@ -211,7 +236,25 @@ def main(argv: list[str], command: str = "eval retrieval") -> int:
     parser.add_argument("--subgraph-cap", type=int, default=Config.subgraph_cap)
     parser.add_argument("--replay-cache", metavar="DIR", help="keep the replayed split here and reuse it")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--domain", default="office", metavar="NAME",
+                        help="office (default), an out-of-domain benchmark domain (engine/harness/ood: football, "
+                             "films, books, companies, geography), or all: one table per domain")
+    parser.add_argument("--lodo", action="store_true",
+                        help="leave one domain out: each domain's learned rows use a relevance model trained "
+                             "on the other domains only")
+    parser.add_argument("--train-limit", type=int, default=40, metavar="N",
+                        help="with --lodo: train on the first N dialogues of each other domain's train split")
+    parser.add_argument("--dev-limit", type=int, default=15, metavar="N",
+                        help="with --lodo: select on the first N dialogues of each other domain's dev split")
     args = parser.parse_args(argv)
+    from engine.harness.eval import lodo
+
+    domains = lodo.all_domains() if args.domain == "all" else [args.domain]
+    if any(d not in lodo.all_domains() for d in domains):
+        parser.error(f"--domain must be all or one of {', '.join(lodo.all_domains())}, not {args.domain!r}")
+    if args.domain != "office" or args.lodo:
+        lodo.report(args, lodo.run(args, domains))
+        return 0
 
     model = RelevanceModel()
     start = time.perf_counter()

@@ -455,6 +455,25 @@ TEMPLATES = {"availability_booking": availability_booking, "event_details": even
              "group_contact": group_contact, "free_room": free_room, "my_day": my_day, "profile": profile}
 
 
+# Requests whose gold edges are the facts a reply must state (answer-fact recall); "tell me
+# about X" and "which rooms are free" ask for whole neighbourhoods, not for facts, and are left out.
+SINGLE_REQUESTS = ("request_entity_attribute",)
+LIST_REQUESTS = ("request_members", "request_member_count", "request_events", "request_room_booking",
+                 "request_availability", "request_room_availability")
+
+
+def answer_of(intents: list[str], gold: dict) -> dict | None:
+    """The answer facts of a turn in the out-of-domain benchmark's `answer` shape (kind "single"
+    for one attribute asked, "list" for the other fact requests), or None."""
+    names = [i.split("(", 1)[0] for i in intents]
+    requests = [n for n in names if n in SINGLE_REQUESTS + LIST_REQUESTS]
+    if not requests or not gold["edges"]:
+        return None
+    kind = "single" if requests == ["request_entity_attribute"] else "list"
+    return {"facts": gold["edges"], "strings": [], "kind": kind, "relations": sorted({e[1] for e in gold["edges"]}),
+            "asks_name": False}
+
+
 def entities_string(links: list[dict]) -> str:
     """GraphWOZ's `entities` field: "mention : entity, ..." with @speaker for the user."""
     return ", ".join(f"{link['mention']} : {'@speaker' if link['kind'] == 'first_person' else link['label']}"
@@ -490,6 +509,9 @@ def write_dialogue(world: World, dialogue_id: str, templates: list[str], rng: ra
                 alternatives.append({"transcript": heard, "confidence": round(0.3 + 0.4 * rng.random(), 3)})
         gold = turn.gold.as_json()
         gold["links"] = [{k: link[k] for k in ("mention", "start", "end", "kind", "entity")} for link in u.links]
+        answer = answer_of(turn.intents, gold)
+        if answer:
+            gold["answer"] = answer
         log.append({"turn": i, "manual_transcription": u.text, "alternative": alternatives,
                     "entities": entities_string(u.links), "intents": turn.intents,
                     "agent_response": turn.response, "gold": gold})

@@ -1,1 +1,1 @@
-"""Evaluations of the pipeline against generated gold."""
+"""Evaluations of kgchat against benchmarks made by separate code."""
