@@ -20,16 +20,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import pickle
 import sys
-import time
 from collections import defaultdict
 from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 
-from engine.eval_retrieval import ReplayedTurn, labels
+from engine.eval_retrieval import ReplayedTurn, collect, labels
 from engine.features import FEATURES, MODEL_INPUTS
 
 HIDDEN = ((32,), (64, 32))
@@ -68,35 +66,6 @@ def domain_of(turn: ReplayedTurn) -> str:
 
 
 # ---------------------------------------------------------------- data
-
-def turns_of(domain: str, split: str, limit: int | None, resources: dict, cache: Path | None) -> list[ReplayedTurn]:
-    """The replayed user turns of one domain's split (office: the generated office benchmark;
-    else engine.harness.ood), each tagged with its domain; kept in `cache` when given."""
-    from engine.eval_retrieval import replay
-
-    path = cache / f"replay-{domain}-{split}-{limit or 'all'}.pkl" if cache else None
-    if path is not None and path.exists():
-        turns = pickle.loads(path.read_bytes())
-    else:
-        if domain == "office":
-            from engine.benchmark import load_split
-
-            dialogues = load_split(split)
-        else:
-            from engine.harness import ood
-
-            dialogues = ood.load_split(domain, split)
-        start = time.perf_counter()
-        turns = list(replay(dialogues, resources=resources, limit=limit))
-        print(f"{domain}/{split}: {len(turns)} user turns replayed in {time.perf_counter() - start:.0f} s",
-              file=sys.stderr)
-        if path is not None:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_bytes(pickle.dumps(turns, protocol=pickle.HIGHEST_PROTOCOL))
-    for t in turns:
-        t.domain = domain
-    return turns
-
 
 def refeature(turns: list[ReplayedTurn], encoder) -> None:
     """Recompute every turn's features (and X) from its replayed state with today's
@@ -191,55 +160,29 @@ def calibrate(net: NumpyNet, X: np.ndarray, y: np.ndarray, w: np.ndarray) -> flo
     return float(-(w * (y * np.log(p) + (1 - y) * np.log(1 - p))).sum() / w.sum())
 
 
-def answer_hit(turn: ReplayedTurn, facts) -> bool | None:
-    """Whether the retrieved facts state the turn's answer: every answer string in their texts
-    (out-of-domain gold), or for an office turn about one or two relations the value of each
-    gold edge; None when the turn has no answer to look for."""
-    gold = turn.gold or {}
-    answer = gold.get("answer") or {}
-    strings = [s for s in answer.get("strings", []) if s]
-    if not strings and not answer:
-        edges = {tuple(e) for e in gold.get("edges", [])}
-        if not 1 <= len(edges) <= 2:
-            return None
-        by_key = {c.fact.key: c for c in turn.state.candidates}
-        strings = [by_key[e].o_label for e in edges if e in by_key]
-        if len(strings) < len(edges):
-            return False
-    if not strings:
-        return None
-    text = " || ".join(c.text for c in facts).casefold()
-    return all(s.casefold() in text for s in strings)
+def by_domain(turns: list[ReplayedTurn]) -> dict[str, list[ReplayedTurn]]:
+    out: dict[str, list[ReplayedTurn]] = defaultdict(list)
+    for t in turns:
+        out[domain_of(t)].append(t)
+    return dict(out)
 
 
-def dev_scores(turns: list[ReplayedTurn], scores: list[np.ndarray], retriever: str, prizes: dict | None,
-               k: int, cap: int) -> dict[str, tuple[float, float]]:
-    """Per domain: mean node+edge F1 and answer recall of one retriever over precomputed scores."""
-    from engine.eval_retrieval import gold_sets, prf, retrieved_set
-    from engine.retrieve import select
+def dev_figures(groups: dict[str, list[ReplayedTurn]], net, retriever: str, prizes: dict | None,
+                k: int, cap: int) -> dict[str, tuple[float, float]]:
+    """Per domain: node+edge F1 and answer-fact recall (engine/harness/eval/answers.py)."""
+    from engine.eval_retrieval import evaluate
 
-    f1s, hits = defaultdict(list), defaultdict(list)
-    for t, s in zip(turns, scores):
-        nodes, edges = gold_sets(t.gold)
-        if not nodes | edges:
-            continue
-        if not t.state.candidates:
-            f1s[domain_of(t)].append(0.0)
-            continue
-        for c, v in zip(t.state.candidates, s):
-            c.score = float(v)
-        sel = select(t.state.candidates, retriever, k, cap, prizes)
-        f1s[domain_of(t)].append(prf(retrieved_set(sel), nodes | edges)[2])
-        hit = answer_hit(t, sel.facts)
-        if hit is not None:
-            hits[domain_of(t)].append(float(hit))
-    return {d: (float(np.mean(f1s[d])), float(np.mean(hits[d])) if hits[d] else 0.0) for d in f1s}
+    out = {}
+    for d, turns in groups.items():
+        r = evaluate(turns, retriever, "learned", k=k, cap=cap, model=net, prizes=prizes)
+        out[d] = (r["f1"], r["answer_recall"] or 0.0)
+    return out
 
 
 def choose_prizes(net: NumpyNet, dev: list[ReplayedTurn], k: int, cap: int,
                   log: Callable[[str], None]) -> tuple[dict, dict]:
     """The prize settings of best dev objective: over domains, mean of (PCST F1 + answer recall)."""
-    scores = [net.predict(t.X) if len(t.X) else np.zeros(0) for t in dev]
+    groups = by_domain(dev)
     best: tuple[float, dict, dict] | None = None
     for t in THRESHOLDS:
         for s in SCALES:
@@ -248,7 +191,7 @@ def choose_prizes(net: NumpyNet, dev: list[ReplayedTurn], k: int, cap: int,
             for ratio in RATIOS:
                 for top in TOPS:
                     prizes = {"threshold": t, "scale": s, "ratio": ratio, "top": top}
-                    per = dev_scores(dev, scores, "pcst", prizes, k, cap)
+                    per = dev_figures(groups, net, "pcst", prizes, k, cap)
                     objective = float(np.mean([f + r for f, r in per.values()]))
                     if best is None or objective > best[0]:
                         best = (objective, prizes, per)
@@ -277,8 +220,7 @@ def fit(train_turns: list[ReplayedTurn], dev_turns: list[ReplayedTurn], *, seed:
     loss, shape, net = best
     prizes, per = choose_prizes(net, dev_turns, k, cap, log)
     net.prizes = prizes
-    scores = [net.predict(t.X) if len(t.X) else np.zeros(0) for t in dev_turns]
-    topk = dev_scores(dev_turns, scores, "topk", None, k, cap)
+    topk = dev_figures(by_domain(dev_turns), net, "topk", None, k, cap)
     net.report = {"hidden": list(shape), "dev_log_loss": round(loss, 4), "train_rows": int(len(y)),
                   "train_positive": int(y.sum()), "domains": sorted(set(doms)),
                   "dev": {d: {"pcst_f1": round(per[d][0], 4), "pcst_answer_recall": round(per[d][1], 4),
@@ -350,8 +292,8 @@ def main(argv: list[str] | None = None) -> int:
     resources = {"encoder": encoder}
     train, dev = [], []
     for d in args.domains:
-        train += turns_of(d, "train", args.limit, resources, cache)
-        dev += turns_of(d, "dev", args.dev_limit, resources, cache)
+        train += collect("train", args.limit, resources, cache, domain=d)
+        dev += collect("dev", args.dev_limit, resources, cache, domain=d)
     refeature(train + dev, encoder)
     net = fit(train, dev, seed=args.seed, epochs=args.epochs, k=args.k, cap=args.subgraph_cap)
 
