@@ -2,8 +2,9 @@
 
 The CUDA provider is used when onnxruntime has it and a GPU answers, the CPU provider
 otherwise; `device` says which one actually runs. The model file carries, as metadata, the
-feature names it expects (checked against `engine.features.FEATURES`) and the PCST prize
-settings chosen with it on the dev split.
+feature names it expects (checked against `engine.features.FEATURES`; the graph picks its own
+inputs out of them), the PCST prize settings chosen with it on the dev splits, and what it was
+trained on.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import numpy as np
 from kgstore.errors import BadInput
 
 MODEL_PATH = Path(__file__).resolve().parent.parent / "models" / "relevance.onnx"
-DEFAULT_PRIZES = {"threshold": 0.5, "scale": 2.0}
+DEFAULT_PRIZES = {"threshold": 0.5, "scale": 2.0, "ratio": 1.0, "top": 0}
 
 
 class RelevanceModel:

@@ -1,0 +1,1 @@
+"""Pipeline stages, one package per stage (issue 12 layout)."""
