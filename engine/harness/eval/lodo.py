@@ -4,7 +4,7 @@ Without `--lodo` the learned rows use the shipped model (models/relevance.onnx).
 learned rows of each held-out domain use a relevance model trained (models/train_relevance.py
 `fit`) on the train splits of every OTHER domain, office included, and selected on their dev
 splits: the figures of a domain come from a model that never saw it. Replays are limited per
-domain (`--train-limit`, `--dev-limit`, `--limit`) so that the whole run fits a small machine;
+domain (`--train-limit`, `--office-limit`, `--dev-limit`, `--limit`) so that the whole run fits a small machine;
 the output says what was limited.
 """
 
@@ -53,7 +53,7 @@ def fit_without(held_out: str, domains: list[str], args, turns_of, log) -> objec
     train, dev = [], []
     for d in domains:
         if d != held_out:
-            train += turns_of(d, "train", args.train_limit)
+            train += turns_of(d, "train", args.office_limit if d == OFFICE else args.train_limit)
             dev += turns_of(d, "dev", args.dev_limit)
     start = time.perf_counter()
     model = fit(train, dev)
@@ -131,8 +131,8 @@ LEGEND = ("ans = answer-fact recall (share of turns whose retrieved facts, edges
 def report(args, out: dict[str, dict]) -> None:
     limited = [f"--limit {args.limit} dialogues per evaluated split"] if args.limit else []
     if args.lodo:
-        limited.append(f"LODO training on the first {args.train_limit} train and {args.dev_limit} dev dialogues "
-                       "of each other domain")
+        limited.append(f"LODO training on the first {args.train_limit} train ({args.office_limit} office) and "
+                       f"{args.dev_limit} dev dialogues of each other domain")
     if args.json:
         print(json.dumps({"domains": {d: {**e, "rows": [{"row": n, **r} for n, r in e["rows"].items()]}
                                       for d, e in out.items()},
