@@ -65,6 +65,7 @@ def fit_without(held_out: str, domains: list[str], args, turns_of, log) -> objec
 def run(args, domains: list[str]) -> dict[str, dict]:
     """Per held-out (or evaluated) domain: the table rows and its settings."""
     from engine.eval_retrieval import collect
+    from engine.harness.eval.calibration import reliability
     from engine.relevance import RelevanceModel
 
     cache = Path(args.replay_cache) if args.replay_cache else None
@@ -88,7 +89,8 @@ def run(args, domains: list[str]) -> dict[str, dict]:
         turns = turns_of(domain, args.split, args.limit)
         model = fit_without(domain, all_domains(), args, turns_of, log) if args.lodo else shipped
         results = rows(turns, model, k=args.k, cap=args.subgraph_cap, noise=noise_predicates(domain, args.split))
-        out[domain] = {"rows": results, **margins(results), "settings": {
+        calibrated = reliability([t for t in turns if len(t.X)], model.predict).get(domain)
+        out[domain] = {"rows": results, **margins(results), "reliability": calibrated, "settings": {
             "split": args.split, "dialogues": len({t.dialogue_id for t in turns}),
             "limit": args.limit, "scorer": "lodo" if args.lodo else "shipped",
             "pcst_learned_prizes": getattr(model, "prizes", None), "seconds": round(time.perf_counter() - start, 1)}}
@@ -117,6 +119,9 @@ def table(domain: str, split: str, entry: dict) -> str:
             lit = LITERATURE.get(name)
             line += f"   {lit[0 if split == 'dev' else 1]:.3f}" if lit else "   —"
         lines.append(line)
+    kinds = results["PCST-learned"]["answer_recall_by_kind"]
+    lines.append("PCST-learned ans by kind: " + ", ".join(
+        f"{k} {v:.2f}" if v is not None else f"{k} —" for k, v in kinds.items()))
     lines.append(f"PCST-learned F1 − best Triples baseline F1 = {entry['pcst_learned_minus_best_triples_f1']:+.3f}"
                  f" (target ≥ +0.10); − best BM25 row = {entry['pcst_learned_minus_best_bm25_f1']:+.3f}")
     return "\n".join(lines)
@@ -138,8 +143,13 @@ def report(args, out: dict[str, dict]) -> None:
                                       for d, e in out.items()},
                           "lodo": args.lodo, "limited": limited}))
         return
+    from engine.harness.eval.calibration import table as reliability_table
+
     for domain, entry in out.items():
         print(table(domain, args.split, entry))
+        if entry["reliability"]:
+            print("reliability of the learned scorer's probabilities on these turns:")
+            print(reliability_table({domain: entry["reliability"]}))
         print()
     print(LEGEND)
     scorer = ("learned rows: LODO, a model fitted without the held-out domain" if args.lodo
