@@ -256,7 +256,7 @@ def main(argv: list[str], command: str = "eval retrieval") -> int:
     if any(d not in lodo.all_domains() for d in domains):
         parser.error(f"--domain must be all or one of {', '.join(lodo.all_domains())}, not {args.domain!r}")
     if args.domain != "office" or args.lodo:
-        lodo.report(args, lodo.run(args, domains))
+        lodo.evaluate_domains(args, domains)
         return 0
 
     model = RelevanceModel()

@@ -62,8 +62,9 @@ def fit_without(held_out: str, domains: list[str], args, turns_of, log) -> objec
     return model
 
 
-def run(args, domains: list[str]) -> dict[str, dict]:
-    """Per held-out (or evaluated) domain: the table rows and its settings."""
+def run(args, domains: list[str], done=None) -> dict[str, dict]:
+    """Per held-out (or evaluated) domain: the table rows and its settings; `done(domain, entry)`
+    is called as each domain finishes (a long LODO run shows its tables as it goes)."""
     from engine.eval_retrieval import collect
     from engine.harness.eval.calibration import reliability
     from engine.relevance import RelevanceModel
@@ -94,6 +95,8 @@ def run(args, domains: list[str]) -> dict[str, dict]:
             "split": args.split, "dialogues": len({t.dialogue_id for t in turns}),
             "limit": args.limit, "scorer": "lodo" if args.lodo else "shipped",
             "pcst_learned_prizes": getattr(model, "prizes", None), "seconds": round(time.perf_counter() - start, 1)}}
+        if done:
+            done(domain, out[domain])
     return out
 
 
@@ -133,25 +136,35 @@ LEGEND = ("ans = answer-fact recall (share of turns whose retrieved facts, edges
           "about names (— where the KG has none).")
 
 
-def report(args, out: dict[str, dict]) -> None:
+def limits(args) -> list[str]:
     limited = [f"--limit {args.limit} dialogues per evaluated split"] if args.limit else []
     if args.lodo:
         limited.append(f"LODO training on the first {args.train_limit} train ({args.office_limit} office) and "
                        f"{args.dev_limit} dev dialogues of each other domain")
-    if args.json:
-        print(json.dumps({"domains": {d: {**e, "rows": [{"row": n, **r} for n, r in e["rows"].items()]}
-                                      for d, e in out.items()},
-                          "lodo": args.lodo, "limited": limited}))
-        return
+    return limited
+
+
+def print_domain(args, domain: str, entry: dict) -> None:
     from engine.harness.eval.calibration import table as reliability_table
 
-    for domain, entry in out.items():
-        print(table(domain, args.split, entry))
-        if entry["reliability"]:
-            print("reliability of the learned scorer's probabilities on these turns:")
-            print(reliability_table({domain: entry["reliability"]}))
-        print()
+    print(table(domain, args.split, entry))
+    if entry["reliability"]:
+        print("reliability of the learned scorer's probabilities on these turns:")
+        print(reliability_table({domain: entry["reliability"]}))
+    print(flush=True)
+
+
+def evaluate_domains(args, domains: list[str]) -> None:
+    """Run and print: tables one by one as text, or one JSON object at the end."""
+    if args.json:
+        out = run(args, domains)
+        print(json.dumps({"domains": {d: {**e, "rows": [{"row": n, **r} for n, r in e["rows"].items()]}
+                                      for d, e in out.items()},
+                          "lodo": args.lodo, "limited": limits(args)}))
+        return
+    run(args, domains, done=lambda domain, entry: print_domain(args, domain, entry))
     print(LEGEND)
     scorer = ("learned rows: LODO, a model fitted without the held-out domain" if args.lodo
               else "learned rows: the shipped model (trained on the office benchmark)")
+    limited = limits(args)
     print(scorer + (f"; limited: {'; '.join(limited)}" if limited else "; nothing limited"))
