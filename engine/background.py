@@ -11,7 +11,7 @@ from collections.abc import Iterable
 
 from kgstore.errors import RemoteUnavailable
 from kgstore.terms import Fact, Neighborhood
-from kgstore.vocab import local_name
+from kgstore.vocab import readable_name
 
 
 class OutageTolerantBackground:
@@ -35,11 +35,11 @@ class OutageTolerantBackground:
             return empty
 
     def label(self, iri: str) -> str:
-        return self._read("label", local_name(iri), iri)
+        return self._read("label", readable_name(iri), iri)
 
     def labels(self, iris: Iterable[str]) -> dict[str, str]:
         iris = list(iris)
-        return self._read("labels", {iri: local_name(iri) for iri in iris}, iris)
+        return self._read("labels", {iri: readable_name(iri) for iri in iris}, iris)
 
     def types(self, iri: str) -> list[str]:
         return self._read("types", [], iri)

@@ -22,7 +22,7 @@ from kgstore.neighborhood import NAME_PREDICATES, collect
 from kgstore.loaders.rdf import OX_FORMATS, GraphMapper, base_iri, syntax_error
 from kgstore.terms import Fact, LabelEntry, LoadReport, Neighborhood
 from kgstore.vocab import (ALIAS_PREDICATES, GRAPH_BG, GRAPH_META, KGC_PENDING_LOAD, KGC_PROBABILITY, KGC_RULE,
-                           LABEL_PREDICATES, RDF_REIFIES, RDF_TYPE, WD, WDT, XSD, bg_graph, local_name)
+                           LABEL_PREDICATES, RDF_REIFIES, RDF_TYPE, WD, WDT, XSD, bg_graph, readable_name)
 from kgstore.wikidata_labels import PROPERTY_LABELS
 
 DEMOS = {"office": "office.json", "wikidata": "wikidata_demo.ttl"}
@@ -103,7 +103,7 @@ def resolve_label(iri: str, name_of: Callable[[str], str | None]) -> str:
         pid = match.group(1)
         found = name_of(WD + pid) if iri != WD + pid else None
         return found or PROPERTY_LABELS.get(pid) or pid
-    return local_name(iri)
+    return readable_name(iri)
 
 
 def is_background(graph) -> bool:

@@ -7,7 +7,7 @@ rules and the evaluation agree on names without passing strings around.
 from __future__ import annotations
 
 import re
-from urllib.parse import quote
+from urllib.parse import quote, unquote
 
 RDF = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
 RDFS = "http://www.w3.org/2000/01/rdf-schema#"
@@ -78,9 +78,38 @@ def kg_iri(world: str, kind: str, key: str) -> str:
 
 
 def local_name(iri: str) -> str:
-    """Readable fallback label for an IRI without one."""
+    """The IRI's last segment, underscores as spaces (an id: graph names, disambiguation)."""
     tail = re.split(r"[/#:]", iri.rstrip("/#:"))[-1]
     return tail.replace("_", " ") or iri
+
+
+# A lower-case letter or digit followed by an upper-case one ("homeGround"), or an acronym's last
+# capital followed by a capitalized word ("HTMLParser" -> "HTML Parser").
+_CASE_BREAK = re.compile(r"(?<=[a-z\d])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+# Ids that read as one token: Wikidata P/Q-ids, "ISO8601", plain codes of one letter and digits.
+_ID_LIKE = re.compile(r"[A-Z]{1,3}\d+")
+
+
+def split_words(name: str) -> str:
+    """A local name as words: "homeGround" -> "home ground", "place_of_birth" -> "place of birth",
+    "cookingTimeMinutes" -> "cooking time minutes"; ids ("P2046", "Q42") and names that are
+    already words stay as they are. The inner capitals of a camelCase name are lowered (it names
+    a relation or attribute); a PascalCase name keeps its case ("PadThai" -> "Pad Thai")."""
+    name = unquote(name)
+    if _ID_LIKE.fullmatch(name):
+        return name
+    parts = [w for chunk in re.split(r"[_\-\s.]+", name) for w in _CASE_BREAK.split(chunk) if w]
+    if not parts:
+        return name
+    if name[:1].islower():
+        parts = [w.lower() if w[:1].isupper() and w[1:].islower() else w for w in parts]
+    return " ".join(parts)
+
+
+def readable_name(iri: str) -> str:
+    """Readable fallback label for an IRI without one: its local name split into words."""
+    tail = re.split(r"[/#:]", iri.rstrip("/#:"))[-1]
+    return split_words(tail) if tail else iri
 
 # The office schema: predicate local names used by the GraphWOZ importer, the benchmark
 # generator's gold annotations, the verbalizer templates and the commonsense rules.

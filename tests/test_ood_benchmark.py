@@ -194,3 +194,29 @@ def test_office_turns_carry_answer_facts():
     assert answer_of(['request_members(group="G")'], gold)["kind"] == "list"
     assert answer_of(["inform_name()"], gold) is None
     assert answer_of(['request_entity(entity="X")'], gold) is None
+
+
+def test_lodo_never_trains_on_the_held_out_domain(monkeypatch):
+    import types
+
+    import engine.harness.train_relevance as train_relevance
+    from engine.harness.eval import lodo
+
+    seen = {}
+
+    def fake_fit(train, dev):
+        seen["train"], seen["dev"] = train, dev
+        return types.SimpleNamespace(prizes={}, predict=lambda X: X[:, 0])
+
+    monkeypatch.setattr(train_relevance, "fit", fake_fit, raising=False)
+    args = types.SimpleNamespace(train_limit=3, office_limit=4, dev_limit=2)
+    asked = []
+
+    def turns_of(domain, split, limit):
+        asked.append((domain, split, limit))
+        return [f"{domain}-{split}"]
+
+    lodo.fit_without("films", lodo.all_domains(), args, turns_of, lambda msg: None)
+    assert "films-train" not in seen["train"] and "films-dev" not in seen["dev"]
+    assert set(seen["train"]) == {f"{d}-train" for d in lodo.all_domains() if d != "films"}
+    assert ("office", "train", 4) in asked and ("books", "train", 3) in asked and ("books", "dev", 2) in asked

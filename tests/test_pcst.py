@@ -50,3 +50,19 @@ def test_cap_drops_the_cheapest_leaf_edges_and_stays_connected():
 def test_rank_and_relevance_prizes():
     assert pcst.rank_prizes([0.1, 0.9, 0.5, 0.7], 3) == [0.0, 3.0, 1.0, 2.0]
     assert pcst.relevance_prizes([0.2, 0.6, 0.9], 0.5, 2.0) == [0.0, 1.2, 1.8]
+
+
+def test_adaptive_prizes_fall_back_to_ranks_when_every_probability_is_low():
+    # A KG the model finds hard: nothing reaches the threshold, yet the best k still get prizes.
+    low = [0.14, 0.23, 0.05, 0.2, 0.18]
+    assert pcst.adaptive_prizes(low, 0.6, 3.0, k=3) == pcst.rank_prizes(low, 3) == [0.0, 3.0, 0.0, 2.0, 1.0]
+
+
+def test_adaptive_prizes_cut_relative_to_the_best_and_let_the_top_enter():
+    # Threshold 0.7, best 0.9: with ratio 0.5 the 0.5 fact (second part of a compound question)
+    # gets its prize; 0.3 does not.
+    assert pcst.adaptive_prizes([0.9, 0.5, 0.3], 0.7, 2.0, k=5, ratio=0.5) == [1.8, 1.0, 0.0]
+    assert pcst.adaptive_prizes([0.9, 0.5, 0.3], 0.7, 2.0, k=5, ratio=1.0) == [1.8, 0.0, 0.0]
+    # `top`: the best two always pay at least one edge's cost.
+    assert pcst.adaptive_prizes([0.9, 0.5, 0.3], 0.7, 2.0, k=5, top=2) == [1.8, 1.0, 0.0]
+    assert pcst.adaptive_prizes([], 0.7, 2.0, k=5) == []

@@ -56,7 +56,7 @@ def test_labels_follow_the_label_predicates_then_wikidata_then_local_name(store)
     assert store.label(EX + "alice") == "Alice Smith"  # English before German
     assert store.label(EX + "bob") == "Bob"  # skos:prefLabel
     assert store.label(EX + "carol") == "Carol"  # schema:name
-    assert store.label(EX + "worksAt") == "worksAt"
+    assert store.label(EX + "worksAt") == "works at"  # the local name as words
     assert store.label(WDT + "P57") == "director"  # built-in table
     assert store.label(WDT + "P161") == "cast member (from the file)"  # the file wins
     assert store.labels([EX + "bob", EX + "oslo"]) == {EX + "bob": "Bob", EX + "oslo": "oslo"}

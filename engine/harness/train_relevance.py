@@ -1,15 +1,19 @@
-"""Train the relevance scorer on the generated benchmark and export it to ONNX.
+"""Train the relevance scorer on every domain's train split and export it to ONNX.
 
     HF_HUB_OFFLINE=1 .venv/bin/python -m engine.harness.train_relevance --out models/relevance.onnx
 
-1. Replay the train and dev splits through the live pipeline (engine.harness.eval.retrieval.replay):
-   the candidates and features of each user turn are exactly what retrieval sees at run time.
+1. Replay the train and dev splits of the office benchmark and of the out-of-domain benchmark
+   (engine/harness/ood) through the live pipeline (engine.harness.eval.retrieval.replay): the candidates
+   of each user turn are exactly what retrieval sees at run time. Features are then recomputed
+   from the replayed turns (`refeature`), so a feature change needs no new replay.
 2. Label each candidate from the gold annotation (engine.harness.eval.retrieval.labels).
-3. Train a few small feed-forward nets (torch, CPU, fixed seed) on train; for each, pick the
-   PCST prize threshold and scale on dev; keep the net and prizes with the best dev PCST F1.
-4. Write the ONNX graph with the onnx helper API: standardize -> Linear/ReLU -> ... -> sigmoid,
-   the feature names and prize settings as metadata. Check it in onnxruntime against torch.
-The test split is never read here.
+3. `fit`: train small feed-forward nets (torch, CPU, fixed seed) with every domain weighing the
+   same and name-noise facts as hard negatives; calibrate each on the dev splits (Platt scaling,
+   domains weighing the same) so a probability means the same in every domain; keep the net of
+   lowest dev log-loss; choose the PCST prize settings on dev (F1 plus answer recall).
+4. Write the ONNX graph with the onnx helper API: pick the model's inputs -> standardize ->
+   Linear/ReLU -> ... -> sigmoid, with feature names and prize settings as metadata.
+No test split is ever read here.
 """
 
 from __future__ import annotations
@@ -17,44 +21,104 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections import defaultdict
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 
-from engine.harness.eval.retrieval import collect, evaluate, labels
-from engine.stages.score.features import FEATURES
+from engine.harness.eval.retrieval import ReplayedTurn, collect, labels
+from engine.stages.score.features import FEATURES, MODEL_INPUTS
 from engine.stages.score.relevance import MODEL_PATH
 
-HIDDEN = ((32,), (32, 16), (64, 32))
-THRESHOLDS = (0.2, 0.3, 0.4, 0.5, 0.6, 0.7)
-SCALES = (1.0, 1.5, 2.0, 3.0, 4.0)
+HIDDEN = ((32,), (64, 32))
+THRESHOLDS = (0.3, 0.4, 0.5, 0.6, 0.7)
+SCALES = (1.5, 2.0, 3.0)
+RATIOS = (0.5, 0.7, 1.0)
+TOPS = (1, 2, 3)
+HARD_NEGATIVE_WEIGHT = 3.0
+_INPUT_COLUMNS = np.array([FEATURES.index(f) for f in MODEL_INPUTS])
 
 
 class NumpyNet:
-    """The trained net in numpy, for model selection on dev (same maths as the ONNX graph)."""
+    """The trained net in numpy, for model selection on dev (same maths as the ONNX graph). It
+    reads full FEATURES rows and picks its MODEL_INPUTS columns itself."""
 
     def __init__(self, mean, std, layers, prizes=None):
         self.mean, self.std, self.layers = mean, std, layers
         self.prizes = prizes or {"threshold": 0.5, "scale": 2.0}
 
-    def predict(self, X: np.ndarray) -> np.ndarray:
-        h = (np.asarray(X, dtype=np.float32) - self.mean) / self.std
+    def logits(self, X: np.ndarray) -> np.ndarray:
+        h = (np.asarray(X, dtype=np.float32)[:, _INPUT_COLUMNS] - self.mean) / self.std
         for i, (W, b) in enumerate(self.layers):
             h = h @ W + b
             if i < len(self.layers) - 1:
                 h = np.maximum(h, 0.0)
-        return (1.0 / (1.0 + np.exp(-np.clip(h, -60.0, 60.0)))).reshape(-1)
+        return h.reshape(-1)
+
+    def predict(self, X: np.ndarray) -> np.ndarray:
+        if len(X) == 0:
+            return np.zeros(0, dtype=np.float32)
+        return (1.0 / (1.0 + np.exp(-np.clip(self.logits(X), -60.0, 60.0)))).astype(np.float32)
 
 
-def train_net(X: np.ndarray, y: np.ndarray, hidden: tuple[int, ...], seed: int, epochs: int) -> NumpyNet:
+def domain_of(turn: ReplayedTurn) -> str:
+    return getattr(turn, "domain", "office")
+
+
+# ---------------------------------------------------------------- data
+
+def refeature(turns: list[ReplayedTurn], encoder) -> None:
+    """Recompute every turn's features (and X) from its replayed state with today's
+    engine.stages.score.features: the entities the previous user turn linked are those of the latest
+    earlier turn of the same dialogue that linked any, as engine.stages.candidates.Focus keeps them."""
+    from engine.stages.candidates import linked_now
+    from engine.stages.score.features import compute
+
+    focus: dict[str, dict[int, dict[str, float]]] = defaultdict(dict)
+    for t in turns:
+        seen = focus[t.dialogue_id]
+        earlier = [n for n in seen if n < t.state.turn and seen[n]]
+        previous = seen[max(earlier)] if earlier else {}
+        now = linked_now(t.state)
+        seen[t.state.turn] = now
+        t.X, _ = compute(t.state, t.state.candidates, encoder, previous, now)
+        if not t.state.candidates:
+            t.X = np.zeros((0, len(FEATURES)), dtype=np.float32)
+
+
+def rows(turns: list[ReplayedTurn]) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[str]]:
+    """Features, labels, loss weights (every domain weighs the same in total; name-noise facts
+    that are not relevant weigh HARD_NEGATIVE_WEIGHT) and the domain of each row."""
+    noise = FEATURES.index("name_noise")
+    Xs, ys, doms = [], [], []
+    for t in turns:
+        if len(t.X):
+            Xs.append(t.X)
+            ys.append(labels(t.state.candidates, t.gold))
+            doms += [domain_of(t)] * len(t.X)
+    X, y = np.concatenate(Xs), np.concatenate(ys)
+    counts = defaultdict(int)
+    for d in doms:
+        counts[d] += 1
+    w = np.array([len(doms) / (len(counts) * counts[d]) for d in doms], dtype=np.float32)
+    w[(X[:, noise] > 0) & (y == 0)] *= HARD_NEGATIVE_WEIGHT
+    return X, y, w, doms
+
+
+# ---------------------------------------------------------------- training
+
+def train_net(X: np.ndarray, y: np.ndarray, w: np.ndarray, hidden: tuple[int, ...], seed: int, epochs: int) -> NumpyNet:
     import torch
 
     torch.manual_seed(seed)
-    mean = X.mean(axis=0).astype(np.float32)
-    std = (X.std(axis=0) + 1e-6).astype(np.float32)
-    Xt = torch.tensor((X - mean) / std, dtype=torch.float32)
+    Xi = X[:, _INPUT_COLUMNS]
+    mean = Xi.mean(axis=0).astype(np.float32)
+    std = (Xi.std(axis=0) + 1e-6).astype(np.float32)
+    Xt = torch.tensor((Xi - mean) / std, dtype=torch.float32)
     yt = torch.tensor(y, dtype=torch.float32).reshape(-1, 1)
-    sizes = (X.shape[1], *hidden, 1)
+    wt = torch.tensor(w, dtype=torch.float32).reshape(-1, 1)
+    sizes = (Xi.shape[1], *hidden, 1)
     mods: list = []
     for i in range(len(sizes) - 1):
         mods.append(torch.nn.Linear(sizes[i], sizes[i + 1]))
@@ -62,14 +126,13 @@ def train_net(X: np.ndarray, y: np.ndarray, hidden: tuple[int, ...], seed: int, 
             mods.append(torch.nn.ReLU())
     net = torch.nn.Sequential(*mods)
     opt = torch.optim.Adam(net.parameters(), lr=3e-3, weight_decay=1e-5)
-    loss_fn = torch.nn.BCEWithLogitsLoss()
     gen = torch.Generator().manual_seed(seed)
     for _ in range(epochs):
         order = torch.randperm(len(Xt), generator=gen)
         for start in range(0, len(Xt), 2048):
             idx = order[start:start + 2048]
             opt.zero_grad()
-            loss = loss_fn(net(Xt[idx]), yt[idx])
+            loss = torch.nn.functional.binary_cross_entropy_with_logits(net(Xt[idx]), yt[idx], weight=wt[idx])
             loss.backward()
             opt.step()
     linears = [m for m in net if isinstance(m, torch.nn.Linear)]
@@ -77,13 +140,130 @@ def train_net(X: np.ndarray, y: np.ndarray, hidden: tuple[int, ...], seed: int, 
     return NumpyNet(mean, std, layers)
 
 
+def calibrate(net: NumpyNet, X: np.ndarray, y: np.ndarray, w: np.ndarray) -> float:
+    """Platt scaling on dev (a, b with p = sigmoid(a z + b), by weighted Newton steps), folded
+    into the last layer; returns the weighted dev log-loss after it."""
+    z = net.logits(X).astype(np.float64)
+    a, b = 1.0, 0.0
+    for _ in range(50):
+        p = 1.0 / (1.0 + np.exp(-np.clip(a * z + b, -60, 60)))
+        g = w * (p - y)
+        grad = np.array([(g * z).sum(), g.sum()])
+        h = w * p * (1 - p)
+        hess = np.array([[(h * z * z).sum(), (h * z).sum()], [(h * z).sum(), h.sum()]]) + 1e-9 * np.eye(2)
+        step = np.linalg.solve(hess, grad)
+        a, b = a - step[0], b - step[1]
+        if np.abs(step).max() < 1e-7:
+            break
+    W, c = net.layers[-1]
+    net.layers[-1] = ((W * a).astype(np.float32), (c * a + b).astype(np.float32))
+    p = np.clip(net.predict(X).astype(np.float64), 1e-7, 1 - 1e-7)
+    return float(-(w * (y * np.log(p) + (1 - y) * np.log(1 - p))).sum() / w.sum())
+
+
+def by_domain(turns: list[ReplayedTurn]) -> dict[str, list[ReplayedTurn]]:
+    out: dict[str, list[ReplayedTurn]] = defaultdict(list)
+    for t in turns:
+        out[domain_of(t)].append(t)
+    return dict(out)
+
+
+def dev_figures(groups: dict[str, list[ReplayedTurn]], net, retriever: str, prizes: dict | None,
+                k: int, cap: int) -> dict[str, tuple[float, float]]:
+    """Per domain: node+edge F1 and answer-fact recall (engine/harness/eval/answers.py)."""
+    from engine.harness.eval.retrieval import evaluate
+
+    out = {}
+    for d, turns in groups.items():
+        r = evaluate(turns, retriever, "learned", k=k, cap=cap, model=net, prizes=prizes)
+        out[d] = (r["f1"], r["answer_recall"] or 0.0)
+    return out
+
+
+class _Scored:
+    """A model's predictions on the dev turns, computed once for every prize setting tried."""
+
+    def __init__(self, net: NumpyNet, turns: list[ReplayedTurn]):
+        self.prizes = net.prizes
+        self._by_id = {id(t.X): net.predict(t.X) for t in turns}
+
+    def predict(self, X: np.ndarray) -> np.ndarray:
+        return self._by_id[id(X)]
+
+
+def choose_prizes(net: NumpyNet, dev: list[ReplayedTurn], k: int, cap: int,
+                  log: Callable[[str], None]) -> tuple[dict, dict, dict]:
+    """The prize settings of best dev objective (over domains, mean of PCST F1 + answer recall)
+    among those whose PCST answer recall is at least top-k's in every dev domain (PCST must never
+    know less than top-k); the best overall when none is. Searched one axis after the other
+    (threshold and scale together, then ratio, then top), each from the best so far."""
+    groups = by_domain(dev)
+    scored = _Scored(net, dev)
+    topk = dev_figures(groups, scored, "topk", None, k, cap)
+    best: tuple[bool, float, dict, dict] | None = None
+
+    def trial(prizes: dict) -> None:
+        nonlocal best
+        per = dev_figures(groups, scored, "pcst", prizes, k, cap)
+        covers = all(per[d][1] >= topk[d][1] for d in per)
+        key = (covers, float(np.mean([f + r for f, r in per.values()])))
+        if best is None or key > best[:2]:
+            best = (*key, prizes, per)
+
+    for t in THRESHOLDS:
+        for s in SCALES:
+            if s * t >= 0.5:  # else the best fact could not pay for even half an edge
+                trial({"threshold": t, "scale": s, "ratio": 1.0, "top": 1})
+    for ratio in RATIOS:
+        trial({**best[2], "ratio": ratio})
+    for top in TOPS:
+        trial({**best[2], "top": top})
+    covers, objective, prizes, per = best
+    log(f"prizes {prizes}: dev objective {objective:.4f}"
+        + ("" if covers else "; no setting reached top-k's answer recall in every dev domain"))
+    return prizes, per, topk
+
+
+def fit(train_turns: list[ReplayedTurn], dev_turns: list[ReplayedTurn], *, seed: int = 0, epochs: int = 12,
+        k: int = 5, cap: int = 25, hidden: tuple[tuple[int, ...], ...] = HIDDEN,
+        log: Callable[[str], None] | None = None) -> NumpyNet:
+    """Train, calibrate and choose prizes on these replayed turns (tagged with `.domain`, office
+    when untagged); the returned model has `.predict(X)` (X in FEATURES order), `.prizes`, and
+    `.report` (dev figures per domain)."""
+    log = log or (lambda line: print(line, file=sys.stderr))
+    X, y, w, doms = rows(train_turns)
+    Xd, yd, wd, ddoms = rows(dev_turns)
+    wd = wd / np.where((Xd[:, FEATURES.index("name_noise")] > 0) & (yd == 0), HARD_NEGATIVE_WEIGHT, 1.0)
+    log(f"train rows {len(y)} ({y.mean():.3f} relevant) from {sorted(set(doms))}; dev rows {len(yd)}")
+    best = None
+    for shape in hidden:
+        net = train_net(X, y, w, shape, seed, epochs)
+        loss = calibrate(net, Xd, yd, wd)
+        log(f"hidden {shape}: calibrated dev log-loss {loss:.4f}")
+        if best is None or loss < best[0]:
+            best = (loss, shape, net)
+    loss, shape, net = best
+    prizes, per, topk = choose_prizes(net, dev_turns, k, cap, log)
+    net.prizes = prizes
+    net.report = {"hidden": list(shape), "dev_log_loss": round(loss, 4), "train_rows": int(len(y)),
+                  "train_positive": int(y.sum()), "domains": sorted(set(doms)),
+                  "dev": {d: {"pcst_f1": round(per[d][0], 4), "pcst_answer_recall": round(per[d][1], 4),
+                              "triples_f1": round(topk[d][0], 4), "triples_answer_recall": round(topk[d][1], 4)}
+                          for d in per}}
+    return net
+
+
+# ---------------------------------------------------------------- export
+
 def export_onnx(net: NumpyNet, path: Path, metadata: dict[str, str]) -> None:
     import onnx
     from onnx import TensorProto, helper, numpy_helper
 
-    inits = [numpy_helper.from_array(net.mean.astype(np.float32), "mean"),
+    inits = [numpy_helper.from_array(_INPUT_COLUMNS.astype(np.int64), "inputs"),
+             numpy_helper.from_array(net.mean.astype(np.float32), "mean"),
              numpy_helper.from_array(net.std.astype(np.float32), "std")]
-    nodes = [helper.make_node("Sub", ["features", "mean"], ["centered"]),
+    nodes = [helper.make_node("Gather", ["features", "inputs"], ["picked"], axis=1),
+             helper.make_node("Sub", ["picked", "mean"], ["centered"]),
              helper.make_node("Div", ["centered", "std"], ["h0"])]
     h = "h0"
     for i, (W, b) in enumerate(net.layers):
@@ -103,17 +283,24 @@ def export_onnx(net: NumpyNet, path: Path, metadata: dict[str, str]) -> None:
         [helper.make_tensor_value_info("p", TensorProto.FLOAT, [1, "n"])], inits)
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)], producer_name="kgchat")
     model.ir_version = 8
-    for k, v in metadata.items():
+    for key, value in metadata.items():
         entry = model.metadata_props.add()
-        entry.key, entry.value = k, v
+        entry.key, entry.value = key, value
     onnx.checker.check_model(model)
     path.write_bytes(model.SerializeToString())
 
 
 def main(argv: list[str] | None = None) -> int:
+    from engine.harness import ood
+
     parser = argparse.ArgumentParser(prog="python -m engine.harness.train_relevance", description=__doc__.split("\n")[0])
     parser.add_argument("--out", default=str(MODEL_PATH))
-    parser.add_argument("--limit", type=int, help="only the first N dialogues of each split (quick runs)")
+    parser.add_argument("--domains", nargs="+", default=["office", *ood.domains()], metavar="D",
+                        help="domains whose train/dev splits are used (office and the out-of-domain benchmark's)")
+    parser.add_argument("--limit", type=int, help="only the first N dialogues of each train split")
+    parser.add_argument("--office-limit", type=int, help="only the first N dialogues of the office train split "
+                        "(default: --limit; office dialogues hold about four user turns, the others one or two)")
+    parser.add_argument("--dev-limit", type=int, help="only the first N dialogues of each dev split")
     parser.add_argument("--epochs", type=int, default=12)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--k", type=int, default=5)
@@ -126,44 +313,35 @@ def main(argv: list[str] | None = None) -> int:
     torch.set_num_threads(2)
     from engine.stages.score.encoder import Encoder
 
-    resources = {"encoder": Encoder()}
     cache = Path(args.replay_cache) if args.replay_cache else None
-    train = collect("train", args.limit, resources, cache)
-    dev = collect("dev", args.limit, resources, cache)
-    X = np.concatenate([t.X for t in train if len(t.X)])
-    y = np.concatenate([labels(t.state.candidates, t.gold) for t in train if len(t.X)])
-    print(f"train rows {len(y)}, positive {int(y.sum())} ({y.mean():.3f})", file=sys.stderr)
+    encoder = Encoder(cache / "embeddings" if cache else None)
+    resources = {"encoder": encoder}
+    train, dev = [], []
+    for d in args.domains:
+        limit = (args.office_limit or args.limit) if d == "office" else args.limit
+        train += collect("train", limit, resources, cache, domain=d)
+        dev += collect("dev", args.dev_limit, resources, cache, domain=d)
+    refeature(train + dev, encoder)
+    net = fit(train, dev, seed=args.seed, epochs=args.epochs, k=args.k, cap=args.subgraph_cap)
 
-    best = None
-    for hidden in HIDDEN:
-        net = train_net(X, y, hidden, args.seed, args.epochs)
-        for t in THRESHOLDS:
-            for s in SCALES:
-                net.prizes = {"threshold": t, "scale": s}
-                r = evaluate(dev, "pcst", "learned", k=args.k, cap=args.subgraph_cap, model=net)
-                if best is None or r["f1"] > best[0]["f1"]:
-                    best = (r, hidden, dict(net.prizes), net)
-        print(f"hidden {hidden}: best dev PCST F1 so far {best[0]['f1']:.4f} "
-              f"(hidden {best[1]}, prizes {best[2]})", file=sys.stderr)
-    dev_result, hidden, prizes, net = best
-    net.prizes = prizes
-    topk = evaluate(dev, "topk", "learned", k=args.k, cap=args.subgraph_cap, model=net)
+    from engine.harness.eval.calibration import reliability
 
+    table = reliability(dev, net.predict)
     out = Path(args.out)
-    meta = {"features": json.dumps(list(FEATURES)), "pcst_prizes": json.dumps(prizes),
-            "hidden": json.dumps(list(hidden)), "epochs": str(args.epochs), "seed": str(args.seed),
-            "train_rows": str(len(y)), "train_positive": str(int(y.sum())),
-            "dev_pcst_f1": str(dev_result["f1"]), "dev_topk_f1": str(topk["f1"]),
+    meta = {"features": json.dumps(list(FEATURES)), "inputs": json.dumps(list(MODEL_INPUTS)),
+            "pcst_prizes": json.dumps(net.prizes), "hidden": json.dumps(net.report["hidden"]),
+            "epochs": str(args.epochs), "seed": str(args.seed), "domains": json.dumps(args.domains),
+            "train_rows": str(net.report["train_rows"]), "train_positive": str(net.report["train_positive"]),
+            "dev": json.dumps(net.report["dev"]),
             "command": "python -m engine.harness.train_relevance " + " ".join(argv if argv is not None else sys.argv[1:])}
     export_onnx(net, out, meta)
 
     from engine.stages.score.relevance import RelevanceModel
 
-    check = RelevanceModel(out).predict(X[:1000])
-    diff = float(np.abs(check - net.predict(X[:1000])).max())
+    X = np.concatenate([t.X for t in dev if len(t.X)])[:2000]
+    diff = float(np.abs(RelevanceModel(out).predict(X) - net.predict(X)).max())
     assert diff < 1e-4, f"ONNX and numpy disagree by {diff}"
-    print(json.dumps({"out": str(out), "hidden": hidden, "prizes": prizes, "dev_pcst": dev_result,
-                      "dev_topk": topk, "train_rows": len(y), "train_positive": int(y.sum()),
+    print(json.dumps({"out": str(out), **net.report, "prizes": net.prizes, "reliability": table,
                       "onnx_max_abs_diff": diff}, indent=1))
     return 0
 

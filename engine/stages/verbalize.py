@@ -13,7 +13,7 @@ from datetime import date, time
 from engine.stage import TurnContext, stage
 from engine.state import Candidate, TurnState
 from kgstore.store import TYPE_PREDICATES
-from kgstore.vocab import LABEL_PREDICATES, OFFICE, WD, WDT, XSD, local_name
+from kgstore.vocab import LABEL_PREDICATES, OFFICE, WD, WDT, XSD, local_name, readable_name
 
 # Templates keyed by predicate key: an office predicate's local name, or a Wikidata P-id.
 # "{s}" and "{o}" are the subject's and object's labels.
@@ -193,7 +193,7 @@ def verbalize(candidates: list[Candidate], background) -> None:
         labels = {}
     for iri in iris:
         if not labels.get(iri):
-            labels[iri] = local_name(iri)
+            labels[iri] = readable_name(iri)
     predicates = {c.fact.p for c in candidates}
     entity_labels = _disambiguated_labels({i: l for i, l in labels.items() if i not in predicates}, candidates)
     labels.update(entity_labels)

@@ -14,7 +14,7 @@ import re
 from pyoxigraph import Literal, NamedNode, Quad
 
 from kgstore.loaders import Parsed, load_error, read_text
-from kgstore.vocab import RDFS_LABEL, XSD, kg_iri
+from kgstore.vocab import RDFS_LABEL, XSD, kg_iri, split_words
 
 HEADER = ("head", "relation", "tail")
 # tail_type column values -> xsd datatype ("" = plain string literal, None = entity)
@@ -72,7 +72,9 @@ def parse(path: str, graph: str, name: str, delimiter: str = ",") -> Parsed:
         node = minted.get((kind, label))
         if node is None:
             node = minted[(kind, label)] = NamedNode(kg_iri(name, kind, label))
-            quads.append(Quad(node, NamedNode(RDFS_LABEL), Literal(label), g))
+            # A relation written as a code name ("place_of_birth", "homeGround") reads as words.
+            text = split_words(label) if kind == "relation" and " " not in label else label
+            quads.append(Quad(node, NamedNode(RDFS_LABEL), Literal(text), g))
         return node
 
     reader = csv.reader(io.StringIO(text), delimiter=delimiter)

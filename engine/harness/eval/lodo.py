@@ -4,7 +4,7 @@ Without `--lodo` the learned rows use the shipped model (models/relevance.onnx).
 learned rows of each held-out domain use a relevance model trained (engine/harness/train_relevance.py
 `fit`) on the train splits of every OTHER domain, office included, and selected on their dev
 splits: the figures of a domain come from a model that never saw it. Replays are limited per
-domain (`--train-limit`, `--dev-limit`, `--limit`) so that the whole run fits a small machine;
+domain (`--train-limit`, `--office-limit`, `--dev-limit`, `--limit`) so that the whole run fits a small machine;
 the output says what was limited.
 """
 
@@ -53,7 +53,7 @@ def fit_without(held_out: str, domains: list[str], args, turns_of, log) -> objec
     train, dev = [], []
     for d in domains:
         if d != held_out:
-            train += turns_of(d, "train", args.train_limit)
+            train += turns_of(d, "train", args.office_limit if d == OFFICE else args.train_limit)
             dev += turns_of(d, "dev", args.dev_limit)
     start = time.perf_counter()
     model = fit(train, dev)
@@ -62,9 +62,11 @@ def fit_without(held_out: str, domains: list[str], args, turns_of, log) -> objec
     return model
 
 
-def run(args, domains: list[str]) -> dict[str, dict]:
-    """Per held-out (or evaluated) domain: the table rows and its settings."""
+def run(args, domains: list[str], done=None) -> dict[str, dict]:
+    """Per held-out (or evaluated) domain: the table rows and its settings; `done(domain, entry)`
+    is called as each domain finishes (a long LODO run shows its tables as it goes)."""
     from engine.harness.eval.retrieval import collect
+    from engine.harness.eval.calibration import reliability
     from engine.stages.score.relevance import RelevanceModel
 
     cache = Path(args.replay_cache) if args.replay_cache else None
@@ -88,10 +90,13 @@ def run(args, domains: list[str]) -> dict[str, dict]:
         turns = turns_of(domain, args.split, args.limit)
         model = fit_without(domain, all_domains(), args, turns_of, log) if args.lodo else shipped
         results = rows(turns, model, k=args.k, cap=args.subgraph_cap, noise=noise_predicates(domain, args.split))
-        out[domain] = {"rows": results, **margins(results), "settings": {
+        calibrated = reliability([t for t in turns if len(t.X)], model.predict).get(domain)
+        out[domain] = {"rows": results, **margins(results), "reliability": calibrated, "settings": {
             "split": args.split, "dialogues": len({t.dialogue_id for t in turns}),
             "limit": args.limit, "scorer": "lodo" if args.lodo else "shipped",
             "pcst_learned_prizes": getattr(model, "prizes", None), "seconds": round(time.perf_counter() - start, 1)}}
+        if done:
+            done(domain, out[domain])
     return out
 
 
@@ -117,6 +122,9 @@ def table(domain: str, split: str, entry: dict) -> str:
             lit = LITERATURE.get(name)
             line += f"   {lit[0 if split == 'dev' else 1]:.3f}" if lit else "   —"
         lines.append(line)
+    kinds = results["PCST-learned"]["answer_recall_by_kind"]
+    lines.append("PCST-learned ans by kind: " + ", ".join(
+        f"{k} {v:.2f}" if v is not None else f"{k} —" for k, v in kinds.items()))
     lines.append(f"PCST-learned F1 − best Triples baseline F1 = {entry['pcst_learned_minus_best_triples_f1']:+.3f}"
                  f" (target ≥ +0.10); − best BM25 row = {entry['pcst_learned_minus_best_bm25_f1']:+.3f}")
     return "\n".join(lines)
@@ -128,20 +136,35 @@ LEGEND = ("ans = answer-fact recall (share of turns whose retrieved facts, edges
           "about names (— where the KG has none).")
 
 
-def report(args, out: dict[str, dict]) -> None:
+def limits(args) -> list[str]:
     limited = [f"--limit {args.limit} dialogues per evaluated split"] if args.limit else []
     if args.lodo:
-        limited.append(f"LODO training on the first {args.train_limit} train and {args.dev_limit} dev dialogues "
-                       "of each other domain")
+        limited.append(f"LODO training on the first {args.train_limit} train ({args.office_limit} office) and "
+                       f"{args.dev_limit} dev dialogues of each other domain")
+    return limited
+
+
+def print_domain(args, domain: str, entry: dict) -> None:
+    from engine.harness.eval.calibration import table as reliability_table
+
+    print(table(domain, args.split, entry))
+    if entry["reliability"]:
+        print("reliability of the learned scorer's probabilities on these turns:")
+        print(reliability_table({domain: entry["reliability"]}))
+    print(flush=True)
+
+
+def evaluate_domains(args, domains: list[str]) -> None:
+    """Run and print: tables one by one as text, or one JSON object at the end."""
     if args.json:
+        out = run(args, domains)
         print(json.dumps({"domains": {d: {**e, "rows": [{"row": n, **r} for n, r in e["rows"].items()]}
                                       for d, e in out.items()},
-                          "lodo": args.lodo, "limited": limited}))
+                          "lodo": args.lodo, "limited": limits(args)}))
         return
-    for domain, entry in out.items():
-        print(table(domain, args.split, entry))
-        print()
+    run(args, domains, done=lambda domain, entry: print_domain(args, domain, entry))
     print(LEGEND)
     scorer = ("learned rows: LODO, a model fitted without the held-out domain" if args.lodo
               else "learned rows: the shipped model (trained on the office benchmark)")
+    limited = limits(args)
     print(scorer + (f"; limited: {'; '.join(limited)}" if limited else "; nothing limited"))

@@ -251,6 +251,9 @@ def main(argv: list[str], command: str = "eval retrieval") -> int:
                              "on the other domains only")
     parser.add_argument("--train-limit", type=int, default=40, metavar="N",
                         help="with --lodo: train on the first N dialogues of each other domain's train split")
+    parser.add_argument("--office-limit", type=int, default=20, metavar="N",
+                        help="with --lodo: the office train split's N (its dialogues have about 4 user turns, "
+                             "the out-of-domain ones 1-2)")
     parser.add_argument("--dev-limit", type=int, default=15, metavar="N",
                         help="with --lodo: select on the first N dialogues of each other domain's dev split")
     args = parser.parse_args(argv)
@@ -260,7 +263,7 @@ def main(argv: list[str], command: str = "eval retrieval") -> int:
     if any(d not in lodo.all_domains() for d in domains):
         parser.error(f"--domain must be all or one of {', '.join(lodo.all_domains())}, not {args.domain!r}")
     if args.domain != "office" or args.lodo:
-        lodo.report(args, lodo.run(args, domains))
+        lodo.evaluate_domains(args, domains)
         return 0
 
     model = RelevanceModel()

@@ -6,8 +6,11 @@ through their own scores, solves a Prize-Collecting Steiner Tree (engine/stages/
 the connected subgraph, bridging nodes included, capped at `subgraph_cap` facts.
 
 Prizes: rank-based (the best 3 nodes and k edges get k-i, as in the literature) for scores
-that are not probabilities (BM25, cosine); relevance-based (scale × P above a threshold, both
-chosen on the dev split and stored in the model file) for the learned scorer.
+that are not probabilities (BM25, cosine); for the learned scorer, relevance-based prizes that
+adapt per turn (engine.stages.retrieve.pcst.adaptive_prizes: rank-based when every probability is low, a cut
+relative to the turn's best fact so both parts of a compound question count, the best few
+always able to enter; the settings are chosen on the dev splits and stored in the model file).
+A node the turn did not name is worth no more than the best fact reaching it.
 """
 
 from __future__ import annotations
@@ -66,8 +69,10 @@ def select_pcst(candidates: list[Candidate], k: int, cap: int, prizes: dict | No
         edge_p = pcst.rank_prizes([c.score for c in edges], k)
     else:
         t, s = float(prizes["threshold"]), float(prizes["scale"])
-        node_p = pcst.relevance_prizes([node_facts[i].score for i in node_ids], t, s)
-        edge_p = pcst.relevance_prizes([c.score for c in edges], t, s)
+        ratio, top = float(prizes.get("ratio", 1.0)), int(prizes.get("top", 0))
+        node_p = pcst.adaptive_prizes([node_facts[i].score for i in node_ids], t, s, NODE_PRIZES_K, ratio)
+        edge_p = pcst.adaptive_prizes([c.score for c in edges], t, s, k, ratio, top)
+        node_p = _capped_by_edges(node_ids, node_facts, node_p, edges, edge_p)
     node_prizes = {i: p for i, p in zip(node_ids, node_p) if p > 0}
     graph = [(_node(c.fact.s, False), _node(c.fact.o, c.fact.o_literal), p) for c, p in zip(edges, edge_p)]
     sub = pcst.solve(node_prizes, graph)
@@ -83,6 +88,24 @@ def select_pcst(candidates: list[Candidate], k: int, cap: int, prizes: dict | No
     facts_of_nodes = sorted((node_facts[n] for n in sub.nodes if isinstance(n, str) and n in node_facts),
                             key=lambda c: -c.score)
     return Selection(chosen + facts_of_nodes, kept_nodes, bridging)
+
+
+def _capped_by_edges(node_ids: list[str], node_facts: dict[str, Candidate], node_p: list[float],
+                     edges: list[Candidate], edge_p: list[float]) -> list[float]:
+    """A node the turn did not name, nor ask for by type, is worth no more than the best fact
+    that reaches it: a well-scored value node ("male", "Wikipedia") must not pull its low-scored
+    edge ("sex or gender", "described by source") into the tree."""
+    reach: dict[str, float] = {}
+    for c, p in zip(edges, edge_p):
+        for end in (c.fact.s, None if c.fact.o_literal else c.fact.o):
+            if end:
+                reach[end] = max(reach.get(end, 0.0), p)
+    out = []
+    for iri, p in zip(node_ids, node_p):
+        c = node_facts[iri]
+        own = c.hop == 0 or c.features.get("type_match", 0.0) > 0
+        out.append(p if own else min(p, reach.get(iri, 0.0)))
+    return out
 
 
 def prize_settings(scorer: str, ctx: TurnContext) -> dict | None:

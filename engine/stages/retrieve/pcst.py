@@ -115,3 +115,25 @@ def rank_prizes(scores: Sequence[float], k: int) -> list[float]:
 def relevance_prizes(scores: Sequence[float], threshold: float, scale: float) -> list[float]:
     """Relevance-based prizes for calibrated scores: scale × score above the threshold, else 0."""
     return [scale * s if s >= threshold else 0.0 for s in scores]
+
+
+def adaptive_prizes(scores: Sequence[float], threshold: float, scale: float, k: int, ratio: float = 1.0,
+                    top: int = 0, entry: float = 1.0) -> list[float]:
+    """Prizes for calibrated scores that adapt to the turn, so the tree never misses the facts
+    top-k would keep for want of a prize:
+
+    - every score under the threshold (a KG the model finds hard): rank-based prizes among the
+      candidates, the best k get k, k-1, ..., 1;
+    - else scale × score for the scores at or above min(threshold, ratio × best), so a second
+      part of the question that scores lower than the first still gets a prize;
+    - and the best `top` always get at least `entry`, the cost of one edge, so they can enter."""
+    if not len(scores):
+        return []
+    best = max(scores)
+    if best < threshold:
+        return rank_prizes(scores, k)
+    cut = min(threshold, ratio * best)
+    prizes = [scale * s if s >= cut else 0.0 for s in scores]
+    for i in sorted(range(len(scores)), key=lambda i: -scores[i])[:top]:
+        prizes[i] = max(prizes[i], entry)
+    return prizes

@@ -1,8 +1,8 @@
 """Relevance features of verbalized candidate facts (one row per candidate, FEATURES order).
 
-The learned model reads exactly these columns; the baselines read one of them (BM25: `bm25_rewrite`
-unnormalized, SBERT: `cos_1`). The ONNX file records the feature names it was trained on, and
-the scorer refuses a model whose names differ.
+The learned model reads the MODEL_INPUTS columns; the baselines read one column each (BM25:
+`bm25_rewrite`, SBERT: `cos_1`). The ONNX file records the feature names it was trained on (and
+picks its inputs out of them), and the scorer refuses a model whose names differ.
 """
 
 from __future__ import annotations
@@ -12,16 +12,27 @@ import re
 import numpy as np
 
 from engine.stages.candidates import TYPE_PREDICATES, focus_of, is_node_fact, linked_now
+from engine.stages.score.answer_type import mask
 from engine.state import Candidate, TurnState
 
 FEATURES = (
     "cos_1", "cos_2", "cos_3", "cos_mean",  # MiniLM cosine to the last 1, 2, 3 turns and their mean
-    "cos_pred", "cos_pred_gap",  # the relation's label against the turn, and its gap to the best relation
     "bm25_turn", "bm25_rewrite",  # BM25 against the user turn and its rewrite, scaled to the turn's best
+    # The same with the names of the entities the turn is about masked out of both sides: what is
+    # left is the relation asked about and the value given, so a fact does not match a question by
+    # repeating the name the question says ("X's given name is X").
+    "mcos_1", "mcos_2", "mcos_3",  # masked fact to masked last 1 (best clause), 2, 3 turns
+    "mcos_pred", "mcos_pred_gap", "mcos_pred_rank",  # relation label to the masked clauses; gap/rank in the turn
+    "mbm25",  # BM25 of the masked fact against the masked turn, scaled to the turn's best
+    "atype_match", "atype_clash", "asks_type",  # the value's type against what the question asks for
+    "name_noise",  # the relation describes a name or a record (given name, sex or gender, described by source)
     "salience_now", "salience_prev", "salience_both",  # refers_to p of the fact's entities, this/last turn
     "derived_p", "is_derived", "hop", "is_node", "type_match",
     "embedded",  # 1 when the fact was embedded this turn (the cosines are 0 otherwise)
 )
+# The learned model reads these; the unmasked similarities stay in FEATURES for the BM25 and SBERT
+# baselines (and the Facts tab) but reward name overlap, which does not carry to other KGs.
+MODEL_INPUTS = tuple(f for f in FEATURES if f not in ("cos_1", "cos_2", "cos_3", "cos_mean", "bm25_turn", "bm25_rewrite"))
 # Embedding is the one per-turn cost that grows with the candidates, so only the facts near the
 # linked entities are embedded (hop <= 1, derived), at most EMBED_CAP of them, best BM25 first;
 # farther facts are there to bridge, and their cosines stay 0. The rule is the same in training.
@@ -73,62 +84,127 @@ def near_indices(candidates: list[Candidate], bm25: np.ndarray | None = None) ->
     return sorted(near, key=key)[:EMBED_CAP]
 
 
-def near_texts(candidates: list[Candidate]) -> list[str]:
-    """The texts a turn with these candidates would embed (the cap's BM25 order aside)."""
-    return [candidates[i].text for i in near_indices(candidates)]
+def near_texts(candidates: list[Candidate], names: list[str] | None = None) -> list[str]:
+    """The texts a turn with these candidates would embed (the cap's BM25 order aside): each near
+    fact as it reads and with `names` masked."""
+    near = [candidates[i].text for i in near_indices(candidates)]
+    return near + [mask(t, names) for t in near] if names else near
+
+
+def _entity_labels(candidates: list[Candidate]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for c in candidates:
+        out.setdefault(c.fact.s, c.s_label)
+        if not c.fact.o_literal:
+            out.setdefault(c.fact.o, c.o_label)
+    return out
+
+
+def _names(state: TurnState, entities, labels: dict[str, str]) -> list[str]:
+    """The labels of the entities and the names the user said for them (heard with errors, maybe)."""
+    names = [labels.get(e, "") for e in entities]
+    names += [m.text for m in state.mentions if m.entity and m.kind == "name"]
+    return [n for n in names if n]
+
+
+def _rank_score(values: np.ndarray) -> np.ndarray:
+    """1 for the best value, 1/2 for the second ... (ties share a rank)."""
+    distinct = np.unique(values)[::-1]
+    rank = {v: i for i, v in enumerate(distinct.tolist())}
+    return np.array([1.0 / (1 + rank[v]) for v in values.tolist()])
 
 
 def compute(state: TurnState, candidates: list[Candidate], encoder, previous: dict[str, float],
             now: dict[str, float] | None = None) -> tuple[np.ndarray, np.ndarray]:
     """The feature matrix (n, len(FEATURES)) and the raw BM25 of the rewritten turn (for the
     BM25 baseline); fills `Candidate.features`."""
+    from engine.stages.score.answer_type import asked_types, is_name_noise, persons, question_parts, value_type
+    from engine.stages.verbalize import predicate_key
+
     n = len(candidates)
     if n == 0:
         return np.zeros((0, len(FEATURES)), dtype=np.float32), np.zeros(0)
     now = linked_now(state) if now is None else now
+    topic = now or previous  # a turn that names nothing goes on about the previous turn's entities
+    labels = _entity_labels(candidates)
+    fact_names = _names(state, topic, labels)
+    window_names = _names(state, {**previous, **now}, labels)
     texts = [c.text for c in candidates]
     windows = turn_windows(state)
+    masked_windows = [mask(w, window_names) for w in windows]
+    parts = question_parts(masked_windows[0])
+    parts = [masked_windows[0]] + (parts if len(parts) > 1 else [])
     p_labels = sorted({c.p_label for c in candidates})
     raw_rewrite = bm25_scores(texts, windows[0])
     raw_turn = raw_rewrite if windows[0] == state.text else bm25_scores(texts, state.text)
+    masked_texts = [mask(t, fact_names) for t in texts]
+    masked_bm25 = bm25_scores(masked_texts, masked_windows[0])
     near = near_indices(candidates, raw_rewrite)
-    emb = encoder.encode([texts[i] for i in near] + windows + p_labels)
     m = len(near)
-    win, pred = emb[m:m + 3], emb[m + 3:]
+    queries = windows + masked_windows[1:] + parts
+    emb = encoder.encode([texts[i] for i in near] + [masked_texts[i] for i in near] + queries + p_labels)
+    fact_emb, masked_emb = emb[:m], emb[m:2 * m]
+    q = emb[2 * m:2 * m + len(queries)]
+    win, mwin, part_emb = q[:3], q[3:5], q[5:]
+    pred = emb[2 * m + len(queries):]
     cos = np.zeros((n, 3), dtype=np.float32)
+    mcos = np.zeros((n, 3), dtype=np.float32)
     if m:
-        cos[near] = emb[:m] @ win.T
-    pred_cos_by_label = dict(zip(p_labels, (pred @ win[0]).tolist()))
-    cos_pred = np.array([pred_cos_by_label[c.p_label] for c in candidates])
+        cos[near] = fact_emb @ win.T
+        mcos[near, 0] = (masked_emb @ part_emb.T).max(axis=1)
+        mcos[near, 1:] = masked_emb @ mwin.T
+    # Per clause: how well each relation label fits it, and its rank among the turn's relations,
+    # so that each part of a compound question has its own best relation.
+    by_part = pred @ part_emb.T  # (labels, parts)
     edge_mask = np.array([not is_node_fact(c.fact) for c in candidates])
+    edge_labels = sorted({c.p_label for c, e in zip(candidates, edge_mask) if e})
+    label_row = {lab: i for i, lab in enumerate(p_labels)}
+    rank = np.zeros(len(p_labels))
+    if edge_labels:
+        rows = [label_row[lab] for lab in edge_labels]
+        ranks = np.stack([_rank_score(by_part[rows, j]) for j in range(by_part.shape[1])], axis=1).max(axis=1)
+        rank[rows] = ranks
+    best_label = by_part.max(axis=1)
+    cos_pred = np.array([best_label[label_row[c.p_label]] for c in candidates])
     best_pred = float(cos_pred[edge_mask].max()) if edge_mask.any() else 0.0
     requested = {str(m.value) for m in state.mentions if m.kind == "type" and m.value}
     members = {c.fact.s for c in candidates if c.fact.p in TYPE_PREDICATES and c.fact.o in requested}
+    asked = asked_types(masked_windows[0])
+    people = persons(candidates)
+    classes = {c.fact.s: c.o_label for c in candidates if c.fact.p in TYPE_PREDICATES}
 
     X = np.zeros((n, len(FEATURES)), dtype=np.float32)
+    col = {f: i for i, f in enumerate(FEATURES)}
     X[:, 0:3] = cos
     X[:, 3] = cos.mean(axis=1)  # 0 for facts not embedded
-    X[:, 4] = cos_pred
-    X[:, 5] = np.where(edge_mask, cos_pred - best_pred, 0.0)
-    X[:, 6] = _scaled(raw_turn)
-    X[:, 7] = _scaled(raw_rewrite)
+    X[:, col["bm25_turn"]] = _scaled(raw_turn)
+    X[:, col["bm25_rewrite"]] = _scaled(raw_rewrite)
+    X[:, col["mcos_1"]:col["mcos_3"] + 1] = mcos
+    X[:, col["mcos_pred"]] = cos_pred
+    X[:, col["mcos_pred_gap"]] = np.where(edge_mask, cos_pred - best_pred, 0.0)
+    X[:, col["mcos_pred_rank"]] = [rank[label_row[c.p_label]] if e else 0.0 for c, e in zip(candidates, edge_mask)]
+    X[:, col["mbm25"]] = _scaled(masked_bm25)
+    X[:, col["asks_type"]] = 1.0 if asked else 0.0
     for i, c in enumerate(candidates):
         s, o = c.fact.s, (None if c.fact.o_literal else c.fact.o)
         node = not edge_mask[i]
-        X[i, 8] = max(now.get(s, 0.0), now.get(o, 0.0) if o and not node else 0.0)
-        X[i, 9] = max(previous.get(s, 0.0), previous.get(o, 0.0) if o and not node else 0.0)
-        X[i, 10] = 0.0 if node or not o else min(now.get(s, 0.0), now.get(o, 0.0))
-        X[i, 11] = c.p if c.derived else 0.0
-        X[i, 12] = 1.0 if c.derived else 0.0
-        X[i, 13] = float(c.hop)
-        X[i, 14] = 1.0 if node else 0.0
-        X[i, 15] = 1.0 if (s in members or (o in members if o else False)) else 0.0
-    X[near, 16] = 1.0
+        if not node:
+            value = value_type(c, bool(o and o in topic and s not in topic), people, classes)
+            X[i, col["atype_match"]] = 1.0 if value and value in asked else 0.0
+            X[i, col["atype_clash"]] = 1.0 if value and asked and value not in asked else 0.0
+            X[i, col["name_noise"]] = 1.0 if not c.derived and is_name_noise(c.p_label, predicate_key(c.fact.p)) else 0.0
+        X[i, col["salience_now"]] = max(now.get(s, 0.0), now.get(o, 0.0) if o and not node else 0.0)
+        X[i, col["salience_prev"]] = max(previous.get(s, 0.0), previous.get(o, 0.0) if o and not node else 0.0)
+        X[i, col["salience_both"]] = 0.0 if node or not o else min(now.get(s, 0.0), now.get(o, 0.0))
+        X[i, col["derived_p"]] = c.p if c.derived else 0.0
+        X[i, col["is_derived"]] = 1.0 if c.derived else 0.0
+        X[i, col["hop"]] = float(c.hop)
+        X[i, col["is_node"]] = 1.0 if node else 0.0
+        X[i, col["type_match"]] = 1.0 if (s in members or (o in members if o else False)) else 0.0
+    X[near, col["embedded"]] = 1.0
     for i, c in enumerate(candidates):
         c.features = dict(zip(FEATURES, (round(float(v), 4) for v in X[i])))
     return X, raw_rewrite
-
-
 def compute_for(state: TurnState, ctx) -> tuple[np.ndarray, np.ndarray]:
     from engine.stages.score.encoder import encoder_for
 

@@ -32,7 +32,9 @@ def prefetch(ctx: TurnContext, max_triples: int = PREFETCH_MAX_TRIPLES) -> int:
         state.mentions = [Mention(iri, 0, 0, "name", entity=iri, p=1.0)]
         gather(state, ctx)
         verbalize(state.candidates, ctx.background)
-        texts.update(dict.fromkeys(near_texts(state.candidates)))
+        name = next((c.s_label if c.fact.s == iri else c.o_label for c in state.candidates
+                     if iri in (c.fact.s, c.fact.o)), "")
+        texts.update(dict.fromkeys(near_texts(state.candidates, [name] if name else None)))
     ctx.resources.pop(focus_key, None)
     encoder = encoder_for(ctx)
     before = encoder.encoded

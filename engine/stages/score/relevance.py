@@ -2,8 +2,9 @@
 
 The CUDA provider is used when onnxruntime has it and a GPU answers, the CPU provider
 otherwise; `device` says which one actually runs and `device_note` why not CUDA. The model file carries, as metadata, the
-feature names it expects (checked against `engine.stages.score.features.FEATURES`) and the PCST prize
-settings chosen with it on the dev split.
+feature names it expects (checked against `engine.stages.score.features.FEATURES`; the graph picks its own
+inputs out of them), the PCST prize settings chosen with it on the dev splits, and what it was
+trained on.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from engine.stages.score.onnx import onnx_session
 from kgstore.errors import BadInput
 
 MODEL_PATH = Path(__file__).resolve().parents[3] / "models" / "relevance.onnx"
-DEFAULT_PRIZES = {"threshold": 0.5, "scale": 2.0}
+DEFAULT_PRIZES = {"threshold": 0.5, "scale": 2.0, "ratio": 1.0, "top": 0}
 
 
 class RelevanceModel:

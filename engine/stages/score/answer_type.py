@@ -1,0 +1,135 @@
+"""What a question asks for, what a fact answers, and which words are names (for masking).
+
+Domain-free cues shared by the relevance features: the answer type a question wants ("where" a
+place, "when" a date or time, "how many" a number, "who" a person), the type of the value a fact
+gives, relations that only describe a name or a record (given name, sex or gender, described by
+source ...: they match any question about their subject by the subject's name alone), and the
+entity names to take out of a text so that what is left is the relation being asked about.
+"""
+
+from __future__ import annotations
+
+import re
+
+from engine.state import Candidate
+from kgstore.vocab import XSD
+
+PLACE, TIME, NUMBER, PERSON = "place", "time", "number", "person"
+ANSWER_TYPES = (PLACE, TIME, NUMBER, PERSON)
+
+# Question cues, tried in order on each clause; the first that matches gives the clause's type.
+_ASKS: tuple[tuple[re.Pattern, str], ...] = (
+    (re.compile(r"\bhow (many|much)\b|\bhow (big|large|old|tall|long|far|heavy|high)\b|\bwhat (number|amount|size)\b"
+                r"|\bnumber of\b|\bpopulation\b|\bcapacity\b"), NUMBER),
+    (re.compile(r"\bwhen\b|\bwhat (time|date|day|year|month)\b|\bwhich (day|date|year|month)\b|\bwhat's the date\b"
+                r"|\bin (what|which) year\b|\bwhat hour\b"), TIME),
+    (re.compile(r"\bwhere\b|\b(what|which) (place|city|town|country|room|venue|stadium|ground|location|building"
+                r"|region|state|village)\b|\bin (what|which) (city|town|country|room|place)\b"), PLACE),
+    (re.compile(r"\bwho\b|\bwhom\b|\bwhose\b|\bwhich (person|people|player|actor|man|woman)\b"), PERSON),
+)
+# Clauses of a compound question ("who organizes it and where is it"): a conjunction before a
+# question word starts a new part.
+_CLAUSE = re.compile(r"\s*(?:,|;|\band\b|\balso\b|\bplus\b)\s+(?=(?:who|whom|whose|what|which|where|when|how|is|are|"
+                     r"was|were|does|do|did|can|could|tell)\b)", re.I)
+
+_PLACE_WORDS = frozenset("""place city town village country room stadium venue arena ground building location region
+state province district municipality capital island continent hall park street address area site campus office
+restaurant theatre theater museum airport station county territory nation kingdom republic neighbourhood
+neighborhood club studio school university""".split())
+_PERSON_WORDS = frozenset("""person human people man woman player actor actress singer musician artist author
+writer director coach chef cook politician scientist professor student teacher lecturer employee footballer
+composer producer painter poet guitarist drummer vocalist manager mayor""".split())
+_PLACE_RELATION = re.compile(r"\b(place|location|located|venue|born in|birthplace|city|country|room|stadium|ground|"
+                             r"headquarters|address|held in|origin|capital|where)\b")
+_TIME_RELATION = re.compile(r"\b(date|time|year|day|when|born on|founded|inception|start|end|published|released|"
+                            r"created|opened|established|dob)\b")
+_PERSON_NOISE_KEYS = frozenset(("P21", "P735", "P734"))
+_NOISE = re.compile(r"\b(given|first|family|last|middle|birth|nick|sur|fore)\s*names?\b|^names?$|\bname in\b|"
+                    r"\bsex\b|\bgender\b|\bdescribed (by|at)\b|\bsource\b|\blanguages?\b|\boccupations?\b|"
+                    r"\bsurname\b|\bforename\b|\bwebsite\b|\burl\b|\bimage\b|\bidentifier\b|\bid$")
+_NOISE_PIDS = frozenset("P21 P735 P734 P1343 P973 P1412 P103 P106 P1559 P1477 P18 P856 P214 P227 P244 P646".split())
+_DATE = re.compile(r"^[+-]?\d{4}(-\d{2}(-\d{2})?)?(T[\d:]+Z?)?$")
+_CLOCK = re.compile(r"^\d{1,2}:\d{2}(:\d{2})?$")
+_NUMBER = re.compile(r"^[+-]?\d+([.,]\d+)?$")
+_TIME_TYPES = frozenset(XSD + t for t in ("date", "dateTime", "time", "gYear", "gYearMonth", "duration"))
+_NUMBER_TYPES = frozenset(XSD + t for t in ("integer", "decimal", "double", "float", "int", "long",
+                                            "nonNegativeInteger", "positiveInteger"))
+
+
+def question_parts(text: str) -> list[str]:
+    """The clauses of a question: one for a plain question, two or more for a compound one."""
+    parts = [p.strip() for p in _CLAUSE.split(text) if p and p.strip()]
+    return parts or [text]
+
+
+def asked_types(text: str) -> set[str]:
+    """The answer types the question's clauses ask for (empty: none recognized)."""
+    out: set[str] = set()
+    for part in question_parts(text):
+        low = part.casefold()
+        for pattern, kind in _ASKS:
+            if pattern.search(low):
+                out.add(kind)
+                break
+    return out
+
+
+def is_name_noise(p_label: str, p_key: str = "") -> bool:
+    """A relation that describes a name, a record or a biography line rather than a relation of
+    the domain (given name, sex or gender, described by source, occupation, languages ...)."""
+    return p_key in _NOISE_PIDS or bool(_NOISE.search(p_label.casefold()))
+
+
+def persons(candidates: list[Candidate]) -> set[str]:
+    """Entities that look like people: typed as one, or carrying given/family name or gender facts."""
+    from engine.stages.verbalize import predicate_key
+
+    out: set[str] = set()
+    for c in candidates:
+        key = predicate_key(c.fact.p)
+        label = c.p_label.casefold()
+        if key in _PERSON_NOISE_KEYS or re.search(r"\b(given|family) name\b|\bsex or gender\b|^gender$", label):
+            out.add(c.fact.s)
+        elif c.fact.p.endswith(("#type", "/P31")) and _words(c.o_label) & _PERSON_WORDS:
+            out.add(c.fact.s)
+    return out
+
+
+def _words(text: str) -> set[str]:
+    return set(re.findall(r"[a-z]+", text.casefold()))
+
+
+def value_type(c: Candidate, answer_is_subject: bool, people: set[str], classes: dict[str, str]) -> str:
+    """The type of the end of the fact that would answer a question about the other end: "place",
+    "time", "number", "person", or "" when nothing tells."""
+    f = c.fact
+    relation = c.p_label.casefold()
+    if not answer_is_subject and f.o_literal:
+        value = f.o.strip()
+        if f.datatype in _TIME_TYPES or _DATE.match(value) or _CLOCK.match(value):
+            return TIME
+        if f.datatype in _NUMBER_TYPES or _NUMBER.match(value):
+            if re.fullmatch(r"\d{4}", value) and _TIME_RELATION.search(relation):
+                return TIME
+            return NUMBER
+        return ""
+    iri = f.s if answer_is_subject else f.o
+    if iri in people:
+        return PERSON
+    words = _words(classes.get(iri, ""))
+    if words & _PERSON_WORDS:
+        return PERSON
+    if words & _PLACE_WORDS:
+        return PLACE
+    if not answer_is_subject and _PLACE_RELATION.search(relation):
+        return PLACE
+    return ""
+
+
+def mask(text: str, names: list[str], placeholder: str = "it") -> str:
+    """`text` with every occurrence of the names (case-insensitive, longest first) replaced by
+    the placeholder, so that what is left is the relation and the other value."""
+    out = text
+    for name in sorted({n for n in names if n and len(n.strip()) > 1}, key=len, reverse=True):
+        out = re.sub(r"(?<!\w)" + re.escape(name.strip()) + r"(?:'s)?(?!\w)", placeholder, out, flags=re.I)
+    return out

@@ -1,0 +1,109 @@
+"""The domain-free cues of the relevance features: answer types, name noise, masking, clauses."""
+
+from datetime import datetime
+
+import pytest
+
+from engine.stages.score.answer_type import (NUMBER, PERSON, PLACE, TIME, asked_types, is_name_noise, mask,
+                                             question_parts, value_type)
+from engine.state import Candidate
+from kgstore.terms import Fact
+from kgstore.vocab import XSD
+
+
+@pytest.mark.parametrize("question, kinds", [
+    ("Where was Tom Baker born?", {PLACE}),
+    ("where do they play home games", {PLACE}),
+    ("When does the Poster Session start?", {TIME}),
+    ("In what year was it founded?", {TIME}),
+    ("How many people fit in the stadium?", {NUMBER}),
+    ("who is in charge of it", {PERSON}),
+    ("Who organizes the Poster Session and where is it?", {PERSON, PLACE}),
+    ("Tell me about the club", set()),
+])
+def test_asked_types(question, kinds):
+    assert asked_types(question) == kinds
+
+
+def test_compound_questions_split_into_clauses():
+    assert question_parts("Who organizes it and where is it?") == ["Who organizes it", "where is it?"]
+    assert question_parts("Salt and pepper steak: who cooks it?") == ["Salt and pepper steak: who cooks it?"]
+
+
+@pytest.mark.parametrize("label, key, noise", [
+    ("given name", "", True), ("family name", "", True), ("sex or gender", "", True),
+    ("described by source", "", True), ("languages spoken, written or signed", "", True),
+    ("P735", "P735", True), ("place of birth", "", False), ("home ground", "", False),
+    ("organizer", "", False), ("cast member", "", False),
+])
+def test_name_noise_relations(label, key, noise):
+    assert is_name_noise(label, key) is noise
+
+
+def _c(s, p_label, o, o_label="", literal=False, datatype=None):
+    c = Candidate(fact=Fact(s, "urn:p:" + p_label.replace(" ", "_"), o, o_literal=literal, datatype=datatype))
+    c.p_label, c.o_label = p_label, o_label or o
+    return c
+
+
+def test_value_types_of_literals_entities_and_people():
+    people = {"urn:fatima"}
+    classes = {"urn:ealing": "town", "urn:delta": "meeting room"}
+    assert value_type(_c("urn:ev", "start time", "09:30:00", literal=True, datatype=XSD + "time"), False, people, classes) == TIME
+    assert value_type(_c("urn:club", "founded", "1892", literal=True), False, people, classes) == TIME
+    assert value_type(_c("urn:club", "capacity", "53394", literal=True), False, people, classes) == NUMBER
+    assert value_type(_c("urn:ev", "organizer", "urn:fatima"), False, people, classes) == PERSON
+    assert value_type(_c("urn:p", "place of birth", "urn:ealing"), False, people, classes) == PLACE
+    assert value_type(_c("urn:ev", "location", "urn:delta"), False, people, classes) == PLACE
+    assert value_type(_c("urn:x", "genre", "urn:jazz"), False, people, classes) == ""
+    # The answer may be the subject: "who organizes it" asked of the event, fact seen from the person.
+    assert value_type(_c("urn:fatima", "organizes", "urn:ev"), True, people, classes) == PERSON
+
+
+def test_mask_takes_names_out_longest_first_with_possessives():
+    assert mask("Tom Baker's given name is Tom", ["Tom Baker", "Tom"]) == "it given name is it"
+    assert mask("Where was tom baker born?", ["Tom Baker"]) == "Where was it born?"
+    assert mask("Tomorrow Tom comes", ["Tom"]) == "Tomorrow it comes"
+
+
+TTL = """
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+@prefix f: <http://example.org/football/> .
+f:tom rdfs:label "Tom Baker" ; f:placeOfBirth f:ealing ; f:givenName f:tomName ; f:sexOrGender f:male ;
+    f:describedBySource f:wiki ; f:playsFor f:club .
+f:tomName rdfs:label "Tom" . f:male rdfs:label "male" . f:wiki rdfs:label "Wikipedia" .
+f:ealing rdfs:label "Ealing" . f:club rdfs:label "Harbour United" .
+"""
+
+
+def test_masked_relation_similarity_prefers_the_asked_relation_over_name_noise(tmp_path):
+    """With the player's name masked out of the question, "place of birth" is the relation that
+    fits "Where was it born?"; the unmasked sentence "Tom Baker's given name is Tom" no longer
+    wins by repeating the name."""
+    from engine.stages import candidates
+    from engine.stages import verbalize
+    from engine.config import Config
+    from engine.stages.score.encoder import Encoder
+    from engine.stages.score.features import compute
+    from engine.stage import TurnContext
+    from engine.state import Mention, TurnState
+    from kgstore import KGStore
+
+    path = tmp_path / "kg.ttl"
+    path.write_text(TTL, encoding="utf-8")
+    store = KGStore()
+    store.load(str(path))
+    ctx = TurnContext(config=Config(scorer="bm25"), store=store, background=store)
+    state = TurnState(session_id="s", turn=1, text="Where was Tom Baker born?", now=datetime(2026, 3, 2, 9))
+    state.rewritten = state.text
+    state.mentions = [Mention("Tom Baker", 10, 19, "name", entity="http://example.org/football/tom", p=1.0)]
+    candidates.run(state, ctx)
+    verbalize.run(state, ctx)
+    compute(state, state.candidates, Encoder(), {})
+    by_label = {c.p_label: c.features for c in state.candidates if c.p_label}
+    birth, given = by_label["place of birth"], by_label["given name"]
+    assert birth["mcos_pred_rank"] == 1.0 and birth["mcos_pred"] > given["mcos_pred"]
+    assert birth["mcos_1"] > given["mcos_1"]
+    assert birth["atype_match"] == 1.0 and given["atype_match"] == 0.0
+    assert given["name_noise"] == 1.0 and by_label["sex or gender"]["name_noise"] == 1.0
+    assert birth["name_noise"] == 0.0
