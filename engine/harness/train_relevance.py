@@ -35,7 +35,7 @@ HIDDEN = ((32,), (64, 32))
 THRESHOLDS = (0.3, 0.4, 0.5, 0.6, 0.7)
 SCALES = (1.5, 2.0, 3.0)
 RATIOS = (0.5, 0.7, 1.0)
-TOPS = (1, 2, 3)
+TOPS = (1, 2, 3, 5)
 HARD_NEGATIVE_WEIGHT = 3.0
 _INPUT_COLUMNS = np.array([FEATURES.index(f) for f in MODEL_INPUTS])
 
