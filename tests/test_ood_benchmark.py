@@ -7,7 +7,7 @@ import re
 import pytest
 
 from engine.harness import ood
-from engine.harness.eval.answer_facts import AnswerTally, answered, noise_counts
+from engine.harness.retrieval.answer_facts import AnswerTally, answered, noise_counts
 from engine.harness.ood.generate import DOMAINS, file_name, generate, make_world
 from engine.state import Candidate
 from kgstore.loaders import detect_format

@@ -3,10 +3,10 @@
     HF_HUB_OFFLINE=1 .venv/bin/python -m engine.harness.train_relevance --out models/relevance.onnx
 
 1. Replay the train and dev splits of the office benchmark and of the out-of-domain benchmark
-   (engine/harness/ood) through the live pipeline (engine.harness.eval.retrieval.replay): the candidates
+   (engine/harness/ood) through the live pipeline (engine.harness.retrieval.replay): the candidates
    of each user turn are exactly what retrieval sees at run time. Features are then recomputed
    from the replayed turns (`refeature`), so a feature change needs no new replay.
-2. Label each candidate from the gold annotation (engine.harness.eval.retrieval.labels).
+2. Label each candidate from the gold annotation (engine.harness.retrieval.labels).
 3. `fit`: train small feed-forward nets (torch, CPU, fixed seed) with every domain weighing the
    same and name-noise facts as hard negatives; calibrate each on the dev splits (Platt scaling,
    domains weighing the same) so a probability means the same in every domain; keep the net of
@@ -27,7 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
-from engine.harness.eval.retrieval import ReplayedTurn, collect, labels
+from engine.harness.retrieval import ReplayedTurn, collect, labels
 from engine.stages.score.features import FEATURES, MODEL_INPUTS
 from engine.stages.score.relevance import MODEL_PATH
 
@@ -171,7 +171,7 @@ def by_domain(turns: list[ReplayedTurn]) -> dict[str, list[ReplayedTurn]]:
 def dev_figures(groups: dict[str, list[ReplayedTurn]], net, retriever: str, prizes: dict | None,
                 k: int, cap: int) -> dict[str, tuple[float, float]]:
     """Per domain: node+edge F1 and answer-fact recall (engine/harness/eval/answers.py)."""
-    from engine.harness.eval.retrieval import evaluate
+    from engine.harness.retrieval import evaluate
 
     out = {}
     for d, turns in groups.items():
@@ -324,7 +324,7 @@ def main(argv: list[str] | None = None) -> int:
     refeature(train + dev, encoder)
     net = fit(train, dev, seed=args.seed, epochs=args.epochs, k=args.k, cap=args.subgraph_cap)
 
-    from engine.harness.eval.calibration import reliability
+    from engine.harness.retrieval.calibration import reliability
 
     table = reliability(dev, net.predict)
     out = Path(args.out)

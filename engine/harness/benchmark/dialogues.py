@@ -433,7 +433,7 @@ def profile(w: Writer) -> str | None:
              else f"{p.first} is the only member of {p.group}.",
           [f'request_members(group="{p.group}")'], g)
     day = rng.randrange(5)
-    u = Utterance().say(f"What meetings does ")
+    u = Utterance().say("What meetings does ")
     w.pronoun(u, p, subj(p)).say(f" have {w.dayref(day)}?")
     evs = world.events_of(p.id, day)
     verb = "have" if p.pronoun == "they" else "has"

@@ -33,7 +33,7 @@ def noise_predicates(domain: str, split: str) -> set[str]:
 
 
 def rows(turns: list, model, *, k: int, cap: int, noise: set[str]) -> dict[str, dict]:
-    from engine.harness.eval.retrieval import ROWS, evaluate
+    from engine.harness.retrieval import ROWS, evaluate
 
     return {name: evaluate(turns, retriever, scorer, k=k, cap=cap, model=model, noise_predicates=noise)
             for name, retriever, scorer in ROWS}
@@ -65,8 +65,8 @@ def fit_without(held_out: str, domains: list[str], args, turns_of, log) -> objec
 def run(args, domains: list[str], done=None) -> dict[str, dict]:
     """Per held-out (or evaluated) domain: the table rows and its settings; `done(domain, entry)`
     is called as each domain finishes (a long LODO run shows its tables as it goes)."""
-    from engine.harness.eval.retrieval import collect
-    from engine.harness.eval.calibration import reliability
+    from engine.harness.retrieval import collect
+    from engine.harness.retrieval.calibration import reliability
     from engine.stages.score.relevance import RelevanceModel
 
     cache = Path(args.replay_cache) if args.replay_cache else None
@@ -101,7 +101,7 @@ def run(args, domains: list[str], done=None) -> dict[str, dict]:
 
 
 def table(domain: str, split: str, entry: dict) -> str:
-    from engine.harness.eval.retrieval import LITERATURE
+    from engine.harness.retrieval import LITERATURE
 
     results = entry["rows"]
     first = next(iter(results.values()))
@@ -145,7 +145,7 @@ def limits(args) -> list[str]:
 
 
 def print_domain(args, domain: str, entry: dict) -> None:
-    from engine.harness.eval.calibration import table as reliability_table
+    from engine.harness.retrieval.calibration import table as reliability_table
 
     print(table(domain, args.split, entry))
     if entry["reliability"]:

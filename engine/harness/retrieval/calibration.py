@@ -19,7 +19,7 @@ BINS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
 def reliability(turns: list, predict: Callable[[np.ndarray], np.ndarray]) -> dict[str, dict]:
     """{domain: {"bins": [[lo, hi, n, mean_p, share_relevant], ...], "ece": float, "n": int}} over
     the turns (ReplayedTurn with `.domain`; office when it has none)."""
-    from engine.harness.eval.retrieval import labels
+    from engine.harness.retrieval import labels
 
     ps, ys = defaultdict(list), defaultdict(list)
     for t in turns:
