@@ -12,11 +12,12 @@ the checks and refinement (`--answer auto`: replace a contradicted or unsupporte
 from __future__ import annotations
 
 import dataclasses
-import re
 
 from engine.events import ReplyDone
 from engine.stage import TurnContext
+from engine.stages.score.answer_type import is_name_noise
 from engine.state import Candidate, Check, TurnState
+from kgstore.vocab import split_words
 
 MORE_FACTS = 2  # facts after the best one and its siblings
 MAX_SIBLINGS = 6  # values of the best fact's relation listed together (a film's cast)
@@ -36,7 +37,6 @@ def text_key(text: str) -> str:
 IRREGULAR = {"born": "birth", "died": "death", "dead": "death"}
 # Words of name records and bookkeeping relations, whatever a KG calls them ("given name",
 # "familyName", "speaksLanguage", "described_by"): a fact of theirs is rarely what was asked.
-NOISE_WORDS = frozenset({"given", "famil", "surna", "sex", "gende", "descr", "sourc", "langu", "speak", "image"})
 
 
 def _words(text: str) -> set[str]:
@@ -47,8 +47,8 @@ def _words(text: str) -> set[str]:
 
 
 def is_noise(p_label: str) -> bool:
-    words = re.sub(r"([a-z])([A-Z])", r"\1 \2", p_label).replace("_", " ").casefold().split()
-    return bool({w[:5] for w in words} & NOISE_WORDS)
+    """A name record or bookkeeping relation (given name, described by source ...): said last."""
+    return is_name_noise(split_words(p_label))
 
 
 def _relation_words(c: Candidate) -> set[str]:

@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from kgstore.vocab import split_words
+
 CUES: dict[str, str] = {
     # office
     "location": r"\b(?:held|takes? place|taking place|located|happens?|happening|venue|location|where|in)\b",
@@ -135,13 +137,12 @@ SYNONYMS: tuple[tuple[re.Pattern, str], ...] = tuple((re.compile(rx, re.IGNORECA
     (r"\bmayor\b|\bgoverned by\b|\bled by\b", "mayor head of government leader"),
     (r"\btwinned\b|\bsister cit", "twin city sister city"),
 ))
-_SPLIT_LOCAL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|[_\-]+")
 
 
 @lru_cache(maxsize=4096)
 def label_words(label: str) -> str:
-    """A relation label or bare local name as words: "monthlyListeners" → "monthly listeners"."""
-    return " ".join(_SPLIT_LOCAL.sub(" ", label).split()).lower()
+    """A relation label or bare local name as lower-case words: "monthlyListeners" → "monthly listeners"."""
+    return split_words(label).lower()
 
 
 @lru_cache(maxsize=2048)
