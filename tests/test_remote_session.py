@@ -15,7 +15,9 @@ def test_endpoint_stopped_mid_session_leaves_the_turn_on_the_dialogue_graph():
     server = OxigraphServer()
     try:
         server.put(local.dump())
-        config = Config(memory=True, sparql=server.query_url, sparql_timeout=2.0, scorer="bm25", refine_steps=0)
+        # the model's own reply is what this test follows (the composer has its tests in test_compose.py)
+        config = Config(memory=True, sparql=server.query_url, sparql_timeout=2.0, scorer="bm25", refine_steps=0,
+                        answer="llm")
         session = Session.open(config, llm=ScriptedLLM(["Christopher Nolan directed it.", "I cannot look that up now."]))
         first = session.user_turn("Who directed Inception?")
         assert first.retrieved and not first.error

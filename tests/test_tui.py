@@ -636,8 +636,9 @@ async def test_sparql_console_is_bounded_and_stopped_by_escape(kg_file, shared):
         await pilot.pause()
         assert screen.outcome.stopped == "timeout" and screen.query_one("#results", DataTable).row_count == 0
         text = plain(status)
+        # the app answered at its timeout although pyoxigraph was still sorting (how long the sort
+        # goes on after that depends on the machine, so it is not asserted)
         assert "timed out after 0.2 s" in text and "finishes that in the background" in text
-        assert query.busy()  # pyoxigraph is still sorting, and the app answered all along
 
         screen.query_one("#timeout", Input).value = "600"
         await pilot.press("ctrl+r")
