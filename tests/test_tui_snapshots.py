@@ -52,12 +52,15 @@ async def _one_turn(pilot) -> None:
     # The first screen above the turn fills in from a worker: its height can land before or after
     # the reply's own scroll, so the chat is put at its end once everything has arrived.
     await app.workers.wait_for_complete()
+    def layout():  # what a Markdown update in progress changes: its blocks, the chat's size and place
+        return len(app.chat.query("*")), app.chat.virtual_size, app.chat.scroll_y
+
     settled = 0
-    while settled < 3:  # the reply's Markdown and the first screen re-lay out over a few refreshes
-        before = (app.chat.virtual_size, app.chat.scroll_y)
+    while settled < 5:  # the reply's Markdown and the first screen re-lay out over a few refreshes
+        before = layout()
         app.chat.scroll_end(animate=False)
         await pilot.pause()
-        settled = settled + 1 if (app.chat.virtual_size, app.chat.scroll_y) == before else 0
+        settled = settled + 1 if layout() == before else 0
 
 
 def test_main_screen_after_a_turn(snap_compare, snapshot_app):
