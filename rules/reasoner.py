@@ -380,12 +380,14 @@ def _stop(worker: threading.Thread, box: dict, settled: threading.Lock) -> None:
     left running grows without bound, so the stop is sent again until the worker has ended."""
 
     def keep_stopping() -> None:
+        wait = 0.5  # spaced out: a stop sent while the last one is still being reported would cut that short
         while worker.is_alive():
             with settled:
                 if box:
                     return
                 ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(worker.ident), ctypes.py_object(_Abandon))
-            worker.join(0.05)
+            worker.join(wait)
+            wait = min(wait * 2, 8.0)
 
     threading.Thread(target=keep_stopping, name="kgchat-reason-stop", daemon=True).start()
 
