@@ -342,29 +342,21 @@ def run_with_deadline(fn, timeout_s: float):
     from problog.errors import ProbLogError
 
     box: dict[str, Any] = {}
-    settled = threading.Lock()  # held while the worker records its end or the stopper sends a stop
 
     def target():
         try:
-            try:
-                value = fn()
-                with settled:
-                    box["value"] = value
-            except _Abandon:
-                with settled:
-                    box["abandoned"] = True
-            except BaseException as exc:  # reported to the caller, whatever it is
-                with settled:
-                    box["error"] = exc
-        except _Abandon:  # a stop that arrived while the end was being recorded
+            box["value"] = fn()
+        except _Abandon:
             box["abandoned"] = True
+        except BaseException as exc:  # reported to the caller, whatever it is
+            box["error"] = exc
 
     worker = threading.Thread(target=target, name="kgchat-reason", daemon=True)
     worker.start()
     worker.join(timeout_s)
     if worker.is_alive() or box.get("abandoned"):
         if worker.is_alive():
-            _stop(worker, box, settled)
+            ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(worker.ident), ctypes.py_object(_Abandon))
         raise ReasoningFailed(f"reasoning stopped at its time budget of {timeout_s * 1000:.0f} ms", timeout=True)
     if "error" in box:
         exc = box["error"]
@@ -372,24 +364,6 @@ def run_with_deadline(fn, timeout_s: float):
         msg = exc.message if isinstance(exc, ProbLogError) else str(exc)
         raise ReasoningFailed(f"reasoning failed ({kind}): {msg}".strip()[:300])
     return box["value"]
-
-
-def _stop(worker: threading.Thread, box: dict, settled: threading.Lock) -> None:
-    """Stop an abandoned worker. The asynchronous exception lands at its next Python instruction,
-    but code it runs can swallow one (a broad except or a finally in a library), and a grounding
-    left running grows without bound, so the stop is sent again until the worker has ended."""
-
-    def keep_stopping() -> None:
-        wait = 0.5  # spaced out: a stop sent while the last one is still being reported would cut that short
-        while worker.is_alive():
-            with settled:
-                if box:
-                    return
-                ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(worker.ident), ctypes.py_object(_Abandon))
-            worker.join(wait)
-            wait = min(wait * 2, 8.0)
-
-    threading.Thread(target=keep_stopping, name="kgchat-reason-stop", daemon=True).start()
 
 
 # --- background facts into rule vocabulary ----------------------------------------------------
