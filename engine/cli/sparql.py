@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from contextlib import contextmanager
 
 from engine.options import ArgumentParser, bounded, seconds
 from kgstore.errors import BadInput
@@ -61,6 +62,20 @@ def main(argv: list[str], command: str = "sparql") -> int:
     return code
 
 
+@contextmanager
+def _said_why_stopped(run: BoundedQuery):
+    """A stream ended by Ctrl-C or an error records why, so the closing line of the output says
+    it is not the whole result; the exception goes on to the caller."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        run.outcome.stopped = "interrupted"
+        raise
+    except Exception:
+        run.outcome.stopped = "error"
+        raise
+
+
 def _print_json(run: BoundedQuery) -> int:
     """One JSON object, written as the rows come: {"rows": [...], "count", "stopped"}, or
     {"boolean": ...} for ASK. A cut result is still valid JSON, "stopped" saying why."""
@@ -71,15 +86,10 @@ def _print_json(run: BoundedQuery) -> int:
     out = sys.stdout
     out.write('{"rows": [')
     try:
-        for i, row in enumerate(run.rows()):
-            out.write(("\n" if i == 0 else ",\n") + json.dumps(row, ensure_ascii=False))
-            out.flush()
-    except KeyboardInterrupt:
-        run.outcome.stopped = "interrupted"
-        raise
-    except Exception:  # reported by the caller; the output still says it is not the whole result
-        run.outcome.stopped = "error"
-        raise
+        with _said_why_stopped(run):
+            for i, row in enumerate(run.rows()):
+                out.write(("\n" if i == 0 else ",\n") + json.dumps(row, ensure_ascii=False))
+                out.flush()
     finally:
         out.write(f'], "count": {run.outcome.rows}, "stopped": {json.dumps(run.outcome.stopped)}}}\n')
         out.flush()
@@ -111,26 +121,21 @@ def _print_table(run: BoundedQuery) -> int:
             print("  ".join(fit(row.get(n, ""), w[n]) for n in names).rstrip(), flush=True)
 
     try:
-        for row in run.rows(idle=TABLE_WAIT_S):
-            if widths is not None:
-                if row is not None:
-                    print_row(row, widths)
-            elif row is None:  # a pause: print what came, unless nothing came yet
-                if first:
+        with _said_why_stopped(run):
+            for row in run.rows(idle=TABLE_WAIT_S):
+                if widths is not None:
+                    if row is not None:
+                        print_row(row, widths)
+                elif row is None:  # a pause: print what came, unless nothing came yet
+                    if first:
+                        widths = print_head()
+                elif len(first) + 1 >= TABLE_SAMPLE:
+                    first.append(row)
                     widths = print_head()
-            elif len(first) + 1 >= TABLE_SAMPLE:
-                first.append(row)
-                widths = print_head()
-            else:
-                first.append(row)
-        if widths is None:
-            print_head()
-    except KeyboardInterrupt:
-        run.outcome.stopped = "interrupted"
-        raise
-    except Exception:  # reported by the caller; the output still says it is not the whole result
-        run.outcome.stopped = "error"
-        raise
+                else:
+                    first.append(row)
+            if widths is None:
+                print_head()
     finally:
         cut = f", cut: {run.outcome.stopped}" if run.outcome.stopped else ""
         print(f"({run.outcome.rows} rows{cut})", flush=True)
