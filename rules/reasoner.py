@@ -3,14 +3,13 @@
 The rule files are parsed and prepared once (`RuleSet`); each turn extends that database with
 only the facts the turn needs (`Program`: its mentions, their candidate entities, the focus
 neighbourhood) as ProbLog terms, never as parsed text, grounds the queries, compiles them with
-the SDD backend and reads the probabilities back. `run` gives up at the deadline: the grounding
-thread is abandoned (an asynchronous exception stops it at its next Python instruction) and
-the caller gets `ReasoningFailed` saying why.
+the SDD backend and reads the probabilities back. `run` gives up at the deadline: the caller gets
+`ReasoningFailed` saying why, and the abandoned grounding stops itself at its next engine step
+(`_Watch`), which is checked from inside ProbLog's own loop rather than thrown in from outside.
 """
 
 from __future__ import annotations
 
-import ctypes
 import re
 import threading
 import time
@@ -53,7 +52,69 @@ class ReasoningFailed(Exception):
 
 
 class _Abandon(BaseException):
-    """Thrown into an abandoned reasoning thread; BaseException so no `except Exception` eats it."""
+    """Raised inside an abandoned grounding; BaseException so no `except Exception` eats it."""
+
+
+class _Watch:
+    """Whether the caller has given up on a grounding. The engine checks it itself, at each step
+    of its loop: an asynchronous exception thrown into the thread instead can be swallowed (it
+    may land in a gc callback), after which a runaway rule grows without bound."""
+
+    def __init__(self) -> None:
+        self.stopped = False
+
+    def check(self) -> None:
+        if self.stopped:
+            raise _Abandon()
+
+
+_STOP_CHECK_EVERY = 1 << 16
+
+
+def _watched_between(low, high, value, **k):
+    """between/3 that checks the watch while it enumerates: ProbLog's own builds the whole range
+    in one Python loop (10^8 numbers: many GB) without a single engine step in between."""
+    from problog.engine_builtin import check_mode
+    from problog.logic import Constant
+
+    mode = check_mode((low, high, value), ["iii", "iiv"], functor="between", **k)
+    lo, hi = int(low), int(high)
+    if mode == 0:
+        return [(low, high, value)] if lo <= int(value) <= hi else []
+    watch = k["engine"].watch
+    results = []
+    for n in range(lo, hi + 1):
+        if not n % _STOP_CHECK_EVERY:
+            watch.check()
+        results.append((low, high, Constant(n)))
+    return results
+
+
+def _watched_engine(watch: _Watch):
+    """A fresh engine per run (one that once ran into an error keeps a stale stack and fails
+    every later grounding: "Stack not empty") that checks `watch` before each step."""
+    from problog.engine import DefaultEngine
+    from problog.engine_stack import SimpleBuiltIn
+
+    class WatchedEngine(DefaultEngine):
+        def init_message_stack(self):
+            queue = super().init_message_stack()
+            pop = queue.pop
+
+            def watched_pop():
+                watch.check()
+                return pop()
+
+            queue.pop = watched_pop
+            return queue
+
+    engine = WatchedEngine()
+    engine.watch = watch
+    # The rule bases were prepared by another engine; the builtin slots are the same in every
+    # engine, so between/3 is replaced in its slot rather than added anew.
+    slot = -engine.get_builtins()["between/3"] - 1
+    engine._ClauseDBEngine__builtins[slot] = SimpleBuiltIn(_watched_between)
+    return engine
 
 
 # --- rule files -----------------------------------------------------------------------------
@@ -295,15 +356,11 @@ def evaluate(rules: RuleSet, program: Program, timeout_s: float, stats: Stats | 
     deadline = time.monotonic() + timeout_s
     stats = stats if stats is not None else Stats()
 
-    def work():
-        from problog.engine import DefaultEngine
+    def work(engine):
         from problog.formula import LogicFormula
         from problog.sdd_formula import SDD
 
-        # A fresh engine per turn: an engine that once ran into an error keeps a stale stack
-        # and fails every later grounding ("Stack not empty").
         t0 = time.thread_time()
-        engine = DefaultEngine()
         db = base.extend()
         facts, prob_facts, queries = program.terms()
         for t in facts:
@@ -338,14 +395,16 @@ def _decode_arg(a):
 
 
 def run_with_deadline(fn, timeout_s: float):
-    """fn() in a worker thread; ReasoningFailed on timeout or on any error it raises."""
+    """fn(engine) in a worker thread, with a fresh ProbLog engine that stops itself once the
+    deadline has passed; ReasoningFailed on timeout or on any error fn raises."""
     from problog.errors import ProbLogError
 
     box: dict[str, Any] = {}
+    watch = _Watch()
 
     def target():
         try:
-            box["value"] = fn()
+            box["value"] = fn(_watched_engine(watch))
         except _Abandon:
             box["abandoned"] = True
         except BaseException as exc:  # reported to the caller, whatever it is
@@ -355,8 +414,7 @@ def run_with_deadline(fn, timeout_s: float):
     worker.start()
     worker.join(timeout_s)
     if worker.is_alive() or box.get("abandoned"):
-        if worker.is_alive():
-            ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(worker.ident), ctypes.py_object(_Abandon))
+        watch.stopped = True
         raise ReasoningFailed(f"reasoning stopped at its time budget of {timeout_s * 1000:.0f} ms", timeout=True)
     if "error" in box:
         exc = box["error"]

@@ -150,10 +150,13 @@ def test_a_rule_file_named_like_a_builtin_one_replaces_it(tmp_path):
     assert ("event_today", 2) not in rules.derived_predicates()
 
 
-def test_too_slow_rule_ends_the_turn_within_budget_with_a_note(tmp_path):
+@pytest.mark.parametrize("count", [
+    "count(N) :- between(1, 100000000, N).\n",  # one builtin call: no engine step in between
+    "count(N) :- step(0, N).\nstep(N, N).\nstep(N, M) :- N < 100000000, N1 is N + 1, step(N1, M).\n",
+])
+def test_too_slow_rule_ends_the_turn_within_budget_with_a_note(tmp_path, count):
     slow = tmp_path / "slow.pl"
-    slow.write_text('template(slow/2, "{1} {2}").\n'
-                    "count(N) :- between(1, 100000000, N).\n"
+    slow.write_text('template(slow/2, "{1} {2}").\n' + count +
                     "slow(X, N) :- focus(X), count(N), N < 0.\n", encoding="utf-8")
     s = open_session(reason_timeout_ms=300, rules=[str(slow)])
     state = turn(s, "Where is Lisa Wilson?")

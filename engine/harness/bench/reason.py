@@ -22,8 +22,9 @@ from engine.harness.timing import percentile
 
 def naive_turn(ctx, inp, timeout_s: float) -> tuple[float, float, int, str]:
     """(wall ms, cpu ms, facts, note): the turn as one text program over the whole KG."""
-    from problog import get_evaluatable
+    from problog.formula import LogicFormula
     from problog.program import PrologString
+    from problog.sdd_formula import SDD
 
     from engine.stages.reason import build_program, rules_of
     from rules.reasoner import ReasoningFailed, run_with_deadline
@@ -33,8 +34,9 @@ def naive_turn(ctx, inp, timeout_s: float) -> tuple[float, float, int, str]:
     prog = build_program(ctx, rules, inp, whole_kg=True)
     text = rules.header() + rules.text() + "\n" + prog.render()
 
-    def work():
-        return get_evaluatable("sdd").create_from(PrologString(text)).evaluate()
+    def work(engine):
+        formula = engine.ground_all(engine.prepare(PrologString(text)), target=LogicFormula(keep_all=False))
+        return SDD.create_from(formula).evaluate()
 
     note = ""
     try:
