@@ -28,6 +28,10 @@ def test_asked_types(question, kinds):
 def test_compound_questions_split_into_clauses():
     assert question_parts("Who organizes it and where is it?") == ["Who organizes it", "where is it?"]
     assert question_parts("Salt and pepper steak: who cooks it?") == ["Salt and pepper steak: who cooks it?"]
+    # A second part led by a preposition ("and in which city ...") is a part of its own too.
+    assert question_parts("How many seats does it have and in which city is it?") == [
+        "How many seats does it have", "in which city is it?"]
+    assert question_parts("Who lives in Rome and in Paris?") == ["Who lives in Rome and in Paris?"]
 
 
 @pytest.mark.parametrize("label, key, noise", [

@@ -66,3 +66,6 @@ def test_adaptive_prizes_cut_relative_to_the_best_and_let_the_top_enter():
     # `top`: the best two always pay at least one edge's cost.
     assert pcst.adaptive_prizes([0.9, 0.5, 0.3], 0.7, 2.0, k=5, top=2) == [1.8, 1.0, 0.0]
     assert pcst.adaptive_prizes([], 0.7, 2.0, k=5) == []
+    # `gate`: of the best two only those within 0.3 × best may enter on the entry prize.
+    assert pcst.adaptive_prizes([0.9, 0.5, 0.2], 0.7, 2.0, k=5, top=3, gate=0.3) == [1.8, 1.0, 0.0]
+    assert pcst.adaptive_prizes([0.9, 0.5, 0.2], 0.7, 2.0, k=5, top=3, gate=0.0) == [1.8, 1.0, 1.0]

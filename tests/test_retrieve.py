@@ -72,6 +72,32 @@ def test_pcst_keeps_both_parts_of_a_compound_question():
     assert _pcst_edges(cands, {"threshold": 0.7, "scale": 2.0, "ratio": 0.5, "top": 1}) == {"location", "organizer"}
 
 
+def test_the_gate_narrows_a_focused_turn_only():
+    # One fact far ahead of four weak ones: on a focused turn (one question about a named entity)
+    # the weak ones stay out; on any other turn the best five still all enter.
+    cands = [_c("urn:club", "stadium", "urn:park", 0.95)] + [
+        _c("urn:club", f"weak_{i}", f"urn:w{i}", 0.08 - i / 100) for i in range(4)]
+    prizes = {"threshold": 0.4, "scale": 1.5, "ratio": 0.5, "top": 5, "gate": 0.2}
+    assert {c.fact.p[len(P):] for c in select_pcst(cands, 5, 25, prizes, focus=True).facts} == {"stadium"}
+    assert len(select_pcst(cands, 5, 25, prizes, focus=False).facts) == 5
+
+
+@pytest.mark.parametrize("text, kinds, expected", [
+    ("Where does Orrin Falls United play?", ["name"], True),
+    ("How many seats does Foundry Arena have and in which city is it located?", ["name"], False),
+    ("Where do they play?", ["pronoun"], False),
+])
+def test_a_focused_turn_asks_one_question_about_an_entity_it_names(text, kinds, expected):
+    from datetime import datetime
+
+    from engine.stages.retrieve import focused
+    from engine.state import Mention, TurnState
+
+    state = TurnState("s", 1, text, datetime(2026, 1, 1))
+    state.mentions = [Mention("x", 0, 1, kind, entity="urn:e") for kind in kinds]
+    assert focused(state) is expected
+
+
 def test_topk_returns_the_k_best_facts_and_their_nodes():
     cands = [_c("urn:a", "r", "urn:b", 0.2), _c("urn:a", "r", "urn:c", 0.9), _c("urn:a", "type", "urn:T", 1.0),
              _c("urn:a", "name", "x", 0.5, literal=True)]

@@ -10,7 +10,10 @@ that are not probabilities (BM25, cosine); for the learned scorer, relevance-bas
 adapt per turn (engine.stages.retrieve.pcst.adaptive_prizes: rank-based when every probability is low, a cut
 relative to the turn's best fact so both parts of a compound question count, the best few
 always able to enter; the settings are chosen on the dev splits and stored in the model file).
-A node the turn did not name is worth no more than the best fact reaching it.
+On a focused turn (one question, about an entity it names) the best few enter only when they
+score within `gate` of the turn's best fact: when one fact stands far ahead, the tree is that
+fact and what connects it, not four weak ones beside it. A node the turn did not name is worth no
+more than the best fact reaching it.
 """
 
 from __future__ import annotations
@@ -58,8 +61,18 @@ def select_topk(candidates: list[Candidate], k: int) -> Selection:
     return Selection(best, list(nodes), [])
 
 
-def select_pcst(candidates: list[Candidate], k: int, cap: int, prizes: dict | None = None) -> Selection:
-    """`prizes` None: rank-based; else {"threshold", "scale"} for relevance-based prizes."""
+def focused(state: TurnState) -> bool:
+    """One question, about an entity the turn names: the turns where the relevance model is
+    surest (a compound question's second part, or a pronoun's, can score far below the first)."""
+    from engine.stages.score.answer_type import question_parts
+
+    return any(m.kind == "name" and m.entity for m in state.mentions) and len(question_parts(state.text)) == 1
+
+
+def select_pcst(candidates: list[Candidate], k: int, cap: int, prizes: dict | None = None,
+                focus: bool = False) -> Selection:
+    """`prizes` None: rank-based; else {"threshold", "scale", "ratio", "top", "gate"} for
+    relevance-based prizes, the gate applying on a `focus`ed turn only."""
     edges, node_facts = split(candidates)
     if not edges and not node_facts:
         return Selection()
@@ -70,8 +83,9 @@ def select_pcst(candidates: list[Candidate], k: int, cap: int, prizes: dict | No
     else:
         t, s = float(prizes["threshold"]), float(prizes["scale"])
         ratio, top = float(prizes.get("ratio", 1.0)), int(prizes.get("top", 0))
+        gate = float(prizes.get("gate", 0.0)) if focus else 0.0
         node_p = pcst.adaptive_prizes([node_facts[i].score for i in node_ids], t, s, NODE_PRIZES_K, ratio)
-        edge_p = pcst.adaptive_prizes([c.score for c in edges], t, s, k, ratio, top)
+        edge_p = pcst.adaptive_prizes([c.score for c in edges], t, s, k, ratio, top, gate=gate)
         node_p = _capped_by_edges(node_ids, node_facts, node_p, edges, edge_p)
     node_prizes = {i: p for i, p in zip(node_ids, node_p) if p > 0}
     graph = [(_node(c.fact.s, False), _node(c.fact.o, c.fact.o_literal), p) for c, p in zip(edges, edge_p)]
@@ -116,10 +130,11 @@ def prize_settings(scorer: str, ctx: TurnContext) -> dict | None:
     return None
 
 
-def select(candidates: list[Candidate], retriever: str, k: int, cap: int, prizes: dict | None) -> Selection:
+def select(candidates: list[Candidate], retriever: str, k: int, cap: int, prizes: dict | None,
+           focus: bool = False) -> Selection:
     if retriever == "topk":
         return select_topk(candidates, k)
-    return select_pcst(candidates, k, cap, prizes)
+    return select_pcst(candidates, k, cap, prizes, focus)
 
 
 def _report(state: TurnState) -> dict:
@@ -134,5 +149,5 @@ def run(state: TurnState, ctx: TurnContext) -> None:
         return
     cfg = ctx.config
     prizes = prize_settings(cfg.scorer, ctx) if cfg.retriever == "pcst" else None
-    sel = select(state.candidates, cfg.retriever, cfg.k, cfg.subgraph_cap, prizes)
+    sel = select(state.candidates, cfg.retriever, cfg.k, cfg.subgraph_cap, prizes, focused(state))
     state.retrieved, state.subgraph_nodes, state.bridging_nodes = sel.facts, sel.nodes, sel.bridging

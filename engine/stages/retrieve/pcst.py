@@ -118,7 +118,7 @@ def relevance_prizes(scores: Sequence[float], threshold: float, scale: float) ->
 
 
 def adaptive_prizes(scores: Sequence[float], threshold: float, scale: float, k: int, ratio: float = 1.0,
-                    top: int = 0, entry: float = 1.0) -> list[float]:
+                    top: int = 0, entry: float = 1.0, gate: float = 0.0) -> list[float]:
     """Prizes for calibrated scores that adapt to the turn, so the tree never misses the facts
     top-k would keep for want of a prize:
 
@@ -126,7 +126,8 @@ def adaptive_prizes(scores: Sequence[float], threshold: float, scale: float, k: 
       candidates, the best k get k, k-1, ..., 1;
     - else scale × score for the scores at or above min(threshold, ratio × best), so a second
       part of the question that scores lower than the first still gets a prize;
-    - and the best `top` always get at least `entry`, the cost of one edge, so they can enter."""
+    - and the best `top` always get at least `entry`, the cost of one edge, so they can enter,
+      unless they score under `gate` × best (a turn whose best fact is far ahead of the rest)."""
     if not len(scores):
         return []
     best = max(scores)
@@ -135,5 +136,6 @@ def adaptive_prizes(scores: Sequence[float], threshold: float, scale: float, k: 
     cut = min(threshold, ratio * best)
     prizes = [scale * s if s >= cut else 0.0 for s in scores]
     for i in sorted(range(len(scores)), key=lambda i: -scores[i])[:top]:
-        prizes[i] = max(prizes[i], entry)
+        if scores[i] >= gate * best:
+            prizes[i] = max(prizes[i], entry)
     return prizes

@@ -29,8 +29,9 @@ _ASKS: tuple[tuple[re.Pattern, str], ...] = (
 )
 # Clauses of a compound question ("who organizes it and where is it"): a conjunction before a
 # question word starts a new part.
-_CLAUSE = re.compile(r"\s*(?:,|;|\band\b|\balso\b|\bplus\b)\s+(?=(?:who|whom|whose|what|which|where|when|how|is|are|"
-                     r"was|were|does|do|did|can|could|tell)\b)", re.I)
+_CLAUSE = re.compile(r"\s*(?:,|;|\band\b|\balso\b|\bplus\b)\s+(?=(?:(?:in|at|on|from|to|by|for|of|with|into|since)\s+"
+                     r"(?:which|what|whom|whose|where|when|how)\b|(?:who|whom|whose|what|which|where|when|how|is|are|"
+                     r"was|were|does|do|did|can|could|tell)\b))", re.I)
 
 _PLACE_WORDS = frozenset("""place city town village country room stadium venue arena ground building location region
 state province district municipality capital island continent hall park street address area site campus office
