@@ -55,7 +55,8 @@ about(group_member/2, group).
 group_member(G, P) :- focus(G), kind(G, group), edge(P, member_of, G).
 template(member_count/2, "the {1} group has {2} members").
 about(member_count/2, group).
-member_count(G, N) :- focus(G), kind(G, group), findall(P, edge(P, member_of, G), L), length(L, N).
+% (none known is not "0 members": a KG may simply not list them)
+member_count(G, N) :- focus(G), kind(G, group), findall(P, edge(P, member_of, G), L), length(L, N), N > 0.
 
 % A room one can book: one named in the turn, or one that hosts meetings (not every office).
 bookable(R) :- new(M), refers_to(M, R).

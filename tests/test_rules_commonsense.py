@@ -123,3 +123,27 @@ def test_generic_subclass_and_part_of_chains():
     s = open_session(extra, reason_timeout_ms=20000)
     assert (wd + "Q3") in {a[1] for a in derived(turn(s, "What is a sedan?"), "kind_of")}
     assert (wd + "Q10", wd + "Q12") in derived(turn(s, "Where is Oslo?"), "part_of")
+
+
+def test_a_kg_without_a_calendar_gets_no_availability_and_no_empty_member_count(tmp_path):
+    # A music KG (schema.org person and group, no events, no member edges): neither "Tom is
+    # available now" nor "the Basalt Sound group has 0 members" would be true of it.
+    from engine.config import Config
+    from engine.session import Session
+    from engine.setup import build_context
+
+    kg = tmp_path / "music.ttl"
+    kg.write_text("""@prefix schema: <http://schema.org/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+<urn:m:tom> a schema:Person ; rdfs:label "Tom Ashby" ; schema:birthPlace <urn:m:leeds> .
+<urn:m:leeds> rdfs:label "Leeds" .
+<urn:m:basalt> a schema:Organization ; rdfs:label "Basalt Sound" ; schema:foundingDate "2004" .
+""", encoding="utf-8")
+    ctx = build_context(Config(memory=True, demo="none", kg=[str(kg)], reason_timeout_ms=20000))
+    session = Session(ctx, "test")
+    state = turn(session, "Where was Tom Ashby born?")
+    assert any(m.entity == "urn:m:tom" for m in state.mentions)
+    assert derived(state, "person_available") == [] and derived(state, "person_busy_at") == []
+    state = turn(session, "How many members does Basalt Sound have?")
+    assert any(m.entity == "urn:m:basalt" for m in state.mentions)
+    assert derived(state, "member_count") == []

@@ -246,9 +246,11 @@ def derive_program(ctx: TurnContext, rules: RuleSet, inp: TurnInput,
                     focus.setdefault(iri, None)
     if not focus:
         return prog
-    _time_facts(prog, inp, Atom.of(inp.turn_iri), slots=True)
     nb = ctx.background.neighborhood(list(focus), hops=NEIGHBOURHOOD_HOPS, cap=NEIGHBOURHOOD_CAP)
     facts = nb.facts + _chains(ctx, list(focus))
+    # "Now" is asked of a calendar only: on a KG without one, "Tom is available now" is made up.
+    _time_facts(prog, inp, Atom.of(inp.turn_iri), slots=True,
+                now=any(f.p in CLOCK_PREDICATES for f in facts))
     add_background(prog, facts, ent)
     _kind_and_text_facts(ctx, prog, facts, ent, inp)
     kinds = {entity_kind(ctx, iri) for iri in focus}
@@ -303,9 +305,9 @@ def _all_background(ctx: TurnContext) -> list[Fact]:
     return ctx.background.neighborhood(iris, hops=1, cap=10**9).facts
 
 
-def _time_facts(prog: Program, inp: TurnInput, this_turn: Atom, *, slots: bool) -> None:
+def _time_facts(prog: Program, inp: TurnInput, this_turn: Atom, *, slots: bool, now: bool = True) -> None:
     """today/tomorrow and the days the turn names; with `slots`, the times the rules ask about
-    (a clock time, a part of the day, a day; "now" when the turn names no time at all)."""
+    (a clock time, a part of the day, a day; with `now`, "now" when the turn names no time)."""
     today = inp.now.date()
     prog.fact("today", today.toordinal())
     prog.fact("tomorrow", (today + timedelta(days=1)).toordinal())
@@ -326,7 +328,7 @@ def _time_facts(prog: Program, inp: TurnInput, this_turn: Atom, *, slots: bool) 
     for tv in days_only:
         if tv.day not in (today, today + timedelta(days=1)):
             prog.fact("asked_day", tv.day.toordinal(), Atom.of(day_phrase(tv.day, today)))
-    if not times:
+    if now and not times:
         minute = inp.now.hour * 60 + inp.now.minute
         prog.fact("slot", today.toordinal(), minute, minute + 1, Atom.of(f"now ({hhmm(minute)})"))
 
