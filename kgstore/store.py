@@ -482,15 +482,23 @@ class KGStore:
         return {iri: self.label(iri) for iri in iris}
 
     def label_entries(self) -> list[LabelEntry]:
-        """Every English/untagged label and alias of background entities (cached until a write)."""
+        """Every English/untagged label and alias of background entities (cached until a write).
+        A relation's label is left out: "office hours" in a question asks for the relation, and
+        taken for an entity's name it would be masked out of the question that asks for it."""
         if self._entries is None:
             entries: dict[tuple[str, str, bool], LabelEntry] = {}
+            relation: dict[object, bool] = {}
             for predicate in LABEL_PREDICATES + ALIAS_PREDICATES:
                 alias = predicate in ALIAS_PREDICATES
                 for q in self._store.quads_for_pattern(None, NamedNode(predicate), None, None):
-                    o = q.object
-                    if is_background(q.graph_name) and isinstance(o, Literal) and is_english(o.language):
-                        key = (o.value, term_str(q.subject), alias)
+                    o, s = q.object, q.subject
+                    if not (is_background(q.graph_name) and isinstance(o, Literal) and is_english(o.language)):
+                        continue
+                    if s not in relation:
+                        relation[s] = isinstance(s, NamedNode) and next(
+                            iter(self._store.quads_for_pattern(None, s, None, None)), None) is not None
+                    if not relation[s]:
+                        key = (o.value, term_str(s), alias)
                         entries.setdefault(key, LabelEntry(o.value, key[1], alias))
             self._entries = sorted(entries.values(), key=lambda e: (e.iri, e.text, e.alias))
         return self._entries

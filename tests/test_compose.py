@@ -154,3 +154,28 @@ def test_ask_json_says_whose_answer_it_is(kg, capsys, monkeypatch):
     assert code == 0 and out["answer_source"] == "facts"
     assert out["response"] == WRONG_PHONE and out["answer"] == "Mark Taylor's phone number is +47 400 82 254."
     assert out["composed"]["facts"] and out["composed"]["reason"]
+
+
+UNIVERSITY = """@prefix ex: <http://example.org/uni/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+@prefix schema: <http://schema.org/> .
+ex:yuki a schema:Person ; rdfs:label "Yuki Tanaka" ; ex:officeHours "Wednesday 14:00-15:30" ;
+    ex:office "SH 2.07" ; ex:phone "+44 161 496 0312" ; ex:memberOf ex:linguistics .
+ex:linguistics rdfs:label "Department of Linguistics" .
+ex:officeHours rdfs:label "office hours" .
+"""
+
+
+def test_a_relation_the_kg_lacks_is_not_found_with_what_it_has_instead(tmp_path):
+    path = tmp_path / "uni.ttl"
+    path.write_text(UNIVERSITY, encoding="utf-8")
+    config = Config(kg=[str(path)], memory=True, demo="none", scorer="learned", now=NOW, reason_timeout_ms=60_000,
+                    refine_steps=0)
+    s = Session.open(config, llm=ScriptedLLM(["Yuki Tanaka's office hours are on Wednesday 14:00-15:30."]))
+    state = s.user_turn("What is Yuki Tanaka's blood type?")
+    assert state.answer_source == "not_found" and s.ctx.resources["llm"].calls == []
+    assert state.shown_reply.startswith("I found no fact on “blood type” about Yuki Tanaka")
+    assert "The closest it has: Yuki Tanaka" in state.shown_reply
+    # The relation it has is answered.
+    state = s.user_turn("What are Yuki Tanaka's office hours?")
+    assert state.answer_source != "not_found" and "Wednesday 14:00-15:30" in state.shown_reply

@@ -70,6 +70,21 @@ def test_label_entries_have_names_and_aliases_of_background_entities(store):
     assert not any(e.text == "Alice Schmidt" for e in store.label_entries())  # English only
 
 
+def test_label_entries_leave_out_the_labels_of_relations(tmp_path):
+    # A CSV's or schema's relation with a label ("office hours") is asked for, not named: taken
+    # for an entity, the mention detector would mask it out of the question that asks for it.
+    path = tmp_path / "uni.ttl"
+    path.write_text(f"""@prefix ex: <{EX}> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+ex:yuki rdfs:label "Yuki Tanaka" ; ex:officeHours "Wednesday 14:00-15:30" .
+ex:officeHours rdfs:label "office hours" .
+""")
+    s = KGStore()
+    s.load(path)
+    assert [(e.text, e.iri) for e in s.label_entries()] == [("Yuki Tanaka", EX + "yuki")]
+    assert s.label(EX + "officeHours") == "office hours"  # still the relation's name in sentences
+
+
 def test_types_and_entities_of_type(store):
     assert store.types(EX + "alice") == [EX + "Person"]
     assert sorted(store.entities_of_type(EX + "Person")) == [EX + "alice", EX + "bob"]
