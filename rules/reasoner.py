@@ -463,10 +463,21 @@ def predicate_iri(atom: Atom) -> str:
     return text
 
 
+# A class of the user's own vocabulary, by the last word of its name ("kitchen:Person",
+# "schema:MusicGroup"): so that "he" can take up a person of any KG, and "they" a band.
+_KIND_BY_CLASS_WORD = {"person": "person", "human": "person", "people": "person", "event": "event",
+                       "group": "group", "organization": "group", "organisation": "group", "band": "group",
+                       "room": "room"}
+
+
 def kind_of_types(types: list[str]) -> str:
     for t in types:
         if t in _KIND_BY_CLASS:
             return _KIND_BY_CLASS[t]
+    for t in types:
+        words = vocab.split_words(vocab.local_name(t)).casefold().split()
+        if words and words[-1] in _KIND_BY_CLASS_WORD:
+            return _KIND_BY_CLASS_WORD[words[-1]]
     return "thing"
 
 

@@ -188,3 +188,12 @@ def test_the_nth_one_is_the_nth_item_the_previous_turn_listed(session):
     assert mention(turn(session, "Who goes to the second one?"), "the second one").entity == BUDGET
     session.system_turn("Omar Haddad and Maria Lopez go to the Budget Review.")
     assert mention(turn(session, "What about the first one?"), "the first one").entity == OMAR
+
+
+def test_a_class_of_the_users_own_vocabulary_gets_its_kind_from_its_name():
+    from rules.reasoner import kind_of_types
+
+    assert kind_of_types(["http://example.org/kitchen/Person"]) == "person"  # "he" can take it up
+    assert kind_of_types(["http://schema.org/MusicGroup"]) == "group"  # "they" can
+    assert kind_of_types(["http://example.org/kitchen/Dish"]) == "thing"
+    assert kind_of_types(["http://example.org/Personality"]) == "thing"
