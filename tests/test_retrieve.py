@@ -86,6 +86,7 @@ def test_the_gate_narrows_a_focused_turn_only():
     ("Where does Orrin Falls United play?", ["name"], True),
     ("How many seats does Foundry Arena have and in which city is it located?", ["name"], False),
     ("Where do they play?", ["pronoun"], False),
+    ("What are the population and the area of Warsaw?", ["name"], False),
 ])
 def test_a_focused_turn_asks_one_question_about_an_entity_it_names(text, kinds, expected):
     from datetime import datetime

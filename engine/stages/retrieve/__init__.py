@@ -18,6 +18,7 @@ more than the best fact reaching it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Hashable
 from dataclasses import dataclass, field
 
@@ -28,6 +29,7 @@ from engine.state import Candidate, TurnState
 from engine.stages.retrieve.topk import top_k
 
 NODE_PRIZES_K = 3
+_AND = re.compile(r"\band\b|&", re.IGNORECASE)
 
 
 @dataclass
@@ -63,10 +65,12 @@ def select_topk(candidates: list[Candidate], k: int) -> Selection:
 
 def focused(state: TurnState) -> bool:
     """One question, about an entity the turn names: the turns where the relevance model is
-    surest (a compound question's second part, or a pronoun's, can score far below the first)."""
+    surest (a compound question's second part, or a pronoun's, can score far below the first).
+    Any "and" counts as a second part ("the population and the area of Warsaw")."""
     from engine.stages.score.answer_type import question_parts
 
-    return any(m.kind == "name" and m.entity for m in state.mentions) and len(question_parts(state.text)) == 1
+    return (any(m.kind == "name" and m.entity for m in state.mentions) and len(question_parts(state.text)) == 1
+            and not _AND.search(state.text))
 
 
 def select_pcst(candidates: list[Candidate], k: int, cap: int, prizes: dict | None = None,
