@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 
 import pytest
@@ -220,3 +221,17 @@ def test_lodo_never_trains_on_the_held_out_domain(monkeypatch):
     assert "films-train" not in seen["train"] and "films-dev" not in seen["dev"]
     assert set(seen["train"]) == {f"{d}-train" for d in lodo.all_domains() if d != "films"}
     assert ("office", "train", 4) in asked and ("books", "train", 3) in asked and ("books", "dev", 2) in asked
+
+
+def test_a_split_is_the_same_whatever_the_hash_seed():
+    # A set of strings iterates in the order of the process's hash seed: a split generated from
+    # one would differ from run to run, and so would every figure measured on it.
+    import subprocess
+    import sys
+
+    code = ("import hashlib, json; from engine.harness import ood; "
+            "print(hashlib.md5(json.dumps(ood.load_split('football', 'test'), sort_keys=True, default=str)"
+            ".encode()).hexdigest())")
+    digests = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                              env={**os.environ, "PYTHONHASHSEED": seed}).stdout for seed in ("1", "2")}
+    assert len(digests) == 1

@@ -121,7 +121,8 @@ class Writer:
                 if 1 <= len(world.objects(e.id, rel.key)) <= rel.max_answers:
                     self.askable.append((rel, e.id, "fwd"))
             if rel.inverse:
-                for o in {o for _, r, o in world.facts if r == rel.key and not isinstance(o, Lit)}:
+                # In the facts' order, not a set's: that would follow the process's hash seed.
+                for o in dict.fromkeys(o for _, r, o in world.facts if r == rel.key and not isinstance(o, Lit)):
                     if 1 <= len(world.subjects(rel.key, o)) <= 4:
                         self.askable.append((rel, o, "inv"))
 
