@@ -7,9 +7,11 @@ not scanned (it may be all of Wikidata): its overview names it and offers no exa
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from urllib.parse import unquote
 
+from engine.stages.score.answer_type import is_name_noise
 from kgstore.vocab import ALIAS_PREDICATES, GRAPH_BG, LABEL_PREDICATES, RDF_TYPE, RDFS_LABEL, WDT
 
 EXAMPLES = 4
@@ -41,6 +43,19 @@ class Overview:
     examples: list[str] = field(default_factory=list)  # questions, one per relation
     triples: int = 0
     remote: str = ""  # the endpoint's URL when the background is remote
+
+
+_PREPOSITIONS = frozenset("by in of at for to from with on into".split())
+_VERBS = frozenset("has have had is was are were taught held made built written sung played won".split())
+
+
+def reads_as_noun(label: str) -> bool:
+    """Whether "What is the <label> of X?" reads: not an id ("P47"), not a verb ("teaches",
+    "offered by", "located in building")."""
+    words = label.casefold().split()
+    if not words or re.fullmatch(r"[a-z]{1,3}\d+", words[0]) or words[-1] in _PREPOSITIONS:
+        return False
+    return words[0] not in _VERBS and not (len(words[0]) > 3 and words[0].endswith(("ed", "es")))
 
 
 def question(label: str, subject: str) -> str:
@@ -79,7 +94,9 @@ def overview(ctx, examples: int = EXAMPLES) -> Overview:
     picked: list[tuple[str, str, str]] = []  # (question, subject, subject's type)
     for p in predicates[:PREDICATES_TRIED]:
         label = (labels.get(p) or "").strip()
-        if not label or label.casefold() in NOISE_LABELS:
+        if not label or label.casefold() in NOISE_LABELS or is_name_noise(label, p.rsplit("/", 1)[-1]):
+            continue
+        if label.casefold() not in QUESTIONS and not reads_as_noun(label):
             continue
         found = store.query(
             "SELECT DISTINCT ?s ?l WHERE { %s ?s <%s> ?l } ORDER BY ?l LIMIT %d"

@@ -179,3 +179,26 @@ def test_a_relation_the_kg_lacks_is_not_found_with_what_it_has_instead(tmp_path)
     # The relation it has is answered.
     state = s.user_turn("What are Yuki Tanaka's office hours?")
     assert state.answer_source != "not_found" and "Wednesday 14:00-15:30" in state.shown_reply
+
+
+@pytest.mark.parametrize("label, reads", [
+    ("record label", True), ("e-mail address", True), ("course code", True), ("teaches", False),
+    ("offered by", False), ("located in building", False), ("has ingredient", False), ("P47", False),
+])
+def test_an_example_question_is_made_only_of_a_relation_that_reads_as_a_noun(label, reads):
+    from engine.overview import reads_as_noun
+
+    assert reads_as_noun(label) is reads
+
+
+def test_kgchat_overview_prints_what_the_first_screen_shows(tmp_path, capsys):
+    from engine.cli import main
+
+    path = tmp_path / "uni.ttl"
+    path.write_text(UNIVERSITY, encoding="utf-8")
+    assert main(["overview", "--memory", "--demo", "none", "--kg", str(path), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["types"] == [{"type": "Person", "entities": 1}] and out["triples"] > 0
+    assert len(out["examples"]) == 1 and "Yuki Tanaka" in out["examples"][0]  # one question per entity
+    assert main(["overview", "--memory", "--demo", "none", "--kg", str(tmp_path / "missing.ttl")]) == 2
+    assert "missing.ttl" in capsys.readouterr().err

@@ -108,7 +108,7 @@ def test_the_readme_has_examples_of_every_command():
 def test_readme_example_runs(workdir, monkeypatch, capsys, example):
     tmp, reached = workdir
     argv = argv_of(example)
-    real = argv and (argv[0] in ("load", "sparql", "stats") or (argv[0] == "check" and "--dialogue" not in argv))
+    real = argv and (argv[0] in ("load", "sparql", "stats", "overview") or (argv[0] == "check" and "--dialogue" not in argv))
     if not real:
         monkeypatch.setattr("engine.session.Session.open", reached)
     if argv and argv[0] in ("sparql", "stats"):

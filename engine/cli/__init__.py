@@ -23,6 +23,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "stats": ("engine.cli.stats", "named graphs and their sizes in a store"),
     "retrieve": ("engine.cli.retrieve", "replay a dialogue and print what each user turn retrieved (--json)"),
     "ask": ("engine.cli.ask", "answer one question headless: retrieval, reply, checks (--json)"),
+    "overview": ("engine.cli.overview", "what the app's first screen shows of a KG: graphs, types, example questions"),
     "check": ("engine.cli.check", "check a given response against the KG (--json)"),
     "eval": ("engine.cli.eval", "evaluation harness: eval retrieval|factcheck|linking"),
     "bench": ("engine.cli.bench", "benchmarks: bench load|retrieve|reason|generate|check|scale"),
