@@ -212,3 +212,9 @@ def test_single_valued_is_read_from_the_kg_and_years_may_be_integers(tmp_path):
                          verifier(kb))
     # teaches: Henrik holds two, so Amara's one is not all she may teach; a department has one head
     assert [c.verdict for c in checks] == ["nei", "contradicted", "contradicted", "supported"]
+
+
+def test_a_lead_with_items_is_one_claim_per_item():
+    # The composer's way of saying several facts of one entity ("X: relation value; ...").
+    assert split_claims("Ashcombe Albion: founding year 1944; stadium Saltworks Arena.") == [
+        "Ashcombe Albion: founding year 1944.", "Ashcombe Albion: stadium Saltworks Arena."]

@@ -437,6 +437,20 @@ def _topic_lines(raw: list[str], protect: Callable[[str], Spans] | None) -> list
     return out
 
 
+_LEAD_ITEMS = re.compile(r"^([^:;]{1,200}):\s+(.+;.+)$", re.DOTALL)
+
+
+def _lead_items(sentence: str) -> list[str]:
+    """ "Ashcombe Albion: founding year 1944; stadium Saltworks Arena." (the composer's way of
+    saying several facts of a relation label) is one sentence per item, each with its lead."""
+    m = _LEAD_ITEMS.match(sentence)
+    if not m:
+        return [sentence]
+    lead, items = m.group(1).strip(), [i.strip() for i in m.group(2).split(";") if i.strip()]
+    end = "." if sentence.rstrip().endswith(".") else ""
+    return [f"{lead}: {i.rstrip('.')}{end}" for i in items]
+
+
 def split_claims(text: str, protect: Callable[[str], Spans] | None = None) -> list[str]:
     """The atomic claims of a reply, in order. `protect(sentence)` gives spans (entity names)
     that must not be split at their "and" or commas."""
@@ -457,11 +471,12 @@ def split_claims(text: str, protect: Callable[[str], Spans] | None = None) -> li
                 claims.append(chunk.strip())
             continue
         lines = _topic_lines(chunk.split("\n"), protect)
-        for sentence in sentences("\n".join(lines)):
-            protected = list(protect(sentence)) if protect else []
-            for rx in _PROTECTED:
-                protected += [(m.start(), m.end()) for m in rx.finditer(sentence)]
-            claims.extend(split_sentence(sentence, protected))
+        for whole in sentences("\n".join(lines)):
+            for sentence in _lead_items(whole):
+                protected = list(protect(sentence)) if protect else []
+                for rx in _PROTECTED:
+                    protected += [(m.start(), m.end()) for m in rx.finditer(sentence)]
+                claims.extend(split_sentence(sentence, protected))
             if len(claims) >= MAX_CLAIMS:
                 return claims[:MAX_CLAIMS]
     return claims
