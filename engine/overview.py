@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from urllib.parse import unquote
 
 from engine.stages.score.answer_type import is_name_noise
+from engine.stages.verbalize import predicate_key
 from kgstore.vocab import ALIAS_PREDICATES, GRAPH_BG, LABEL_PREDICATES, RDF_TYPE, RDFS_LABEL, WDT
 
 EXAMPLES = 4
@@ -94,7 +95,7 @@ def overview(ctx, examples: int = EXAMPLES) -> Overview:
     picked: list[tuple[str, str, str]] = []  # (question, subject, subject's type)
     for p in predicates[:PREDICATES_TRIED]:
         label = (labels.get(p) or "").strip()
-        if not label or label.casefold() in NOISE_LABELS or is_name_noise(label, p.rsplit("/", 1)[-1]):
+        if not label or label.casefold() in NOISE_LABELS or is_name_noise(label, predicate_key(p)):
             continue
         if label.casefold() not in QUESTIONS and not reads_as_noun(label):
             continue

@@ -475,7 +475,7 @@ def kind_of_types(types: list[str]) -> str:
         if t in _KIND_BY_CLASS:
             return _KIND_BY_CLASS[t]
     for t in types:
-        words = vocab.split_words(vocab.local_name(t)).casefold().split()
+        words = vocab.readable_name(t).casefold().split()
         if words and words[-1] in _KIND_BY_CLASS_WORD:
             return _KIND_BY_CLASS_WORD[words[-1]]
     return "thing"

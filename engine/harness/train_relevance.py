@@ -254,10 +254,14 @@ def fit(train_turns: list[ReplayedTurn], dev_turns: list[ReplayedTurn], *, seed:
     net.prizes = prizes
     net.report = {"hidden": list(shape), "dev_log_loss": round(loss, 4), "train_rows": int(len(y)),
                   "train_positive": int(y.sum()), "domains": sorted(set(doms)),
-                  "dev": {d: {"pcst_f1": round(per[d][0], 4), "pcst_answer_recall": round(per[d][1], 4),
-                              "triples_f1": round(topk[d][0], 4), "triples_answer_recall": round(topk[d][1], 4)}
-                          for d in per}}
+                  "dev": dev_report(per, topk)}
     return net
+
+
+def dev_report(per: dict, topk: dict) -> dict:
+    """The dev figures per domain that the model file carries: PCST's beside top-k's."""
+    return {d: {"pcst_f1": round(per[d][0], 4), "pcst_answer_recall": round(per[d][1], 4),
+                "triples_f1": round(topk[d][0], 4), "triples_answer_recall": round(topk[d][1], 4)} for d in per}
 
 
 # ---------------------------------------------------------------- export
@@ -297,7 +301,7 @@ def export_onnx(net: NumpyNet, path: Path, metadata: dict[str, str]) -> None:
     path.write_bytes(model.SerializeToString())
 
 
-def reprize(path: Path, dev: list[ReplayedTurn], k: int, cap: int, argv: list[str]) -> int:
+def reprize(path: Path, dev: list[ReplayedTurn], k: int, cap: int, command: str) -> int:
     """Choose the prize settings of the model file at `path` again and write them into it."""
     import onnx
 
@@ -308,11 +312,10 @@ def reprize(path: Path, dev: list[ReplayedTurn], k: int, cap: int, argv: list[st
     doc = onnx.load(str(path))
     meta = {p.key: p for p in doc.metadata_props}
     meta["pcst_prizes"].value = json.dumps(prizes)
-    dev_figs = {d: {"pcst_f1": round(per[d][0], 4), "pcst_answer_recall": round(per[d][1], 4),
-                    "triples_f1": round(topk[d][0], 4), "triples_answer_recall": round(topk[d][1], 4)} for d in per}
+    dev_figs = dev_report(per, topk)
     meta["dev"].value = json.dumps(dev_figs)
     entry = meta.get("reprize") or doc.metadata_props.add()
-    entry.key, entry.value = "reprize", "python -m engine.harness.train_relevance " + " ".join(argv)
+    entry.key, entry.value = "reprize", command
     onnx.save(doc, str(path))
     print(json.dumps({"out": str(path), "prizes": prizes, "dev": dev_figs}, indent=1))
     return 0
@@ -337,6 +340,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--reprize", action="store_true",
                         help="keep the net in --out and choose only its PCST prize settings again, on the dev splits")
     args = parser.parse_args(argv)
+    command = "python -m engine.harness.train_relevance " + " ".join(argv if argv is not None else sys.argv[1:])
 
     import torch
 
@@ -354,7 +358,7 @@ def main(argv: list[str] | None = None) -> int:
         dev += collect("dev", args.dev_limit, resources, cache, domain=d)
     refeature(train + dev, encoder)
     if args.reprize:
-        return reprize(Path(args.out), dev, args.k, args.subgraph_cap, argv if argv is not None else sys.argv[1:])
+        return reprize(Path(args.out), dev, args.k, args.subgraph_cap, command)
     net = fit(train, dev, seed=args.seed, epochs=args.epochs, k=args.k, cap=args.subgraph_cap)
 
     from engine.harness.retrieval.calibration import reliability
@@ -366,7 +370,7 @@ def main(argv: list[str] | None = None) -> int:
             "epochs": str(args.epochs), "seed": str(args.seed), "domains": json.dumps(args.domains),
             "train_rows": str(net.report["train_rows"]), "train_positive": str(net.report["train_positive"]),
             "dev": json.dumps(net.report["dev"]),
-            "command": "python -m engine.harness.train_relevance " + " ".join(argv if argv is not None else sys.argv[1:])}
+            "command": command}
     export_onnx(net, out, meta)
 
     from engine.stages.score.relevance import RelevanceModel

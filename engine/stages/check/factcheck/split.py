@@ -442,7 +442,7 @@ _LEAD_ITEMS = re.compile(r"^([^:;]{1,200}):\s+(.+;.+)$", re.DOTALL)
 
 def _lead_items(sentence: str) -> list[str]:
     """ "Ashcombe Albion: founding year 1944; stadium Saltworks Arena." (the composer's way of
-    saying several facts of a relation label) is one sentence per item, each with its lead."""
+    saying several facts of one entity) is one sentence per item, each with its lead."""
     m = _LEAD_ITEMS.match(sentence)
     if not m:
         return [sentence]
