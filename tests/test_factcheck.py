@@ -281,6 +281,28 @@ def test_same_named_events_are_told_apart_by_their_day(office):
         assert check_reply(f"{name} on {day_a} starts at {b['start_time']}.", v)[0].verdict == "contradicted"
 
 
+def test_the_verbalizers_suffix_names_one_of_the_same_named_events(office):
+    """The composer lists same-named events as the verbalizer tells them apart, "Journal Club
+    (event 07)" or "Journal Club (Monday 2 March 2026)": each claim is about that one event, not
+    the first one read (which made a list of them contradicted)."""
+    from engine.stages.verbalize import literal_text
+
+    events = office[2]["events"]
+    name = next(n for n in (e["name"] for e in events)
+                if len({x["location"] for x in events if x["name"] == n}) > 1)
+    a, b = [e for e in events if e["name"] == name][:2]
+    if a["location"] == b["location"]:
+        b = next(e for e in events if e["name"] == name and e["location"] != a["location"])
+    v = verifier(office)
+    reply = (f"{name} ({a['id'].replace('_', ' ')}) will be held in {a['location']}. "
+             f"{name} ({literal_text(b['date'], XSD + 'date')}) will be held in {b['location']}.")
+    checks = check_reply(reply, v)
+    assert [c.verdict for c in checks] == ["supported", "supported"], checks
+    assert checks[0].evidence["s"].endswith(a["id"]) and checks[1].evidence["s"].endswith(b["id"])
+    wrong = check_reply(f"{name} ({a['id'].replace('_', ' ')}) will be held in {b['location']}.", verifier(office))
+    assert [c.verdict for c in wrong] == ["contradicted"]
+
+
 def test_names_with_a_letter_off_are_different_rooms(office):
     e = next(x for x in office[2]["events"] if x["location"] in ("Meeting Room Beta", "Meeting Room Zeta"))
     near = "Meeting Room Xeta"  # one letter from both, and no room of the KG

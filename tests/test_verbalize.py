@@ -83,6 +83,17 @@ def test_same_named_entities_are_told_apart_by_date(tmp_path):
     assert cands[0].text == "Status Update (Monday 2 March 2026) takes place on Monday 2 March 2026"
 
 
+def test_a_rules_sentence_names_a_same_named_entity_as_the_kg_facts_do(tmp_path):
+    store = _store(tmp_path)
+    d = office_predicate("date")
+    derived = Candidate(fact=Fact("urn:e:omar", "urn:kgchat:derived:organizes", "urn:e:ev1"), derived=True,
+                        text="Omar Haddad organizes Status Update")
+    cands = [Candidate(fact=Fact("urn:e:ev1", d, "2026-03-02", o_literal=True, datatype=XSD + "date")),
+             Candidate(fact=Fact("urn:e:ev2", d, "2026-03-04", o_literal=True, datatype=XSD + "date")), derived]
+    verbalize(cands, store)
+    assert derived.text == "Omar Haddad organizes Status Update (Monday 2 March 2026)"
+
+
 def test_literal_formats():
     assert literal_text("09:30:00", XSD + "time") == "09:30"
     assert literal_text("2026-03-06", XSD + "date") == "Friday 6 March 2026"

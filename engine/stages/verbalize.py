@@ -179,6 +179,18 @@ def _disambiguated_labels(labels: dict[str, str], candidates: list[Candidate]) -
     return out
 
 
+def _told_apart(c: Candidate, plain: dict[str, str], told: dict[str, str]) -> str:
+    """A rule's sentence names its entities by their plain labels; a same-named one gets its
+    distinguishing suffix there too, so "Michael Okafor organizes Staff Meeting" says which."""
+    text = c.text
+    args = [c.fact.s] + ([] if c.fact.o_literal else c.fact.o.split())
+    for iri in dict.fromkeys(args):
+        name, full = plain.get(iri), told.get(iri)
+        if name and full and full != name:
+            text = re.sub(rf"(?<!\w){re.escape(name)}(?![\w(]| \()", lambda _: full, text, count=1)
+    return text
+
+
 def verbalize(candidates: list[Candidate], background) -> None:
     """Fill labels and text of each candidate in place."""
     iris: dict[str, None] = {}
@@ -195,7 +207,8 @@ def verbalize(candidates: list[Candidate], background) -> None:
         if not labels.get(iri):
             labels[iri] = readable_name(iri)
     predicates = {c.fact.p for c in candidates}
-    entity_labels = _disambiguated_labels({i: l for i, l in labels.items() if i not in predicates}, candidates)
+    plain = {i: l for i, l in labels.items() if i not in predicates}
+    entity_labels = _disambiguated_labels(plain, candidates)
     labels.update(entity_labels)
     for c in candidates:
         f = c.fact
@@ -203,6 +216,7 @@ def verbalize(candidates: list[Candidate], background) -> None:
         c.p_label = labels[f.p]
         c.o_label = literal_text(f.o, f.datatype) if f.o_literal else labels[f.o]
         if c.derived and c.text:
+            c.text = _told_apart(c, plain, entity_labels)
             continue
         if f.p in LABEL_PREDICATES:
             c.o_label = c.s_label

@@ -57,6 +57,7 @@ PERSON_TYPES = frozenset("person human people agent lecturer professor teacher s
                          "actress author writer director producer player athlete employee researcher scientist chef "
                          "cook politician mayor composer drummer guitarist".split())
 YOU = re.compile(r"\b(?:you|your|yours|yourself)\b", re.IGNORECASE)
+QUALIFIER = re.compile(r"\s*\(([^()]{1,60})\)")
 OFFICE_KIND = re.compile(r"^urn:kgchat:kg:[^:]+:(person|event|room|group):")
 CLASS_KIND = {iri: kind for kind, iri in OFFICE_CLASSES.items()}
 PROPERTY = re.compile(r"/(?:entity|prop/direct)/P\d+$")
@@ -271,8 +272,25 @@ class Verifier(RelationChecks, ValueChecks):
             cuts = [m.text.find(c) for c in ",(;" if c in m.text and c not in label]
             if cuts and min(cuts) > 0:
                 trim_to(m, min(cuts))
+            self._qualify(m, sentence)
             spans.append((m.start, m.end))
         return spans
+
+    def _qualify(self, m: Mention, text: str) -> None:
+        """"Staff Meeting (event 26)", "Staff Meeting (Tuesday 3 March 2026)": the words the
+        verbalizer adds to tell same-named things apart (verbalize._disambiguated_labels). The
+        mention takes the parenthesis in and means the one thing it names, so a list of
+        same-named meetings is not read as one meeting in many rooms."""
+        q = QUALIFIER.match(text, m.end)
+        if not q or len(m.candidates) < 2:
+            return
+        said = norm(q.group(1))
+        for iri, _ in m.candidates:
+            dates = {norm(literal_text(kf.other, kf.fact.datatype)) for slot in self.slots(iri).values()
+                     if slot.literal and slot.kind == "date" for kf in slot.facts}
+            if said == norm(local_name(iri)) or said in dates:
+                m.candidates, m.end, m.text = [(iri, 1.0)], q.end(), text[m.start:q.end()]
+                return
 
     # -- claims ------------------------------------------------------------------------------
     def check(self, claim: str) -> Check:
@@ -311,6 +329,7 @@ class Verifier(RelationChecks, ValueChecks):
                 m.candidates = [c for c in self._same_numbers(m) if spelled_alike(said, self.label(c[0]))]
                 exact = [(iri, 1.0) for iri, _ in m.candidates if norm(self.label(iri)) == norm(said)]
                 m.candidates = exact or m.candidates
+                self._qualify(m, text)
         mentions = [m for m in mentions if m.kind != "name" or m.candidates]
         anchors: list[tuple[Mention, list[str]]] = []
         for m in mentions:
