@@ -46,9 +46,11 @@ template(part_of/2, "{1} is part of {2}").
 part_of(X, Y) :- mentioned(X), part_rel(R), chain(R, X, Y, N), N > 1.
 
 % Two focused entities linked through one node: the bridge a question often needs.
-% Neighbours through any relation but "instance of": a class links everything of its kind.
-adjacent(X, Z) :- edge(X, P, Z), \+ type_rel(P).
-adjacent(X, Z) :- edge(Z, P, X), \+ type_rel(P).
+% Neighbours through any relation but "instance of" (a class links everything of its kind) and
+% the name records and bookkeeping relations the engine marks record_rel(P) (sex or gender,
+% family name, described by source: "both described by Wikipedia" connects nothing).
+adjacent(X, Z) :- edge(X, P, Z), \+ type_rel(P), \+ record_rel(P).
+adjacent(X, Z) :- edge(Z, P, X), \+ type_rel(P), \+ record_rel(P).
 template(connected_via/3, "{1} and {3} are both connected to {2}").
 fact_args(connected_via/3, 1, 3).
 % X and Y are what two different mentions of the turn refer to.

@@ -35,7 +35,7 @@ INPUT_PREDICATES = (
     ("ordinal", 2), ("listed", 4),
     ("respond_to", 2), ("linked", 2), ("candidate", 2), ("name", 2), ("kind", 2), ("speaker", 1),
     ("turn_day", 2), ("edge", 3), ("attr", 3), ("requested", 1), ("today", 1), ("tomorrow", 1),
-    ("day_text", 2), ("clock", 2), ("slot", 4), ("part", 4), ("asked_day", 2),
+    ("day_text", 2), ("clock", 2), ("slot", 4), ("part", 4), ("asked_day", 2), ("record_rel", 1),
 )
 
 

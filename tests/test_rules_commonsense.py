@@ -147,3 +147,25 @@ def test_a_kg_without_a_calendar_gets_no_availability_and_no_empty_member_count(
     state = turn(session, "How many members does Basalt Sound have?")
     assert any(m.entity == "urn:m:basalt" for m in state.mentions)
     assert derived(state, "member_count") == []
+
+
+def test_no_bridge_through_name_records_or_sources(tmp_path):
+    # Two players of one club, both male and both described by the same encyclopaedia: the club
+    # joins them; a shared gender or source is no connection a question asks about.
+    from engine.config import Config
+    from engine.session import Session
+    from engine.setup import build_context
+
+    kg = tmp_path / "football.ttl"
+    kg.write_text("""@prefix f: <https://pitch.example/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+f:playsFor rdfs:label "plays for" . f:sexOrGender rdfs:label "sex or gender" .
+f:describedBy rdfs:label "described by source" .
+f:ana rdfs:label "Ana Ilić" ; f:playsFor f:club ; f:sexOrGender f:male ; f:describedBy f:brit .
+f:ben rdfs:label "Ben Sørensen" ; f:playsFor f:club ; f:sexOrGender f:male ; f:describedBy f:brit .
+f:club rdfs:label "Ashcombe Albion" . f:male rdfs:label "male" . f:brit rdfs:label "Encyclopaedia Britannica" .
+""", encoding="utf-8")
+    ctx = build_context(Config(memory=True, demo="none", kg=[str(kg)], reason_timeout_ms=20000))
+    state = turn(Session(ctx, "test"), "How are Ana Ilić and Ben Sørensen connected?")
+    p = "https://pitch.example/"
+    assert derived(state, "connected_via") == [(p + "ana", p + "club", p + "ben")]

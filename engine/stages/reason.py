@@ -25,7 +25,7 @@ from kgstore import vocab
 from kgstore.errors import RemoteUnavailable
 from kgstore.terms import Fact
 from rules.reasoner import (Answer, Atom, Program, ReasoningFailed, RuleSet, Stats, Var, add_background,
-                            evaluate, kind_of_types, predicate_iri)
+                            evaluate, kind_of_types, predicate_atom, predicate_iri)
 
 LINKED_KINDS = ("name", "pronoun", "definite", "first_person")
 RECENT_TURNS = 4  # the respond_to chain the recency rules walk
@@ -252,6 +252,7 @@ def derive_program(ctx: TurnContext, rules: RuleSet, inp: TurnInput,
     _time_facts(prog, inp, Atom.of(inp.turn_iri), slots=True,
                 now=any(f.p in CLOCK_PREDICATES for f in facts))
     add_background(prog, facts, ent)
+    _record_relations(ctx, prog, facts)
     _kind_and_text_facts(ctx, prog, facts, ent, inp)
     kinds = {entity_kind(ctx, iri) for iri in focus}
     for name, arity in rules.derived_predicates(kinds):
@@ -336,6 +337,23 @@ def _time_facts(prog: Program, inp: TurnInput, this_turn: Atom, *, slots: bool, 
 TYPE_PREDICATES = (vocab.RDF_TYPE, vocab.WDT + "P31")
 DATE = vocab.office_predicate("date")
 CLOCK_PREDICATES = (vocab.office_predicate("start_time"), vocab.office_predicate("end_time"))
+
+
+def _record_relations(ctx: TurnContext, prog: Program, facts: list[Fact]) -> None:
+    """record_rel(P) for the entity-valued name records and bookkeeping relations of the turn's
+    neighbourhood (the relevance features' name-noise test): the generic rules bridge no two
+    entities through them."""
+    from engine.stages.score.answer_type import is_name_noise
+    from engine.stages.verbalize import predicate_key
+
+    predicates = list(dict.fromkeys(f.p for f in facts if not f.o_literal and f.p not in TYPE_PREDICATES))
+    try:
+        labels = ctx.background.labels(predicates) if predicates else {}
+    except Exception:  # a remote background that fails: its predicates' local names still tell
+        labels = {}
+    for p in predicates:
+        if is_name_noise(labels.get(p) or vocab.readable_name(p), predicate_key(p)):
+            prog.fact("record_rel", predicate_atom(p))
 
 
 def _kind_and_text_facts(ctx: TurnContext, prog: Program, facts: list[Fact], ent, inp: TurnInput) -> None:
