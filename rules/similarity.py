@@ -44,9 +44,16 @@ def decode(functor: str) -> str:
     return _PCT.sub(lambda m: bytes.fromhex(m.group(0).replace("%", "")).decode("utf-8", "replace"), functor)
 
 
+# Letters that Unicode does not decompose into a base letter and an accent: spelled as an English
+# transcript spells them ("Sørensen" is "sorensen", not "s rensen" and a one-letter word "s").
+_UNDECOMPOSED = str.maketrans({"ø": "o", "Ø": "O", "æ": "ae", "Æ": "Ae", "œ": "oe", "Œ": "Oe", "ß": "ss",
+                               "ł": "l", "Ł": "L", "đ": "d", "Đ": "D", "ð": "d", "Ð": "D", "þ": "th",
+                               "Þ": "Th", "ı": "i", "ħ": "h", "Ħ": "H"})
+
+
 def _fold(text: str) -> str:
     """Lower case, accents and punctuation removed: what an ASR transcript keeps of a name."""
-    text = unicodedata.normalize("NFKD", text)
+    text = unicodedata.normalize("NFKD", text.translate(_UNDECOMPOSED))
     text = "".join(ch for ch in text if not unicodedata.combining(ch))
     return " ".join(re.sub(r"[^0-9a-z]+", " ", text.lower()).split())
 
