@@ -14,6 +14,8 @@ from kgstore.vocab import XSD
 @pytest.mark.parametrize("question, kinds", [
     ("Where was Tom Baker born?", {PLACE}),
     ("where do they play home games", {PLACE}),
+    ("What is Saoirse Pasternak's hometown?", {PLACE}),
+    ("what is her birthplace", {PLACE}),
     ("When does the Poster Session start?", {TIME}),
     ("In what year was it founded?", {TIME}),
     ("How many people fit in the stadium?", {NUMBER}),

@@ -58,6 +58,15 @@ def test_adaptive_prizes_fall_back_to_ranks_when_every_probability_is_low():
     assert pcst.adaptive_prizes(low, 0.6, 3.0, k=3) == pcst.rank_prizes(low, 3) == [0.0, 3.0, 0.0, 2.0, 1.0]
 
 
+def test_name_records_get_no_free_entry():
+    # A person with three facts: the given name (0.01) must not enter for being among the top 3,
+    # nor take a rank prize when every score is low; on its own score it still may.
+    noise = [False, False, True]
+    assert pcst.adaptive_prizes([0.9, 0.5, 0.01], 0.7, 2.0, k=5, top=3, no_entry=noise) == [1.8, 1.0, 0.0]
+    assert pcst.adaptive_prizes([0.2, 0.1, 0.3], 0.7, 2.0, k=2, no_entry=noise) == [2.0, 1.0, 0.0]
+    assert pcst.adaptive_prizes([0.5, 0.1, 0.9], 0.7, 2.0, k=5, top=1, no_entry=noise) == [1.0, 0.0, 1.8]
+
+
 def test_adaptive_prizes_cut_relative_to_the_best_and_let_the_top_enter():
     # Threshold 0.7, best 0.9: with ratio 0.5 the 0.5 fact (second part of a compound question)
     # gets its prize; 0.3 does not.

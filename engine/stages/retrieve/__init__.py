@@ -89,7 +89,10 @@ def select_pcst(candidates: list[Candidate], k: int, cap: int, prizes: dict | No
         ratio, top = float(prizes.get("ratio", 1.0)), int(prizes.get("top", 0))
         gate = float(prizes.get("gate", 0.0)) if focus else 0.0
         node_p = pcst.adaptive_prizes([node_facts[i].score for i in node_ids], t, s, NODE_PRIZES_K, ratio)
-        edge_p = pcst.adaptive_prizes([c.score for c in edges], t, s, k, ratio, top, gate=gate)
+        # Name records (given name, sex or gender, described by source) get no free entry: a person
+        # with few facts would otherwise have them in the tree whatever they score.
+        edge_p = pcst.adaptive_prizes([c.score for c in edges], t, s, k, ratio, top, gate=gate,
+                                      no_entry=[bool(c.features.get("name_noise")) for c in edges])
         node_p = _capped_by_edges(node_ids, node_facts, node_p, edges, edge_p)
     node_prizes = {i: p for i, p in zip(node_ids, node_p) if p > 0}
     graph = [(_node(c.fact.s, False), _node(c.fact.o, c.fact.o_literal), p) for c, p in zip(edges, edge_p)]

@@ -118,24 +118,28 @@ def relevance_prizes(scores: Sequence[float], threshold: float, scale: float) ->
 
 
 def adaptive_prizes(scores: Sequence[float], threshold: float, scale: float, k: int, ratio: float = 1.0,
-                    top: int = 0, entry: float = 1.0, gate: float = 0.0) -> list[float]:
+                    top: int = 0, entry: float = 1.0, gate: float = 0.0,
+                    no_entry: Sequence[bool] = ()) -> list[float]:
     """Prizes for calibrated scores that adapt to the turn, so the tree never misses the facts
     top-k would keep for want of a prize:
 
     - every score under the threshold (a KG the model finds hard): rank-based prizes among the
-      candidates, the best k get k, k-1, ..., 1;
+      candidates not marked `no_entry`, the best k get k, k-1, ..., 1;
     - else scale × score for the scores at or above min(threshold, ratio × best), so a second
       part of the question that scores lower than the first still gets a prize;
     - and the best `top` always get at least `entry`, the cost of one edge, so they can enter,
-      unless they score under `gate` × best (a turn whose best fact is far ahead of the rest)."""
+      unless they score under `gate` × best (a turn whose best fact is far ahead of the rest) or
+      are marked `no_entry` (name records: they enter on their own score or not at all)."""
     if not len(scores):
         return []
     best = max(scores)
+    barred = {i for i, b in enumerate(no_entry) if b}
     if best < threshold:
-        return rank_prizes(scores, k)
+        ranked = rank_prizes([-1.0 if i in barred else s for i, s in enumerate(scores)], k)
+        return [0.0 if i in barred else p for i, p in enumerate(ranked)]
     cut = min(threshold, ratio * best)
     prizes = [scale * s if s >= cut else 0.0 for s in scores]
-    for i in sorted(range(len(scores)), key=lambda i: -scores[i])[:top]:
+    for i in sorted((i for i in range(len(scores)) if i not in barred), key=lambda i: -scores[i])[:top]:
         if scores[i] >= gate * best:
             prizes[i] = max(prizes[i], entry)
     return prizes

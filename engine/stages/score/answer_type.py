@@ -24,7 +24,8 @@ _ASKS: tuple[tuple[re.Pattern, str], ...] = (
     (re.compile(r"\bwhen\b|\bwhat (time|date|day|year|month)\b|\bwhich (day|date|year|month)\b|\bwhat's the date\b"
                 r"|\bin (what|which) year\b|\bwhat hour\b"), TIME),
     (re.compile(r"\bwhere\b|\b(what|which) (place|city|town|country|room|venue|stadium|ground|location|building"
-                r"|region|state|village)\b|\bin (what|which) (city|town|country|room|place)\b"), PLACE),
+                r"|region|state|village)\b|\bin (what|which) (city|town|country|room|place)\b"
+                r"|\bhome ?town\b|\bbirthplace\b|\bplace of birth\b|\bheadquarters\b|\bwhereabouts\b"), PLACE),
     (re.compile(r"\bwho\b|\bwhom\b|\bwhose\b|\bwhich (person|people|player|actor|man|woman)\b"), PERSON),
 )
 # Clauses of a compound question ("who organizes it and where is it"): a conjunction before a
