@@ -4,8 +4,8 @@ from datetime import datetime
 
 import pytest
 
-from engine.stages.score.answer_type import (NUMBER, PERSON, PLACE, TIME, asked_types, is_name_noise, mask,
-                                             question_parts, value_type)
+from engine.stages.score.answer_type import (NUMBER, PERSON, PLACE, TIME, asked_types, asks_record, is_name_noise,
+                                             is_record, mask, question_parts, value_type)
 from engine.state import Candidate
 from kgstore.terms import Fact
 from kgstore.vocab import XSD
@@ -113,3 +113,13 @@ def test_masked_relation_similarity_prefers_the_asked_relation_over_name_noise(t
     assert birth["atype_match"] == 1.0 and given["atype_match"] == 0.0
     assert given["name_noise"] == 1.0 and by_label["sex or gender"]["name_noise"] == 1.0
     assert birth["name_noise"] == 0.0
+
+
+def test_records_are_the_narrow_core_of_name_noise():
+    # What retrieval lets in only on its own score: name, gender and source records; not an
+    # occupation or a language, which questions do ask for.
+    assert is_record("given name") and is_record("sex or gender") and is_record("described by source")
+    assert is_record("", "P735") and is_record("familyName")
+    assert not is_record("occupation") and not is_record("language of work or name")
+    assert is_name_noise("occupation") and is_name_noise("languages spoken")
+    assert asks_record("What is Nadia's family name?") and not asks_record("Where was Nadia born?")

@@ -27,6 +27,8 @@ from engine.stages.candidates import is_node_fact
 from engine.stage import TurnContext, stage
 from engine.state import Candidate, TurnState
 from engine.stages.retrieve.topk import top_k
+from engine.stages.score.answer_type import asks_record, is_record
+from engine.stages.verbalize import predicate_key
 
 NODE_PRIZES_K = 3
 _AND = re.compile(r"\band\b|&", re.IGNORECASE)
@@ -74,9 +76,10 @@ def focused(state: TurnState) -> bool:
 
 
 def select_pcst(candidates: list[Candidate], k: int, cap: int, prizes: dict | None = None,
-                focus: bool = False) -> Selection:
+                focus: bool = False, records_asked: bool = False) -> Selection:
     """`prizes` None: rank-based; else {"threshold", "scale", "ratio", "top", "gate"} for
-    relevance-based prizes, the gate applying on a `focus`ed turn only."""
+    relevance-based prizes, the gate applying on a `focus`ed turn only, name records entering on
+    their own score only unless `records_asked` (answer_type.asks_record)."""
     edges, node_facts = split(candidates)
     if not edges and not node_facts:
         return Selection()
@@ -89,10 +92,12 @@ def select_pcst(candidates: list[Candidate], k: int, cap: int, prizes: dict | No
         ratio, top = float(prizes.get("ratio", 1.0)), int(prizes.get("top", 0))
         gate = float(prizes.get("gate", 0.0)) if focus else 0.0
         node_p = pcst.adaptive_prizes([node_facts[i].score for i in node_ids], t, s, NODE_PRIZES_K, ratio)
-        # Name records (given name, sex or gender, described by source) get no free entry: a person
-        # with few facts would otherwise have them in the tree whatever they score.
-        edge_p = pcst.adaptive_prizes([c.score for c in edges], t, s, k, ratio, top, gate=gate,
-                                      no_entry=[bool(c.features.get("name_noise")) for c in edges])
+        # Name records (given name, sex or gender, described by source) get no free entry unless
+        # the question asks about one: a person with few facts would otherwise have them in the
+        # tree whatever they score.
+        barred = [] if records_asked else [not c.derived and is_record(c.p_label, predicate_key(c.fact.p))
+                                           for c in edges]
+        edge_p = pcst.adaptive_prizes([c.score for c in edges], t, s, k, ratio, top, gate=gate, no_entry=barred)
         node_p = _capped_by_edges(node_ids, node_facts, node_p, edges, edge_p)
     node_prizes = {i: p for i, p in zip(node_ids, node_p) if p > 0}
     graph = [(_node(c.fact.s, False), _node(c.fact.o, c.fact.o_literal), p) for c, p in zip(edges, edge_p)]
@@ -138,10 +143,10 @@ def prize_settings(scorer: str, ctx: TurnContext) -> dict | None:
 
 
 def select(candidates: list[Candidate], retriever: str, k: int, cap: int, prizes: dict | None,
-           focus: bool = False) -> Selection:
+           focus: bool = False, records_asked: bool = False) -> Selection:
     if retriever == "topk":
         return select_topk(candidates, k)
-    return select_pcst(candidates, k, cap, prizes, focus)
+    return select_pcst(candidates, k, cap, prizes, focus, records_asked)
 
 
 def _report(state: TurnState) -> dict:
@@ -156,5 +161,6 @@ def run(state: TurnState, ctx: TurnContext) -> None:
         return
     cfg = ctx.config
     prizes = prize_settings(cfg.scorer, ctx) if cfg.retriever == "pcst" else None
-    sel = select(state.candidates, cfg.retriever, cfg.k, cfg.subgraph_cap, prizes, focused(state))
+    sel = select(state.candidates, cfg.retriever, cfg.k, cfg.subgraph_cap, prizes, focused(state),
+                 asks_record(state.text))
     state.retrieved, state.subgraph_nodes, state.bridging_nodes = sel.facts, sel.nodes, sel.bridging

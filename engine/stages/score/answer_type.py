@@ -76,6 +76,25 @@ def asked_types(text: str) -> set[str]:
     return out
 
 
+# The narrow core of name noise: records of a name, a gender or a source, which answer nothing
+# but a question about them (occupation and languages are noise to the features, yet a question
+# may well ask "what is her profession", "in which language was it written").
+_RECORD = re.compile(r"\b(given|first|family|last|middle|birth|nick|sur|fore)\s*names?\b|^names?$|\bsex\b|"
+                     r"\bgender\b|\bdescribed (by|at)\b|\bsource\b|\bsurname\b|\bforename\b")
+_RECORD_PIDS = frozenset(("P21", "P735", "P734", "P1343"))
+_ASKS_RECORD = re.compile(r"\b(names?|named|called|spell|spelled|surname|forename|gender|sex|source|sources)\b", re.I)
+
+
+def is_record(p_label: str, p_key: str = "") -> bool:
+    """A name, gender or source record ("given name", "sex or gender", "described by source")."""
+    return p_key in _RECORD_PIDS or bool(_RECORD.search(p_label.casefold()))
+
+
+def asks_record(text: str) -> bool:
+    """Does the question ask about a name, a gender or a source?"""
+    return bool(_ASKS_RECORD.search(text))
+
+
 def is_name_noise(p_label: str, p_key: str = "") -> bool:
     """A relation that describes a name, a record or a biography line rather than a relation of
     the domain (given name, sex or gender, described by source, occupation, languages ...)."""
