@@ -303,6 +303,16 @@ def test_the_verbalizers_suffix_names_one_of_the_same_named_events(office):
     assert [c.verdict for c in wrong] == ["contradicted"]
 
 
+def test_a_room_hosts_its_events_and_a_person_hosts_what_they_organize(office):
+    # "Meeting Room Beta hosts X" is the rules' inverse of "X will be held in Meeting Room Beta";
+    # "hosts" also says organizer, and a room as organizer read as contradicted.
+    e = unique_event(office[2])
+    wrong = next(p["name"] for p in office[2]["people"] if p["name"] != e["organizer"])
+    checks = check_reply(f"{e['location']} hosts {e['name']}. {e['organizer']} hosts {e['name']}. "
+                         f"{wrong} hosts {e['name']}.", verifier(office))
+    assert [c.verdict for c in checks] == ["supported", "supported", "contradicted"], checks
+
+
 def test_names_with_a_letter_off_are_different_rooms(office):
     e = next(x for x in office[2]["events"] if x["location"] in ("Meeting Room Beta", "Meeting Room Zeta"))
     near = "Meeting Room Xeta"  # one letter from both, and no room of the KG

@@ -14,7 +14,7 @@ from kgstore.vocab import split_words
 
 CUES: dict[str, str] = {
     # office
-    "location": r"\b(?:held|takes? place|taking place|located|happens?|happening|venue|location|where|in)\b",
+    "location": r"\b(?:held|takes? place|taking place|located|happens?|happening|venue|location|where|in|host(?:s|ed|ing)?)\b",
     "start_time": r"\b(?:starts?|starting|started|begins?|beginning|began|from|at)\b",
     "end_time": r"\b(?:ends?|ending|ended|finish(?:es|ed)?|until|till|to|over)\b",
     "date": r"\b(?:on|date|day|today|tomorrow|yesterday)\b",
