@@ -625,9 +625,9 @@ async def test_sparql_console_is_bounded_and_stopped_by_escape(kg_file, shared):
         assert "row limit must be at least 1" in plain(status)
 
         g = pyoxigraph.NamedNode(bg_graph("bulk"))
-        app.session.ctx.store._store.extend(  # 600^2 rows to sort: seconds inside pyoxigraph
+        app.session.ctx.store._store.extend(  # 1200^2 rows to sort (600^2 finished before Escape on a fast machine)
             pyoxigraph.Quad(pyoxigraph.NamedNode(f"http://example.org/e{i}"), pyoxigraph.NamedNode("http://example.org/p"),
-                            pyoxigraph.Literal(f"value {i}"), g) for i in range(600))
+                            pyoxigraph.Literal(f"value {i}"), g) for i in range(1200))
         screen.query_one("#query", TextArea).load_text("SELECT * WHERE { ?a ?b ?c . ?d ?e ?f } ORDER BY ?c ?f")
         screen.query_one("#limit", Input).value = "1000"
         screen.query_one("#timeout", Input).value = "0.2"
