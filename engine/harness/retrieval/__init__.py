@@ -166,8 +166,7 @@ def evaluate(turns: list[ReplayedTurn], retriever: str, scorer: str, *, k: int, 
     the prompt gets of the answer (engine/harness/retrieval/answer_facts.py)."""
     from engine.stages.score.features import FEATURES
     from engine.harness.retrieval.answer_facts import AnswerTally
-    from engine.stages.retrieve import focused, select
-    from engine.stages.score.answer_type import asks_record
+    from engine.stages.retrieve import select
 
     bm25_col = FEATURES.index("bm25_rewrite")
     totals = np.zeros(3)
@@ -189,7 +188,7 @@ def evaluate(turns: list[ReplayedTurn], retriever: str, scorer: str, *, k: int, 
         for c, s in zip(t.state.candidates, scores):
             c.score = float(s)
         pz = (prizes or model.prizes) if (scorer == "learned" and retriever == "pcst") else None
-        sel = select(t.state.candidates, retriever, k, cap, pz, focused(t.state), asks_record(t.state.text))
+        sel = select(t.state, retriever, k, cap, pz)
         tally.add(sel.facts, t.gold)
         if gold:
             counted += 1

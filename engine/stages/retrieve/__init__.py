@@ -142,11 +142,12 @@ def prize_settings(scorer: str, ctx: TurnContext) -> dict | None:
     return None
 
 
-def select(candidates: list[Candidate], retriever: str, k: int, cap: int, prizes: dict | None,
-           focus: bool = False, records_asked: bool = False) -> Selection:
+def select(state: TurnState, retriever: str, k: int, cap: int, prizes: dict | None) -> Selection:
+    """The turn's scored candidates to the facts it keeps; what the question is like (focused,
+    asking about a name record) is read from the turn itself."""
     if retriever == "topk":
-        return select_topk(candidates, k)
-    return select_pcst(candidates, k, cap, prizes, focus, records_asked)
+        return select_topk(state.candidates, k)
+    return select_pcst(state.candidates, k, cap, prizes, focused(state), asks_record(state.text))
 
 
 def _report(state: TurnState) -> dict:
@@ -161,6 +162,5 @@ def run(state: TurnState, ctx: TurnContext) -> None:
         return
     cfg = ctx.config
     prizes = prize_settings(cfg.scorer, ctx) if cfg.retriever == "pcst" else None
-    sel = select(state.candidates, cfg.retriever, cfg.k, cfg.subgraph_cap, prizes, focused(state),
-                 asks_record(state.text))
+    sel = select(state, cfg.retriever, cfg.k, cfg.subgraph_cap, prizes)
     state.retrieved, state.subgraph_nodes, state.bridging_nodes = sel.facts, sel.nodes, sel.bridging
