@@ -26,7 +26,7 @@ from kgstore.errors import BadInput, RemoteUnavailable
 from kgstore.neighborhood import NAME_PREDICATES, collect
 from kgstore.store import TYPE_PREDICATES, WIKIDATA_PROPERTY, best_name, resolve_label
 from kgstore.terms import Fact, LabelEntry, Neighborhood
-from kgstore.vocab import ALIAS_PREDICATES, LABEL_PREDICATES, WD, XSD
+from kgstore.vocab import ALIAS_PREDICATES, LABEL_PREDICATES, WD, XSD, predicate_forms
 
 XSD_STRING = XSD + "string"
 RDF_LANG_STRING = "http://www.w3.org/1999/02/22-rdf-syntax-ns#langString"
@@ -165,14 +165,18 @@ class SparqlBackground:
         return {i: self._labels[i] for i in wanted}
 
     def label_entries(self, cap: int = 500_000) -> list[LabelEntry]:
-        """Every English/untagged label and alias (up to `cap`), once per session. For endpoints
-        holding a huge KG prefer `find_labels(text)`."""
+        """Every English/untagged label and alias (up to `cap`), once per session, but a relation's
+        (as the embedded store's `label_entries`). For endpoints holding a huge KG prefer
+        `find_labels(text)`."""
         if self._entries is None:
             rows = self._select(
                 f"SELECT ?s ?p ?l WHERE {{ {values('p', map(iri, LABEL_PREDICATES + ALIAS_PREDICATES))} ?s ?p ?l "
                 f"FILTER(isLiteral(?l) && (lang(?l) = \"\" || langMatches(lang(?l), \"en\"))) }} LIMIT {int(cap)}")
+            relations = {r["p"]["value"] for r in self._select("SELECT DISTINCT ?p WHERE { ?s ?p ?o }")}
             seen: dict[tuple, LabelEntry] = {}
             for r in rows:
+                if relations.intersection(predicate_forms(r["s"]["value"])):
+                    continue
                 key = (r["l"]["value"], r["s"]["value"], r["p"]["value"] in ALIAS_PREDICATES)
                 seen.setdefault(key, LabelEntry(*key))
             self._entries = sorted(seen.values(), key=lambda e: (e.iri, e.text, e.alias))

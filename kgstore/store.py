@@ -22,7 +22,8 @@ from kgstore.neighborhood import NAME_PREDICATES, collect
 from kgstore.loaders.rdf import OX_FORMATS, GraphMapper, base_iri, syntax_error
 from kgstore.terms import Fact, LabelEntry, LoadReport, Neighborhood
 from kgstore.vocab import (ALIAS_PREDICATES, GRAPH_BG, GRAPH_META, KGC_PENDING_LOAD, KGC_PROBABILITY, KGC_RULE,
-                           LABEL_PREDICATES, RDF_REIFIES, RDF_TYPE, WD, WDT, XSD, bg_graph, readable_name)
+                           LABEL_PREDICATES, RDF_REIFIES, RDF_TYPE, WD, WDT, XSD, bg_graph, predicate_forms,
+                           readable_name)
 from kgstore.wikidata_labels import PROPERTY_LABELS
 
 DEMOS = {"office": "office.json", "wikidata": "wikidata_demo.ttl"}
@@ -484,7 +485,8 @@ class KGStore:
     def label_entries(self) -> list[LabelEntry]:
         """Every English/untagged label and alias of background entities (cached until a write).
         A relation's label is left out: "office hours" in a question asks for the relation, and
-        taken for an entity's name it would be masked out of the question that asks for it."""
+        taken for an entity's name it would be masked out of the question that asks for it. So is
+        a Wikidata property's (wd:P123 "publisher", used as wdt:P123): "Who published X?"."""
         if self._entries is None:
             entries: dict[tuple[str, str, bool], LabelEntry] = {}
             relation: dict[object, bool] = {}
@@ -495,8 +497,9 @@ class KGStore:
                     if not (is_background(q.graph_name) and isinstance(o, Literal) and is_english(o.language)):
                         continue
                     if s not in relation:
-                        relation[s] = isinstance(s, NamedNode) and next(
-                            iter(self._store.quads_for_pattern(None, s, None, None)), None) is not None
+                        relation[s] = isinstance(s, NamedNode) and any(
+                            next(iter(self._store.quads_for_pattern(None, p, None, None)), None) is not None
+                            for p in map(NamedNode, predicate_forms(s.value)))
                     if not relation[s]:
                         key = (o.value, term_str(s), alias)
                         entries.setdefault(key, LabelEntry(o.value, key[1], alias))
@@ -544,3 +547,4 @@ class KGStore:
                 fact = fact_of(q)
                 if fact is not None:
                     yield fact
+

@@ -85,6 +85,21 @@ ex:officeHours rdfs:label "office hours" .
     assert s.label(EX + "officeHours") == "office hours"  # still the relation's name in sentences
 
 
+def test_label_entries_leave_out_wikidata_property_entities_used_as_relations(tmp_path):
+    # Wikidata JSON lines carry the property entity (wd:P123 "publisher") while the claims use
+    # wdt:P123: "Who published X?" must not link "published" to the property as a name.
+    path = tmp_path / "books.nt"
+    path.write_text(f"""<{WD}Q1> <http://www.w3.org/2000/01/rdf-schema#label> "Salt Pilgrim" .
+<{WD}Q1> <{WDT}P123> <{WD}Q2> .
+<{WD}Q2> <http://www.w3.org/2000/01/rdf-schema#label> "Tern Editions" .
+<{WD}P123> <http://www.w3.org/2000/01/rdf-schema#label> "publisher" .
+<{WD}P9999> <http://www.w3.org/2000/01/rdf-schema#label> "unused property" .
+""")
+    s = KGStore()
+    s.load(path)
+    assert sorted(e.text for e in s.label_entries()) == ["Salt Pilgrim", "Tern Editions", "unused property"]
+
+
 def test_types_and_entities_of_type(store):
     assert store.types(EX + "alice") == [EX + "Person"]
     assert sorted(store.entities_of_type(EX + "Person")) == [EX + "alice", EX + "bob"]
