@@ -122,4 +122,17 @@ def test_records_are_the_narrow_core_of_name_noise():
     assert is_record("", "P735") and is_record("familyName")
     assert not is_record("occupation") and not is_record("language of work or name")
     assert is_name_noise("occupation") and is_name_noise("languages spoken")
+
+
+@pytest.mark.parametrize("label,key,question,noise", [
+    ("language of work or name", "P407", "In which language was  written?", False),
+    ("language of work or name", "P407", "Who wrote ?", True),
+    ("family name", "P734", "What is 's last name?", False),
+    ("birth name", "", "What is 's place of birth?", True),  # a name, not a birth
+    ("family name", "P734", "What is her hometown?", True),
+    ("occupation", "", "What are 's occupations?", False),
+    ("", "P1343", "Where was born?", True),
+])
+def test_a_record_the_question_names_is_not_noise(label, key, question, noise):
+    assert is_name_noise(label, key, question) is noise
     assert asks_record("What is Nadia's family name?") and not asks_record("Where was Nadia born?")

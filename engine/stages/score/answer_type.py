@@ -95,10 +95,21 @@ def asks_record(text: str) -> bool:
     return bool(_ASKS_RECORD.search(text))
 
 
-def is_name_noise(p_label: str, p_key: str = "") -> bool:
+def is_name_noise(p_label: str, p_key: str = "", question: str = "") -> bool:
     """A relation that describes a name, a record or a biography line rather than a relation of
-    the domain (given name, sex or gender, described by source, occupation, languages ...)."""
-    return p_key in _NOISE_PIDS or bool(_NOISE.search(p_label.casefold()))
+    the domain (given name, sex or gender, described by source, occupation, languages ...), unless
+    `question` names what it records: "In which language was it written?" asks for the very
+    relation ("language of work or name") that is noise to every other question."""
+    label = p_label.casefold()
+    match = _NOISE.search(label)
+    if not match and p_key not in _NOISE_PIDS:
+        return False
+    if not question:
+        return True
+    # What the record is of, the last word of its cue ("birth name": a name, not a birth), to its
+    # first five letters ("language"/"languages", "described"/"describes").
+    recorded = re.findall(r"[a-z]{3,}", match.group(0) if match else label)
+    return not recorded or recorded[-1][:5] not in {w[:5] for w in re.findall(r"[a-z]{3,}", question.casefold())}
 
 
 def persons(candidates: list[Candidate]) -> set[str]:
