@@ -138,7 +138,19 @@ def test_prefetch_warms_the_cache_for_the_turns_of_a_small_kg(tmp_path, encoder,
     assert prefetch(ctx) > 0
     before = fresh.encoded
     _scored(ctx, "Where is Office 101?", [Mention("Office 101", 9, 19, "name", entity="urn:e:r1", p=1.0)])
-    # only the turn itself (its 1-3 windows) and relation labels are new, no fact texts
+    # only the turn itself is new (its windows, masked and not, and clauses), no fact texts or
+    # relation labels
     new = fresh.encoded - before
-    assert new <= 3 + 8
+    assert new <= 5
     assert prefetch(ctx, max_triples=1) == 0
+
+
+def test_a_class_the_question_names_still_says_which_relation_is_asked(tmp_path, encoder, model):
+    # "group" links to the class o:Group; masked out like a name, the question would read
+    # "Which is Omar Haddad in?" and no longer ask for the member-of relation.
+    ctx = _ctx(tmp_path, encoder, model)
+    state = _scored(ctx, "Which group is Omar Haddad in?",
+                    [Mention("group", 6, 11, "name", entity="urn:kgchat:office:Group", p=1.0),
+                     Mention("Omar Haddad", 15, 26, "name", entity="urn:e:omar", p=1.0)])
+    member = next(c for c in state.candidates if c.fact.p == "urn:kgchat:office:member_of")
+    assert member.features["mcos_pred_rank"] == 1.0, {c.text: c.features["mcos_pred"] for c in state.candidates}

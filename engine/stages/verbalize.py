@@ -154,6 +154,13 @@ def sentence(s: str, p_key: str, p_label: str, o: str) -> str:
     return text[:1].upper() + text[1:]
 
 
+def relation_phrase(p_key: str) -> str:
+    """A template's words without its two ends ("was founded on" for P571, whose label is
+    "inception"); '' for a predicate without a template."""
+    template = TEMPLATES.get(p_key, "")
+    return " ".join(re.sub(r"\{[so]\}('s)?", " ", template).split())
+
+
 def derived_sentence(predicate: str, arg_labels: list[str]) -> str:
     """Fallback for a derived predicate whose rule gave no text: `a is <predicate> b ...`."""
     words = predicate.replace("_", " ")

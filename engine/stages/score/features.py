@@ -25,7 +25,7 @@ FEATURES = (
     "mcos_pred", "mcos_pred_gap", "mcos_pred_rank",  # relation label to the masked clauses; gap/rank in the turn
     "mbm25",  # BM25 of the masked fact against the masked turn, scaled to the turn's best
     "atype_match", "atype_clash", "asks_type",  # the value's type against what the question asks for
-    "name_noise",  # the relation describes a name or a record (given name, sex or gender, described by source)
+    "name_noise",  # the relation records a name, gender, source ... that the question does not ask about
     "salience_now", "salience_prev", "salience_both",  # refers_to p of the fact's entities, this/last turn
     "derived_p", "is_derived", "hop", "is_node", "type_match",
     "embedded",  # 1 when the fact was embedded this turn (the cosines are 0 otherwise)
@@ -100,10 +100,12 @@ def _entity_labels(candidates: list[Candidate]) -> dict[str, str]:
     return out
 
 
-def _names(state: TurnState, entities, labels: dict[str, str]) -> list[str]:
-    """The labels of the entities and the names the user said for them (heard with errors, maybe)."""
-    names = [labels.get(e, "") for e in entities]
-    names += [m.text for m in state.mentions if m.entity and m.kind == "name"]
+def _names(state: TurnState, entities, labels: dict[str, str], kinds: set[str]) -> list[str]:
+    """The labels of the entities and the names the user said for them (heard with errors, maybe),
+    but for classes: "league" in "In which league does X play?" says what is asked, like a
+    relation's words, and is kept for comparing the question with the relations."""
+    names = [labels.get(e, "") for e in entities if e not in kinds]
+    names += [m.text for m in state.mentions if m.entity and m.kind == "name" and m.entity not in kinds]
     return [n for n in names if n]
 
 
@@ -119,7 +121,7 @@ def compute(state: TurnState, candidates: list[Candidate], encoder, previous: di
     """The feature matrix (n, len(FEATURES)) and the raw BM25 of the rewritten turn (for the
     BM25 baseline); fills `Candidate.features`."""
     from engine.stages.score.answer_type import asked_types, is_name_noise, persons, question_parts, value_type
-    from engine.stages.verbalize import predicate_key
+    from engine.stages.verbalize import predicate_key, relation_phrase
 
     n = len(candidates)
     if n == 0:
@@ -127,14 +129,19 @@ def compute(state: TurnState, candidates: list[Candidate], encoder, previous: di
     now = linked_now(state) if now is None else now
     topic = now or previous  # a turn that names nothing goes on about the previous turn's entities
     labels = _entity_labels(candidates)
-    fact_names = _names(state, topic, labels)
-    window_names = _names(state, {**previous, **now}, labels)
+    kinds = {c.fact.o for c in candidates if c.fact.p in TYPE_PREDICATES}
+    fact_names = _names(state, topic, labels, kinds)
+    window_names = _names(state, {**previous, **now}, labels, kinds)
     texts = [c.text for c in candidates]
     windows = turn_windows(state)
     masked_windows = [mask(w, window_names) for w in windows]
     parts = question_parts(masked_windows[0])
     parts = [masked_windows[0]] + (parts if len(parts) > 1 else [])
     p_labels = sorted({c.p_label for c in candidates})
+    # A template's words say what a terse label does not ("inception": "was founded on"); a
+    # relation fits a clause as well as the better of the two.
+    phrases = sorted({(c.p_label, phrase) for c in candidates if not c.derived
+                      and (phrase := relation_phrase(predicate_key(c.fact.p)))})
     raw_rewrite = bm25_scores(texts, windows[0])
     raw_turn = raw_rewrite if windows[0] == state.text else bm25_scores(texts, state.text)
     masked_texts = [mask(t, fact_names) for t in texts]
@@ -142,11 +149,13 @@ def compute(state: TurnState, candidates: list[Candidate], encoder, previous: di
     near = near_indices(candidates, raw_rewrite)
     m = len(near)
     queries = windows + masked_windows[1:] + parts
-    emb = encoder.encode([texts[i] for i in near] + [masked_texts[i] for i in near] + queries + p_labels)
+    emb = encoder.encode([texts[i] for i in near] + [masked_texts[i] for i in near] + queries + p_labels
+                         + [phrase for _, phrase in phrases])
     fact_emb, masked_emb = emb[:m], emb[m:2 * m]
     q = emb[2 * m:2 * m + len(queries)]
     win, mwin, part_emb = q[:3], q[3:5], q[5:]
-    pred = emb[2 * m + len(queries):]
+    pred = emb[2 * m + len(queries):2 * m + len(queries) + len(p_labels)]
+    phrase_emb = emb[2 * m + len(queries) + len(p_labels):]
     cos = np.zeros((n, 3), dtype=np.float32)
     mcos = np.zeros((n, 3), dtype=np.float32)
     if m:
@@ -156,9 +165,11 @@ def compute(state: TurnState, candidates: list[Candidate], encoder, previous: di
     # Per clause: how well each relation label fits it, and its rank among the turn's relations,
     # so that each part of a compound question has its own best relation.
     by_part = pred @ part_emb.T  # (labels, parts)
+    label_row = {lab: i for i, lab in enumerate(p_labels)}
+    for (label, _), e in zip(phrases, phrase_emb):
+        by_part[label_row[label]] = np.maximum(by_part[label_row[label]], e @ part_emb.T)
     edge_mask = np.array([not is_node_fact(c.fact) for c in candidates])
     edge_labels = sorted({c.p_label for c, e in zip(candidates, edge_mask) if e})
-    label_row = {lab: i for i, lab in enumerate(p_labels)}
     rank = np.zeros(len(p_labels))
     if edge_labels:
         rows = [label_row[lab] for lab in edge_labels]
@@ -192,7 +203,8 @@ def compute(state: TurnState, candidates: list[Candidate], encoder, previous: di
             value = value_type(c, bool(o and o in topic and s not in topic), people, classes)
             X[i, col["atype_match"]] = 1.0 if value and value in asked else 0.0
             X[i, col["atype_clash"]] = 1.0 if value and asked and value not in asked else 0.0
-            X[i, col["name_noise"]] = 1.0 if not c.derived and is_name_noise(c.p_label, predicate_key(c.fact.p)) else 0.0
+            X[i, col["name_noise"]] = 1.0 if not c.derived and is_name_noise(
+                c.p_label, predicate_key(c.fact.p), masked_windows[0]) else 0.0
         X[i, col["salience_now"]] = max(now.get(s, 0.0), now.get(o, 0.0) if o and not node else 0.0)
         X[i, col["salience_prev"]] = max(previous.get(s, 0.0), previous.get(o, 0.0) if o and not node else 0.0)
         X[i, col["salience_both"]] = 0.0 if node or not o else min(now.get(s, 0.0), now.get(o, 0.0))

@@ -8,7 +8,7 @@ from engine.stage import TurnContext
 from engine.stages.candidates import gather
 from engine.stages.score.encoder import encoder_for
 from engine.stages.score.features import near_texts
-from engine.stages.verbalize import verbalize
+from engine.stages.verbalize import predicate_key, relation_phrase, verbalize
 from engine.state import Mention, TurnState
 
 PREFETCH_MAX_TRIPLES = 20_000
@@ -35,6 +35,8 @@ def prefetch(ctx: TurnContext, max_triples: int = PREFETCH_MAX_TRIPLES) -> int:
         name = next((c.s_label if c.fact.s == iri else c.o_label for c in state.candidates
                      if iri in (c.fact.s, c.fact.o)), "")
         texts.update(dict.fromkeys(near_texts(state.candidates, [name] if name else None)))
+        for c in state.candidates:  # what the turn compares with each clause of the question
+            texts.update(dict.fromkeys(t for t in (c.p_label, relation_phrase(predicate_key(c.fact.p))) if t))
     ctx.resources.pop(focus_key, None)
     encoder = encoder_for(ctx)
     before = encoder.encoded
