@@ -24,9 +24,9 @@ from pyoxigraph import Literal, NamedNode
 
 from kgstore.errors import BadInput, RemoteUnavailable
 from kgstore.neighborhood import NAME_PREDICATES, collect
-from kgstore.store import TYPE_PREDICATES, WIKIDATA_PROPERTY, best_name, resolve_label
+from kgstore.store import TYPE_PREDICATES, WIKIDATA_PROPERTY, best_name, predicate_forms, resolve_label
 from kgstore.terms import Fact, LabelEntry, Neighborhood
-from kgstore.vocab import ALIAS_PREDICATES, LABEL_PREDICATES, WD, XSD, predicate_forms
+from kgstore.vocab import ALIAS_PREDICATES, LABEL_PREDICATES, WD, XSD
 
 XSD_STRING = XSD + "string"
 RDF_LANG_STRING = "http://www.w3.org/1999/02/22-rdf-syntax-ns#langString"

@@ -22,8 +22,7 @@ from kgstore.neighborhood import NAME_PREDICATES, collect
 from kgstore.loaders.rdf import OX_FORMATS, GraphMapper, base_iri, syntax_error
 from kgstore.terms import Fact, LabelEntry, LoadReport, Neighborhood
 from kgstore.vocab import (ALIAS_PREDICATES, GRAPH_BG, GRAPH_META, KGC_PENDING_LOAD, KGC_PROBABILITY, KGC_RULE,
-                           LABEL_PREDICATES, RDF_REIFIES, RDF_TYPE, WD, WDT, XSD, bg_graph, predicate_forms,
-                           readable_name)
+                           LABEL_PREDICATES, RDF_REIFIES, RDF_TYPE, WD, WDT, XSD, bg_graph, readable_name)
 from kgstore.wikidata_labels import PROPERTY_LABELS
 
 DEMOS = {"office": "office.json", "wikidata": "wikidata_demo.ttl"}
@@ -105,6 +104,13 @@ def resolve_label(iri: str, name_of: Callable[[str], str | None]) -> str:
         found = name_of(WD + pid) if iri != WD + pid else None
         return found or PROPERTY_LABELS.get(pid) or pid
     return readable_name(iri)
+
+
+def predicate_forms(iri: str) -> list[str]:
+    """The IRIs under which an entity is used as a relation: itself, and for a Wikidata property
+    entity (wd:P123 "publisher") its direct-claim form (wdt:P123)."""
+    match = WIKIDATA_PROPERTY.match(iri)
+    return [iri, WDT + match.group(1)] if match and iri == WD + match.group(1) else [iri]
 
 
 def is_background(graph) -> bool:

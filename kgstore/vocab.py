@@ -140,14 +140,6 @@ KGC_REFERS_TO = KGC + "refersTo"  # mention -> entity, reified with kgc:probabil
 DERIVED = "urn:kgchat:derived:"
 
 
-def predicate_forms(iri: str) -> list[str]:
-    """The IRIs under which an entity is used as a relation: itself, and for a Wikidata property
-    entity (wd:P123 "publisher") its direct-claim form (wdt:P123)."""
-    if iri.startswith(WD + "P") and iri[len(WD) + 1:].isdigit():
-        return [iri, WDT + iri[len(WD):]]
-    return [iri]
-
-
 def derived_predicate(name: str) -> str:
     return DERIVED + _slug(name)
 
