@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from datetime import date, time
+from functools import cache
 
 from engine.stage import TurnContext, stage
 from engine.state import Candidate, TurnState
@@ -154,6 +155,7 @@ def sentence(s: str, p_key: str, p_label: str, o: str) -> str:
     return text[:1].upper() + text[1:]
 
 
+@cache  # asked once per candidate fact of every turn, of a few dozen keys
 def relation_phrase(p_key: str) -> str:
     """A template's words without its two ends ("was founded on" for P571, whose label is
     "inception"); '' for a predicate without a template."""
