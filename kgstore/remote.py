@@ -84,6 +84,7 @@ class SparqlBackground:
         self._cache_entities = cache_entities
         self._neighborhoods: OrderedDict[tuple, Neighborhood] = OrderedDict()
         self._entries: list[LabelEntry] | None = None
+        self._relations: list[str] | None = None
         try:
             self._request("ASK { ?s ?p ?o }")
         except RemoteUnavailable as exc:
@@ -172,7 +173,7 @@ class SparqlBackground:
             rows = self._select(
                 f"SELECT ?s ?p ?l WHERE {{ {values('p', map(iri, LABEL_PREDICATES + ALIAS_PREDICATES))} ?s ?p ?l "
                 f"FILTER(isLiteral(?l) && (lang(?l) = \"\" || langMatches(lang(?l), \"en\"))) }} LIMIT {int(cap)}")
-            relations = {r["p"]["value"] for r in self._select("SELECT DISTINCT ?p WHERE { ?s ?p ?o }")}
+            relations = set(self.relations())
             seen: dict[tuple, LabelEntry] = {}
             for r in rows:
                 if relations.intersection(predicate_forms(r["s"]["value"])):
@@ -181,6 +182,12 @@ class SparqlBackground:
                 seen.setdefault(key, LabelEntry(*key))
             self._entries = sorted(seen.values(), key=lambda e: (e.iri, e.text, e.alias))
         return self._entries
+
+    def relations(self) -> list[str]:
+        """The endpoint's predicates, once per session."""
+        if self._relations is None:
+            self._relations = sorted(r["p"]["value"] for r in self._select("SELECT DISTINCT ?p WHERE { ?s ?p ?o }"))
+        return self._relations
 
     def find_labels(self, text: str, max_words: int = 4) -> list[LabelEntry]:
         """Entities whose label or alias is exactly a run of 1..max_words words of `text`

@@ -193,6 +193,7 @@ class KGStore:
             raise BadInput(f"--store {self.path}: cannot open the store ({one_line(exc)})") from None
         self._label_cache: dict[str, str] = {}
         self._entries: list[LabelEntry] | None = None
+        self._relations: list[str] | None = None
         if self.path:
             self._recover()
 
@@ -201,6 +202,7 @@ class KGStore:
     def _changed(self) -> None:
         self._label_cache.clear()
         self._entries = None
+        self._relations = None
 
     def _recover(self) -> None:
         """Undo bulk loads a killed process left half done: their graphs were new, so dropping
@@ -511,6 +513,14 @@ class KGStore:
                         entries.setdefault(key, LabelEntry(o.value, key[1], alias))
             self._entries = sorted(entries.values(), key=lambda e: (e.iri, e.text, e.alias))
         return self._entries
+
+    def relations(self) -> list[str]:
+        """The predicates of the background's edges (cached until a write)."""
+        if self._relations is None:
+            rows = self.query('SELECT DISTINCT ?p WHERE { GRAPH ?g { ?s ?p ?o } FILTER(STRSTARTS(STR(?g), "%s")) }'
+                              % GRAPH_BG)
+            self._relations = sorted(row["p"] for row in rows)
+        return self._relations
 
     def types(self, iri: str) -> list[str]:
         out: dict[str, None] = {}

@@ -57,6 +57,37 @@ def test_partial_names_need_distinctive_words(index):
     assert names("Is the meeting room free? Is there a group?", index) == []  # generic words name nothing
 
 
+def test_a_common_word_is_heard_as_said_not_as_a_misheard_name():
+    index = LabelIndex([LabelEntry("male", "q:male"), LabelEntry("Tessel Textiles", "c:tessel")])
+    assert names("Who made A Last Signal?", index) == []
+    assert names("who owns tesel textiles", index) == [("tesel textiles", "c:tessel")]  # not a word: misheard
+
+
+def test_a_word_of_a_relation_label_names_no_entity_alone():
+    entries = [LabelEntry("Gannet Film Company", "c:gannet"), LabelEntry("Meadow Ground", "s:meadow")]
+    text = "What is the production company of Last Voyage, and which is their home ground?"
+    assert [m.text for m in detect_names(text, LabelIndex(entries))] == ["company", "ground"]
+    index = LabelIndex(entries, relation_words=frozenset({"production", "company", "home", "ground"}))
+    assert names(text, index) == []
+    assert names("Who founded Gannet Film Company? Where is Meadow?", index) == [
+        ("Gannet Film Company", "c:gannet"), ("Meadow", "s:meadow")]
+
+
+def test_relation_words_come_from_the_labels_of_the_kgs_predicates(tmp_path):
+    from engine.nlp.mentions import build_index
+    from kgstore.store import KGStore
+
+    kg = tmp_path / "clubs.ttl"
+    kg.write_text('@prefix ex: <http://example.org/> .\n@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n'
+                  'ex:rovers ex:homeGround ex:meadow ; rdfs:label "Rovers" .\n'
+                  'ex:meadow rdfs:label "Meadow Ground" .\n', encoding="utf-8")
+    store = KGStore()
+    store.load(str(kg))
+    index = build_index(store)
+    assert {"home", "ground"} <= index.relation_words
+    assert names("What is the home ground of Rovers?", index) == [("Rovers", "http://example.org/rovers")]
+
+
 def test_same_label_gives_every_entity_as_candidate(index):
     m = detect_names("When is the Weekly Sync?", index)[0]
     assert {c for c, _ in m.candidates} == {"e:sync1", "e:sync2"}

@@ -17,6 +17,7 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass
 
+from engine.nlp.minilm import common_words
 from engine.state import Mention
 from kgstore import vocab
 from kgstore.errors import BadInput, RemoteUnavailable
@@ -103,7 +104,7 @@ class _Label:
 class LabelIndex:
     """Normalized labels with a word index and a trigram index over the label vocabulary."""
 
-    def __init__(self, entries, classes: dict[str, str] | None = None):
+    def __init__(self, entries, classes: dict[str, str] | None = None, relation_words: frozenset[str] = frozenset()):
         by_norm: dict[str, _Label] = {}
         for e in entries:
             n = norm(e.text)
@@ -131,6 +132,9 @@ class LabelIndex:
                     self.grams[g].append(w)
         self.n = max(len(self.labels), 1)
         self.classes = classes or {}  # normalized class label -> class IRI
+        # Words of the KG's relation labels: in "the production company of X" or "whose home
+        # ground", "company" and "ground" ask for the relation and name no "Gannet Film Company".
+        self.relation_words = relation_words
         self.per_turn = False  # names must be looked up per turn (see turn_index)
         self._close_cache: dict[str, list[tuple[str, int]]] = {}
 
@@ -168,6 +172,7 @@ class LabelIndex:
 
 
 def build_index(store) -> LabelIndex:
+    entries = store.label_entries()
     classes: dict[str, str] = {}
     try:
         rows = store.query(
@@ -181,7 +186,11 @@ def build_index(store) -> LabelIndex:
                     classes.setdefault(label, c)
     except (BadInput, RemoteUnavailable):  # an endpoint may refuse it; type requests then use office nouns only
         classes = {}
-    return LabelIndex(store.label_entries(), classes)
+    try:
+        relation_words = frozenset(w for label in store.labels(store.relations()).values() for w in norm(label).split())
+    except (BadInput, RemoteUnavailable):
+        relation_words = frozenset()
+    return LabelIndex(entries, classes, relation_words - STOPWORDS)
 
 
 def label_index(ctx) -> LabelIndex:
@@ -229,11 +238,13 @@ def _name_hits(tokens: list[Token], index: LabelIndex) -> list[_Hit]:
         if t.norm in STOPWORDS and t.norm not in index.by_word:
             matches.append({})
             continue
-        close = index.close_words(t.norm)
         if t.norm in index.by_word:  # heard as a word the labels use: take it as said
             close = [(t.norm, 0)]
-        elif close:  # misheard: keep only the closest spellings
-            fewest = min(d for _, d in close)
+        elif t.norm in common_words():  # so is a common English word: "made" is not "male" misheard
+            close = []
+        else:  # misheard: keep only the closest spellings
+            close = index.close_words(t.norm)
+            fewest = min((d for _, d in close), default=0)
             close = [(w, d) for w, d in close if d == fewest]
         matches.append(dict(close))
     hits: list[_Hit] = []
@@ -290,7 +301,7 @@ def _name_hits(tokens: list[Token], index: LabelIndex) -> list[_Hit]:
                     start, end, score = best[0], best[1], best[2]
                 else:
                     distinctive = any(index.df(w) <= 2 and w not in STOPWORDS and w not in TYPE_NOUNS
-                                      for w in covered)
+                                      and w not in index.relation_words for w in covered)
                     if not distinctive:
                         continue
                     idf = lambda w: math.log(1 + index.n / max(index.df(w), 1))

