@@ -4,7 +4,7 @@ from datetime import datetime
 
 import pytest
 
-from engine.stages.score.answer_type import (NUMBER, PERSON, PLACE, TIME, asked_types, asks_record, is_name_noise,
+from engine.stages.score.answer_type import (NUMBER, PERSON, PLACE, RECORD, TIME, asked_types, asks_record, is_name_noise,
                                              is_record, mask, question_parts, value_type)
 from engine.state import Candidate
 from kgstore.terms import Fact
@@ -64,6 +64,12 @@ def test_value_types_of_literals_entities_and_people():
     assert value_type(_c("urn:x", "genre", "urn:jazz"), False, people, classes) == ""
     # The answer may be the subject: "who organizes it" asked of the event, fact seen from the person.
     assert value_type(_c("urn:fatima", "organizes", "urn:ev"), True, people, classes) == PERSON
+    # A name or gender record answers no "where/when/who" question ("What is her hometown?" is
+    # not her family name, "Who made it?" not "male"), even when its value is a place's name.
+    classes["urn:sandoval"] = "town"
+    assert value_type(_c("urn:p", "family name", "urn:sandoval"), False, people, classes) == RECORD
+    assert value_type(_c("urn:p", "sex or gender", "urn:male"), False, people, classes) == RECORD
+    assert value_type(_c("urn:p", "place of birth", "urn:sandoval"), False, people, classes) == PLACE
 
 
 def test_mask_takes_names_out_longest_first_with_possessives():

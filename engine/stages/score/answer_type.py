@@ -15,6 +15,7 @@ from engine.state import Candidate
 from kgstore.vocab import XSD
 
 PLACE, TIME, NUMBER, PERSON = "place", "time", "number", "person"
+RECORD = "record"  # a name, gender or source record: what no "where/when/how many/who" asks for
 ANSWER_TYPES = (PLACE, TIME, NUMBER, PERSON)
 
 # Question cues, tried in order on each clause; the first that matches gives the clause's type.
@@ -133,9 +134,14 @@ def _words(text: str) -> set[str]:
 
 def value_type(c: Candidate, answer_is_subject: bool, people: set[str], classes: dict[str, str]) -> str:
     """The type of the end of the fact that would answer a question about the other end: "place",
-    "time", "number", "person", or "" when nothing tells."""
+    "time", "number", "person", "record" (the value of a name or gender record: "What is her
+    hometown?" is not answered by her family name), or "" when nothing tells."""
+    from engine.stages.verbalize import predicate_key
+
     f = c.fact
     relation = c.p_label.casefold()
+    if not answer_is_subject and is_record(c.p_label, predicate_key(f.p)):
+        return RECORD
     if not answer_is_subject and f.o_literal:
         value = f.o.strip()
         if f.datatype in _TIME_TYPES or _DATE.match(value) or _CLOCK.match(value):
