@@ -90,6 +90,19 @@ def test_recency_prefers_the_event_just_mentioned():
     assert mention(turn(s, "Who organizes the Weekly Sync?"), "Weekly Sync").entity == iri("event", "sync2")
 
 
+def test_the_day_decides_among_many_events_of_one_name():
+    # One "Methods Workshop" per day: the day named must decide even for the fourth candidate.
+    extra = []
+    for key, day in [("w2", "2026-03-03"), ("w3", "2026-03-04"), ("w4", "2026-03-05"), ("w5", "2026-03-06")]:
+        e = iri("event", key)
+        extra += [Fact(e, vocab.RDF_TYPE, vocab.OFFICE_CLASSES["event"]),
+                  Fact(e, vocab.RDFS_LABEL, "Methods Workshop", o_literal=True),
+                  Fact(e, vocab.office_predicate("date"), day, o_literal=True, datatype=vocab.XSD + "date")]
+    s = open_session(extra, reason_timeout_ms=20000)
+    state = turn(s, "Where is the Methods Workshop on Friday?")
+    assert mention(state, "Methods Workshop").entity == iri("event", "w5")
+
+
 def test_hostile_names_become_safe_constants():
     hostile = 'Zoë "Z" O\'Brien \\ Jr. %41 ünïcode'
     assert decode(encode(hostile)) == hostile

@@ -31,7 +31,6 @@ LINKED_KINDS = ("name", "pronoun", "definite", "first_person")
 RECENT_TURNS = 4  # the respond_to chain the recency rules walk
 LINK_WINDOW = 10  # turns whose links a definite noun phrase may still take up
 ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "last": -1}
-CANDIDATES_IN_FOCUS = 3  # per named mention, whose own facts the linking program includes
 CANDIDATES_IN_PROGRAM = 5
 PRIOR_MARGIN = 0.35
 EXACT_PRIOR, EXACT_MARGIN = 0.99, 0.1
@@ -179,7 +178,9 @@ def build_program(ctx: TurnContext, rules: RuleSet, inp: TurnInput, *, whole_kg:
             cands = list(dict.fromkeys(iri for lab in index.labels for iri in lab.iris))
         for iri in cands:
             prog.fact("candidate", ma, ent(iri))
-        for iri in cands[:CANDIDATES_IN_FOCUS]:
+        # Every candidate's own facts: a recurring "Methods Workshop" has one event per day, and
+        # the day the turn names decides only among those whose day the program knows.
+        for iri in cands:
             seeds.setdefault(iri, None)
         prog.query("refers_to", ma, Var("E"))
     if whole_kg:
