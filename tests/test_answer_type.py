@@ -4,7 +4,7 @@ from datetime import datetime
 
 import pytest
 
-from engine.stages.score.answer_type import (NUMBER, PERSON, PLACE, RECORD, TIME, asked_types, asks_record, is_name_noise,
+from engine.stages.score.answer_type import (NUMBER, ORGANIZATION, PERSON, PLACE, RECORD, TIME, asked_types, asks_record, is_name_noise,
                                              is_record, mask, question_parts, value_type)
 from engine.state import Candidate
 from kgstore.terms import Fact
@@ -19,8 +19,11 @@ from kgstore.vocab import XSD
     ("When does the Poster Session start?", {TIME}),
     ("In what year was it founded?", {TIME}),
     ("How many people fit in the stadium?", {NUMBER}),
-    ("who is in charge of it", {PERSON}),
-    ("Who organizes the Poster Session and where is it?", {PERSON, PLACE}),
+    ("who is in charge of it", {PERSON, ORGANIZATION}),
+    ("Who published Salt Pilgrim?", {PERSON, ORGANIZATION}),
+    ("Which company produced it?", {ORGANIZATION}),
+    ("Which player scored?", {PERSON}),
+    ("Who organizes the Poster Session and where is it?", {PERSON, ORGANIZATION, PLACE}),
     ("Tell me about the club", set()),
 ])
 def test_asked_types(question, kinds):
@@ -70,6 +73,9 @@ def test_value_types_of_literals_entities_and_people():
     assert value_type(_c("urn:p", "family name", "urn:sandoval"), False, people, classes) == RECORD
     assert value_type(_c("urn:p", "sex or gender", "urn:male"), False, people, classes) == RECORD
     assert value_type(_c("urn:p", "place of birth", "urn:sandoval"), False, people, classes) == PLACE
+    # "Who published it?" is answered by a publishing house, "Who owns it?" by a company.
+    classes["urn:tern"] = "publishing house"
+    assert value_type(_c("urn:book", "publisher", "urn:tern"), False, people, classes) == ORGANIZATION
 
 
 def test_mask_takes_names_out_longest_first_with_possessives():

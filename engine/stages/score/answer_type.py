@@ -1,8 +1,8 @@
 """What a question asks for, what a fact answers, and which words are names (for masking).
 
 Domain-free cues shared by the relevance features: the answer type a question wants ("where" a
-place, "when" a date or time, "how many" a number, "who" a person), the type of the value a fact
-gives, relations that only describe a name or a record (given name, sex or gender, described by
+place, "when" a date or time, "how many" a number, "who" a person or an organisation), the type
+of the value a fact gives, relations that only describe a name or a record (given name, sex or gender, described by
 source ...: they match any question about their subject by the subject's name alone), and the
 entity names to take out of a text so that what is left is the relation being asked about.
 """
@@ -14,20 +14,24 @@ import re
 from engine.state import Candidate
 from kgstore.vocab import XSD
 
-PLACE, TIME, NUMBER, PERSON = "place", "time", "number", "person"
+PLACE, TIME, NUMBER, PERSON, ORGANIZATION = "place", "time", "number", "person", "organization"
 RECORD = "record"  # a name, gender or source record: what no "where/when/how many/who" asks for
-ANSWER_TYPES = (PLACE, TIME, NUMBER, PERSON)
+ANSWER_TYPES = (PLACE, TIME, NUMBER, PERSON, ORGANIZATION)
 
-# Question cues, tried in order on each clause; the first that matches gives the clause's type.
-_ASKS: tuple[tuple[re.Pattern, str], ...] = (
+# Question cues, tried in order on each clause; the first that matches gives the clause's types.
+# "Who" asks for an agent: a person, or an organisation ("Who published it?", "Who owns it?").
+_ASKS: tuple[tuple[re.Pattern, tuple[str, ...]], ...] = (
     (re.compile(r"\bhow (many|much)\b|\bhow (big|large|old|tall|long|far|heavy|high)\b|\bwhat (number|amount|size)\b"
-                r"|\bnumber of\b|\bpopulation\b|\bcapacity\b"), NUMBER),
+                r"|\bnumber of\b|\bpopulation\b|\bcapacity\b"), (NUMBER,)),
     (re.compile(r"\bwhen\b|\bwhat (time|date|day|year|month)\b|\bwhich (day|date|year|month)\b|\bwhat's the date\b"
-                r"|\bin (what|which) year\b|\bwhat hour\b"), TIME),
+                r"|\bin (what|which) year\b|\bwhat hour\b"), (TIME,)),
     (re.compile(r"\bwhere\b|\b(what|which) (place|city|town|country|room|venue|stadium|ground|location|building"
                 r"|region|state|village)\b|\bin (what|which) (city|town|country|room|place)\b"
-                r"|\bhome ?town\b|\bbirthplace\b|\bplace of birth\b|\bheadquarters\b|\bwhereabouts\b"), PLACE),
-    (re.compile(r"\bwho\b|\bwhom\b|\bwhose\b|\bwhich (person|people|player|actor|man|woman)\b"), PERSON),
+                r"|\bhome ?town\b|\bbirthplace\b|\bplace of birth\b|\bheadquarters\b|\bwhereabouts\b"), (PLACE,)),
+    (re.compile(r"\b(what|which) (company|firm|publisher|label|studio|organi[sz]ation|corporation|business)\b"),
+     (ORGANIZATION,)),
+    (re.compile(r"\bwhich (person|people|player|actor|man|woman)\b"), (PERSON,)),
+    (re.compile(r"\bwho\b|\bwhom\b|\bwhose\b"), (PERSON, ORGANIZATION)),
 )
 # Clauses of a compound question ("who organizes it and where is it"): a conjunction before a
 # question word starts a new part.
@@ -38,7 +42,10 @@ _CLAUSE = re.compile(r"\s*(?:,|;|\band\b|\balso\b|\bplus\b)\s+(?=(?:(?:in|at|on|
 _PLACE_WORDS = frozenset("""place city town village country room stadium venue arena ground building location region
 state province district municipality capital island continent hall park street address area site campus office
 restaurant theatre theater museum airport station county territory nation kingdom republic neighbourhood
-neighborhood club studio school university""".split())
+neighborhood club school university""".split())
+_ORGANIZATION_WORDS = frozenset("""company corporation firm business enterprise conglomerate publisher publishing label
+studio organization organisation agency institution foundation association society band broadcaster network
+manufacturer brand bank newspaper magazine""".split())
 _PERSON_WORDS = frozenset("""person human people man woman player actor actress singer musician artist author
 writer director coach chef cook politician scientist professor student teacher lecturer employee footballer
 composer producer painter poet guitarist drummer vocalist manager mayor""".split())
@@ -70,9 +77,9 @@ def asked_types(text: str) -> set[str]:
     out: set[str] = set()
     for part in question_parts(text):
         low = part.casefold()
-        for pattern, kind in _ASKS:
+        for pattern, kinds in _ASKS:
             if pattern.search(low):
-                out.add(kind)
+                out.update(kinds)
                 break
     return out
 
@@ -134,7 +141,7 @@ def _words(text: str) -> set[str]:
 
 def value_type(c: Candidate, answer_is_subject: bool, people: set[str], classes: dict[str, str]) -> str:
     """The type of the end of the fact that would answer a question about the other end: "place",
-    "time", "number", "person", "record" (the value of a name or gender record: "What is her
+    "time", "number", "person", "organization", "record" (the value of a name or gender record: "What is her
     hometown?" is not answered by her family name), or "" when nothing tells."""
     from engine.stages.verbalize import predicate_key
 
@@ -159,6 +166,8 @@ def value_type(c: Candidate, answer_is_subject: bool, people: set[str], classes:
         return PERSON
     if words & _PLACE_WORDS:
         return PLACE
+    if words & _ORGANIZATION_WORDS:
+        return ORGANIZATION
     if not answer_is_subject and _PLACE_RELATION.search(relation):
         return PLACE
     return ""
