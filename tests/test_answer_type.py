@@ -4,7 +4,7 @@ from datetime import datetime
 
 import pytest
 
-from engine.stages.score.answer_type import (NUMBER, ORGANIZATION, PERSON, PLACE, RECORD, TIME, asked_types, asks_record, is_name_noise,
+from engine.stages.score.answer_type import (NUMBER, ORGANIZATION, PERSON, PLACE, RECORD, TIME, asked_types, asks_list, asks_record, is_name_noise,
                                              is_record, mask, question_parts, value_type)
 from engine.state import Candidate
 from kgstore.terms import Fact
@@ -148,3 +148,13 @@ def test_records_are_the_narrow_core_of_name_noise():
 def test_a_record_the_question_names_is_not_noise(label, key, question, noise):
     assert is_name_noise(label, key, question) is noise
     assert asks_record("What is Nadia's family name?") and not asks_record("Where was Nadia born?")
+
+
+@pytest.mark.parametrize("question, is_list", [
+    ("What films has she been in?", True), ("Who else is going to the first one?", True),
+    ("Which rooms are free?", True), ("What awards has she won?", True), ("What cities does it border?", True),
+    ("Which companies did she found?", True), ("What is her hometown?", False), ("What does she do?", False),
+    ("Which class is it?", False), ("What status has it?", False), ("Who directed Last Voyage?", False),
+])
+def test_a_list_question_asks_for_every_value(question, is_list):
+    assert asks_list(question) is is_list

@@ -82,6 +82,35 @@ def test_the_gate_narrows_a_focused_turn_only():
     assert len(select_pcst(cands, 5, 25, prizes, focus=False).facts) == 5
 
 
+def _turn(text, entity, cands):
+    from datetime import datetime
+
+    from engine.state import Mention, TurnState
+
+    state = TurnState("s", 1, text, datetime(2026, 1, 1))
+    state.mentions = [Mention("x", 0, 1, "name", entity=entity)]
+    state.candidates = cands
+    return state
+
+
+def test_a_list_question_gets_every_value_of_the_relation_it_asks_for():
+    # The film actor of issue 16: the best cast edges far ahead of the others; the gate of a
+    # focused turn keeps one, the list question wants all of them.
+    from engine.stages.retrieve import select
+
+    cands = [_c(f"urn:film{i}", "cast_member", "urn:actor", 0.9 if i == 0 else 0.1 - i / 100) for i in range(4)]
+    cands += [_c("urn:actor", "given_name", "urn:name", 0.02), _c("urn:film9", "director", "urn:other", 0.05)]
+    prizes = {"threshold": 0.4, "scale": 1.5, "ratio": 0.5, "top": 5, "gate": 0.5}
+
+    def got(text):
+        return sorted(c.fact.s for c in select(_turn(text, "urn:actor", cands), "pcst", 5, 25, prizes).facts)
+
+    assert got("Which film is Ann Lee in?") == ["urn:film0"]
+    assert got("What films is Ann Lee in?") == [f"urn:film{i}" for i in range(4)]
+    # Only at an entity of the turn: a list question about someone else takes nothing more.
+    assert len(select(_turn("What films is Bo in?", "urn:bo", cands), "pcst", 5, 25, prizes).facts) == 1
+
+
 @pytest.mark.parametrize("text, kinds, expected", [
     ("Where does Orrin Falls United play?", ["name"], True),
     ("How many seats does Foundry Arena have and in which city is it located?", ["name"], False),

@@ -27,7 +27,7 @@ from engine.stages.candidates import is_node_fact
 from engine.stage import TurnContext, stage
 from engine.state import Candidate, TurnState
 from engine.stages.retrieve.topk import top_k
-from engine.stages.score.answer_type import asks_record, is_record
+from engine.stages.score.answer_type import asks_list, asks_record, is_record
 from engine.stages.verbalize import predicate_key
 
 NODE_PRIZES_K = 3
@@ -134,6 +134,30 @@ def _capped_by_edges(node_ids: list[str], node_facts: dict[str, Candidate], node
     return out
 
 
+def with_all_values(sel: Selection, candidates: list[Candidate], anchors: set[str], cap: int) -> Selection:
+    """A list question ("What films has she been in?", "Who else is going?") wants every value of
+    the relation its best fact gives about an entity of the turn, not the few that scored best:
+    the candidate edges of that relation at that entity join the tree (connected through it), as
+    far as the cap allows."""
+    best = next((c for c in sel.facts if not is_node_fact(c.fact)), None)
+    if best is None:
+        return sel
+    f = best.fact
+    at_subject = f.s in anchors
+    if not at_subject and (f.o_literal or f.o not in anchors):
+        return sel
+    have = {id(c) for c in sel.facts}
+    more = [c for c in candidates if id(c) not in have and not is_node_fact(c.fact) and c.fact.p == f.p
+            and (c.fact.s == f.s if at_subject else (c.fact.o == f.o and not c.fact.o_literal))]
+    more = sorted(more, key=lambda c: -c.score)[:max(0, cap - len(sel.facts))]
+    if not more:
+        return sel
+    edges = [c for c in sel.facts if not is_node_fact(c.fact)] + more
+    nodes = list(dict.fromkeys(sel.nodes + [v for c in more for v in (c.fact.s, c.fact.o)]))
+    return Selection(sorted(edges, key=lambda c: -c.score) + [c for c in sel.facts if is_node_fact(c.fact)],
+                     nodes, sel.bridging)
+
+
 def prize_settings(scorer: str, ctx: TurnContext) -> dict | None:
     if scorer in ("learned", "llm"):
         from engine.stages.score.relevance import model_for
@@ -147,7 +171,11 @@ def select(state: TurnState, retriever: str, k: int, cap: int, prizes: dict | No
     asking about a name record) is read from the turn itself."""
     if retriever == "topk":
         return select_topk(state.candidates, k)
-    return select_pcst(state.candidates, k, cap, prizes, focused(state), asks_record(state.text))
+    sel = select_pcst(state.candidates, k, cap, prizes, focused(state), asks_record(state.text))
+    if asks_list(state.text):
+        anchors = {m.entity for m in state.mentions if m.entity}
+        sel = with_all_values(sel, state.candidates, anchors, cap)
+    return sel
 
 
 def _report(state: TurnState) -> dict:

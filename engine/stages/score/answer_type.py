@@ -93,6 +93,17 @@ _RECORD_PIDS = frozenset(("P21", "P735", "P734", "P1343"))
 _ASKS_RECORD = re.compile(r"\b(names?|named|called|spell|spelled|surname|forename|gender|sex|source|sources)\b", re.I)
 
 
+# A question after every value of a relation: "who else", "all", "list", "which rooms", "what
+# films" (a plural after which/what; not "what is", "which class", "what status").
+_LIST = re.compile(r"\b(who|what|which|where|anyone|anybody|anything) else\b|\b(all|every|list|others?)\b"
+                   r"|\bwho are\b|\b(which|what) (?!(does|goes)\b)([a-z]{2,}[^su\W]s|[a-z]+ies)\b")
+
+
+def asks_list(text: str) -> bool:
+    """Does the question ask for every value of a relation ("What films has she been in?")?"""
+    return bool(_LIST.search(text.casefold()))
+
+
 def is_record(p_label: str, p_key: str = "") -> bool:
     """A name, gender or source record ("given name", "sex or gender", "described by source")."""
     return p_key in _RECORD_PIDS or bool(_RECORD.search(p_label.casefold()))
