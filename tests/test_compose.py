@@ -48,6 +48,15 @@ def test_facts_of_one_entity_share_it_in_one_sentence():
                                    "Mark Taylor. Mark Taylor's phone number is 1.")
 
 
+def test_a_sentence_about_two_entities_is_not_merged_with_those_of_one():
+    # Merged, "organizes Coffee Chat" read as said of the room too, and the check contradicted it.
+    facts = [fact("p", "shared", "h", "Peter Fischer and Meeting Room Beta are both connected to Hiring Committee",
+                  s_label="Peter Fischer", o_label="Hiring Committee", derived=True),
+             fact("p", "org", "c", "Peter Fischer organizes Coffee Chat", s_label="Peter Fischer")]
+    assert compose_text(facts) == ("Peter Fischer and Meeting Room Beta are both connected to Hiring Committee. "
+                                   "Peter Fischer organizes Coffee Chat.")
+
+
 def test_a_fallback_verbalization_reads_as_label_and_value():
     facts = [fact("r", "flows", "l", "Ystrad Burn — flows into — Lake Ardvane", s_label="Ystrad Burn",
                   p_label="flows into", o_label="Lake Ardvane"),

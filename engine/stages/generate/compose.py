@@ -123,13 +123,17 @@ def select(facts: list[Candidate], asked: set[str] = frozenset()) -> list[Candid
 def _parts(c: Candidate) -> tuple[str, str, str]:
     """(lead entity, joiner, rest) of a fact's sentence: "Ada Lind" + " " + "attends Design
     Review"; a fallback verbalization ("X — relation — Y") becomes "X" + ": " + "relation Y";
-    a sentence that starts with no entity is all rest."""
+    a sentence that starts with no entity, or with two ("X and Y are both connected to Z": what
+    follows is not said of X alone), is all rest."""
     text = c.text.strip().rstrip(".").strip()
     if " — " in text and c.s_label and text.startswith(c.s_label):
         return c.s_label, ": ", f"{c.p_label} {c.o_label}".strip()
     for label in (c.s_label, c.o_label):
         if label and text[:len(label) + 1].casefold() == label.casefold() + " ":
-            return text[:len(label)], " ", text[len(label) + 1:]
+            rest = text[len(label) + 1:]
+            if rest.split(" ", 1)[0].casefold() in ("and", "or", "&"):
+                break
+            return text[:len(label)], " ", rest
     return "", "", text
 
 
