@@ -50,6 +50,7 @@ class Candidate:
     hop: int = 1
     derived: bool = False
     p: float = 1.0  # probability (derived facts), 1.0 for background facts
+    args: tuple[str, ...] = ()  # a derived fact's arguments; its triple keeps two of them
     features: dict[str, float] = field(default_factory=dict)
     score: float = 0.0
     # Derived facts that restate this one (an inverse rule giving a KG edge back), merged into it

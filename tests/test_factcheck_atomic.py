@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from engine.stages.check.factcheck import check_reply, scores
 from engine.stages.check.factcheck.split import first_verb, split_claims
 from kgstore import KGStore, demo_path
+from kgstore.terms import Fact
 
 
 def _kb(path: str):
@@ -65,6 +66,23 @@ def test_a_value_under_another_relation_is_no_support(office):
                          verifier(office))
     assert [c.verdict for c in checks] == ["contradicted", "contradicted"]
     assert all(c.evidence["o_label"] == "Fatima Walker" for c in checks)  # the organizer, not the room
+
+
+def test_a_bridge_of_three_entities_is_not_contradicted_by_its_own_triple(office):
+    # "X and Y are both connected to Z" is kept as (X, connected via, Y); its split claims
+    # about Z were read against Y and contradicted the system's own composed answer.
+    from engine.stages.check.factcheck.verify import Verifier
+    from engine.stages.candidates import derived_candidate
+    from engine.state import Derived
+
+    base = "urn:kgchat:kg:office-demo:"
+    fatima, delta, poster = base + "person:person_24", base + "room:Meeting_Room_Delta", base + "event:event_01"
+    bridge = derived_candidate(Derived("connected_via", [fatima, poster, delta], 0.9, rule="connected_via",
+                                       text="Fatima Walker and Meeting Room Delta are both connected to Poster Session",
+                                       fact=Fact(fatima, "urn:kgchat:derived:connected_via", delta)))
+    checks = check_reply(bridge.text + ".", Verifier(office[0], office[1], now=datetime(2026, 3, 1, 9),
+                                                     retrieved=[bridge]))
+    assert checks and not any(c.verdict == "contradicted" for c in checks)
 
 
 def test_wrong_relation_and_wrong_kind_for_a_single_valued_relation(wikidata):

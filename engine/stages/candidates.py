@@ -81,7 +81,7 @@ def derived_candidate(d) -> Candidate:
         literal = len(args) != 2 or not _looks_like_iri(obj)
         fact = Fact(args[0], DERIVED_PREDICATE + d.predicate, obj, o_literal=literal)
     text = d.text or derived_sentence(d.predicate, list(d.args))
-    return Candidate(fact=fact, text=text, hop=0, derived=True, p=float(d.p))
+    return Candidate(fact=fact, text=text, hop=0, derived=True, p=float(d.p), args=tuple(d.args))
 
 
 def _looks_like_iri(value: str) -> bool:

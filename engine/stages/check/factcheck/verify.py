@@ -36,6 +36,7 @@ from engine.stages.check.factcheck.slots import Judgement, KFact, Slot, negate, 
 from engine.stages.check.factcheck.split import first_verb
 from engine.stages.check.factcheck.valuecheck import ValueChecks
 from engine.state import Check, Mention
+from kgstore.terms import Fact
 from engine.stages.verbalize import literal_text, predicate_key, sentence
 from kgstore.vocab import LABEL_PREDICATES, OFFICE_CLASSES, WD, local_name
 from rules.similarity import norm
@@ -53,6 +54,7 @@ HEDGE = re.compile(r"^(?:i (?:think|believe|guess|reckon)|if i'?m not mistaken|a
 NEGATION = re.compile(r"\b(?:not|never|isn't|aren't|wasn't|weren't|doesn't|don't|didn't|won't|can't|cannot)\b|n't\b",
                       re.IGNORECASE)
 NONE = re.compile(r"\b(?:no|nobody|nothing|none|no one|neither|nor)\b", re.IGNORECASE)
+_IRI = re.compile(r"^(?:urn|https?):\S+$")
 PERSON_TYPES = frozenset("person human people agent lecturer professor teacher student musician singer artist actor "
                          "actress author writer director producer player athlete employee researcher scientist chef "
                          "cook politician mayor composer drummer guitarist".split())
@@ -133,6 +135,16 @@ class Verifier(RelationChecks, ValueChecks):
         facts = list(self.bg.facts_about(iri, cap=400))
         seen = {f.key for f in facts}
         facts += [c.fact for c in self.retrieved if iri in (c.fact.s, c.fact.o) and c.fact.key not in seen]
+        # A derived fact of three entities keeps two in its triple: "X and Y are both connected
+        # to Z" is (X, connected via, Y); its claims "X is connected to Z", "Y is connected to Z"
+        # read the third too.
+        for c in self.retrieved:
+            if len(c.args) > 2 and not c.fact.o_literal and iri in (c.fact.s, c.fact.o):
+                for z in c.args:
+                    if z not in (c.fact.s, c.fact.o) and _IRI.match(z):
+                        extra = Fact(iri, c.fact.p, z)
+                        self.retrieved_keys.add(extra.key)
+                        facts.append(extra)
         out: dict[tuple[str, str], Slot] = {}
         for f in facts:
             if f.p in LABEL_PREDICATES:
