@@ -114,7 +114,9 @@ def test_a_list_question_gets_every_value_of_the_relation_it_asks_for():
 @pytest.mark.parametrize("text, kinds, expected", [
     ("Where does Orrin Falls United play?", ["name"], True),
     ("How many seats does Foundry Arena have and in which city is it located?", ["name"], False),
-    ("Where do they play?", ["pronoun"], False),
+    ("Where do they play?", ["pronoun"], True),
+    ("And her e-mail?", ["pronoun"], True),
+    ("Where do they play?", ["type"], False),
     ("What are the population and the area of Warsaw?", ["name"], False),
 ])
 def test_a_focused_turn_asks_one_question_about_an_entity_it_names(text, kinds, expected):

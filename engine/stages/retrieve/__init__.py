@@ -31,7 +31,8 @@ from engine.stages.score.answer_type import asks_list, asks_record, is_record
 from engine.stages.verbalize import predicate_key
 
 NODE_PRIZES_K = 3
-_AND = re.compile(r"\band\b|&", re.IGNORECASE)
+FOCUS_KINDS = ("name", "pronoun", "definite")
+_AND = re.compile(r"(?<!^)\band\b|&", re.IGNORECASE)
 
 
 @dataclass
@@ -66,13 +67,14 @@ def select_topk(candidates: list[Candidate], k: int) -> Selection:
 
 
 def focused(state: TurnState) -> bool:
-    """One question, about an entity the turn names: the turns where the relevance model is
-    surest (a compound question's second part, or a pronoun's, can score far below the first).
-    Any "and" counts as a second part ("the population and the area of Warsaw")."""
+    """One question, about an entity the turn names or points at ("And her e-mail?"): the turns
+    where the relevance model is surest (a compound question's second part can score far below
+    the first). Any "and" between words counts as a second part ("the population and the area of
+    Warsaw"); a leading "And" does not."""
     from engine.stages.score.answer_type import question_parts
 
-    return (any(m.kind == "name" and m.entity for m in state.mentions) and len(question_parts(state.text)) == 1
-            and not _AND.search(state.text))
+    return (any(m.kind in FOCUS_KINDS and m.entity for m in state.mentions)
+            and len(question_parts(state.text)) == 1 and not _AND.search(state.text))
 
 
 def select_pcst(candidates: list[Candidate], k: int, cap: int, prizes: dict | None = None,
