@@ -225,7 +225,7 @@ def not_found_text(what: str, matches: list[str]) -> str:
 
 
 def relation_missing(state: TurnState, ctx: TurnContext, facts: list[Candidate]) -> bool:
-    """A focused question (one question about an entity it names) whose entity the KG has, but
+    """A focused question (one question about an entity it names or points at) whose entity the KG has, but
     no fact of which the learned scorer gives even MISSING_P of answering it, nor one whose
     relation it names in so many words: "What is Berlin's average annual rainfall?"."""
     from engine.stages.retrieve import focused

@@ -10,10 +10,11 @@ that are not probabilities (BM25, cosine); for the learned scorer, relevance-bas
 adapt per turn (engine.stages.retrieve.pcst.adaptive_prizes: rank-based when every probability is low, a cut
 relative to the turn's best fact so both parts of a compound question count, the best few
 always able to enter; the settings are chosen on the dev splits and stored in the model file).
-On a focused turn (one question, about an entity it names) the best few enter only when they
-score within `gate` of the turn's best fact: when one fact stands far ahead, the tree is that
-fact and what connects it, not four weak ones beside it. A node the turn did not name is worth no
-more than the best fact reaching it.
+On a focused turn (one question, about an entity it names or points at) the best few enter only
+when they score within `gate` of the turn's best fact: when one fact stands far ahead, the tree
+is that fact and what connects it, not four weak ones beside it. A node the turn did not name is
+worth no more than the best fact reaching it. A list question then gets every candidate value of
+the relation its best fact gives (`with_all_values`).
 """
 
 from __future__ import annotations
