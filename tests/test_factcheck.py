@@ -12,6 +12,7 @@ from engine.stages.check.factcheck import check_reply, scores, session_scores
 from engine.stages.check.factcheck import values as V
 from engine.stages.check.factcheck.split import MAX_CLAIMS, split_claims
 from engine.state import Check, Mention
+from kb import from_turtle, loaded
 from kgstore import KGStore, demo_path
 from kgstore.vocab import XSD
 
@@ -127,11 +128,7 @@ def office():
 
 @pytest.fixture(scope="module")
 def wikidata():
-    store = KGStore()
-    store.load(demo_path("wikidata"))
-    from engine.nlp.mentions import build_index
-
-    return store, build_index(store)
+    return loaded(demo_path("wikidata"))
 
 
 def verifier(kb, **kw):
@@ -400,15 +397,10 @@ def test_encoder_picks_the_relation_when_no_cue_word_names_it(office):
 
 
 def test_any_rdf_file_with_blank_nodes_and_labelled_predicates(tmp_path):
-    from engine.nlp.mentions import build_index
-
-    path = tmp_path / "kg.ttl"
-    path.write_text('@prefix ex: <http://example.org/> .\n@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n'
-                    'ex:alice rdfs:label "Alice Smith" ; ex:knows [ rdfs:label "Bob" ] ; ex:worksFor ex:acme .\n'
-                    'ex:acme rdfs:label "Acme Corp" .\nex:worksFor rdfs:label "works for" .\n', encoding="utf-8")
-    store = KGStore()
-    store.load(str(path))
-    kb = (store, build_index(store))
+    kb = from_turtle(tmp_path, '@prefix ex: <http://example.org/> .\n'
+                               '@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n'
+                               'ex:alice rdfs:label "Alice Smith" ; ex:knows [ rdfs:label "Bob" ] ; ex:worksFor ex:acme .\n'
+                               'ex:acme rdfs:label "Acme Corp" .\nex:worksFor rdfs:label "works for" .\n')
     checks = check_reply("Alice Smith works for Acme Corp. Alice Smith knows Bob. Alice Smith works for Globex Inc.",
                          verifier(kb))
     # "works for", stated, holds one thing here: another employer is taken as a wrong value (issue 17)

@@ -13,33 +13,26 @@ from hypothesis import strategies as st
 
 from engine.stages.check.factcheck import check_reply, scores
 from engine.stages.check.factcheck.split import first_verb, split_claims
-from kgstore import KGStore, demo_path
+from kb import loaded
+from kgstore import demo_path
 from kgstore.terms import Fact
-
-
-def _kb(path: str):
-    from engine.nlp.mentions import build_index
-
-    store = KGStore()
-    store.load(path)
-    return store, build_index(store)
 
 
 @pytest.fixture(scope="module")
 def office():
-    return _kb(demo_path("office"))
+    return loaded(demo_path("office"))
 
 
 @pytest.fixture(scope="module")
 def wikidata():
-    return _kb(demo_path("wikidata"))
+    return loaded(demo_path("wikidata"))
 
 
 @pytest.fixture(scope="module")
 def bands():
     from engine.harness.eval.replies import KG_DIR
 
-    return _kb(str(KG_DIR / "bands.ttl"))
+    return loaded(str(KG_DIR / "bands.ttl"))
 
 
 def verifier(kb, now=datetime(2026, 3, 1, 9)):
@@ -201,7 +194,7 @@ def weekly(tmp_path_factory):
     did = "dev-01-5"
     path = tmp_path_factory.mktemp("weekly") / "world.json"
     path.write_text(json.dumps({did: load_split("dev")[did]}, ensure_ascii=False), encoding="utf-8")
-    return _kb(str(path))
+    return loaded(str(path))
 
 
 def test_a_weekly_meeting_told_apart_by_one_atom_stays_that_meeting(weekly):
@@ -224,7 +217,7 @@ def test_single_valued_is_read_from_the_kg_and_years_may_be_integers(tmp_path):
         'u:ml rdfs:label "Machine Learning" . u:algo rdfs:label "Algorithms" . u:db rdfs:label "Databases" .\n'
         'u:cs rdfs:label "Computer Science Department" ; u:founded 1965 .\n'
         'u:tb205 rdfs:label "TB 2.05" ; u:capacity 40 .\n', encoding="utf-8")
-    kb = _kb(str(path))
+    kb = loaded(str(path))
     checks = check_reply("Amara Okonkwo teaches Databases. Henrik Lindqvist is head of the Computer Science "
                          "Department. The Computer Science Department was founded in 1972. TB 2.05 seats 40 people.",
                          verifier(kb))

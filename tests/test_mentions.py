@@ -74,16 +74,12 @@ def test_a_word_of_a_relation_label_names_no_entity_alone():
 
 
 def test_relation_words_come_from_the_labels_of_the_kgs_predicates(tmp_path):
-    from engine.nlp.mentions import build_index
-    from kgstore.store import KGStore
+    from kb import from_turtle
 
-    kg = tmp_path / "clubs.ttl"
-    kg.write_text('@prefix ex: <http://example.org/> .\n@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n'
-                  'ex:rovers ex:homeGround ex:meadow ; rdfs:label "Rovers" .\n'
-                  'ex:meadow rdfs:label "Meadow Ground" .\n', encoding="utf-8")
-    store = KGStore()
-    store.load(str(kg))
-    index = build_index(store)
+    _, index = from_turtle(tmp_path, '@prefix ex: <http://example.org/> .\n'
+                                     '@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n'
+                                     'ex:rovers ex:homeGround ex:meadow ; rdfs:label "Rovers" .\n'
+                                     'ex:meadow rdfs:label "Meadow Ground" .\n')
     assert {"home", "ground"} <= index.relation_words
     assert names("What is the home ground of Rovers?", index) == [("Rovers", "http://example.org/rovers")]
 
