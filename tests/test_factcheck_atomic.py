@@ -78,6 +78,19 @@ def test_a_bridge_of_three_entities_is_not_contradicted_by_its_own_triple(office
     assert checks and not any(c.verdict == "contradicted" for c in checks)
 
 
+def test_a_title_with_its_article_is_not_the_title_without(tmp_path):
+    from kb import from_turtle
+
+    kb = from_turtle(tmp_path, '@prefix ex: <http://example.org/> .\n'
+                               '@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n'
+                               'ex:ignacio rdfs:label "Ignacio Pasternak" . ex:jarek rdfs:label "Jarek Halvorsen" .\n'
+                               'ex:author rdfs:label "author" .\n'
+                               'ex:b1 rdfs:label "The Hidden Cartographer" ; ex:author ex:ignacio .\n'
+                               'ex:b2 rdfs:label "Hidden Cartographer" ; ex:author ex:jarek .\n')
+    checks = check_reply("The author of The Hidden Cartographer is Ignacio Pasternak.", verifier(kb))
+    assert [c.verdict for c in checks] == ["supported"]
+
+
 def test_wrong_relation_and_wrong_kind_for_a_single_valued_relation(wikidata):
     checks = check_reply("Titanic was directed by Leonardo DiCaprio. Titanic was directed by James Cameron.",
                          verifier(wikidata))

@@ -336,10 +336,14 @@ class Verifier(RelationChecks, ValueChecks):
                     and V.free(inside, m.start, m.end) and (m.kind != "name" or self._names_a_thing(m))]
         for m in mentions:
             if m.kind == "name":
+                heard = m.text
                 trim(m)
                 said = whole_name(text, m)
                 m.candidates = [c for c in self._same_numbers(m) if spelled_alike(said, self.label(c[0]))]
-                exact = [(iri, 1.0) for iri, _ in m.candidates if norm(self.label(iri)) == norm(said)]
+                # The name as heard, before trimming, first: its article may be part of it ("The
+                # Hidden Cartographer" is not the "Hidden Cartographer" beside it).
+                exact = ([(iri, 1.0) for iri, _ in m.candidates if norm(self.label(iri)) == norm(heard)]
+                         or [(iri, 1.0) for iri, _ in m.candidates if norm(self.label(iri)) == norm(said)])
                 m.candidates = exact or m.candidates
                 self._qualify(m, text)
         mentions = [m for m in mentions if m.kind != "name" or m.candidates]
