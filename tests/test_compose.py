@@ -188,6 +188,9 @@ def test_a_relation_the_kg_lacks_is_not_found_with_what_it_has_instead(tmp_path)
     # The relation it has is answered.
     state = s.user_turn("What are Yuki Tanaka's office hours?")
     assert state.answer_source != "not_found" and "Wednesday 14:00-15:30" in state.shown_reply
+    # Asked of "her", the entity is a guess: no "no fact on" claim is made on it.
+    state = s.user_turn("And what is her blood type?")
+    assert state.answer_source != "not_found"
 
 
 @pytest.mark.parametrize("label, reads", [

@@ -225,12 +225,13 @@ def not_found_text(what: str, matches: list[str]) -> str:
 
 
 def relation_missing(state: TurnState, ctx: TurnContext, facts: list[Candidate]) -> bool:
-    """A focused question (one question about an entity it names or points at) whose entity the KG has, but
-    no fact of which the learned scorer gives even MISSING_P of answering it, nor one whose
-    relation it names in so many words: "What is Berlin's average annual rainfall?"."""
+    """A focused question (one question about an entity it names: a pronoun's entity is less
+    sure) whose entity the KG has, but no fact of which the learned scorer gives even MISSING_P
+    of answering it, nor one whose relation it names in so many words: "What is Berlin's average
+    annual rainfall?"."""
     from engine.stages.retrieve import focused
 
-    if ctx.config.scorer != "learned" or not facts or not focused(state):
+    if ctx.config.scorer != "learned" or not facts or not focused(state, kinds=("name",)):
         return False
     asked = asked_words(state)
     return all(c.score < MISSING_P and not asked & _relation_words(c) for c in facts)

@@ -67,14 +67,14 @@ def select_topk(candidates: list[Candidate], k: int) -> Selection:
     return Selection(best, list(nodes), [])
 
 
-def focused(state: TurnState) -> bool:
+def focused(state: TurnState, kinds: tuple[str, ...] = FOCUS_KINDS) -> bool:
     """One question, about an entity the turn names or points at ("And her e-mail?"): the turns
     where the relevance model is surest (a compound question's second part can score far below
     the first). Any "and" between words counts as a second part ("the population and the area of
     Warsaw"); a leading "And" does not."""
     from engine.stages.score.answer_type import question_parts
 
-    return (any(m.kind in FOCUS_KINDS and m.entity for m in state.mentions)
+    return (any(m.kind in kinds and m.entity for m in state.mentions)
             and len(question_parts(state.text)) == 1 and not _AND.search(state.text))
 
 
