@@ -193,6 +193,31 @@ def test_a_relation_the_kg_lacks_is_not_found_with_what_it_has_instead(tmp_path)
     assert state.answer_source != "not_found"
 
 
+BAND = """
+@prefix ex: <http://example.org/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+ex:plays rdfs:label "plays instrument" .
+ex:eleanor rdfs:label "Eleanor Voss" ; ex:memberOf ex:harbour ; ex:birthPlace ex:leeds .
+ex:tom rdfs:label "Tom Ashby" ; ex:memberOf ex:harbour ; ex:plays ex:guitar .
+ex:harbour rdfs:label "The Glass Harbour" . ex:leeds rdfs:label "Leeds" . ex:guitar rdfs:label "guitar" .
+"""
+
+
+def test_a_relation_the_kg_has_but_the_entity_lacks_is_not_found(tmp_path):
+    path = tmp_path / "band.ttl"
+    path.write_text(BAND, encoding="utf-8")
+    config = Config(kg=[str(path)], memory=True, demo="none", scorer="learned", now=NOW, reason_timeout_ms=60_000,
+                    refine_steps=0)
+    s = Session.open(config, llm=ScriptedLLM(["Eleanor Voss plays the guitar."] * 3))
+    state = s.user_turn("What instruments does Eleanor Voss play?")
+    assert state.answer_source == "not_found"
+    assert state.shown_reply.startswith("I found no fact on “plays instrument” about Eleanor Voss")
+    assert "plays instrument" in state.composed["reason"]
+    # Who has it is answered; and the entity that has it, named, keeps the question open.
+    assert s.user_turn("What instruments does Tom Ashby play?").answer_source != "not_found"
+    assert s.user_turn("Who plays the guitar in The Glass Harbour?").answer_source != "not_found"
+
+
 @pytest.mark.parametrize("label, reads", [
     ("record label", True), ("e-mail address", True), ("course code", True), ("teaches", False),
     ("offered by", False), ("located in building", False), ("has ingredient", False), ("P47", False),

@@ -67,7 +67,7 @@ def test_a_word_of_a_relation_label_names_no_entity_alone():
     entries = [LabelEntry("Gannet Film Company", "c:gannet"), LabelEntry("Meadow Ground", "s:meadow")]
     text = "What is the production company of Last Voyage, and which is their home ground?"
     assert [m.text for m in detect_names(text, LabelIndex(entries))] == ["company", "ground"]
-    index = LabelIndex(entries, relation_words=frozenset({"production", "company", "home", "ground"}))
+    index = LabelIndex(entries, relations={"r:company": "production company", "r:ground": "home ground"})
     assert names(text, index) == []
     assert names("Who founded Gannet Film Company? Where is Meadow?", index) == [
         ("Gannet Film Company", "c:gannet"), ("Meadow", "s:meadow")]

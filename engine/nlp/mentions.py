@@ -63,6 +63,8 @@ SPEAKER_PATTERNS = re.compile(r"\b(?:my name is|my name's|i am|i'm|im|this is|it
 INTRODUCTION = re.compile(r"\b(?:my name is|my name's|call me|this is|i am|i'm)\s+", re.I)
 _NAME_WORD = re.compile(r"[A-Z][\w'-]*")
 CANDIDATES_PER_MENTION = 8
+# Predicates that name things or types, not relations a question asks for.
+NOT_RELATIONS = frozenset(vocab.LABEL_PREDICATES + vocab.ALIAS_PREDICATES + (vocab.RDF_TYPE, vocab.WDT + "P31"))
 
 _WORD = re.compile(r"[^\W_]+")
 
@@ -104,7 +106,7 @@ class _Label:
 class LabelIndex:
     """Normalized labels with a word index and a trigram index over the label vocabulary."""
 
-    def __init__(self, entries, classes: dict[str, str] | None = None, relation_words: frozenset[str] = frozenset()):
+    def __init__(self, entries, classes: dict[str, str] | None = None, relations: dict[str, str] | None = None):
         by_norm: dict[str, _Label] = {}
         for e in entries:
             n = norm(e.text)
@@ -132,9 +134,11 @@ class LabelIndex:
                     self.grams[g].append(w)
         self.n = max(len(self.labels), 1)
         self.classes = classes or {}  # normalized class label -> class IRI
-        # Words of the KG's relation labels: in "the production company of X" or "whose home
-        # ground", "company" and "ground" ask for the relation and name no "Gannet Film Company".
-        self.relation_words = relation_words
+        # The KG's relations (IRI -> label) and their words: in "the production company of X" or
+        # "whose home ground", "company" and "ground" ask for the relation and name no "Gannet
+        # Film Company".
+        self.relations = relations or {}
+        self.relation_words = frozenset(w for label in self.relations.values() for w in norm(label).split()) - STOPWORDS
         self.per_turn = False  # names must be looked up per turn (see turn_index)
         self._close_cache: dict[str, list[tuple[str, int]]] = {}
 
@@ -187,10 +191,10 @@ def build_index(store) -> LabelIndex:
     except (BadInput, RemoteUnavailable):  # an endpoint may refuse it; type requests then use office nouns only
         classes = {}
     try:
-        relation_words = frozenset(w for label in store.labels(store.relations()).values() for w in norm(label).split())
+        relations = store.labels(p for p in store.relations() if p not in NOT_RELATIONS)
     except (BadInput, RemoteUnavailable):
-        relation_words = frozenset()
-    return LabelIndex(entries, classes, relation_words - STOPWORDS)
+        relations = {}
+    return LabelIndex(entries, classes, relations)
 
 
 def label_index(ctx) -> LabelIndex:

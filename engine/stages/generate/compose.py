@@ -45,10 +45,15 @@ IRREGULAR = {"born": "birth", "died": "death", "dead": "death"}
 
 
 def _words(text: str) -> set[str]:
-    """Content words of a text, cut to 5 letters so that "organizes" meets "organizer"."""
+    """Content words of a text, cut to 5 letters so that "organizes" meets "organizer", and
+    without a final "s" ("plays" meets "play")."""
     from engine.nlp.mentions import STOPWORDS, tokenize
 
-    return {IRREGULAR.get(t.norm, t.norm)[:5] for t in tokenize(text) if t.norm not in STOPWORDS and len(t.norm) >= 3}
+    return {_stem(IRREGULAR.get(t.norm, t.norm)) for t in tokenize(text) if t.norm not in STOPWORDS and len(t.norm) >= 3}
+
+
+def _stem(word: str) -> str:
+    return (word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word)[:5]
 
 
 def is_noise(p_label: str) -> bool:
@@ -237,6 +242,31 @@ def relation_missing(state: TurnState, ctx: TurnContext, facts: list[Candidate])
     return all(c.score < MISSING_P and not asked & _relation_words(c) for c in facts)
 
 
+def lacking_relation(state: TurnState, ctx: TurnContext) -> str:
+    """The label of a relation of the KG that a focused question names in so many words (every
+    word of its label: "What instruments does Eleanor Voss play?" names "plays instrument") and
+    that no entity the turn names has, either way: that entity lacks what the question asks.
+    Empty when the question names no such relation, when one of the entities has it (the
+    guitar in "Who plays the guitar in X?" has "plays instrument" edges), or when a retrieved
+    fact has it (the answer may lie a step further: "Which stadium does <player> play at?")."""
+    from engine.nlp.mentions import label_index
+    from engine.stages.retrieve import focused
+
+    if not focused(state, kinds=("name",)):
+        return ""
+    asked = asked_words(state)
+    named = [(label, p) for p, label in label_index(ctx).relations.items()
+             if _words(label) and _words(label) <= asked]
+    entities = {m.entity for m in state.mentions if m.kind == "name" and m.entity}
+    if not named or not entities or {p for _, p in named} & {c.fact.p for c in state.retrieved}:
+        return ""
+    for _, p in named:
+        for e in entities:
+            if ctx.background.query(f"ASK {{ {{ <{e}> <{p}> ?o }} UNION {{ ?s <{p}> <{e}> }} }}") is not False:
+                return ""  # it has it (or the KG could not say)
+    return max(named, key=lambda n: len(_words(n[0])))[0]
+
+
 def missing_text(what: str, about: list[str], closest: str) -> str:
     subject = " and ".join(about)
     text = (f"I found no fact on “{what}” about {subject} in the knowledge graph." if what and subject
@@ -283,17 +313,22 @@ def say_not_found(state: TurnState, ctx: TurnContext) -> None:
          reason="the knowledge graph has no fact about what the question names")
 
 
-def say_missing(state: TurnState, ctx: TurnContext, facts: list[Candidate]) -> None:
+def say_missing(state: TurnState, ctx: TurnContext, facts: list[Candidate], relation: str = "") -> None:
+    """`relation`: the KG's relation the question names and its entity lacks; else the question's
+    own words for what no fact answers."""
     from engine.nlp.mentions import tokenize
 
     touched = {c.fact.s for c in facts} | {c.fact.o for c in facts}
     names = {m.label or m.text for m in state.mentions if m.entity in touched and m.kind == "name"}
-    words = asked_words(state)
-    what = " ".join(t.text for t in tokenize(state.text) if _words(t.text) & words)
+    if relation:
+        what, reason = relation, f"the question asks for “{relation}”, which the knowledge graph has, but not for it"
+    else:
+        words = asked_words(state)
+        what = " ".join(t.text for t in tokenize(state.text) if _words(t.text) & words)
+        reason = f"no fact about the question scores {MISSING_P} or more as its answer"
     closest = facts[:CLOSEST_FACTS]
     _set(state, ctx, "not_found", missing_text(what, sorted(names), compose_text(closest)),
-         facts=[c.text for c in closest], asked=what,
-         reason=f"no fact about the question scores {MISSING_P} or more as its answer")
+         facts=[c.text for c in closest], asked=what, reason=reason)
 
 
 def say_facts(state: TurnState, ctx: TurnContext, facts: list[Candidate], reason: str) -> None:
@@ -312,8 +347,9 @@ def answer_without_model(state: TurnState, ctx: TurnContext) -> bool:
         return True
     if ctx.config.answer == "auto" and state.plan in KNOWLEDGE_PLANS:
         facts = facts_about_question(state)
-        if relation_missing(state, ctx, facts):
-            say_missing(state, ctx, facts)
+        lacking = lacking_relation(state, ctx) if facts else ""
+        if lacking or relation_missing(state, ctx, facts):
+            say_missing(state, ctx, facts, lacking)
             return True
     if ctx.config.answer == "facts" and state.plan in KNOWLEDGE_PLANS:
         facts = facts_about_question(state)
