@@ -45,15 +45,15 @@ IRREGULAR = {"born": "birth", "died": "death", "dead": "death"}
 
 
 def _words(text: str) -> set[str]:
-    """Content words of a text, cut to 5 letters so that "organizes" meets "organizer", and
-    without a final "s" ("plays" meets "play")."""
+    """Content words of a text, cut to 5 letters so that "organizes" meets "organizer"."""
     from engine.nlp.mentions import STOPWORDS, tokenize
 
-    return {_stem(IRREGULAR.get(t.norm, t.norm)) for t in tokenize(text) if t.norm not in STOPWORDS and len(t.norm) >= 3}
+    return {IRREGULAR.get(t.norm, t.norm)[:5] for t in tokenize(text) if t.norm not in STOPWORDS and len(t.norm) >= 3}
 
 
-def _stem(word: str) -> str:
-    return (word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word)[:5]
+def _stems(words: set[str]) -> set[str]:
+    """The words without a final "s", so that the label "plays instrument" is named by "play"."""
+    return {w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w for w in words}
 
 
 def is_noise(p_label: str) -> bool:
@@ -244,9 +244,9 @@ def relation_missing(state: TurnState, ctx: TurnContext, facts: list[Candidate])
 
 def lacking_relation(state: TurnState, ctx: TurnContext) -> str:
     """The label of a relation of the KG that a focused question names in so many words (every
-    word of its label: "What instruments does Eleanor Voss play?" names "plays instrument") and
-    that no entity the turn names has, either way: that entity lacks what the question asks.
-    Empty when the question names no such relation, when one of the entities has it (the
+    word of its label, a final "s" aside: "What instruments does Eleanor Voss play?" names "plays
+    instrument") and that no entity the turn names has, either way: that entity lacks what the
+    question asks. Empty when the question names no such relation, when one of the entities has it (the
     guitar in "Who plays the guitar in X?" has "plays instrument" edges), or when a retrieved
     fact has it (the answer may lie a step further: "Which stadium does <player> play at?")."""
     from engine.nlp.mentions import label_index
@@ -254,9 +254,9 @@ def lacking_relation(state: TurnState, ctx: TurnContext) -> str:
 
     if not focused(state, kinds=("name",)):
         return ""
-    asked = asked_words(state)
+    asked = _stems(asked_words(state))
     named = [(label, p) for p, label in label_index(ctx).relations.items()
-             if _words(label) and _words(label) <= asked]
+             if _words(label) and _stems(_words(label)) <= asked]
     entities = {m.entity for m in state.mentions if m.kind == "name" and m.entity}
     if not named or not entities or {p for _, p in named} & {c.fact.p for c in state.retrieved}:
         return ""
