@@ -218,6 +218,18 @@ def test_a_relation_the_kg_has_but_the_entity_lacks_is_not_found(tmp_path):
     assert s.user_turn("Who plays the guitar in The Glass Harbour?").answer_source != "not_found"
 
 
+def test_a_name_the_kg_lacks_is_not_found_even_beside_a_type_request(tmp_path):
+    # "Which city": the cities of others would have been listed as the answer.
+    path = tmp_path / "band.ttl"
+    path.write_text(BAND + "ex:leeds a ex:city .\n", encoding="utf-8")  # an unlabelled class: a type request
+    config = Config(kg=[str(path)], memory=True, demo="none", now=NOW, reason_timeout_ms=60_000, refine_steps=0)
+    s = Session.open(config, llm=ScriptedLLM(["Leeds."] * 3))
+    state = s.user_turn("In which city was Xiomara Quill born?")
+    assert state.answer_source == "not_found" and "“Xiomara Quill”" in state.shown_reply
+    assert s.user_turn("In which city was Eleanor Voss born?").answer_source != "not_found"
+    assert s.user_turn("Hi, I'm Xiomara Quill. Which city is Eleanor Voss from?").answer_source != "not_found"
+
+
 @pytest.mark.parametrize("label, reads", [
     ("record label", True), ("e-mail address", True), ("course code", True), ("teaches", False),
     ("offered by", False), ("located in building", False), ("has ingredient", False), ("P47", False),

@@ -168,6 +168,12 @@ def compose_text(facts: list[Candidate]) -> str:
 def asked_about(text: str) -> str:
     """The words of the question that name what was looked for: its capitalised run of words
     (past the first word), else its last run of words that are not function words."""
+    return _named(text) or _named(text, capitalised=False)
+
+
+def _named(text: str, capitalised: bool = True) -> str:
+    """The longest capitalised run of words past the first word, or (`capitalised` False) the
+    last run of words that are not function words."""
     from engine.nlp.mentions import STOPWORDS, TYPE_NOUNS, tokenize
 
     tokens = tokenize(text)
@@ -186,7 +192,7 @@ def asked_about(text: str) -> str:
         elif capital:
             caps.append([t])
         in_run, in_caps = content, capital
-    pick = max(caps, key=len) if caps else (runs[-1] if runs else [])
+    pick = (max(caps, key=len) if caps else []) if capitalised else (runs[-1] if runs else [])
     return text[pick[0].start:pick[-1].end] if pick else ""
 
 
@@ -274,11 +280,34 @@ def missing_text(what: str, about: list[str], closest: str) -> str:
     return text + (f" The closest it has: {closest}" if closest else "")
 
 
+def unknown_name(state: TurnState) -> str:
+    """A capitalised name in a turn that links no name: no mention covers it (not a day, a type
+    or a pronoun) and it does not introduce the speaker ("I'm Peter Fischer")."""
+    from engine.nlp.mentions import INTRODUCTION
+
+    name = _named(state.text)
+    if not name or any(m.kind == "name" and m.entity for m in state.mentions):
+        return ""
+    start = state.text.find(name)
+    end = start + len(name)
+    if any(m.start < end and start < m.end for m in state.mentions):
+        return ""
+    if any(intro.end() == start for intro in INTRODUCTION.finditer(state.text)):
+        return ""
+    return name
+
+
 def nothing_found(state: TurnState) -> bool:
     """A turn that looks something up and found no fact about it: it names nothing the KG has
     (or only things without facts, such as a relation's own name), and asks for no type of
-    thing ("which rooms"), whose answer would be the entities themselves."""
-    if state.plan not in KNOWLEDGE_PLANS or any(m.kind == "type" and m.value for m in state.mentions):
+    thing ("which rooms"), whose answer would be the entities themselves; or it names someone
+    by a capitalised name the KG does not have and links no name at all ("In which city was
+    Xiomara Quill born?": the cities of others are no answer)."""
+    if state.plan not in KNOWLEDGE_PLANS:
+        return False
+    if unknown_name(state):
+        return True
+    if any(m.kind == "type" and m.value for m in state.mentions):
         return False
     return not facts_about_question(state)
 
