@@ -282,11 +282,14 @@ def missing_text(what: str, about: list[str], closest: str) -> str:
 
 def unknown_name(state: TurnState) -> str:
     """A capitalised name in a turn that links no name: no mention covers it (not a day, a type
-    or a pronoun) and it does not introduce the speaker ("I'm Peter Fischer")."""
+    or a pronoun), it does not introduce the speaker ("I'm Peter Fischer"), and no retrieved
+    fact says it."""
     from engine.nlp.mentions import INTRODUCTION
 
     name = _named(state.text)
     if not name or any(m.kind == "name" and m.entity for m in state.mentions):
+        return ""
+    if any(name.casefold() in c.text.casefold() for c in state.retrieved):
         return ""
     start = state.text.find(name)
     end = start + len(name)
