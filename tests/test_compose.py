@@ -57,6 +57,23 @@ def test_a_sentence_about_two_entities_is_not_merged_with_those_of_one():
                                    "Peter Fischer organizes Coffee Chat.")
 
 
+def test_a_reply_that_leaves_out_the_one_sure_answer_is_replaced():
+    from engine.stages.generate.compose import replacement_reason
+    from engine.state import Check
+
+    founder = fact("q", "founded_by", "ines", "Quillfeather was founded by Inès Abernethy", score=0.996)
+    year = fact("q", "inception", "1922", "Quillfeather was founded on 1922", score=0.106)
+
+    def said(f):
+        return [Check(claim=f.text, verdict="supported", evidence={"s": f.fact.s, "p": f.fact.p, "o": f.fact.o,
+                                                                   "text": f.text, "source": "kg"})]
+
+    assert "leaves out" in replacement_reason(said(year), year.text, "", [founder, year])
+    assert replacement_reason(said(founder), founder.text, "", [founder, year]) == ""
+    year.score = 0.6  # two facts about as sure: either may be what was asked
+    assert replacement_reason(said(year), year.text, "", [founder, year]) == ""
+
+
 def test_a_fallback_verbalization_reads_as_label_and_value():
     facts = [fact("r", "flows", "l", "Ystrad Burn — flows into — Lake Ardvane", s_label="Ystrad Burn",
                   p_label="flows into", o_label="Lake Ardvane"),

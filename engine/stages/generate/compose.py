@@ -29,6 +29,9 @@ KNOWLEDGE_PLANS = ("background", "both")  # plans that look things up (not small
 # questions about a relation the KG lacks scores under 0.2, that of 1.8 % of the single-relation ones.
 MISSING_P = 0.2
 CLOSEST_FACTS = 2  # what the KG does have, offered with "not found"
+# A fact this sure, with every fact of another relation under half of it, is the answer: a reply
+# that states only the others ("founded on 1922" for "Who started it?") has not answered.
+DOMINANT_P, DOMINANT_RATIO = 0.5, 0.5
 
 
 def text_key(text: str) -> str:
@@ -406,6 +409,19 @@ def says_best_fact(check: Check, best: list[Candidate]) -> bool:
                for e in found)
 
 
+def dominant(facts: list[Candidate]) -> list[Candidate]:
+    """The fact that stands far ahead of all others about the question (relevance at least
+    DOMINANT_P, every fact of another relation under DOMINANT_RATIO of it), with the other
+    values of its relation; [] when none does."""
+    if not facts:
+        return []
+    top = max(facts, key=lambda c: c.score)
+    values = [c for c in facts if c.fact.p == top.fact.p and (c.fact.s == top.fact.s or c.fact.o == top.fact.o)]
+    taken = {id(c) for c in values}
+    rest = max((c.score for c in facts if id(c) not in taken), default=0.0)
+    return values if top.score >= DOMINANT_P and rest < DOMINANT_RATIO * top.score else []
+
+
 def replacement_reason(checks: list[Check], response: str, error: str, facts: list[Candidate],
                        asked: set[str] = frozenset()) -> str:
     """Why `--answer auto` does not show the model's reply, or "" to show it."""
@@ -417,6 +433,9 @@ def replacement_reason(checks: list[Check], response: str, error: str, facts: li
         return "the model gave no reply" + (f" ({error})" if error else "")
     if not any(says_best_fact(c, select(facts, asked)) for c in checks):
         return "no claim of the model's reply states one of the knowledge graph's facts about the question"
+    best = dominant(facts)
+    if best and not any(says_best_fact(c, best) for c in checks):
+        return f"the model's reply leaves out the fact that answers the question best ({best[0].text})"
     return ""
 
 
