@@ -497,20 +497,16 @@ class KGStore:
         a Wikidata property's (wd:P123 "publisher", used as wdt:P123): "Who published X?"."""
         if self._entries is None:
             entries: dict[tuple[str, str, bool], LabelEntry] = {}
-            relation: dict[object, bool] = {}
+            relations = set(self.relations())
             for predicate in LABEL_PREDICATES + ALIAS_PREDICATES:
                 alias = predicate in ALIAS_PREDICATES
                 for q in self._store.quads_for_pattern(None, NamedNode(predicate), None, None):
-                    o, s = q.object, q.subject
+                    o, s = q.object, term_str(q.subject)
                     if not (is_background(q.graph_name) and isinstance(o, Literal) and is_english(o.language)):
                         continue
-                    if s not in relation:
-                        relation[s] = isinstance(s, NamedNode) and any(
-                            next(iter(self._store.quads_for_pattern(None, p, None, None)), None) is not None
-                            for p in map(NamedNode, predicate_forms(s.value)))
-                    if not relation[s]:
-                        key = (o.value, term_str(s), alias)
-                        entries.setdefault(key, LabelEntry(o.value, key[1], alias))
+                    if not relations.intersection(predicate_forms(s)):
+                        key = (o.value, s, alias)
+                        entries.setdefault(key, LabelEntry(o.value, s, alias))
             self._entries = sorted(entries.values(), key=lambda e: (e.iri, e.text, e.alias))
         return self._entries
 
