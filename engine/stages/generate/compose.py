@@ -255,25 +255,26 @@ def lacking_relation(state: TurnState, ctx: TurnContext) -> str:
     """The label of a relation of the KG that a focused question names in so many words (every
     word of its label, a final "s" aside: "What instruments does Eleanor Voss play?" names "plays
     instrument") and that no entity the turn names has, either way: that entity lacks what the
-    question asks. Empty when the question names no such relation, when one of the entities has it (the
-    guitar in "Who plays the guitar in X?" has "plays instrument" edges), or when a retrieved
-    fact has it (the answer may lie a step further: "Which stadium does <player> play at?")."""
+    question asks. Empty when the question names no such relation, when one of the entities has
+    it (the guitar in "Who plays the guitar in X?" has "plays instrument" edges), or when a
+    retrieved fact has it (the answer may lie a step further: "Which stadium does <player> play
+    at?")."""
     from engine.nlp.mentions import label_index
     from engine.stages.retrieve import focused
 
     if not focused(state, kinds=("name",)):
         return ""
     asked = _stems(asked_words(state))
-    named = [(label, p) for p, label in label_index(ctx).relations.items()
-             if _words(label) and _stems(_words(label)) <= asked]
+    named = [(len(words), label, p) for p, label in label_index(ctx).relations.items()
+             if (words := _stems(_words(label))) and words <= asked]
     entities = {m.entity for m in state.mentions if m.kind == "name" and m.entity}
-    if not named or not entities or {p for _, p in named} & {c.fact.p for c in state.retrieved}:
+    if not named or not entities or {p for *_, p in named} & {c.fact.p for c in state.retrieved}:
         return ""
-    for _, p in named:
+    for *_, p in named:
         for e in entities:
             if ctx.background.query(f"ASK {{ {{ <{e}> <{p}> ?o }} UNION {{ ?s <{p}> <{e}> }} }}") is not False:
                 return ""  # it has it (or the KG could not say)
-    return max(named, key=lambda n: len(_words(n[0])))[0]
+    return max(named, key=lambda n: n[0])[1]
 
 
 def missing_text(what: str, about: list[str], closest: str) -> str:

@@ -2,9 +2,10 @@
 
 Domain-free cues shared by the relevance features: the answer type a question wants ("where" a
 place, "when" a date or time, "how many" a number, "who" a person or an organisation), the type
-of the value a fact gives, relations that only describe a name or a record (given name, sex or gender, described by
-source ...: they match any question about their subject by the subject's name alone), and the
-entity names to take out of a text so that what is left is the relation being asked about.
+of the value a fact gives, relations that only describe a name or a record (given name, sex or
+gender, described by source ...: they match any question about their subject by the subject's
+name alone), and the entity names to take out of a text so that what is left is the relation
+being asked about.
 """
 
 from __future__ import annotations
@@ -93,6 +94,16 @@ _RECORD_PIDS = frozenset(("P21", "P735", "P734", "P1343"))
 _ASKS_RECORD = re.compile(r"\b(names?|named|called|spell|spelled|surname|forename|gender|sex|source|sources)\b", re.I)
 
 
+def is_record(p_label: str, p_key: str = "") -> bool:
+    """A name, gender or source record ("given name", "sex or gender", "described by source")."""
+    return p_key in _RECORD_PIDS or bool(_RECORD.search(p_label.casefold()))
+
+
+def asks_record(text: str) -> bool:
+    """Does the question ask about a name, a gender or a source?"""
+    return bool(_ASKS_RECORD.search(text))
+
+
 # A question after every value of a relation: "who else", "all", "list", "which rooms", "what
 # films" (a plural after which/what; not "what is", "which class", "what status").
 _LIST = re.compile(r"\b(who|what|which|where|anyone|anybody|anything) else\b|\b(all|every|list|others?)\b"
@@ -102,16 +113,6 @@ _LIST = re.compile(r"\b(who|what|which|where|anyone|anybody|anything) else\b|\b(
 def asks_list(text: str) -> bool:
     """Does the question ask for every value of a relation ("What films has she been in?")?"""
     return bool(_LIST.search(text.casefold()))
-
-
-def is_record(p_label: str, p_key: str = "") -> bool:
-    """A name, gender or source record ("given name", "sex or gender", "described by source")."""
-    return p_key in _RECORD_PIDS or bool(_RECORD.search(p_label.casefold()))
-
-
-def asks_record(text: str) -> bool:
-    """Does the question ask about a name, a gender or a source?"""
-    return bool(_ASKS_RECORD.search(text))
 
 
 def is_name_noise(p_label: str, p_key: str = "", question: str = "") -> bool:
@@ -152,8 +153,8 @@ def _words(text: str) -> set[str]:
 
 def value_type(c: Candidate, answer_is_subject: bool, people: set[str], classes: dict[str, str]) -> str:
     """The type of the end of the fact that would answer a question about the other end: "place",
-    "time", "number", "person", "organization", "record" (the value of a name or gender record: "What is her
-    hometown?" is not answered by her family name), or "" when nothing tells."""
+    "time", "number", "person", "organization", "record" (the value of a name or gender record:
+    "What is her hometown?" is not answered by her family name), or "" when nothing tells."""
     from engine.stages.verbalize import predicate_key
 
     f = c.fact

@@ -36,8 +36,8 @@ from engine.stages.check.factcheck.slots import Judgement, KFact, Slot, negate, 
 from engine.stages.check.factcheck.split import first_verb
 from engine.stages.check.factcheck.valuecheck import ValueChecks
 from engine.state import Check, Mention
-from kgstore.terms import Fact
 from engine.stages.verbalize import literal_text, predicate_key, sentence
+from kgstore.terms import Fact
 from kgstore.vocab import LABEL_PREDICATES, OFFICE_CLASSES, WD, local_name
 from rules.similarity import norm
 
