@@ -78,3 +78,6 @@ def test_adaptive_prizes_cut_relative_to_the_best_and_let_the_top_enter():
     # `gate`: of the best two only those within 0.3 × best may enter on the entry prize.
     assert pcst.adaptive_prizes([0.9, 0.5, 0.2], 0.7, 2.0, k=5, top=3, gate=0.3) == [1.8, 1.0, 0.0]
     assert pcst.adaptive_prizes([0.9, 0.5, 0.2], 0.7, 2.0, k=5, top=3, gate=0.0) == [1.8, 1.0, 1.0]
+    # `ungated`: a marked fact enters however far behind it scores.
+    assert pcst.adaptive_prizes([0.9, 0.5, 0.2], 0.7, 2.0, k=5, top=3, gate=0.3,
+                                ungated=[False, False, True]) == [1.8, 1.0, 1.0]

@@ -82,6 +82,24 @@ def test_the_gate_narrows_a_focused_turn_only():
     assert len(select_pcst(cands, 5, 25, prizes, focus=False).facts) == 5
 
 
+def test_the_gate_lets_by_what_goes_on_from_the_best_fact_or_has_the_asked_type():
+    prizes = {"threshold": 0.4, "scale": 1.5, "ratio": 0.5, "top": 5, "gate": 0.2}
+    # "Where should I go to watch them?": the stadium's city goes on from the best fact's value.
+    cands = [_c("urn:club", "stadium", "urn:park", 0.99), _c("urn:park", "located_in", "urn:town", 0.15),
+             _c("urn:club", "league", "urn:league", 0.1)]
+    assert {c.fact.p[len(P):] for c in select_pcst(cands, 5, 25, prizes, focus=True).facts} == {
+        "stadium", "located_in"}
+    # "In what year was it created?": the best fact is no date, the founding date is.
+    cands = [_c("urn:house", "founded_by", "urn:ines", 0.8), _c("urn:house", "founded_on", "1922", 0.1, True),
+             _c("urn:house", "seat", "urn:town", 0.1)]
+    cands[1].features = {"atype_match": 1.0}
+    assert {c.fact.p[len(P):] for c in select_pcst(cands, 5, 25, prizes, focus=True).facts} == {
+        "founded_by", "founded_on"}
+    # When the best fact has the asked type, the rest of that type stay behind the gate.
+    cands[0].features = {"atype_match": 1.0}
+    assert {c.fact.p[len(P):] for c in select_pcst(cands, 5, 25, prizes, focus=True).facts} == {"founded_by"}
+
+
 def _turn(text, entity, cands):
     from datetime import datetime
 

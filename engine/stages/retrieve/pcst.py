@@ -119,7 +119,7 @@ def relevance_prizes(scores: Sequence[float], threshold: float, scale: float) ->
 
 def adaptive_prizes(scores: Sequence[float], threshold: float, scale: float, k: int, ratio: float = 1.0,
                     top: int = 0, entry: float = 1.0, gate: float = 0.0,
-                    no_entry: Sequence[bool] = ()) -> list[float]:
+                    no_entry: Sequence[bool] = (), ungated: Sequence[bool] = ()) -> list[float]:
     """Prizes for calibrated scores that adapt to the turn, so the tree never misses the facts
     top-k would keep for want of a prize:
 
@@ -128,8 +128,9 @@ def adaptive_prizes(scores: Sequence[float], threshold: float, scale: float, k: 
     - else scale × score for the scores at or above min(threshold, ratio × best), so a second
       part of the question that scores lower than the first still gets a prize;
     - and the best `top` always get at least `entry`, the cost of one edge, so they can enter,
-      unless they score under `gate` × best (a turn whose best fact is far ahead of the rest) or
-      are marked `no_entry` (name records: they enter on their own score or not at all)."""
+      unless they score under `gate` × best (a turn whose best fact is far ahead of the rest) and
+      are not marked `ungated`, or are marked `no_entry` (name records: they enter on their own
+      score or not at all)."""
     if not len(scores):
         return []
     best = max(scores)
@@ -140,6 +141,6 @@ def adaptive_prizes(scores: Sequence[float], threshold: float, scale: float, k: 
     cut = min(threshold, ratio * best)
     prizes = [scale * s if s >= cut else 0.0 for s in scores]
     for i in sorted((i for i in range(len(scores)) if i not in barred), key=lambda i: -scores[i])[:top]:
-        if scores[i] >= gate * best:
+        if scores[i] >= gate * best or (ungated and ungated[i]):
             prizes[i] = max(prizes[i], entry)
     return prizes
