@@ -158,3 +158,19 @@ def test_a_record_the_question_names_is_not_noise(label, key, question, noise):
 ])
 def test_a_list_question_asks_for_every_value(question, is_list):
     assert asks_list(question) is is_list
+
+
+@pytest.mark.parametrize("question,records", [
+    ("What does she do for a living?", {"occup"}),
+    ("What line of work is Gustavo Tavares in?", {"occup"}),
+    ("What is her profession?", {"occup"}),
+    ("In what tongue is Lonely Almanac?", {"langu"}),
+    ("Where does she work?", set()),
+    ("What is her occupation?", set()),  # named in so many words: not noise to it in the first place
+])
+def test_a_record_asked_for_in_other_words(question, records):
+    from engine.stages.score.answer_type import asked_records, recorded
+
+    assert asked_records(question) == records
+    assert recorded("occupation") == "occup" and recorded("languages spoken") == "langu"
+    assert recorded("place of birth") is None and recorded("", "P106") == ""

@@ -268,3 +268,28 @@ def test_kgchat_overview_prints_what_the_first_screen_shows(tmp_path, capsys):
     assert len(out["examples"]) == 1 and "Yuki Tanaka" in out["examples"][0]  # one question per entity
     assert main(["overview", "--memory", "--demo", "none", "--kg", str(tmp_path / "missing.ttl")]) == 2
     assert "missing.ttl" in capsys.readouterr().err
+
+
+SINGER = """
+@prefix ex: <http://example.org/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+ex:occupation rdfs:label "occupation" . ex:birthPlace rdfs:label "place of birth" .
+ex:givenName rdfs:label "given name" . ex:memberOf rdfs:label "member of" .
+ex:eleanor rdfs:label "Eleanor Voss" ; ex:occupation ex:singer, ex:composer ; ex:birthPlace ex:leeds ;
+    ex:givenName ex:eleanorName ; ex:memberOf ex:harbour .
+ex:singer rdfs:label "singer" . ex:composer rdfs:label "composer" . ex:leeds rdfs:label "Leeds" .
+ex:eleanorName rdfs:label "Eleanor" . ex:harbour rdfs:label "The Glass Harbour" .
+"""
+
+
+@pytest.mark.parametrize("question", ["What does Eleanor Voss do for a living?", "What is Eleanor Voss's profession?"])
+def test_a_record_asked_for_in_other_words_is_retrieved_and_said_first(tmp_path, question):
+    # The relevance model scores an occupation as name noise unless the question says
+    # "occupation"; "do for a living" asks for it all the same.
+    path = tmp_path / "singer.ttl"
+    path.write_text(SINGER, encoding="utf-8")
+    config = Config(kg=[str(path)], memory=True, demo="none", scorer="learned", now=NOW, reason_timeout_ms=60_000,
+                    refine_steps=0, answer="facts")
+    state = Session.open(config, llm=ScriptedLLM(["-"])).user_turn(question)
+    assert {"singer", "composer"} <= {c.o_label for c in state.retrieved}
+    assert state.shown_reply.startswith("Eleanor Voss: occupation")

@@ -15,7 +15,7 @@ import dataclasses
 
 from engine.events import ReplyDone
 from engine.stage import TurnContext
-from engine.stages.score.answer_type import is_name_noise
+from engine.stages.score.answer_type import asked_records, is_name_noise, recorded
 from engine.state import Candidate, Check, TurnState
 from kgstore.vocab import split_words
 
@@ -84,7 +84,8 @@ def asked_words(state: TurnState) -> set[str]:
 
 def facts_about_question(state: TurnState) -> list[Candidate]:
     """Facts between entities (not "X is a person") that touch what the turn links, each sentence
-    once, best first: those whose relation the question names in so many words, then the
+    once, best first: the records the question asks for in other words ("What does she do for a
+    living?": her occupations), those whose relation the question names in so many words, then the
     retrieved ones, then the other candidates about the linked entities, each group by
     relevance. Name records and bookkeeping ("given name", "described by source") go last
     unless asked about. A turn that links nothing itself (a type request, a follow-up on the
@@ -106,9 +107,12 @@ def facts_about_question(state: TurnState) -> list[Candidate]:
         named[id(c)] = len(asked & _relation_words(c))
         out.setdefault(text_key(c.text), c)
 
-    def rank(c: Candidate) -> tuple[bool, int, bool, float]:
-        noise = is_noise(c.p_label) and not named[id(c)]
-        return noise, -named[id(c)], id(c) not in retrieved, -c.score
+    records = asked_records(state.text)
+
+    def rank(c: Candidate) -> tuple[bool, bool, int, bool, float]:
+        asked_as_record = recorded(split_words(c.p_label)) in records
+        noise = is_noise(c.p_label) and not named[id(c)] and not asked_as_record
+        return noise, not asked_as_record, -named[id(c)], id(c) not in retrieved, -c.score
 
     return sorted(out.values(), key=rank)
 

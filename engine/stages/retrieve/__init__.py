@@ -15,7 +15,8 @@ when they score within `gate` of the turn's best fact: when one fact stands far 
 is that fact and what connects it, not four weak ones beside it (a fact going on from the best
 fact's value, or one of the asked type when the best is not, may still enter). A node the turn did not name is
 worth no more than the best fact reaching it. A list question then gets every candidate value of
-the relation its best fact gives (`with_all_values`).
+the relation its best fact gives (`with_all_values`); a question that asks for a record in other
+words ("What does she do for a living?") gets that record of its entities (`with_records`).
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from engine.stages.candidates import is_node_fact
 from engine.stage import TurnContext, stage
 from engine.state import Candidate, TurnState
 from engine.stages.retrieve.topk import top_k
-from engine.stages.score.answer_type import asks_list, asks_record, is_record
+from engine.stages.score.answer_type import asked_records, asks_list, asks_record, is_record, recorded
 from engine.stages.verbalize import predicate_key
 
 NODE_PRIZES_K = 3
@@ -189,10 +190,28 @@ def select(state: TurnState, retriever: str, k: int, cap: int, prizes: dict | No
     if retriever == "topk":
         return select_topk(state.candidates, k)
     sel = select_pcst(state.candidates, k, cap, prizes, focused(state), asks_record(state.text))
+    anchors = {m.entity for m in state.mentions if m.entity}
     if asks_list(state.text):
-        anchors = {m.entity for m in state.mentions if m.entity}
         sel = with_all_values(sel, state.candidates, anchors, cap)
+    records = asked_records(state.text)
+    if records:
+        sel = with_records(sel, state.candidates, anchors, records, cap)
     return sel
+
+
+def with_records(sel: Selection, candidates: list[Candidate], anchors: set[str], records: set[str],
+                 cap: int) -> Selection:
+    """The turn's entities' records of the kinds the question asks for in other words ("What does
+    she do for a living?": her occupations), which the relevance model scores as name noise."""
+    have = {id(c) for c in sel.facts}
+    more = [c for c in candidates if id(c) not in have and not is_node_fact(c.fact) and not c.derived
+            and c.fact.s in anchors and recorded(c.p_label, predicate_key(c.fact.p)) in records]
+    more = more[:max(0, cap - len(sel.facts))]
+    if not more:
+        return sel
+    edges = more + [c for c in sel.facts if not is_node_fact(c.fact)]
+    nodes = list(dict.fromkeys(sel.nodes + [v for c in more for v in (c.fact.s, c.fact.o)]))
+    return Selection(edges + [c for c in sel.facts if is_node_fact(c.fact)], nodes, sel.bridging)
 
 
 def _report(state: TurnState) -> dict:

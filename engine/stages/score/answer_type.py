@@ -120,16 +120,36 @@ def is_name_noise(p_label: str, p_key: str = "", question: str = "") -> bool:
     the domain (given name, sex or gender, described by source, occupation, languages ...), unless
     `question` names what it records: "In which language was it written?" asks for the very
     relation ("language of work or name") that is noise to every other question."""
+    what = recorded(p_label, p_key)
+    if what is None:
+        return False
+    return not question or not what or what not in {w[:5] for w in re.findall(r"[a-z]{3,}", question.casefold())}
+
+
+def recorded(p_label: str, p_key: str = "") -> str | None:
+    """What a name-noise relation records: the last word of its cue ("birth name": a name, not a
+    birth) to its first five letters ("language"/"languages", "described"/"describes"); "" for
+    a noise property known by its id only; None for a relation of the domain."""
     label = p_label.casefold()
     match = _NOISE.search(label)
     if not match and p_key not in _NOISE_PIDS:
-        return False
-    if not question:
-        return True
-    # What the record is of, the last word of its cue ("birth name": a name, not a birth), to its
-    # first five letters ("language"/"languages", "described"/"describes").
-    recorded = re.findall(r"[a-z]{3,}", match.group(0) if match else label)
-    return not recorded or recorded[-1][:5] not in {w[:5] for w in re.findall(r"[a-z]{3,}", question.casefold())}
+        return None
+    words = re.findall(r"[a-z]{3,}", match.group(0) if match else label)
+    return words[-1][:5] if words else ""
+
+
+# Ways of asking for what a record holds without its word: "What does she do for a living?" asks
+# for an occupation, "In what tongue is it written?" for a language. Read by retrieval and the
+# composer only: the relevance features see the record as noise to such a question all the same.
+_ASKED_AS = {"occup": re.compile(r"\b(professions?|jobs?|careers?|for a living|line of work|earns? (money|a living)|"
+                                 r"works? as)\b"),
+             "langu": re.compile(r"\b(tongues?|speaks?)\b")}
+
+
+def asked_records(question: str) -> set[str]:
+    """The records (as `recorded` names them) a question asks for in other words."""
+    low = question.casefold()
+    return {what for what, cue in _ASKED_AS.items() if cue.search(low)}
 
 
 def persons(candidates: list[Candidate]) -> set[str]:
