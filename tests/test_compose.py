@@ -293,3 +293,37 @@ def test_a_record_asked_for_in_other_words_is_retrieved_and_said_first(tmp_path,
     state = Session.open(config, llm=ScriptedLLM(["-"])).user_turn(question)
     assert {"singer", "composer"} <= {c.o_label for c in state.retrieved}
     assert state.shown_reply.startswith("Eleanor Voss: occupation")
+
+
+def test_a_fact_of_another_type_than_asked_comes_after_one_of_that_type():
+    # "Who founded it?": "founded in 1944" shares the question's word, yet a year answers no "who".
+    from datetime import datetime
+
+    from engine.stages.generate.compose import facts_about_question
+    from engine.state import Mention, TurnState
+
+    year = fact("c", "inception", "1944", "Corvid Textiles was founded in 1944", score=0.6, p_label="founded in")
+    founder = fact("c", "founder", "s", "Corvid Textiles: founder Stellan Gallagher", score=0.3, p_label="founder")
+    year.features, founder.features = {"atype_clash": 1.0}, {"atype_match": 1.0}
+    state = TurnState("s", 1, "Who founded it?", datetime(2026, 1, 1))
+    state.mentions = [Mention("it", 12, 14, "pronoun", entity="c")]
+    state.candidates = state.retrieved = [year, founder]
+    assert facts_about_question(state) == [founder, year]
+    year.features = {}
+    assert facts_about_question(state) == [year, founder]
+
+
+def test_a_record_asked_for_in_other_words_is_no_missing_relation(tmp_path):
+    # The language record scores as name noise; "tongue" asks for it all the same.
+    path = tmp_path / "book.ttl"
+    path.write_text("""
+@prefix ex: <http://example.org/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+ex:language rdfs:label "language of work or name" . ex:author rdfs:label "author" .
+ex:ledger rdfs:label "The Unfinished Ledger" ; ex:language ex:english ; ex:author ex:felipe .
+ex:english rdfs:label "English" . ex:felipe rdfs:label "Felipe Gallagher" .
+""", encoding="utf-8")
+    config = Config(kg=[str(path)], memory=True, demo="none", scorer="learned", now=NOW, reason_timeout_ms=60_000,
+                    refine_steps=0)
+    state = Session.open(config, llm=ScriptedLLM(["-"])).user_turn("in what tongue is the unfinished ledger")
+    assert state.answer_source != "not_found" and "English" in state.shown_reply

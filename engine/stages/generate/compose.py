@@ -85,11 +85,12 @@ def asked_words(state: TurnState) -> set[str]:
 def facts_about_question(state: TurnState) -> list[Candidate]:
     """Facts between entities (not "X is a person") that touch what the turn links, each sentence
     once, best first: the records the question asks for in other words ("What does she do for a
-    living?": her occupations), those whose relation the question names in so many words, then the
-    retrieved ones, then the other candidates about the linked entities, each group by
-    relevance. Name records and bookkeeping ("given name", "described by source") go last
-    unless asked about. A turn that links nothing itself (a type request, a follow-up on the
-    last turn's focus) takes the retrieved facts only."""
+    living?": her occupations); then those whose value is not of another type than the question
+    asks for ("Who founded it?" is not answered by a year); among them, those whose relation the
+    question names in so many words, then the retrieved ones, then the other candidates about the
+    linked entities, each group by relevance. Name records and bookkeeping ("given name",
+    "described by source") go last unless asked about. A turn that links nothing itself (a type
+    request, a follow-up on the last turn's focus) takes the retrieved facts only."""
     from engine.stages.candidates import is_node_fact
 
     linked = set(state.linked_entities)
@@ -109,10 +110,11 @@ def facts_about_question(state: TurnState) -> list[Candidate]:
 
     records = asked_records(state.text)
 
-    def rank(c: Candidate) -> tuple[bool, bool, int, bool, float]:
+    def rank(c: Candidate) -> tuple[bool, bool, bool, int, bool, float]:
         asked_as_record = recorded(split_words(c.p_label)) in records
         noise = is_noise(c.p_label) and not named[id(c)] and not asked_as_record
-        return noise, not asked_as_record, -named[id(c)], id(c) not in retrieved, -c.score
+        clash = c.features.get("atype_clash", 0.0) > 0
+        return noise, not asked_as_record, clash, -named[id(c)], id(c) not in retrieved, -c.score
 
     return sorted(out.values(), key=rank)
 
@@ -245,14 +247,16 @@ def not_found_text(what: str, matches: list[str]) -> str:
 def relation_missing(state: TurnState, ctx: TurnContext, facts: list[Candidate]) -> bool:
     """A focused question (one question about an entity it names: a pronoun's entity is less
     sure) whose entity the KG has, but no fact of which the learned scorer gives even MISSING_P
-    of answering it, nor one whose relation it names in so many words: "What is Berlin's average
-    annual rainfall?"."""
+    of answering it, nor one whose relation it names in so many words, nor a record it asks for
+    in other words ("In what tongue is it?": its language): "What is Berlin's average annual
+    rainfall?"."""
     from engine.stages.retrieve import focused
 
     if ctx.config.scorer != "learned" or not facts or not focused(state, kinds=("name",)):
         return False
-    asked = asked_words(state)
-    return all(c.score < MISSING_P and not asked & _relation_words(c) for c in facts)
+    asked, records = asked_words(state), asked_records(state.text)
+    return all(c.score < MISSING_P and not asked & _relation_words(c) and recorded(split_words(c.p_label)) not in records
+               for c in facts)
 
 
 def lacking_relation(state: TurnState, ctx: TurnContext) -> str:
