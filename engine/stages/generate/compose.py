@@ -64,6 +64,11 @@ def is_noise(p_label: str) -> bool:
     return is_name_noise(split_words(p_label))
 
 
+def _asked_as_record(c: Candidate, records: set[str]) -> bool:
+    """Is the fact a record of a kind the question asks for in other words (answer_type.asked_records)?"""
+    return recorded(split_words(c.p_label)) in records
+
+
 def _relation_words(c: Candidate) -> set[str]:
     """The words a fact's sentence says about the relation (its entities' names left out)."""
     text = c.text
@@ -111,7 +116,7 @@ def facts_about_question(state: TurnState) -> list[Candidate]:
     records = asked_records(state.text)
 
     def rank(c: Candidate) -> tuple[bool, bool, bool, int, bool, float]:
-        asked_as_record = recorded(split_words(c.p_label)) in records
+        asked_as_record = _asked_as_record(c, records)
         noise = is_noise(c.p_label) and not named[id(c)] and not asked_as_record
         clash = c.features.get("atype_clash", 0.0) > 0
         return noise, not asked_as_record, clash, -named[id(c)], id(c) not in retrieved, -c.score
@@ -255,7 +260,7 @@ def relation_missing(state: TurnState, ctx: TurnContext, facts: list[Candidate])
     if ctx.config.scorer != "learned" or not facts or not focused(state, kinds=("name",)):
         return False
     asked, records = asked_words(state), asked_records(state.text)
-    return all(c.score < MISSING_P and not asked & _relation_words(c) and recorded(split_words(c.p_label)) not in records
+    return all(c.score < MISSING_P and not asked & _relation_words(c) and not _asked_as_record(c, records)
                for c in facts)
 
 

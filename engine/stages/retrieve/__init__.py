@@ -167,13 +167,19 @@ def with_all_values(sel: Selection, candidates: list[Candidate], anchors: set[st
     have = {id(c) for c in sel.facts}
     more = [c for c in candidates if id(c) not in have and not is_node_fact(c.fact) and c.fact.p == f.p
             and (c.fact.s == f.s if at_subject else (c.fact.o == f.o and not c.fact.o_literal))]
-    more = sorted(more, key=lambda c: -c.score)[:max(0, cap - len(sel.facts))]
+    return _joined(sel, sorted(more, key=lambda c: -c.score), cap, ahead=False)
+
+
+def _joined(sel: Selection, more: list[Candidate], cap: int, ahead: bool) -> Selection:
+    """`sel` with as many of the edges `more` as the cap allows, and their ends; the joined edges
+    go ahead of its own (`ahead`) or among them by score."""
+    more = more[:max(0, cap - len(sel.facts))]
     if not more:
         return sel
-    edges = [c for c in sel.facts if not is_node_fact(c.fact)] + more
+    own = [c for c in sel.facts if not is_node_fact(c.fact)]
+    edges = more + own if ahead else sorted(own + more, key=lambda c: -c.score)
     nodes = list(dict.fromkeys(sel.nodes + [v for c in more for v in (c.fact.s, c.fact.o)]))
-    return Selection(sorted(edges, key=lambda c: -c.score) + [c for c in sel.facts if is_node_fact(c.fact)],
-                     nodes, sel.bridging)
+    return Selection(edges + [c for c in sel.facts if is_node_fact(c.fact)], nodes, sel.bridging)
 
 
 def prize_settings(scorer: str, ctx: TurnContext) -> dict | None:
@@ -206,12 +212,7 @@ def with_records(sel: Selection, candidates: list[Candidate], anchors: set[str],
     have = {id(c) for c in sel.facts}
     more = [c for c in candidates if id(c) not in have and not is_node_fact(c.fact) and not c.derived
             and c.fact.s in anchors and recorded(c.p_label, predicate_key(c.fact.p)) in records]
-    more = more[:max(0, cap - len(sel.facts))]
-    if not more:
-        return sel
-    edges = more + [c for c in sel.facts if not is_node_fact(c.fact)]
-    nodes = list(dict.fromkeys(sel.nodes + [v for c in more for v in (c.fact.s, c.fact.o)]))
-    return Selection(edges + [c for c in sel.facts if is_node_fact(c.fact)], nodes, sel.bridging)
+    return _joined(sel, more, cap, ahead=True)
 
 
 def _report(state: TurnState) -> dict:
