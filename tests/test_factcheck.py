@@ -98,6 +98,7 @@ def test_splitter_reads_markdown_and_keeps_code_blocks_as_one_fragment():
     ("412 35 679", "phone", "+47 412 35 678", False), ("Lisa.W@Example.org", "email", "lisa.w@example.org", True),
     ("1.2 million", "number", "1234567", True), ("1,234,567", "number", "1234567", True),
     ("2.5 million", "number", "1234567", False),
+    ("year created 1997", "date", "1997-12-19", True), ("year created 1998", "date", "1997-12-19", False),
 ])
 def test_values_compare_by_meaning(said, kg_kind, kg_lexical, same):
     found = [v for v in V.extract(said, datetime(2026, 3, 2, 9)) if V.comparable(v, kg_kind)]
@@ -405,6 +406,19 @@ def test_any_rdf_file_with_blank_nodes_and_labelled_predicates(tmp_path):
                          verifier(kb))
     # "works for", stated, holds one thing here: another employer is taken as a wrong value (issue 17)
     assert [c.verdict for c in checks] == ["supported", "supported", "contradicted"]
+
+
+def test_a_year_said_without_in_is_compared_with_the_year_not_with_other_numbers(tmp_path):
+    # kgchat's own composed answers say "year created 1943"; the year must not be taken for a
+    # wrong number of calories (a contradicted claim shown under a reply composed from the KG).
+    kb = from_turtle(tmp_path, '@prefix ex: <http://example.org/> .\n'
+                               '@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n'
+                               '@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .\n'
+                               'ex:nachos rdfs:label "nachos" ; ex:yearCreated "1943"^^xsd:gYear ;\n'
+                               '  ex:calories "550"^^xsd:integer ; ex:cookingTimeMinutes "10"^^xsd:integer .\n')
+    checks = check_reply("Nachos — year created — 1943. Nachos: year created 1950.", verifier(kb))
+    assert [c.verdict for c in checks] == ["supported", "contradicted"]
+    assert all(c.evidence["p"].endswith("yearCreated") for c in checks)
 
 
 def test_what_the_user_said_supports_the_claim(office):

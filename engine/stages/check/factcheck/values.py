@@ -291,10 +291,20 @@ def same_date(claim: tuple, kg: tuple) -> bool:
     return True
 
 
+def _year_number(v: Value) -> bool:
+    """A whole number that may be a year where no "in" says so ("year created 1943")."""
+    if v.kind != "number":
+        return False
+    num, tolerance = v.value
+    return tolerance == 0 and num.is_integer() and 1000 <= num <= 2100
+
+
 def matches(v: Value, kind: str, kg_value: object) -> bool:
     """Does claim value `v` say the same as KG value `kg_value` of `kind`?"""
     if v.kind == "year" and kind == "date":
         return kg_value[0] == v.value
+    if kind == "date" and _year_number(v):
+        return kg_value[0] == int(v.value[0])
     if v.kind == "year" and kind == "number":
         return float(v.value) == kg_value
     if v.kind != kind:
@@ -317,4 +327,4 @@ def matches(v: Value, kind: str, kg_value: object) -> bool:
 
 def comparable(v: Value, kind: str) -> bool:
     """Could `v` be a value of this kind at all (a year for a date, not a phone for a time)?"""
-    return v.kind == kind or (v.kind == "year" and kind in ("date", "number"))
+    return v.kind == kind or (v.kind == "year" and kind in ("date", "number")) or (kind == "date" and _year_number(v))
