@@ -3,7 +3,12 @@ gold value, and how the shares are counted."""
 
 from __future__ import annotations
 
-from engine.harness.eval.answers import contains, figures, office_question, ood_question
+import json
+
+import pytest
+
+from engine.harness.eval.answers import contains, figures, handwritten, office_question, ood_question
+from kgstore.errors import BadInput
 
 
 def test_a_value_is_said_as_words_a_time_as_hh_mm_a_date_as_the_verbalizations_say_it():
@@ -45,3 +50,42 @@ def test_shares_count_only_their_own_turns():
     assert f["gold_in_reply_llm"]["value"] == 0.0
     assert f["contradicted_shown_llm"] == {"value": 1.0, "n": 1, "hits": 1}  # the turn without a model reply is out
     assert f["absent_not_found_auto"]["value"] == 1.0
+
+
+def test_a_hand_written_set_is_read_as_dialogues_whose_last_user_turn_is_judged(tmp_path):
+    music = tmp_path / "music"
+    music.mkdir()
+    (music / "kg.ttl").write_text("", encoding="utf-8")
+    lines = [
+        {"id": "m-1", "kind": "pronoun", "dialogue": [{"speaker": "user", "text": "Who sings in Kestrel Lane?"},
+                                                     {"speaker": "system", "text": "Eleanor Voss."},
+                                                     {"speaker": "user", "text": "Where was she born?"}],
+         "answer_contains": ["Bergen"], "answer_fact": None},
+        {"id": "m-2", "kind": "absent", "dialogue": [{"speaker": "user", "text": "Who plays drums?"}],
+         "answer_contains": [], "answer_fact": None},
+    ]
+    (music / "questions.jsonl").write_text("\n".join(json.dumps(q) for q in lines) + "\n", encoding="utf-8")
+    sets = handwritten(str(tmp_path))
+    assert list(sets) == ["music"]
+    first, second = sets["music"]["m-1"], sets["music"]["m-2"]
+    assert first["kg_file"] == str(music / "kg.ttl")
+    assert [e["manual_transcription"] for e in first["log"]] == ["Who sings in Kestrel Lane?", "Where was she born?"]
+    assert ood_question(first["log"][0]) == ("other", [])  # the written system turn is not replayed, the first turn not judged
+    assert ood_question(first["log"][-1]) == ("single", ["Bergen"])
+    assert ood_question(second["log"][-1]) == ("absent", [])
+
+
+@pytest.mark.parametrize("files, says", [
+    ({}, "has no */questions.jsonl"),
+    ({"a/questions.jsonl": "{}\n", "a/kg.ttl": ""}, "a/questions.jsonl:1: not a question line"),
+    ({"a/questions.jsonl": '{"kind": "single", "dialogue": []}\n', "a/kg.ttl": ""}, "no user turn"),
+    ({"a/questions.jsonl": "", "a/kg.ttl": "", "a/kg.csv": ""}, "needs one kg.* file, has 2"),
+])
+def test_a_hand_written_set_that_cannot_be_read_is_named_in_one_line(tmp_path, files, says):
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    with pytest.raises(BadInput, match=r"^--handwritten: .*" + says.replace("*", r"\*")):
+        handwritten(str(tmp_path))
+    with pytest.raises(BadInput, match="is not a folder"):
+        handwritten(str(tmp_path / "nope"))

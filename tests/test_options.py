@@ -35,6 +35,7 @@ def one_line_error(capsys, argv: list[str]) -> str:
     (["eval", "retrieval", "--split", "nope"], "invalid choice"),
     (["eval", "factcheck", "--errors", "-1"], "--errors: must be at least 0"),
     (["eval", "linking", "--limit", "0"], "--limit: must be at least 1"),
+    (["eval", "answers", "--benchmarks", "handwritten"], "give the set's folder with --handwritten DIR"),
     (["bench", "check", "--repeats", "x"], "an integer expected"),
     (["bench", "reason", "--naive-timeout", "0"], "--naive-timeout: must be more than 0"),
     (["bench", "scale", "--sizes", "0"], "--sizes: must be at least 1"),

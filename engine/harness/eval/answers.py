@@ -13,6 +13,12 @@ measures on what the user is shown:
 - not found: the share of questions about something the KG lacks (out of domain: kind absent, a
   person it does not have or a relation it lacks) answered "not found". Target >= 0.95.
 
+`--benchmarks handwritten --handwritten DIR` adds the out-of-domain companion nobody here
+generated: a folder of domain folders, each with one KG file (`kg.ttl`, `kg.csv`, ...) and a
+`questions.jsonl` of dialogues whose last user turn is judged (`answer_contains` its gold values,
+kind `absent` for what the KG lacks, `compound` not judged for the gold value), the layout of
+`../shared/ood/`. Its earlier system turns are the app's own replies, not the written ones.
+
 One run gives both columns: `auto` is what the app shows by default; `llm` is what it would
 show with `--answer llm`, read from the same turns (the model's reply, refined when it was). A
 turn `auto` answered "not found" without asking the model has no model reply: it counts as
@@ -27,6 +33,7 @@ import re
 import sys
 import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 from engine.state import TurnState
 
@@ -87,6 +94,41 @@ def ood_question(entry: dict) -> tuple[str, list[str]]:
     if kind == "compound" or not answer.get("strings"):
         return "other", []
     return "single", list(answer["strings"])
+
+
+def handwritten(folder: str) -> dict[str, dict]:
+    """{domain: dialogues} of a hand-written set, each dialogue as the replay reads it: the KG
+    file, and the user turns, the last with its gold answer (ood_question's shape)."""
+    from kgstore.errors import BadInput
+
+    root = Path(folder)
+    if not root.is_dir():
+        raise BadInput(f"--handwritten: {folder} is not a folder")
+    out: dict[str, dict] = {}
+    for questions in sorted(root.glob("*/questions.jsonl")):
+        kgs = sorted(f for f in questions.parent.glob("kg.*") if f.is_file())
+        if len(kgs) != 1:
+            raise BadInput(f"--handwritten: {questions.parent} needs one kg.* file, has {len(kgs)}")
+        dialogues = {}
+        for n, line in enumerate(questions.read_text(encoding="utf-8").splitlines(), 1):
+            if not line.strip():
+                continue
+            try:
+                q = json.loads(line)
+                turns = [t["text"] for t in q["dialogue"] if t["speaker"] == "user"]
+                strings = [str(v) for v in q.get("answer_contains") or []]
+                kind = str(q["kind"])
+            except (ValueError, KeyError, TypeError) as exc:
+                raise BadInput(f"--handwritten: {questions}:{n}: not a question line ({exc})") from None
+            if not turns:
+                raise BadInput(f"--handwritten: {questions}:{n}: no user turn")
+            log = [{"manual_transcription": t} for t in turns]
+            log[-1]["gold"] = {"answer": {"kind": kind, "strings": strings}}
+            dialogues[str(q.get("id") or f"{questions.parent.name}-{n}")] = {"kg_file": str(kgs[0]), "log": log}
+        out[questions.parent.name] = dialogues
+    if not out:
+        raise BadInput(f"--handwritten: {folder} has no */questions.jsonl")
+    return out
 
 
 # --- replay ------------------------------------------------------------------------------------
@@ -170,7 +212,9 @@ def main(argv: list[str], command: str = "eval answers") -> int:
     parser.add_argument("--split", choices=("train", "dev", "test"), default="test")
     parser.add_argument("--limit", type=int, metavar="N",
                         help="only the first N dialogues of the office benchmark and of each out-of-domain domain")
-    parser.add_argument("--benchmarks", nargs="+", default=["office", "ood"], choices=("office", "ood"))
+    parser.add_argument("--benchmarks", nargs="+", default=["office", "ood"], choices=("office", "ood", "handwritten"))
+    parser.add_argument("--handwritten", metavar="DIR",
+                        help="with --benchmarks handwritten: the hand-written set's folder (such as ../shared/ood)")
     parser.add_argument("--domains", nargs="+", metavar="DOMAIN", help="out-of-domain domains (default: all)")
     parser.add_argument("--model", metavar="PATH.gguf", help="GGUF model (default: the default model)")
     parser.add_argument("--rows", action="store_true", help="with --json: every turn's row too")
@@ -198,6 +242,10 @@ def main(argv: list[str], command: str = "eval answers") -> int:
         if unknown:
             raise BadInput(f"--domains: unknown domain(s) {', '.join(unknown)} (known: {', '.join(ood.domains())})")
         benchmarks += [(f"ood:{d}", "ood", ood.load_split(d, args.split)) for d in domains]
+    if "handwritten" in args.benchmarks:
+        if not args.handwritten:
+            raise BadInput("--benchmarks handwritten: give the set's folder with --handwritten DIR")
+        benchmarks += [(f"hand:{d}", "ood", dialogues) for d, dialogues in handwritten(args.handwritten).items()]
     resources: dict = {}
     rows: list[dict] = []
     start = time.perf_counter()
@@ -207,9 +255,9 @@ def main(argv: list[str], command: str = "eval answers") -> int:
             row["benchmark"] = name
             rows.append(row)
     results = {name: figures([r for r in rows if r["benchmark"] == name]) for name, _, _ in benchmarks}
-    ood_rows = [r for r in rows if r["benchmark"].startswith("ood:")]
-    if ood_rows:
-        results["ood (all domains)"] = figures(ood_rows)
+    for prefix, total in (("ood:", "ood (all domains)"), ("hand:", "handwritten (all domains)")):
+        if part := [r for r in rows if r["benchmark"].startswith(prefix)]:
+            results[total] = figures(part)
     results["all"] = figures(rows)
     settings = {"split": args.split, "limit_dialogues_per_benchmark": args.limit,
                 "dialogues": {name: (min(len(d), args.limit) if args.limit else len(d)) for name, _, d in benchmarks},
