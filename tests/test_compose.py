@@ -80,6 +80,12 @@ def test_a_fallback_verbalization_reads_as_label_and_value():
              fact("r", "len", "56", "Ystrad Burn — length km — 56", s_label="Ystrad Burn", p_label="length km",
                   o_label="56")]
     assert compose_text(facts) == "Ystrad Burn: flows into Lake Ardvane; length km 56."
+    # A KG whose labels start in lower case ("tarte Tatin"): its sentences start with a capital.
+    facts = [fact("t", "ing", "b", "Tarte Tatin — has ingredient — butter", s_label="tarte Tatin",
+                  p_label="has ingredient", o_label="butter"),
+             fact("t", "ing", "a", "Tarte Tatin — has ingredient — apple", s_label="tarte Tatin",
+                  p_label="has ingredient", o_label="apple")]
+    assert compose_text(facts) == "Tarte Tatin: has ingredient butter; has ingredient apple."
 
 
 def test_select_lists_every_value_of_the_best_relation_and_stops_when_it_was_asked():
@@ -245,6 +251,43 @@ def test_a_name_the_kg_lacks_is_not_found_even_beside_a_type_request(tmp_path):
     assert state.answer_source == "not_found" and "“Xiomara Quill”" in state.shown_reply
     assert s.user_turn("In which city was Eleanor Voss born?").answer_source != "not_found"
     assert s.user_turn("Hi, I'm Xiomara Quill. Which city is Eleanor Voss from?").answer_source != "not_found"
+
+
+def test_a_reply_naming_what_the_kg_lacks_is_replaced_and_an_unsure_one_says_what_is_missing(tmp_path, monkeypatch):
+    from engine.stages.generate import compose
+
+    path = tmp_path / "band.ttl"
+    path.write_text(BAND, encoding="utf-8")
+    config = Config(kg=[str(path)], memory=True, demo="none", scorer="learned", now=NOW, reason_timeout_ms=60_000,
+                    refine_steps=0)
+    invented = "The Glass Harbour is managed by Viktor Koprivin."
+    s = Session.open(config, llm=ScriptedLLM([invented, "Eleanor Voss was born in Leeds, says Viktor Koprivin.",
+                                              "Hello Viktor Koprivin. Eleanor Voss was born in Leeds."]))
+    monkeypatch.setattr(compose, "MISSING_P", 0.0)  # the model is asked even about what no fact answers
+    state = s.user_turn("Who manages The Glass Harbour?")
+    assert [c.evidence.get("unknown") for c in state.checks] == [["Viktor Koprivin"]]
+    # No fact about the band is sure enough to be the answer, nor does one say "manages": not found.
+    assert state.answer_source == "not_found" and "Viktor" not in state.shown_reply
+    assert state.shown_reply.startswith("I found no fact on “manages” about The Glass Harbour")
+    assert "names Viktor Koprivin" in state.composed["reason"]
+    # A sure fact is composed as the answer instead of the reply with an invented name.
+    state = s.user_turn("Where was Eleanor Voss born?")
+    assert state.answer_source == "facts" and state.shown_reply == "Eleanor Voss: birth place Leeds."
+    # A name the user said is no invention.
+    state = s.user_turn("Hi, I'm Viktor Koprivin. Where was Eleanor Voss born?")
+    assert state.answer_source == "llm"
+
+
+def test_a_name_the_kg_lacks_is_not_found_when_only_a_common_word_meets_a_label(tmp_path):
+    path = tmp_path / "band.ttl"
+    path.write_text(BAND + 'ex:prize rdfs:label "Meridian Songwriting Prize" . ex:tom ex:award ex:prize .\n',
+                    encoding="utf-8")
+    config = Config(kg=[str(path)], memory=True, demo="none", now=NOW, reason_timeout_ms=60_000, refine_steps=0)
+    s = Session.open(config, llm=ScriptedLLM(["Tom Ashby won the Meridian Songwriting Prize."] * 3))
+    state = s.user_turn("Which prizes has Xiomara Quill won?")
+    assert any(m.text == "prizes" and m.entity for m in state.mentions)  # the common word meets the prize's label
+    assert state.answer_source == "not_found" and "“Xiomara Quill”" in state.shown_reply
+    assert s.user_turn("Which prizes has Tom Ashby won?").answer_source != "not_found"
 
 
 @pytest.mark.parametrize("label, reads", [

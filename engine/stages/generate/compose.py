@@ -145,8 +145,8 @@ def _parts(c: Candidate) -> tuple[str, str, str]:
     a sentence that starts with no entity, or with two ("X and Y are both connected to Z": what
     follows is not said of X alone), is all rest."""
     text = c.text.strip().rstrip(".").strip()
-    if " — " in text and c.s_label and text.startswith(c.s_label):
-        return c.s_label, ": ", f"{c.p_label} {c.o_label}".strip()
+    if " — " in text and c.s_label and text.casefold().startswith(c.s_label.casefold()):
+        return text[:len(c.s_label)], ": ", f"{c.p_label} {c.o_label}".strip()
     for label in (c.s_label, c.o_label):
         if label and text[:len(label) + 1].casefold() == label.casefold() + " ":
             rest = text[len(label) + 1:]
@@ -249,10 +249,10 @@ def not_found_text(what: str, matches: list[str]) -> str:
     return text
 
 
-def relation_missing(state: TurnState, ctx: TurnContext, facts: list[Candidate]) -> bool:
+def relation_missing(state: TurnState, ctx: TurnContext, facts: list[Candidate], below: float | None = None) -> bool:
     """A focused question (one question about an entity it names: a pronoun's entity is less
-    sure) whose entity the KG has, but no fact of which the learned scorer gives even MISSING_P
-    of answering it, nor one whose relation it names in so many words, nor a record it asks for
+    sure) whose entity the KG has, but no fact of which the learned scorer gives even `below`
+    (MISSING_P unless given) of answering it, nor one whose relation it names in so many words, nor a record it asks for
     in other words ("In what tongue is it?": its language): "What is Berlin's average annual
     rainfall?"."""
     from engine.stages.retrieve import focused
@@ -260,7 +260,8 @@ def relation_missing(state: TurnState, ctx: TurnContext, facts: list[Candidate])
     if ctx.config.scorer != "learned" or not facts or not focused(state, kinds=("name",)):
         return False
     asked, records = asked_words(state), asked_records(state.text)
-    return all(c.score < MISSING_P and not asked & _relation_words(c) and not _asked_as_record(c, records)
+    below = MISSING_P if below is None else below
+    return all(c.score < below and not asked & _relation_words(c) and not _asked_as_record(c, records)
                for c in facts)
 
 
@@ -298,13 +299,14 @@ def missing_text(what: str, about: list[str], closest: str) -> str:
 
 
 def unknown_name(state: TurnState) -> str:
-    """A capitalised name in a turn that links no name: no mention covers it (not a day, a type
-    or a pronoun), it does not introduce the speaker ("I'm Peter Fischer"), and no retrieved
-    fact says it."""
+    """A capitalised name in a turn that links no name said with a capital (a common word that
+    meets a label, "prizes" for "Meridian Translation Prize", names no one): no mention covers
+    it (not a day, a type or a pronoun), it does not introduce the speaker ("I'm Peter
+    Fischer"), and no retrieved fact says it."""
     from engine.nlp.mentions import INTRODUCTION
 
     name = _named(state.text)
-    if not name or any(m.kind == "name" and m.entity for m in state.mentions):
+    if not name or any(m.kind == "name" and m.entity and m.text != m.text.lower() for m in state.mentions):
         return ""
     if any(name.casefold() in c.text.casefold() for c in state.retrieved):
         return ""
@@ -362,9 +364,11 @@ def say_not_found(state: TurnState, ctx: TurnContext) -> None:
          reason="the knowledge graph has no fact about what the question names")
 
 
-def say_missing(state: TurnState, ctx: TurnContext, facts: list[Candidate], relation: str = "") -> None:
+def say_missing(state: TurnState, ctx: TurnContext, facts: list[Candidate], relation: str = "",
+                below: float | None = None, why: str = "") -> None:
     """`relation`: the KG's relation the question names and its entity lacks; else the question's
-    own words for what no fact answers."""
+    own words for what no fact scoring `below` or more answers. `why`: what came first (the
+    model's reply not shown)."""
     from engine.nlp.mentions import tokenize
 
     touched = {c.fact.s for c in facts} | {c.fact.o for c in facts}
@@ -374,7 +378,9 @@ def say_missing(state: TurnState, ctx: TurnContext, facts: list[Candidate], rela
     else:
         words = asked_words(state)
         what = " ".join(t.text for t in tokenize(state.text) if _words(t.text) & words)
-        reason = f"no fact about the question scores {MISSING_P} or more as its answer"
+        reason = (f"no fact about the question scores {MISSING_P if below is None else below} or more as its answer, "
+                  "nor names what it asks")
+    reason = f"{why}; {reason}" if why else reason
     closest = facts[:CLOSEST_FACTS]
     _set(state, ctx, "not_found", missing_text(what, sorted(names), compose_text(closest)),
          facts=[c.text for c in closest], asked=what, reason=reason)
@@ -436,11 +442,25 @@ def dominant(facts: list[Candidate]) -> list[Candidate]:
     return values if top.score >= DOMINANT_P and rest < DOMINANT_RATIO * top.score else []
 
 
+def invented(checks: list[Check], dialogue: str) -> list[str]:
+    """Names the reply's claims state that the knowledge graph has nothing of, and that the user
+    did not say either ("The mayor of Vienna is Viktor Koprivin", over a KG without mayors)."""
+    said = dialogue.casefold()
+    names = (n for c in checks if c.verdict == "nei" and isinstance(c.evidence, dict)
+             for n in c.evidence.get("unknown") or [])
+    return list(dict.fromkeys(n for n in names if n.casefold() not in said))
+
+
 def replacement_reason(checks: list[Check], response: str, error: str, facts: list[Candidate],
-                       asked: set[str] = frozenset()) -> str:
-    """Why `--answer auto` does not show the model's reply, or "" to show it."""
+                       asked: set[str] = frozenset(), dialogue: str | None = None) -> str:
+    """Why `--answer auto` does not show the model's reply, or "" to show it. `dialogue`: what
+    the user said so far, for a turn that looks something up (names from there are not
+    invented); None for small talk, where a name the KG lacks is no answer passed off."""
     if any(c.verdict == "contradicted" for c in checks):
         return "a claim of the model's reply contradicts the knowledge graph"
+    names = invented(checks, dialogue) if dialogue is not None else []
+    if names:
+        return f"the model's reply names {', '.join(names[:3])}, which the knowledge graph does not have"
     if not facts:
         return ""
     if not response:
@@ -474,14 +494,25 @@ def decide(state: TurnState, ctx: TurnContext) -> None:
     checks = (state.refined.get("checks") or []) if state.refined else state.checks
     # Small talk and questions about the dialogue need no fact, but a contradiction is never shown.
     facts = facts_about_question(state) if state.plan in KNOWLEDGE_PLANS else []
-    reason = replacement_reason(checks, reply, state.error, facts, asked_words(state))
+    dialogue = (" ".join([t for who, t in state.history if who == "user"] + [state.text])
+                if state.plan in KNOWLEDGE_PLANS else None)
+    reason = replacement_reason(checks, reply, state.error, facts, asked_words(state), dialogue)
     if not reason:
+        return
+    # The model could not answer from the facts either: unless one of them is sure enough to be
+    # the answer, or the question names its relation, say that the KG has no such fact, with the
+    # closest ones, rather than present them as the answer.
+    if relation_missing(state, ctx, facts, below=DOMINANT_P):
+        say_missing(state, ctx, facts, below=DOMINANT_P, why=reason)
         return
     if facts:
         say_facts(state, ctx, facts, reason)
         return
-    # Contradicted, and nothing retrieved about the question: what the graph said instead is all we have.
     evidence = _contradicting_evidence(checks)
-    text = " ".join(e.rstrip(". ") + "." for e in evidence) if evidence else (
-        "The model's reply contradicted the knowledge graph, and the graph holds nothing more on this question.")
+    if not evidence:  # invented, and nothing retrieved about the question
+        say_not_found(state, ctx)
+        state.composed["reason"] = reason
+        return
+    # Contradicted, and nothing retrieved about the question: what the graph said instead is all we have.
+    text = " ".join(e.rstrip(". ") + "." for e in evidence)
     _set(state, ctx, "facts", text, facts=evidence, reason=reason)

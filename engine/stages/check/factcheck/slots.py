@@ -41,6 +41,7 @@ class Judgement:
     reason: str = ""
     extra: dict | None = None  # evidence that is not a triple (dialogue turn, calendar)
     supported: int = 0  # parts of the claim the KG confirmed (ranks readings of ambiguous names)
+    unknown: tuple[str, ...] = ()  # names the claim states that the KG has nothing of (invented, maybe)
 
 
 def rank(j: Judgement) -> tuple[int, int, int]:

@@ -307,7 +307,10 @@ class Verifier(RelationChecks, ValueChecks):
     # -- claims ------------------------------------------------------------------------------
     def check(self, claim: str) -> Check:
         j = self.judge(claim)
-        return Check(claim=claim, verdict=j.verdict, evidence=self.evidence(j), reason=j.reason)
+        evidence = self.evidence(j)
+        if j.verdict == "nei" and j.unknown:
+            evidence["unknown"] = list(j.unknown)
+        return Check(claim=claim, verdict=j.verdict, evidence=evidence, reason=j.reason)
 
     def judge(self, claim: str) -> Judgement:
         text = claim.strip()
@@ -322,7 +325,8 @@ class Verifier(RelationChecks, ValueChecks):
             # "I believe it's in Room B": a hedged claim is still a claim; judged on its own
             # words, and an opinion when the KG has nothing to say on them.
             j = self.judge(text[hedge.end():])
-            return j if j.verdict != "nei" else Judgement("nei", reason="an opinion, not a fact the KG can hold")
+            return j if j.verdict != "nei" else Judgement("nei", reason="an opinion, not a fact the KG can hold",
+                                                          unknown=j.unknown)
         if OPINION.search(text):
             return Judgement("nei", reason="an opinion, not a fact the KG can hold")
         from engine.nlp.mentions import detect
@@ -382,7 +386,7 @@ class Verifier(RelationChecks, ValueChecks):
             unknown = [u for u in unknown if not any(m.text == u for m in exact)]
         if not anchors:
             if unknown:
-                return Judgement("nei", reason=f"'{unknown[0]}' is not in the KG")
+                return Judgement("nei", reason=f"'{unknown[0]}' is not in the KG", unknown=tuple(unknown))
             return self._from_dialogue(text) or Judgement("nei", reason="names nothing the KG knows")
         implicit = self._implicit_argument(anchors, values, unknown, blank)
         if implicit is not None:
@@ -469,18 +473,20 @@ class Verifier(RelationChecks, ValueChecks):
             clash = self._itself(ents[0], said)  # "The Poster Session is organized by the Poster Session."
             if clash:
                 contra.append(clash)
+        invented = []
         for name in unknown:
             clash = self._unknown_clash(name, ents, cues, said)
             if clash:
                 contra.append(clash)
             else:
                 missing.append(name)
+                invented.append(name)
 
         if contra:
             j = Judgement("contradicted", [k for k, _ in contra], reason=contra[0][1], supported=len(support))
         elif missing:
             j = Judgement("nei", support, reason=f"the KG has nothing on {', '.join(repr(x) for x in missing[:3])}"
-                          + (" here" if support else ""))
+                          + (" here" if support else ""), unknown=tuple(invented))
         elif support:
             j = Judgement("supported", support, reason="the KG says " + self.say(support[0]), supported=len(support))
         else:
