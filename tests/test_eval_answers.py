@@ -50,6 +50,7 @@ def test_shares_count_only_their_own_turns():
     assert f["gold_in_reply_llm"]["value"] == 0.0
     assert f["contradicted_shown_llm"] == {"value": 1.0, "n": 1, "hits": 1}  # the turn without a model reply is out
     assert f["absent_not_found_auto"]["value"] == 1.0
+    assert f["answerable_not_found_auto"] == {"value": 0.0, "n": 1, "hits": 0}
 
 
 def test_a_hand_written_set_is_read_as_dialogues_whose_last_user_turn_is_judged(tmp_path):

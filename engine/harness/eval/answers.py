@@ -11,7 +11,8 @@ measures on what the user is shown:
   intent; out of domain: every kind but compound and absent) whose shown reply contains the gold
   value (any of them, for a relation with several). Target >= 0.9 with `--answer auto`.
 - not found: the share of questions about something the KG lacks (out of domain: kind absent, a
-  person it does not have or a relation it lacks) answered "not found". Target >= 0.95.
+  person it does not have or a relation it lacks) answered "not found". Target >= 0.95. Beside
+  it, its price: the share of single-relation questions the KG does answer that got "not found".
 
 `--benchmarks handwritten --handwritten DIR` adds the out-of-domain companion nobody here
 generated: a folder of domain folders, each with one KG file (`kg.ttl`, `kg.csv`, ...) and a
@@ -189,6 +190,8 @@ def figures(rows: list[dict]) -> dict:
         "gold_in_reply_auto": share(rows, "gold_auto", single),
         "gold_in_reply_llm": share(rows, "gold_llm", single),
         "absent_not_found_auto": share(rows, "not_found", lambda r: r["kind"] == "absent"),
+        # The price of saying "not found": single-relation questions the KG answers that got it.
+        "answerable_not_found_auto": share(rows, "not_found", single),
         "answer_sources": {s: sum(r["answer_source"] == s for r in rows) for s in ("llm", "facts", "not_found", "")},
     }
 
@@ -198,12 +201,13 @@ def table(results: dict[str, dict]) -> str:
         return "–" if f["value"] is None else f"{f['value']:.3f} ({f['hits']}/{f['n']})"
 
     head = ("| benchmark | turns | contradicted shown: auto | llm | gold value in reply: auto | llm "
-            "| absent → not found (auto) |")
-    lines = [head, "| --- | --- | --- | --- | --- | --- | --- |"]
+            "| absent → not found (auto) | answerable → not found (auto) |")
+    lines = [head, "| --- | --- | --- | --- | --- | --- | --- | --- |"]
     for name, f in results.items():
         lines.append(f"| {name} | {f['turns']} | {cell(f['contradicted_shown_auto'])} | "
                      f"{cell(f['contradicted_shown_llm'])} | {cell(f['gold_in_reply_auto'])} | "
-                     f"{cell(f['gold_in_reply_llm'])} | {cell(f['absent_not_found_auto'])} |")
+                     f"{cell(f['gold_in_reply_llm'])} | {cell(f['absent_not_found_auto'])} | "
+                     f"{cell(f['answerable_not_found_auto'])} |")
     return "\n".join(lines)
 
 
