@@ -249,18 +249,17 @@ def not_found_text(what: str, matches: list[str]) -> str:
     return text
 
 
-def relation_missing(state: TurnState, ctx: TurnContext, facts: list[Candidate], below: float | None = None) -> bool:
+def relation_missing(state: TurnState, ctx: TurnContext, facts: list[Candidate], below: float) -> bool:
     """A focused question (one question about an entity it names: a pronoun's entity is less
-    sure) whose entity the KG has, but no fact of which the learned scorer gives even `below`
-    (MISSING_P unless given) of answering it, nor one whose relation it names in so many words, nor a record it asks for
-    in other words ("In what tongue is it?": its language): "What is Berlin's average annual
+    sure) whose entity the KG has, but no fact of which the learned scorer gives even `below` of
+    answering it, nor one whose relation it names in so many words, nor a record it asks for in
+    other words ("In what tongue is it?": its language): "What is Berlin's average annual
     rainfall?"."""
     from engine.stages.retrieve import focused
 
     if ctx.config.scorer != "learned" or not facts or not focused(state, kinds=("name",)):
         return False
     asked, records = asked_words(state), asked_records(state.text)
-    below = MISSING_P if below is None else below
     return all(c.score < below and not asked & _relation_words(c) and not _asked_as_record(c, records)
                for c in facts)
 
@@ -353,19 +352,21 @@ def _set(state: TurnState, ctx: TurnContext, source: str, text: str, **extra) ->
     ctx.emit(ReplyDone(text, composed=source))
 
 
-def say_not_found(state: TurnState, ctx: TurnContext) -> None:
+def say_not_found(state: TurnState, ctx: TurnContext, why: str = "") -> None:
+    """`why`: what came first (the model's reply not shown)."""
     from engine.nlp.mentions import label_index
 
     what = asked_about(state.text)
     linked = {m.label for m in state.mentions if m.entity and m.label}
     matches = [m for m in close_matches(state.text, label_index(ctx), MATCHES + len(linked)) if m not in linked]
     matches = matches[:MATCHES]
+    reason = "the knowledge graph has no fact about what the question names"
     _set(state, ctx, "not_found", not_found_text(what, matches), matches=matches, asked=what,
-         reason="the knowledge graph has no fact about what the question names")
+         reason=f"{why}; {reason}" if why else reason)
 
 
-def say_missing(state: TurnState, ctx: TurnContext, facts: list[Candidate], relation: str = "",
-                below: float | None = None, why: str = "") -> None:
+def say_missing(state: TurnState, ctx: TurnContext, facts: list[Candidate], *, below: float, relation: str = "",
+                why: str = "") -> None:
     """`relation`: the KG's relation the question names and its entity lacks; else the question's
     own words for what no fact scoring `below` or more answers. `why`: what came first (the
     model's reply not shown)."""
@@ -378,8 +379,7 @@ def say_missing(state: TurnState, ctx: TurnContext, facts: list[Candidate], rela
     else:
         words = asked_words(state)
         what = " ".join(t.text for t in tokenize(state.text) if _words(t.text) & words)
-        reason = (f"no fact about the question scores {MISSING_P if below is None else below} or more as its answer, "
-                  "nor names what it asks")
+        reason = f"no fact about the question scores {below} or more as its answer, nor names what it asks"
     reason = f"{why}; {reason}" if why else reason
     closest = facts[:CLOSEST_FACTS]
     _set(state, ctx, "not_found", missing_text(what, sorted(names), compose_text(closest)),
@@ -403,8 +403,8 @@ def answer_without_model(state: TurnState, ctx: TurnContext) -> bool:
     if ctx.config.answer == "auto" and state.plan in KNOWLEDGE_PLANS:
         facts = facts_about_question(state)
         lacking = lacking_relation(state, ctx) if facts else ""
-        if lacking or relation_missing(state, ctx, facts):
-            say_missing(state, ctx, facts, lacking)
+        if lacking or relation_missing(state, ctx, facts, MISSING_P):
+            say_missing(state, ctx, facts, below=MISSING_P, relation=lacking)
             return True
     if ctx.config.answer == "facts" and state.plan in KNOWLEDGE_PLANS:
         facts = facts_about_question(state)
@@ -502,7 +502,7 @@ def decide(state: TurnState, ctx: TurnContext) -> None:
     # The model could not answer from the facts either: unless one of them is sure enough to be
     # the answer, or the question names its relation, say that the KG has no such fact, with the
     # closest ones, rather than present them as the answer.
-    if relation_missing(state, ctx, facts, below=DOMINANT_P):
+    if relation_missing(state, ctx, facts, DOMINANT_P):
         say_missing(state, ctx, facts, below=DOMINANT_P, why=reason)
         return
     if facts:
@@ -510,8 +510,7 @@ def decide(state: TurnState, ctx: TurnContext) -> None:
         return
     evidence = _contradicting_evidence(checks)
     if not evidence:  # invented, and nothing retrieved about the question
-        say_not_found(state, ctx)
-        state.composed["reason"] = reason
+        say_not_found(state, ctx, why=reason)
         return
     # Contradicted, and nothing retrieved about the question: what the graph said instead is all we have.
     text = " ".join(e.rstrip(". ") + "." for e in evidence)

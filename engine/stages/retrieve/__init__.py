@@ -170,6 +170,16 @@ def with_all_values(sel: Selection, candidates: list[Candidate], anchors: set[st
     return _joined(sel, sorted(more, key=lambda c: -c.score), cap, ahead=False)
 
 
+def with_records(sel: Selection, candidates: list[Candidate], anchors: set[str], records: set[str],
+                 cap: int) -> Selection:
+    """The turn's entities' records of the kinds the question asks for in other words ("What does
+    she do for a living?": her occupations), which the relevance model scores as name noise."""
+    have = {id(c) for c in sel.facts}
+    more = [c for c in candidates if id(c) not in have and not is_node_fact(c.fact) and not c.derived
+            and c.fact.s in anchors and recorded(c.p_label, predicate_key(c.fact.p)) in records]
+    return _joined(sel, more, cap, ahead=True)
+
+
 def _joined(sel: Selection, more: list[Candidate], cap: int, ahead: bool) -> Selection:
     """`sel` with as many of the edges `more` as the cap allows, and their ends; the joined edges
     go ahead of its own (`ahead`) or among them by score."""
@@ -203,16 +213,6 @@ def select(state: TurnState, retriever: str, k: int, cap: int, prizes: dict | No
     if records:
         sel = with_records(sel, state.candidates, anchors, records, cap)
     return sel
-
-
-def with_records(sel: Selection, candidates: list[Candidate], anchors: set[str], records: set[str],
-                 cap: int) -> Selection:
-    """The turn's entities' records of the kinds the question asks for in other words ("What does
-    she do for a living?": her occupations), which the relevance model scores as name noise."""
-    have = {id(c) for c in sel.facts}
-    more = [c for c in candidates if id(c) not in have and not is_node_fact(c.fact) and not c.derived
-            and c.fact.s in anchors and recorded(c.p_label, predicate_key(c.fact.p)) in records]
-    return _joined(sel, more, cap, ahead=True)
 
 
 def _report(state: TurnState) -> dict:
