@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("engine", "kgstore", "rules", "tui", "models")
+PACKAGES = ("cli", "harness", "engine", "kgstore", "rules", "tui", "models")
 
 
 def test_the_import_contract_holds():

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from engine.cli import main
+from cli import main
 from engine.config import Config
 from engine.llm.llama import gpu_offload_supported
 from engine.llm.openai import OpenAIBackend
@@ -95,7 +95,7 @@ def test_with_the_server_down_auto_answers_from_the_knowledge_graph():
 def test_ctrl_c_stops_the_reply_and_keeps_it_marked_cut():
     with StubChatServer(mode="hang_mid", reply="one two three") as server:
         env = dict(os.environ, HF_HUB_OFFLINE="1")
-        proc = subprocess.Popen([sys.executable, "-m", "engine.cli", "ask", QUESTION, "--openai-url", server.url,
+        proc = subprocess.Popen([sys.executable, "-m", "cli", "ask", QUESTION, "--openai-url", server.url,
                                  "--memory", "--scorer", "bm25"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
                                 cwd=os.path.dirname(os.path.dirname(__file__)))
         assert proc.stdout.read(3) == b"one"  # the first token arrived; the server now holds the stream

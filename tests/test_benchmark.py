@@ -7,8 +7,8 @@ from datetime import date, time
 
 import pytest
 
-from engine.harness.benchmark import load_split
-from engine.harness.benchmark.generate import DEMO_ID, SPLITS, generate_demo, generate_split
+from harness.office import load_split
+from harness.office.generate import DEMO_ID, SPLITS, generate_demo, generate_split
 from kgstore import vocab
 from kgstore.vocab import office_entity, office_predicate
 

@@ -97,7 +97,7 @@ def test_llm_splitter_splits_what_the_model_left_out_or_joined():
 
 
 def test_cli_check_json(capsys):
-    from engine.cli import main
+    from cli import main
 
     code = main(["check", "--kg", demo_path("wikidata"), "--response", REPLY, "--json", "--memory"])
     out = json.loads(capsys.readouterr().out)
@@ -109,7 +109,7 @@ def test_cli_check_json(capsys):
 
 
 def test_cli_check_bad_input_exits_2(capsys, tmp_path):
-    from engine.cli import main
+    from cli import main
 
     assert main(["check", "--kg", str(tmp_path / "missing.ttl"), "--response", "x"]) == 2
     assert "missing.ttl" in capsys.readouterr().err
@@ -120,7 +120,7 @@ def test_cli_check_bad_input_exits_2(capsys, tmp_path):
 
 def test_a_reply_with_more_claims_than_the_limit_says_so(wikidata_store, capsys):
     from engine.stages.check import run
-    from engine.cli import main
+    from cli import main
     from engine.stages.check.factcheck.split import MAX_CLAIMS
 
     ctx, events = context(wikidata_store, max_claims=2)
@@ -147,7 +147,7 @@ def test_a_reply_with_more_claims_than_the_limit_says_so(wikidata_store, capsys)
 
 @pytest.mark.slow
 def test_cli_check_replays_the_dialogue_first(capsys, tmp_path):
-    from engine.cli import main
+    from cli import main
 
     dialogue = tmp_path / "d.json"
     dialogue.write_text(json.dumps([{"speaker": "user", "text": "Where is the Poster Session?"},
@@ -160,7 +160,7 @@ def test_cli_check_replays_the_dialogue_first(capsys, tmp_path):
 
 
 def test_eval_factcheck_reports_per_class_accuracy_and_confusion():
-    from engine.harness.eval.factcheck import run
+    from harness.eval.factcheck import run
 
     res = run("dev", ("wikidata",))
     assert res["reference_replies"]["claims"] == 0  # the office's own replies are only read for office
@@ -172,7 +172,7 @@ def test_eval_factcheck_reports_per_class_accuracy_and_confusion():
 
 
 def test_bench_check_json(capsys):
-    from engine.harness.bench.check import main
+    from harness.bench.check import main
 
     assert main(["--repeats", "2", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)

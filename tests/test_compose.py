@@ -176,7 +176,7 @@ def test_overview_of_the_office_kg(kg):
 
 
 def test_ask_json_says_whose_answer_it_is(kg, capsys, monkeypatch):
-    from engine.cli import ask as cli_ask
+    from cli import ask as cli_ask
 
     monkeypatch.setattr("engine.llm.make_backend", lambda config: ScriptedLLM([WRONG_PHONE]))
     monkeypatch.setattr("engine.llm.check_model", lambda config: None)
@@ -301,7 +301,7 @@ def test_an_example_question_is_made_only_of_a_relation_that_reads_as_a_noun(lab
 
 
 def test_kgchat_overview_prints_what_the_first_screen_shows(tmp_path, capsys):
-    from engine.cli import main
+    from cli import main
 
     path = tmp_path / "uni.ttl"
     path.write_text(UNIVERSITY, encoding="utf-8")

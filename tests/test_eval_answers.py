@@ -1,4 +1,4 @@
-"""The judging of `kgchat eval answers` (engine/harness/eval/answers.py): when a reply says the
+"""The judging of `kgchat eval answers` (harness/eval/answers.py): when a reply says the
 gold value, and how the shares are counted."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from engine.harness.eval.answers import contains, figures, handwritten, office_question, ood_question
+from harness.eval.answers import contains, figures, handwritten, office_question, ood_question
 from kgstore.errors import BadInput
 
 

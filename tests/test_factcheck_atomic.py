@@ -30,7 +30,7 @@ def wikidata():
 
 @pytest.fixture(scope="module")
 def bands():
-    from engine.harness.eval.replies import KG_DIR
+    from harness.eval.replies import KG_DIR
 
     return loaded(str(KG_DIR / "bands.ttl"))
 
@@ -156,7 +156,7 @@ def test_a_chain_of_values_gives_one_claim_per_value_with_the_reply_words(chain)
 
 
 def test_out_of_generator_replies_are_well_formed():
-    from engine.harness.eval.replies_score import build
+    from harness.eval.replies_score import build
 
     pairs = build("dev")
     gold = [g for reply, _ in pairs for g in reply.gold]
@@ -170,7 +170,7 @@ def test_out_of_generator_replies_are_well_formed():
 
 
 def test_value_scoring_uses_the_claim_that_holds_the_value():
-    from engine.harness.eval.replies_score import addressed_subject, own_claim
+    from harness.eval.replies_score import addressed_subject, own_claim
     from engine.state import Check
 
     checks = [Check("The Poster Session is planned for Tuesday.", "contradicted"),
@@ -186,8 +186,8 @@ def test_value_scoring_uses_the_claim_that_holds_the_value():
 def test_eval_reports_both_sets(monkeypatch, capsys):
     """`kgchat eval factcheck --set replies` prints the out-of-generator block (scores stubbed:
     the real run is the command itself)."""
-    from engine.harness.eval import factcheck as eval_factcheck
-    from engine.harness.eval import replies_score
+    from harness.eval import factcheck as eval_factcheck
+    from harness.eval import replies_score
 
     fake = replies_score.summarize([{"domain": "office", "kind": "value", "relation": "date", "value": "Tuesday",
                                      "expected": "contradicted", "got": "contradicted", "alone": True,
@@ -202,7 +202,7 @@ def test_eval_reports_both_sets(monkeypatch, capsys):
 @pytest.fixture(scope="module")
 def weekly(tmp_path_factory):
     """A benchmark world with three Poster Sessions (Tue 13:00 Alpha, Wed 10:00 Alpha, Thu 11:30 Epsilon)."""
-    from engine.harness.benchmark import load_split
+    from harness.office import load_split
 
     did = "dev-01-5"
     path = tmp_path_factory.mktemp("weekly") / "world.json"

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from engine import options
-from engine import cli
+import cli
 from engine.config import Config
 from kgstore import KGStore, demo_path
 from kgstore.errors import BadInput

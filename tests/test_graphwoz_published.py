@@ -145,7 +145,7 @@ def test_the_one_person_the_reply_named_competes_with_the_topic_for_her():
 
 
 def test_graphwoz_evaluation_scores_gold_entities_and_answer_recall():
-    from engine.harness.eval.graphwoz import gold_pairs, replay, stated, summary
+    from harness.eval.graphwoz import gold_pairs, replay, stated, summary
 
     assert gold_pairs("Mark Morris : @speaker, Philosophy group : Philosophy, Kevin") == [
         ("Mark Morris", "@speaker"), ("Philosophy group", "Philosophy")]
@@ -162,7 +162,7 @@ def test_graphwoz_evaluation_scores_gold_entities_and_answer_recall():
 def test_retrieve_replays_the_asr_transcript_and_reports_unknown_keys(capsys):
     import json
 
-    from engine.cli.retrieve import main
+    from cli.retrieve import main
 
     assert main(["--kg", FIXTURE, "--dialogue", FIXTURE, "--dialogue-id", "LAB_1", "--memory", "--demo", "none",
                  "--transcript", "asr", "--scorer", "bm25", "--retriever", "topk", "--json"]) == 0

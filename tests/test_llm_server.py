@@ -47,7 +47,7 @@ def test_streams_a_reply_from_llama_cpp_server(server):
 def test_kgchat_ask_answers_through_the_server(server, capsys):
     import json
 
-    from engine.cli import main
+    from cli import main
 
     url, _ = server
     code = main(["ask", "Who is in the Engineering group?", "--openai-url", url, "--memory", "--scorer", "bm25",

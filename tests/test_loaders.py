@@ -13,7 +13,7 @@ from pathlib import Path
 import pyoxigraph
 import pytest
 
-from engine.cli import main as kgchat
+from cli import main as kgchat
 from kgstore import KGStore
 from kgstore.errors import LoadError
 from kgstore.loaders.graphwoz_json import read_dialogue, read_dialogue_file

@@ -1,4 +1,4 @@
-"""The out-of-domain benchmark (engine/harness/ood) and the answer-fact metrics built on it."""
+"""The out-of-domain benchmark (harness/ood) and the answer-fact metrics built on it."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ import re
 
 import pytest
 
-from engine.harness import ood
-from engine.harness.retrieval.answer_facts import AnswerTally, answered, noise_counts
-from engine.harness.ood.generate import DOMAINS, file_name, generate, make_world
+from harness import ood
+from harness.retrieval.answer_facts import AnswerTally, answered, noise_counts
+from harness.ood.generate import DOMAINS, file_name, generate, make_world
 from engine.state import Candidate
 from kgstore.loaders import detect_format
 from kgstore.store import KGStore
@@ -188,7 +188,7 @@ def test_answer_recall_and_noise_on_a_tiny_case():
 
 
 def test_office_turns_carry_answer_facts():
-    from engine.harness.benchmark.dialogues import answer_of
+    from harness.office.dialogues import answer_of
 
     gold = {"edges": [["e", "p", "o"]]}
     assert answer_of(['request_entity_attribute(entity="X", attribute="organizer")'], gold)["kind"] == "single"
@@ -200,8 +200,8 @@ def test_office_turns_carry_answer_facts():
 def test_lodo_never_trains_on_the_held_out_domain(monkeypatch):
     import types
 
-    import engine.harness.train_relevance as train_relevance
-    from engine.harness.eval import lodo
+    import harness.train_relevance as train_relevance
+    from harness.eval import lodo
 
     seen = {}
 
@@ -229,7 +229,7 @@ def test_a_split_is_the_same_whatever_the_hash_seed():
     import subprocess
     import sys
 
-    code = ("import hashlib, json; from engine.harness import ood; "
+    code = ("import hashlib, json; from harness import ood; "
             "print(hashlib.md5(json.dumps(ood.load_split('football', 'test'), sort_keys=True, default=str)"
             ".encode()).hexdigest())")
     digests = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,

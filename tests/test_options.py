@@ -7,8 +7,8 @@ import errno
 
 import pytest
 
-from engine import cli
-from engine.cli import guarded, main as kgchat
+import cli
+from cli import guarded, main as kgchat
 from engine.config import Config, ConfigError, load_config
 from engine.llm.base import LLMError
 from kgstore import demo_path
@@ -88,7 +88,7 @@ def test_max_claims_ceiling_is_the_splitters_own():
 
 
 def test_kg_takes_its_files_and_leaves_the_question(tmp_path):
-    from engine.cli.ask import parser
+    from cli.ask import parser
 
     other = tmp_path / "other.ttl"
     other.write_text("<http://a> <http://b> <http://c> .\n", encoding="utf-8")

@@ -11,7 +11,7 @@ import pytest
 
 from engine.stages.score import encoder
 from engine.stages.score import onnx
-from engine.cli import main
+from cli import main
 from engine.stages.score.onnx import onnx_session
 from engine.stages.score.relevance import MODEL_PATH
 from tests.fakes import StubChatServer

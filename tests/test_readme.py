@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from engine import options
-from engine import cli
+import cli
 from kgstore import demo_path
 from kgstore.errors import BadInput
 

@@ -175,7 +175,7 @@ NO_LABELS = """
 
 
 def _retrieve(tmp_path, capsys, kg_text, turns, *extra):
-    from engine.cli.retrieve import main
+    from cli.retrieve import main
 
     kg = tmp_path / "kg.ttl"
     kg.write_text(kg_text, encoding="utf-8")
@@ -234,7 +234,7 @@ def test_bad_input_kg_without_labels_empty_kg_no_mentions_non_english(tmp_path, 
             assert f["s_label"] and "http" not in f["s_label"]  # local names, not IRIs
 
 def test_empty_kg_retrieves_nothing(tmp_path, capsys):
-    from engine.cli.retrieve import main
+    from cli.retrieve import main
 
     dialogue = tmp_path / "d.json"
     dialogue.write_text(json.dumps([{"speaker": "user", "text": "Who is Omar?"}]), encoding="utf-8")
@@ -244,7 +244,7 @@ def test_empty_kg_retrieves_nothing(tmp_path, capsys):
 
 
 def test_retrieve_bad_dialogue_file_exits_2(tmp_path, capsys):
-    from engine.cli import main
+    from cli import main
 
     kg = tmp_path / "kg.ttl"
     kg.write_text(TTL, encoding="utf-8")
@@ -261,7 +261,7 @@ def test_retrieve_bad_dialogue_file_exits_2(tmp_path, capsys):
 def test_demo_office_organizer_question_retrieves_the_organizer(tmp_path, capsys, question, wanted):
     """Issue 16: on the demo KG with the default retriever and scorer, the organizer fact scored
     0.51, ranked 7th and was not retrieved; the model then named a group as the organizer."""
-    from engine.cli.retrieve import main
+    from cli.retrieve import main
 
     dialogue = tmp_path / "d.json"
     dialogue.write_text(json.dumps([{"speaker": "user", "text": question}]), encoding="utf-8")

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from engine.cli import main as cli
+from cli import main as cli
 
 
 def test_eval_linking_reports_precision_and_coverage_per_kind(capsys):

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from engine.cli import main as cli
-from engine.harness.learn import WEIGHT, tunable, with_weights
+from cli import main as cli
+from harness.learn import WEIGHT, tunable, with_weights
 from rules.reasoner import RULES_DIR, RuleSet
 
 

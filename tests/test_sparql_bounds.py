@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.cli import main as kgchat
+from cli import main as kgchat
 from kgstore import KGStore
 from kgstore.query import BoundedQuery, display_width, fit, is_update
 from loopback import free_port
@@ -55,7 +55,7 @@ def sort_db(tmp_path_factory) -> str:
 
 def _cli(*args: str, timeout: float = 120) -> subprocess.Popen:
     env = dict(os.environ, PYTHONPATH=str(ROOT), HF_HUB_OFFLINE="1")
-    return subprocess.Popen([sys.executable, "-m", "engine.cli", *args], stdout=subprocess.PIPE,
+    return subprocess.Popen([sys.executable, "-m", "cli", *args], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
 
 
@@ -169,7 +169,7 @@ def test_wide_and_combining_characters_keep_the_columns_aligned(db, capsys):
 
 
 def test_a_table_whose_first_row_is_slow_still_takes_its_widths_from_rows(capsys):
-    from engine.cli.sparql import _print_table
+    from cli.sparql import _print_table
     from kgstore.query import Head, Outcome
 
     class SlowStart:  # pauses before the first row, as a query that sorts first does

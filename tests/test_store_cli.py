@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from engine.cli import main as kgchat
+from cli import main as kgchat
 from kgstore import demo_path
 from kgstore.vocab import WD, bg_graph
 

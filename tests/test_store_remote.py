@@ -182,7 +182,7 @@ def test_slow_or_garbage_endpoints_raise_remote_unavailable(mode, message):
 
 
 def _retrieved(capsys, argv: list[str]) -> list[dict]:
-    from engine.cli import main as kgchat
+    from cli import main as kgchat
 
     assert kgchat(argv) == 0
     turns = json.loads(capsys.readouterr().out)["turns"]
@@ -193,7 +193,7 @@ def _retrieved(capsys, argv: list[str]) -> list[dict]:
 @pytest.mark.slow
 @pytest.mark.parametrize("index", [0, 1])
 def test_retrieval_over_the_server_equals_the_embedded_store_on_dev_dialogues(tmp_path, capsys, index):
-    from engine.harness.benchmark import load_split
+    from harness.office import load_split
 
     dialogue_id, dialogue = list(load_split("dev").items())[index]
     path = tmp_path / "dev.json"

@@ -1,4 +1,4 @@
-"""Training the relevance model (engine/harness/train_relevance.py) on synthetic replayed turns."""
+"""Training the relevance model (harness/train_relevance.py) on synthetic replayed turns."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ from datetime import datetime
 
 import numpy as np
 
-from engine.harness import train_relevance as tr
-from engine.harness.retrieval import ReplayedTurn
+from harness import train_relevance as tr
+from harness.retrieval import ReplayedTurn
 from engine.state import Candidate, TurnState
 from engine.stages.score.features import FEATURES, MODEL_INPUTS
 from kgstore.terms import Fact

@@ -577,7 +577,7 @@ async def test_brackets_in_an_error_are_shown_as_text(kg_file, shared):
 
 
 def test_missing_model_is_one_error_before_the_app_starts(tmp_path, capsys):
-    from engine.cli import main
+    from cli import main
 
     broken = tmp_path / "broken.gguf"
     broken.write_bytes(b"not a gguf file at all")

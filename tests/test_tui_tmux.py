@@ -24,7 +24,7 @@ pytestmark = pytest.mark.skipif(TMUX is None, reason="tmux is not installed (`ma
 
 def _kgchat() -> list[str]:
     exe = Path(sys.executable).with_name("kgchat")
-    return [str(exe)] if exe.exists() else [sys.executable, "-m", "engine.cli"]
+    return [str(exe)] if exe.exists() else [sys.executable, "-m", "cli"]
 
 
 class Terminal:

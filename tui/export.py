@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.state import TurnState
+from engine.turn_json import answer_json
 
 
 @dataclass
@@ -26,12 +27,10 @@ class ChatTurn:
 def turn_json(t: ChatTurn) -> dict[str, Any]:
     """The turn as `kgchat ask --json` prints it, with what the app saw (the reply as shown,
     errors) and what a reader of the export wants beside it (mention kinds, rules, bridges)."""
-    from engine.cli.ask import turn_json as ask_turn_json
-
     s = t.state
     out: dict[str, Any] = {}
     if s is not None:
-        out = ask_turn_json(s)
+        out = answer_json(s)
         for row, m in zip(out["mentions"], s.mentions):
             row["kind"] = m.kind
         for row, d in zip(out["derived"], s.derived):

@@ -27,14 +27,14 @@ class RelevanceModel:
 
         path = Path(path)
         if not path.exists():
-            raise BadInput(f"{path}: relevance model missing (rebuild: python -m engine.harness.train_relevance)")
+            raise BadInput(f"{path}: relevance model missing (rebuild: python -m harness.train_relevance)")
         # A tiny model: more threads cost more than they save.
         self.session, self.device, self.device_note = onnx_session(path, threads=1)
         meta = self.session.get_modelmeta().custom_metadata_map
         self.features = tuple(json.loads(meta.get("features", "[]")))
         if self.features != FEATURES:
             raise BadInput(f"{path}: trained on features {list(self.features)}, the engine computes "
-                           f"{list(FEATURES)}; retrain with python -m engine.harness.train_relevance")
+                           f"{list(FEATURES)}; retrain with python -m harness.train_relevance")
         self.prizes = {**DEFAULT_PRIZES, **json.loads(meta.get("pcst_prizes", "{}"))}
         self.input_name = self.session.get_inputs()[0].name
 

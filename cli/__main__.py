@@ -1,0 +1,7 @@
+"""`python -m cli`: the same entry point as the `kgchat` script."""
+
+import sys
+
+from cli import main
+
+sys.exit(main())

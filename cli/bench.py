@@ -1,0 +1,14 @@
+"""`kgchat bench ...`: benchmarks that print figures (and --json), one module per benchmark."""
+
+from cli.families import family_main
+
+BENCHMARKS = {
+    "load": ("harness.bench.load", "load 1,000,000 generated N-Triples into an on-disk store, beside rdflib"),
+    "retrieve": ("harness.bench.retrieve", "retrieval latency per turn: office KG and a 1M-triple Wikidata-style KG"),
+    "reason": ("harness.bench.reason", "reasoning time per turn, focused grounding beside naive whole-KG grounding"),
+    "generate": ("harness.bench.generate", "time-to-first-token and tokens/s through the engine beside bare llama-cpp"),
+    "check": ("harness.bench.check", "time to check a 5-claim reply with the structured verifier"),
+    "scale": ("harness.bench.scale", "retrieval latency and memory at 10^4..10^6(7) triples, embedded and server"),
+}
+
+main = family_main("bench", BENCHMARKS)

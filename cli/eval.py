@@ -1,0 +1,13 @@
+"""`kgchat eval ...`: the evaluation harness, one module per evaluation."""
+
+from cli.families import family_main
+
+EVALUATIONS = {
+    "retrieval": ("harness.eval.retrieval", "P/R/F1 of retrieved nodes+edges against the generated benchmark's gold"),
+    "factcheck": ("harness.eval.factcheck", "verdict accuracy per class on replies with planted claims"),
+    "answers": ("harness.eval.answers", "replies a user is shown: contradictions left, gold values said, "
+                "absent things answered 'not found' (office + out-of-domain dialogues, default model)"),
+    "linking": ("harness.eval.linking", "precision@1 of refers_to for named mentions and pronouns"),
+}
+
+main = family_main("eval", EVALUATIONS)

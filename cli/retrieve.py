@@ -1,0 +1,69 @@
+"""`kgchat retrieve`: replay a dialogue and print what each user turn retrieved.
+
+System turns are recorded as given; nothing is generated. With `--json` the output is one
+object in the shape of DESIGN.md §5 (the contract scripts rely on); notes about caps and
+reasoning go to stderr so the object keeps exactly that shape.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from engine.config import add_config_options, load_config
+from engine.options import ArgumentParser
+from engine.turn_json import retrieval_json
+
+
+def read_turns(path: str, dialogue_id: str | None, transcript: str = "manual") -> list[dict]:
+    """The turns to replay; a GraphWOZ log's unknown keys are reported on stderr and skipped."""
+    from kgstore.loaders.graphwoz_json import read_dialogue, read_dialogue_file
+
+    if not dialogue_id:
+        return read_dialogue_file(path)
+    warnings: list[str] = []
+    turns = read_dialogue(path, dialogue_id, transcript, warnings)
+    for line in warnings:
+        print(f"kgchat: warning: {line}", file=sys.stderr)
+    return turns
+
+
+def main(argv: list[str], command: str = "retrieve") -> int:
+    from engine.session import Session
+
+    parser = ArgumentParser(prog=f"kgchat {command}", description=__doc__.split("\n")[0])
+    parser.add_argument("--dialogue", required=True, metavar="FILE",
+                        help="JSON list / JSON Lines of {speaker, text}, or a GraphWOZ file with --dialogue-id")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    add_config_options(parser)
+    args = parser.parse_args(argv)
+    config = load_config(args)
+    turns = read_turns(args.dialogue, config.dialogue_id, config.transcript)
+    from engine.stages.score.prepare import export_saying_so
+
+    export_saying_so()
+    session = Session.open(config)
+    out = []
+    for turn in turns:
+        if turn.get("speaker") == "system":
+            session.system_turn(turn["text"])
+            continue
+        state = session.user_turn(turn["text"], answer=False, alternatives=turn.get("alternatives"))
+        for note in (state.candidates_note, state.reasoning_note, state.error):
+            if note:
+                print(f"kgchat: turn {state.turn}: {note}", file=sys.stderr)
+        out.append(retrieval_json(state))
+    if args.json:
+        print(json.dumps({"turns": out}, ensure_ascii=False))
+    else:
+        if config.scorer in ("learned", "llm"):
+            from engine.stages.score.relevance import model_for
+
+            print(f"relevance model: onnxruntime on {model_for(session.ctx).device}")
+        for t in out:
+            print(f"[{t['turn']}] {t['text']}")
+            for m in t["mentions"]:
+                print(f"    mention {m['text']!r} -> {m['label'] or m['entity'] or '?'} (p={m['p']})")
+            for r in t["retrieved"]:
+                print(f"    {r['score']:.3f}  {r['text']}")
+    return 0

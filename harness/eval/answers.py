@@ -1,0 +1,281 @@
+"""`kgchat eval answers`: can a user trust the replies shown, with the default model and defaults?
+
+Replays the test dialogues of the office benchmark (harness.office) and of the out-of-domain
+benchmark (harness.ood: five domains, five file formats) through a live Session each, the
+model answering every user turn (the shown reply becomes the system turn, as in the app), and
+measures on what the user is shown:
+
+- contradicted shown: the share of shown replies that still hold a contradicted claim (neither
+  refined away nor replaced by kgchat's composed answer). Target 0.
+- gold in reply: the share of single-relation questions (office: one request_entity_attribute
+  intent; out of domain: every kind but compound and absent) whose shown reply contains the gold
+  value (any of them, for a relation with several). Target >= 0.9 with `--answer auto`.
+- not found: the share of questions about something the KG lacks (out of domain: kind absent, a
+  person it does not have or a relation it lacks) answered "not found". Target >= 0.95. Beside
+  it, its price: the share of single-relation questions the KG does answer that got "not found".
+
+`--benchmarks handwritten --handwritten DIR` adds the out-of-domain companion nobody here
+generated: a folder of domain folders, each with one KG file (`kg.ttl`, `kg.csv`, ...) and a
+`questions.jsonl` of dialogues whose last user turn is judged (`answer_contains` its gold values,
+kind `absent` for what the KG lacks, `compound` not judged for the gold value), the layout of
+`../shared/ood/`. Its earlier system turns are the app's own replies, not the written ones.
+
+One run gives both columns: `auto` is what the app shows by default; `llm` is what it would
+show with `--answer llm`, read from the same turns (the model's reply, refined when it was). A
+turn `auto` answered "not found" without asking the model has no model reply: it counts as
+missing the gold value in the `llm` column too (those turns name nothing the KG has).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+from engine.state import TurnState
+
+OFFICE = "office"
+SINGLE_INTENT = re.compile(r'^request_entity_attribute\(entity="[^"]*", attribute="(\w+)"\)$')
+
+
+def norm(text: str) -> str:
+    """Words, case aside; dots and colons kept inside a word (e-mails, 14:00), not at its ends."""
+    words = re.sub(r"[^\w@.+:/-]+", " ", text.casefold()).split()
+    return " ".join(w.strip(".:/-") for w in words if w.strip(".:/-"))
+
+
+def contains(reply: str, value: str) -> bool:
+    """The gold value said in the reply: as words (case and punctuation aside); a clock time
+    as HH:MM."""
+    from datetime import date
+
+    from engine.stages.verbalize import MONTHS
+
+    value = value.strip()
+    if re.fullmatch(r"\d{2}:\d{2}:\d{2}", value):
+        value = value[:5]
+    forms = [value]
+    if re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):  # the verbalizations say dates as "20 February 1957"
+        d = date.fromisoformat(value)
+        forms.append(f"{d.day} {MONTHS[d.month - 1]} {d.year}")
+    said = f" {norm(reply)} "
+    if any(norm(v) and f" {norm(v)} " in said for v in forms):
+        return True
+    # A phone number said with other spacing ("4765725921" for "+47 657 25 921"): its digits.
+    digits = re.sub(r"\D", "", value)
+    phone = re.fullmatch(r"[+\d][\d ()-]{5,}", value) and len(forms) == 1
+    return bool(phone) and digits in re.sub(r"\D", "", reply)
+
+
+# --- what a turn asks -------------------------------------------------------------------------
+
+def office_question(entry: dict, state: TurnState, store) -> tuple[str, list[str]]:
+    """("single", gold values) for a one-attribute question of the office benchmark, else ("other", [])."""
+    intents = entry.get("intents") or []
+    m = SINGLE_INTENT.match(intents[0]) if len(intents) == 1 else None
+    if not m:
+        return "other", []
+    attribute = m.group(1)
+    values = []
+    for s, p, o in (entry.get("gold") or {}).get("edges", []):
+        if p.rsplit(":", 1)[-1].rsplit("/", 1)[-1] == attribute:
+            values.append(store.label(o) if re.match(r"^(urn|https?):", o) else o)
+    return ("single", values) if values else ("other", [])
+
+
+def ood_question(entry: dict) -> tuple[str, list[str]]:
+    answer = (entry.get("gold") or {}).get("answer") or {}
+    kind = answer.get("kind", "")
+    if kind == "absent":
+        return "absent", []
+    if kind == "compound" or not answer.get("strings"):
+        return "other", []
+    return "single", list(answer["strings"])
+
+
+def handwritten(folder: str) -> dict[str, dict]:
+    """{domain: dialogues} of a hand-written set, each dialogue as the replay reads it: the KG
+    file, and the user turns, the last with its gold answer (ood_question's shape)."""
+    from kgstore.errors import BadInput
+
+    root = Path(folder)
+    if not root.is_dir():
+        raise BadInput(f"--handwritten: {folder} is not a folder")
+    out: dict[str, dict] = {}
+    for questions in sorted(root.glob("*/questions.jsonl")):
+        kgs = sorted(f for f in questions.parent.glob("kg.*") if f.is_file())
+        if len(kgs) != 1:
+            raise BadInput(f"--handwritten: {questions.parent} needs one kg.* file, has {len(kgs)}")
+        dialogues = {}
+        for n, line in enumerate(questions.read_text(encoding="utf-8").splitlines(), 1):
+            if not line.strip():
+                continue
+            try:
+                q = json.loads(line)
+                turns = [t["text"] for t in q["dialogue"] if t["speaker"] == "user"]
+                strings = [str(v) for v in q.get("answer_contains") or []]
+                kind = str(q["kind"])
+            except (ValueError, KeyError, TypeError) as exc:
+                raise BadInput(f"--handwritten: {questions}:{n}: not a question line ({exc})") from None
+            if not turns:
+                raise BadInput(f"--handwritten: {questions}:{n}: no user turn")
+            log = [{"manual_transcription": t} for t in turns]
+            log[-1]["gold"] = {"answer": {"kind": kind, "strings": strings}}
+            dialogues[str(q.get("id") or f"{questions.parent.name}-{n}")] = {"kg_file": str(kgs[0]), "log": log}
+        out[questions.parent.name] = dialogues
+    if not out:
+        raise BadInput(f"--handwritten: {folder} has no */questions.jsonl")
+    return out
+
+
+# --- replay ------------------------------------------------------------------------------------
+
+def judge(state: TurnState, kind: str, values: list[str]) -> dict:
+    """One user turn's figures, for the shown reply (auto) and the model's (llm)."""
+    llm_reply = state.refined["response"] if state.refined else state.response
+    llm_checks = (state.refined.get("checks") or []) if state.refined else state.checks
+    composed = state.composed or {}
+    shown_checks = composed.get("checks") or [] if composed else llm_checks
+    return {
+        "kind": kind, "answer_source": state.answer_source, "shown": state.shown_reply, "model": llm_reply,
+        "contradicted_shown": any(c.verdict == "contradicted" for c in shown_checks),
+        "contradicted_llm": any(c.verdict == "contradicted" for c in llm_checks),
+        "gold_auto": any(contains(state.shown_reply, v) for v in values) if kind == "single" else None,
+        "gold_llm": any(contains(llm_reply, v) for v in values) if kind == "single" else None,
+        "not_found": state.answer_source == "not_found",
+        "values": values,
+    }
+
+
+def replay(benchmark: str, dialogues: dict, resources: dict, limit: int | None, options: dict,
+           progress: Callable[[str], None]) -> Iterator[dict]:
+    from harness.office.replay import dialogue_configs
+    from engine.session import Session
+
+    for _, dialogue_id, dialogue, config in dialogue_configs(dialogues, limit, reason_timeout_ms=10_000, **options):
+        session = Session.open(config, **resources)
+        for entry in dialogue.get("log", []):
+            text = entry.get("manual_transcription") or ""
+            if not text.strip():
+                continue
+            state = session.user_turn(text)
+            if benchmark == OFFICE:
+                kind, values = office_question(entry, state, session.ctx.background)
+            else:
+                kind, values = ood_question(entry)
+            yield {"benchmark": benchmark, "dialogue": dialogue_id, "text": text, **judge(state, kind, values)}
+            for name in ("llm", "encoder", "scorer"):  # built once (at the first turn), shared by every session
+                if name in session.ctx.resources:
+                    resources.setdefault(name, session.ctx.resources[name])
+        progress(f"{benchmark}: {dialogue_id}")
+
+
+def share(rows: list[dict], key: str, where: Callable[[dict], bool] = lambda r: True) -> dict:
+    picked = [r for r in rows if where(r)]
+    hits = sum(bool(r[key]) for r in picked)
+    return {"value": round(hits / len(picked), 4) if picked else None, "n": len(picked), "hits": hits}
+
+
+def figures(rows: list[dict]) -> dict:
+    shown = lambda r: bool(r["shown"])  # noqa: E731
+    single = lambda r: r["kind"] == "single"  # noqa: E731
+    return {
+        "turns": len(rows),
+        "contradicted_shown_auto": share(rows, "contradicted_shown", shown),
+        "contradicted_shown_llm": share(rows, "contradicted_llm", lambda r: bool(r["model"])),
+        "gold_in_reply_auto": share(rows, "gold_auto", single),
+        "gold_in_reply_llm": share(rows, "gold_llm", single),
+        "absent_not_found_auto": share(rows, "not_found", lambda r: r["kind"] == "absent"),
+        # The price of saying "not found": single-relation questions the KG answers that got it.
+        "answerable_not_found_auto": share(rows, "not_found", single),
+        "answer_sources": {s: sum(r["answer_source"] == s for r in rows) for s in ("llm", "facts", "not_found", "")},
+    }
+
+
+def table(results: dict[str, dict]) -> str:
+    def cell(f: dict) -> str:
+        return "–" if f["value"] is None else f"{f['value']:.3f} ({f['hits']}/{f['n']})"
+
+    head = ("| benchmark | turns | contradicted shown: auto | llm | gold value in reply: auto | llm "
+            "| absent → not found (auto) | answerable → not found (auto) |")
+    lines = [head, "| --- | --- | --- | --- | --- | --- | --- | --- |"]
+    for name, f in results.items():
+        lines.append(f"| {name} | {f['turns']} | {cell(f['contradicted_shown_auto'])} | "
+                     f"{cell(f['contradicted_shown_llm'])} | {cell(f['gold_in_reply_auto'])} | "
+                     f"{cell(f['gold_in_reply_llm'])} | {cell(f['absent_not_found_auto'])} | "
+                     f"{cell(f['answerable_not_found_auto'])} |")
+    return "\n".join(lines)
+
+
+def main(argv: list[str], command: str = "eval answers") -> int:
+    parser = argparse.ArgumentParser(prog=f"kgchat {command}", description=__doc__.split("\n")[0])
+    parser.add_argument("--split", choices=("train", "dev", "test"), default="test")
+    parser.add_argument("--limit", type=int, metavar="N",
+                        help="only the first N dialogues of the office benchmark and of each out-of-domain domain")
+    parser.add_argument("--benchmarks", nargs="+", default=["office", "ood"], choices=("office", "ood", "handwritten"))
+    parser.add_argument("--handwritten", metavar="DIR",
+                        help="with --benchmarks handwritten: the hand-written set's folder (such as ../shared/ood)")
+    parser.add_argument("--domains", nargs="+", metavar="DOMAIN", help="out-of-domain domains (default: all)")
+    parser.add_argument("--model", metavar="PATH.gguf", help="GGUF model (default: the default model)")
+    parser.add_argument("--rows", action="store_true", help="with --json: every turn's row too")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    args = parser.parse_args(argv)
+    from kgstore.errors import BadInput
+
+    if args.limit is not None and args.limit < 1:
+        raise BadInput("--limit: must be at least 1")
+    options = {"model": args.model} if args.model else {}
+    from engine.llm import check_model
+    from engine.config import Config
+
+    check_model(Config(**options))
+    benchmarks: list[tuple[str, str, dict]] = []  # (row name, benchmark kind, dialogues)
+    if "office" in args.benchmarks:
+        from harness.office import load_split
+
+        benchmarks.append((OFFICE, OFFICE, load_split(args.split)))
+    if "ood" in args.benchmarks:
+        from harness import ood
+
+        domains = args.domains or ood.domains()
+        unknown = sorted(set(domains) - set(ood.domains()))
+        if unknown:
+            raise BadInput(f"--domains: unknown domain(s) {', '.join(unknown)} (known: {', '.join(ood.domains())})")
+        benchmarks += [(f"ood:{d}", "ood", ood.load_split(d, args.split)) for d in domains]
+    if "handwritten" in args.benchmarks:
+        if not args.handwritten:
+            raise BadInput("--benchmarks handwritten: give the set's folder with --handwritten DIR")
+        benchmarks += [(f"hand:{d}", "ood", dialogues) for d, dialogues in handwritten(args.handwritten).items()]
+    resources: dict = {}
+    rows: list[dict] = []
+    start = time.perf_counter()
+    for name, kind, dialogues in benchmarks:
+        for row in replay(kind if kind == OFFICE else name, dialogues, resources, args.limit, options,
+                          lambda what: print(f"  {what} ({time.perf_counter() - start:.0f} s)", file=sys.stderr)):
+            row["benchmark"] = name
+            rows.append(row)
+    results = {name: figures([r for r in rows if r["benchmark"] == name]) for name, _, _ in benchmarks}
+    for prefix, total in (("ood:", "ood (all domains)"), ("hand:", "handwritten (all domains)")):
+        if part := [r for r in rows if r["benchmark"].startswith(prefix)]:
+            results[total] = figures(part)
+    results["all"] = figures(rows)
+    settings = {"split": args.split, "limit_dialogues_per_benchmark": args.limit,
+                "dialogues": {name: (min(len(d), args.limit) if args.limit else len(d)) for name, _, d in benchmarks},
+                "model": getattr(resources.get("llm"), "name", ""), "answer": "auto (llm column from the same turns)",
+                "seconds": round(time.perf_counter() - start, 1)}
+    if args.json:
+        out = {"rows": [{"benchmark": n, **f} for n, f in results.items()], "settings": settings}
+        if args.rows:
+            out["turns"] = rows
+        print(json.dumps(out, ensure_ascii=False))
+    else:
+        print(table(results))
+        print("targets: contradicted shown (auto) = 0; gold value in reply (auto) >= 0.9; absent → not found >= 0.95")
+        if args.limit:
+            print(f"limited: the first {args.limit} dialogues of each benchmark/domain (--limit), not the whole split")
+        print(f"settings: {json.dumps(settings)}")
+    return 0
