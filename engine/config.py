@@ -12,6 +12,7 @@ import argparse
 import tomllib
 from dataclasses import MISSING, dataclass, field, fields
 from datetime import datetime
+from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
@@ -31,8 +32,49 @@ def default_data_dir() -> Path:
     return Path(user_data_dir(APP_NAME))
 
 
-def _opt(default: Any, help: str, *, choices: tuple[str, ...] | None = None, flag: str | None = None,
-         files: bool = False, ge: float | None = None, gt: float | None = None, le: float | None = None):
+class Transcript(StrEnum):
+    MANUAL = "manual"
+    ASR = "asr"
+
+
+class Demo(StrEnum):
+    OFFICE = "office"
+    WIKIDATA = "wikidata"
+    NONE = "none"
+
+
+class Retriever(StrEnum):
+    PCST = "pcst"
+    TOPK = "topk"
+
+
+class Scorer(StrEnum):
+    LEARNED = "learned"
+    BM25 = "bm25"
+    SBERT = "sbert"
+    LLM = "llm"
+
+
+class Rewrite(StrEnum):
+    RULES = "rules"
+    LLM = "llm"
+
+
+class Checker(StrEnum):
+    STRUCTURED = "structured"
+    LLM = "llm"
+
+
+class AnswerMode(StrEnum):
+    AUTO = "auto"
+    LLM = "llm"
+    FACTS = "facts"
+
+
+def _opt(default: Any, help: str, *, flag: str | None = None, files: bool = False,
+         ge: float | None = None, gt: float | None = None, le: float | None = None):
+    # A choice option's allowed values are its StrEnum's members: the app and the CLI read them there.
+    choices = type(default) if isinstance(default, StrEnum) else None
     meta = {"help": help, "choices": choices, "flag": flag, "files": files, "bounds": {"ge": ge, "gt": gt, "le": le}}
     if isinstance(default, list):
         return field(default_factory=lambda: list(default), metadata=meta)
@@ -47,21 +89,20 @@ class Config:
     kg: list[str] = _opt([], "knowledge graph file(s) to load as background (repeatable)", files=True)
     format: str | None = _opt(None, "file format when the extension does not tell")
     dialogue_id: str | None = _opt(None, "GraphWOZ dialogue id whose world (and log) to use")
-    transcript: str = _opt("manual", "GraphWOZ user turns to replay: the manual transcription or the "
-                           "recognizer's best hypothesis (its other hypotheses help find names)",
-                           choices=("manual", "asr"))
+    transcript: Transcript = _opt(Transcript.MANUAL, "GraphWOZ user turns to replay: the manual transcription or "
+                                  "the recognizer's best hypothesis (its other hypotheses help find names)")
     sparql: str | None = _opt(None, "SPARQL 1.1 endpoint URL for the background knowledge")
     sparql_timeout: float = _opt(2.0, "seconds before a SPARQL request is given up", gt=0, le=600)
     store: str | None = _opt(None, "on-disk store directory (default: in memory for commands, XDG data dir for the app)")
     memory: bool = _opt(False, "keep nothing on disk (the app's sessions are lost on exit)")
-    demo: str = _opt("office", "demo KG to load when no --kg/--sparql is given", choices=("office", "wikidata", "none"))
+    demo: Demo = _opt(Demo.OFFICE, "demo KG to load when no --kg/--sparql is given")
     rules: list[str] = _opt([], "extra ProbLog rule file(s) (repeatable)", files=True)
     reason_timeout_ms: int = _opt(500, "time budget of the reasoning step per turn", ge=1, le=600_000)
     link_threshold: float = _opt(0.5, "refers_to probability above which a reference is resolved", ge=0, le=1)
     now: str | None = _opt(None, "the session clock as ISO 8601 (default: the system clock)")
     # Retrieval
-    retriever: str = _opt("pcst", "subgraph retriever", choices=("pcst", "topk"))
-    scorer: str = _opt("learned", "relevance scorer", choices=("learned", "bm25", "sbert", "llm"))
+    retriever: Retriever = _opt(Retriever.PCST, "subgraph retriever")
+    scorer: Scorer = _opt(Scorer.LEARNED, "relevance scorer")
     k: int = _opt(5, "facts kept by topk; PCST prizes go to the best 3 nodes and k edges", ge=1, le=1000)
     # Each hop multiplies the neighbourhood; beyond 3 the candidate cap cuts almost every turn.
     hops: int = _opt(0, "neighbourhood radius (0: automatic, 2 for small KGs and 1 otherwise)", ge=0, le=3)
@@ -81,17 +122,17 @@ class Config:
     max_tokens: int = _opt(256, "most tokens per reply (at most half the context window)", ge=1, le=65_536)
     temperature: float = _opt(0.2, "sampling temperature", ge=0, le=5)
     seed: int = _opt(0, "sampling seed", ge=0, le=2**32 - 1)  # llama.cpp takes an unsigned 32-bit seed
-    rewrite: str = _opt("rules", "coreference rewrite of the user turn", choices=("rules", "llm"))
+    rewrite: Rewrite = _opt(Rewrite.RULES, "coreference rewrite of the user turn")
     # Checking
-    checker: str = _opt("structured", "claim splitter and verifier", choices=("structured", "llm"))
+    checker: Checker = _opt(Checker.STRUCTURED, "claim splitter and verifier")
     # engine.stages.check.factcheck.split.MAX_CLAIMS is the splitter's own ceiling (a test keeps them equal).
     max_claims: int = _opt(400, "most claims of a reply that are checked (the rest is reported as not checked)",
                            ge=1, le=400)
     refine_steps: int = _opt(1, "regenerations when a claim is contradicted (0: never)", ge=0, le=10)
     refine_threshold: float = _opt(0.5, "fact score under which the reply is refined", ge=0, le=1)
-    answer: str = _opt("auto", "the reply shown: auto (the model's, replaced by one composed from the retrieved facts "
+    answer: AnswerMode = _opt(AnswerMode.AUTO, "the reply shown: auto (the model's, replaced by one composed from the retrieved facts "
                        "when a claim is contradicted or none is supported), llm (always the model's), facts (always "
-                       "composed from the facts)", choices=("auto", "llm", "facts"))
+                       "composed from the facts)")
     # App
     theme: str = _opt("textual-dark", "Textual theme of the app")
     keys: dict[str, str] = _opt({}, "key remapping for the app, action = key (TOML table [keys])", flag="")
@@ -122,7 +163,7 @@ def add_config_options(parser: ArgumentParser) -> None:
             kwargs["type"] = bounded(kind, **meta["bounds"]) if kind is not str else str
             kwargs["metavar"] = f.name.upper()
             if meta.get("choices"):
-                kwargs["choices"] = meta["choices"]
+                kwargs["choices"] = [str(c) for c in meta["choices"]]
                 kwargs.pop("metavar")
         parser.add_argument(flag, **kwargs)
 
@@ -166,8 +207,11 @@ def _apply(cfg: Config, data: dict[str, Any], origin: str) -> None:
         f = by_name[name]
         current = getattr(cfg, name)
         choices = f.metadata.get("choices")
-        if choices and value not in choices:
-            raise ConfigError(f"{origin}: option '{key}' must be one of {', '.join(choices)}, not {value!r}")
+        if choices:
+            if value not in [str(c) for c in choices]:
+                raise ConfigError(f"{origin}: option '{key}' must be one of {', '.join(choices)}, not {value!r}")
+            setattr(cfg, name, choices(value))
+            continue
         number = isinstance(value, (int, float)) and not isinstance(value, bool)  # TOML's true is no 1
         same_kind = isinstance(value, type(current)) and isinstance(value, bool) == isinstance(current, bool)
         if current is not None and not same_kind and not (isinstance(current, float) and number):

@@ -11,15 +11,11 @@ from textual.app import SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
 
+from engine.config import AnswerMode, Retriever, Rewrite, Scorer
 from engine.session import Session
 from tui.export import ChatTurn, write_export
 from tui.screens.help import HelpScreen
 from tui.widgets.chat import AssistantMessage, Notice, UserMessage
-
-RETRIEVERS = ("pcst", "topk")
-SCORERS = ("learned", "bm25", "sbert", "llm")
-ANSWERS = ("auto", "llm", "facts")
-
 
 class CommandsMixin:
     def set_option(self, name: str, value: Any) -> None:
@@ -31,11 +27,11 @@ class CommandsMixin:
         self.notify(f"{name.replace('_', ' ')}: {value}", timeout=3)
 
     def action_cycle_retriever(self) -> None:
-        i = RETRIEVERS.index(self.config.retriever) if self.config.retriever in RETRIEVERS else -1
-        self.set_option("retriever", RETRIEVERS[(i + 1) % len(RETRIEVERS)])
+        order = list(Retriever)
+        self.set_option("retriever", order[(order.index(self.config.retriever) + 1) % len(order)])
 
     def action_toggle_rewrite(self) -> None:
-        self.set_option("rewrite", "rules" if self.config.rewrite == "llm" else "llm")
+        self.set_option("rewrite", Rewrite.RULES if self.config.rewrite == Rewrite.LLM else Rewrite.LLM)
 
     def action_choose_model(self) -> None:
         from textual_fspicker import FileOpen, Filters
@@ -149,23 +145,23 @@ class CommandsMixin:
         yield SystemCommand("Load KG file…", "Load an RDF/CSV/JSON knowledge graph file into the store",
                             self.action_load_kg)
         yield SystemCommand("SPARQL console", "Query the store and read the rows in a table", self.action_sparql)
-        for r in RETRIEVERS:
+        for r in Retriever:
             yield SystemCommand(f"Retriever: {r}", f"Retrieve the subgraph with {r} from the next turn on",
                                 lambda r=r: self.set_option("retriever", r))
-        for s in SCORERS:
+        for s in Scorer:
             yield SystemCommand(f"Scorer: {s}", f"Score candidate facts with the {s} scorer",
                                 lambda s=s: self.set_option("scorer", s))
         for k in (3, 5, 8, 10, 15):
             yield SystemCommand(f"k = {k}", f"Keep {k} facts (topk) / give prizes to {k} edges (PCST)",
                                 lambda k=k: self.set_option("k", k))
-        for a in ANSWERS:
+        for a in AnswerMode:
             yield SystemCommand(f"Answer: {a}", {"auto": "The model's reply, or one composed from the KG when the "
                                                          "checks reject it", "llm": "Always the model's reply",
                                                  "facts": "Always an answer composed from the KG's facts"}[a],
                                 lambda a=a: self.set_option("answer", a))
         yield SystemCommand("Choose model…", "Pick a GGUF model file; it loads in the background",
                             self.action_choose_model)
-        state = "off" if self.config.rewrite == "llm" else "on"
+        state = "off" if self.config.rewrite == Rewrite.LLM else "on"
         yield SystemCommand(f"LLM rewrite: turn {state}", "Resolve references with the model instead of the rules",
                             self.action_toggle_rewrite)
         yield SystemCommand("New session", "Start a fresh conversation on the same store", self.action_new_session)
