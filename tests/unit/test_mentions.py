@@ -1,0 +1,150 @@
+"""Mention detection: names (exact, misheard, partial), pronouns, noun phrases, first person,
+type requests, and the speaker's introduction."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.nlp.mentions import LabelIndex, detect, detect_names, speaker_name
+from kgstore import vocab
+from kgstore.terms import LabelEntry
+
+ENTRIES = [LabelEntry("Omar Haddad", "p:omar"), LabelEntry("Omar Ahmed", "p:omar2"),
+           LabelEntry("Lisa Wilson", "p:lisa"), LabelEntry("Seán O'Brien", "p:sean"),
+           LabelEntry("Anne-Marie Dubois", "p:am"), LabelEntry("Zoë Chen", "p:zoe"),
+           LabelEntry("Meeting Room Beta", "r:beta"), LabelEntry("Meeting Room Alpha", "r:alpha"),
+           LabelEntry("Weekly Sync", "e:sync1"), LabelEntry("Weekly Sync", "e:sync2"),
+           LabelEntry("Board Meeting", "e:board"), LabelEntry("Reading Group", "e:reading"),
+           LabelEntry("Engineering", "g:eng"), LabelEntry("Lisa", "p:lisa", alias=True)]
+
+
+@pytest.fixture(scope="module")
+def index():
+    return LabelIndex(ENTRIES)
+
+
+def names(text, index):
+    return [(m.text, m.candidates[0][0]) for m in detect_names(text, index)]
+
+
+def test_exact_names_longest_first(index):
+    assert names("Is Omar Haddad in Meeting Room Beta?", index) == [("Omar Haddad", "p:omar"),
+                                                                   ("Meeting Room Beta", "r:beta")]
+
+
+@pytest.mark.parametrize("heard, iri", [
+    ("omar hadad", "p:omar"), ("Lisa Wilsen", "p:lisa"), ("Sean O Brien", "p:sean"), ("Sean OBrien", "p:sean"),
+    ("anne marie dubois", "p:am"), ("Zoey Chen", "p:zoe"), ("zoe chen", "p:zoe")])
+def test_asr_like_errors_still_match(index, heard, iri):
+    found = detect_names(f"where is {heard} today", index)
+    assert [m.candidates[0][0] for m in found] == [iri]
+
+
+def test_letters_without_a_decomposition_are_spelled_out():
+    # "ø" used to fold to a space: "Sørensen" became the words "s rensen", and the possessive
+    # "'s" of any name in the question was heard as Sørensen.
+    index = LabelIndex([LabelEntry("Sørensen", "p:family"), LabelEntry("Stellan O'Callaghan", "p:stellan"),
+                        LabelEntry("Łukasz Strauß", "p:lukasz")])
+    assert names("What is Stellan O'Callaghan's hometown?", index) == [("Stellan O'Callaghan", "p:stellan")]
+    assert names("who is sorensen", index) == [("sorensen", "p:family")]
+    assert names("where does lukasz strauss live", index) == [("lukasz strauss", "p:lukasz")]
+
+
+def test_partial_names_need_distinctive_words(index):
+    omar = detect_names("When is Omar free?", index)
+    assert {c for c, _ in omar[0].candidates} == {"p:omar", "p:omar2"}  # both Omars stay candidates
+    assert names("Book room Beta", index) == [("room Beta", "r:beta")]
+    assert names("Is the meeting room free? Is there a group?", index) == []  # generic words name nothing
+
+
+def test_a_common_word_is_heard_as_said_not_as_a_misheard_name():
+    index = LabelIndex([LabelEntry("male", "q:male"), LabelEntry("Tessel Textiles", "c:tessel")])
+    assert names("Who made A Last Signal?", index) == []
+    assert names("who owns tesel textiles", index) == [("tesel textiles", "c:tessel")]  # not a word: misheard
+
+
+def test_a_word_of_a_relation_label_names_no_entity_alone():
+    entries = [LabelEntry("Gannet Film Company", "c:gannet"), LabelEntry("Meadow Ground", "s:meadow")]
+    text = "What is the production company of Last Voyage, and which is their home ground?"
+    assert [m.text for m in detect_names(text, LabelIndex(entries))] == ["company", "ground"]
+    index = LabelIndex(entries, relations={"r:company": "production company", "r:ground": "home ground"})
+    assert names(text, index) == []
+    assert names("Who founded Gannet Film Company? Where is Meadow?", index) == [
+        ("Gannet Film Company", "c:gannet"), ("Meadow", "s:meadow")]
+
+
+def test_relation_words_come_from_the_labels_of_the_kgs_predicates(tmp_path):
+    from tests.support.kb import from_turtle
+
+    _, index = from_turtle(tmp_path, '@prefix ex: <http://example.org/> .\n'
+                                     '@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n'
+                                     'ex:rovers ex:homeGround ex:meadow ; rdfs:label "Rovers" .\n'
+                                     'ex:meadow rdfs:label "Meadow Ground" .\n')
+    assert {"home", "ground"} <= index.relation_words
+    assert names("What is the home ground of Rovers?", index) == [("Rovers", "http://example.org/rovers")]
+
+
+def test_same_label_gives_every_entity_as_candidate(index):
+    m = detect_names("When is the Weekly Sync?", index)[0]
+    assert {c for c, _ in m.candidates} == {"e:sync1", "e:sync2"}
+
+
+def test_name_after_a_generic_word(index):
+    assert names("Today you have one meeting: Board Meeting at 8.", index) == [("Board Meeting", "e:board")]
+
+
+def test_pronouns_noun_phrases_first_person_and_types(index):
+    found = {(m.text, m.kind, m.value) for m in detect("Can I see her calendar and that meeting? Which rooms are free?", index)}
+    assert ("I", "first_person", None) in found
+    assert ("her", "pronoun", ("person",)) in found
+    assert ("that meeting", "definite", ("event",)) in found
+    assert ("rooms", "type", vocab.OFFICE_CLASSES["room"]) in found
+    ordinal = [m for m in detect("Who else goes to the first one?", index) if m.kind == "definite"]
+    assert [(m.text, m.value) for m in ordinal] == [("the first one", ("person", "event", "room", "group"))]
+    assert not [m for m in detect("Is it possible to book?", index) if m.kind == "pronoun"]
+
+
+def test_type_requests_use_class_labels_of_the_kg():
+    idx = LabelIndex([LabelEntry("Inception", "wd:Q25188")], classes={"film": "wd:Q11424"})
+    found = [(m.text, m.kind, m.value) for m in detect("Which film won?", idx)]
+    assert ("film", "type", "wd:Q11424") in found
+
+
+@pytest.mark.parametrize("text", ["My name is Lisa Wilson.", "Hi, I'm Lisa Wilson", "this is lisa wilson speaking"])
+def test_speaker_introduction(index, text):
+    m = speaker_name(text, detect(text, index))
+    assert m is not None and m.candidates[0][0] == "p:lisa"
+
+
+def test_no_speaker_without_an_introduction(index):
+    text = "I want to meet Lisa Wilson"
+    assert speaker_name(text, detect(text, index)) is None
+
+
+def test_a_hundred_thousand_labels_still_match():
+    entries = [LabelEntry(f"Person{n} Surname{n % 977}", f"p:{n}") for n in range(100_000)] + ENTRIES
+    idx = LabelIndex(entries)
+    assert names("is omar hadad in", idx) == [("omar hadad", "p:omar")]
+    assert names("where is Person4242 Surname334", idx) == [("Person4242 Surname334", "p:4242")]
+
+
+def test_a_remote_that_cannot_list_its_labels_is_searched_per_turn():
+    from engine.config import Config
+    from engine.nlp.mentions import label_index, turn_index
+    from engine.stage import TurnContext
+    from kgstore.errors import RemoteUnavailable
+
+    class Remote:
+        def query(self, sparql):
+            raise RemoteUnavailable("timed out")
+
+        def label_entries(self):
+            raise RemoteUnavailable("too many labels")
+
+        def find_labels(self, text):
+            return [LabelEntry("Omar Haddad", "p:omar")] if "Omar" in text else []
+
+    ctx = TurnContext(config=Config(), store=None, background=Remote())
+    assert label_index(ctx).per_turn
+    text = "Is Omar Haddad in?"
+    assert [m.candidates[0][0] for m in detect_names(text, turn_index(ctx, text))] == ["p:omar"]
