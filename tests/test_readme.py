@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from engine import options
 import cli
+from engine import options
 from kgstore import demo_path
 from kgstore.errors import BadInput
 
