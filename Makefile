@@ -7,10 +7,10 @@ STAMP  := $(VENV)/.installed-$(shell cksum pyproject.toml | cut -d' ' -f1)
 # On CPU machines torch must be the CPU build, installed before sentence-transformers pulls it.
 TORCH  ?= torch==2.13.0
 # llama-cpp-python compiles with -march=native. Some VMs advertise AMX in their CPU flags but trap
-# on its instructions (seen here: `tilezero` -> SIGILL), so x86 builds leave AMX out. GPU users add
-# their own flags: `CMAKE_ARGS="-DGGML_CUDA=on -DCMAKE_CUDA_ARCHITECTURES=native" CC=/usr/bin/gcc
-# CXX=/usr/bin/g++ make run` (one architecture, the card's: about 4.5 min on 16 cores; without it
-# CUDA builds many; see README "GPU machines"). The wheel is built once per set of flags
+# on its instructions (`tilezero` -> SIGILL at the first token), so x86 builds leave AMX out. GPU users
+# add their own flags: `CMAKE_ARGS="-DGGML_CUDA=on -DCMAKE_CUDA_ARCHITECTURES=native" CC=/usr/bin/gcc
+# CXX=/usr/bin/g++ make run` (one architecture, the card's; without it CUDA builds many; see the
+# README's "GPU" section). The wheel is built once per set of flags
 # and kept outside the repo, so a fresh clone does not compile again (and never reuses pip's cache
 # of a wheel built with other flags).
 LLAMA  ?= llama-cpp-python>=0.3.2,<0.4
@@ -52,5 +52,10 @@ test-slow: $(STAMP) tmux
 bench-load: $(STAMP)
 	$(BIN)/kgchat bench load
 
+# The benchmarks that run in minutes, one after the other; `kgchat bench scale` (KGs up to 10^6
+# triples and an oxigraph server, longer) and `kgchat eval ...` (quality figures) are run by hand:
+# docs/benchmarks.md lists every command.
+BENCHES := load retrieve reason generate check
+
 bench: $(STAMP)
-	$(BIN)/kgchat bench all
+	for b in $(BENCHES); do HF_HUB_OFFLINE=1 $(BIN)/kgchat bench $$b || exit $$?; done

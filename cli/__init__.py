@@ -11,24 +11,45 @@ import sys
 import traceback
 from collections.abc import Callable
 from importlib import import_module
+from typing import NamedTuple
 
 from engine.llm.base import LLMError
 from kgstore.errors import BadInput, RemoteUnavailable
 from kgstore.loaders import one_line
 
-# name -> (module, one-line help)
-COMMANDS: dict[str, tuple[str, str]] = {
-    "load": ("cli.load", "load KG files into an on-disk store; prints triples added per file and graph"),
-    "sparql": ("cli.sparql", "run a SPARQL query against a store (table, or --json)"),
-    "stats": ("cli.stats", "named graphs and their sizes in a store"),
-    "retrieve": ("cli.retrieve", "replay a dialogue and print what each user turn retrieved (--json)"),
-    "ask": ("cli.ask", "answer one question headless: retrieval, reply, checks (--json)"),
-    "overview": ("cli.overview", "what the app's first screen shows of a KG: graphs, types, example questions"),
-    "check": ("cli.check", "check a given response against the KG (--json)"),
-    "eval": ("cli.eval", "evaluation harness: eval retrieval|factcheck|linking"),
-    "bench": ("cli.bench", "benchmarks: bench load|retrieve|reason|generate|check|scale"),
-    "prepare": ("cli.prepare", "export MiniLM to ONNX ahead of the first question; show the scorer's device"),
-    "learn": ("harness.learn", "re-estimate the entity-linking rule weights from gold links (problog lfi)"),
+
+class Command(NamedTuple):
+    module: str  # its `main(argv, command) -> int`
+    usage: str  # the synopsis after `kgchat`, as `kgchat --help` and the README's commands table show it
+    help: str
+
+
+# The one list of commands: dispatch, `kgchat --help` and the README's commands table (cli/readme.py) read it.
+# The app is no command (`kgchat` without one starts it); APP_HELP is its row of that table.
+APP_HELP = "the app (`kgchat --help-app` lists every option; each is also a key of the TOML config)"
+COMMANDS: dict[str, Command] = {
+    "load": Command("cli.load", "load FILE... --store DIR [--format FORMAT] [--dialogue-id ID] [--json]",
+                    "load KG files into an on-disk store; prints triples added per file and per named graph"),
+    "sparql": Command("cli.sparql", "sparql --store DIR QUERY [--limit N] [--timeout SECONDS] [--json]",
+                      "query a store (read only; rows stream as they come), as a table or JSON"),
+    "stats": Command("cli.stats", "stats --store DIR [--json]", "named graphs of a store and their sizes"),
+    "retrieve": Command("cli.retrieve", "retrieve --kg FILE... --dialogue FILE [--dialogue-id ID] [--json]",
+                        "replay a dialogue: mentions, derived facts and the retrieved subgraph per user turn"),
+    "ask": Command("cli.ask", "ask --kg FILE... [--dialogue FILE [--dialogue-id ID]] \"question\" [--json]",
+                   "answer one question headless: retrieval, reply, checks, refinement"),
+    "check": Command("cli.check", "check --kg FILE... [--dialogue FILE [--dialogue-id ID]] --response TEXT [--json]",
+                     "check a given reply against the KG, claim by claim"),
+    "overview": Command("cli.overview", "overview --kg FILE... [--json]",
+                        "what the app's first screen shows of a KG: graphs, entity types, example questions"),
+    "eval": Command("cli.eval", "eval retrieval|factcheck|linking|answers [--split dev|test] [--json]",
+                    "the evaluation harness on the generated benchmarks (eval linking|retrieval --graphwoz FILE: "
+                    "a published GraphWOZ file)"),
+    "bench": Command("cli.bench", "bench load|retrieve|reason|generate|check|scale [--json]",
+                     "benchmarks that print their figures"),
+    "learn": Command("harness.learn", "learn [--split train|dev|test] [--limit N] [--out FILE.pl] [--json]",
+                     "re-estimate the entity-linking rule weights from gold links (ProbLog LFI)"),
+    "prepare": Command("cli.prepare", "prepare [--json]",
+                       "export MiniLM to ONNX ahead of the first question; name the scorer's device and why not CUDA"),
 }
 
 USAGE = """usage: kgchat [options]            start the app (kgchat --help-app for its options)
@@ -39,11 +60,14 @@ commands:
 """
 
 
+def help_text() -> str:
+    return USAGE.format(commands="\n".join(f"  kgchat {c.usage}\n      {c.help}" for c in COMMANDS.values()))
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] in ("-h", "--help"):
-        width = max(len(n) for n in COMMANDS)
-        print(USAGE.format(commands="\n".join(f"  {n:<{width}}  {h}" for n, (_, h) in COMMANDS.items())))
+        print(help_text())
         return 0
     return guarded(lambda: _run(argv))
 
@@ -51,7 +75,7 @@ def main(argv: list[str] | None = None) -> int:
 def _run(argv: list[str]) -> int:
     if argv and argv[0] in COMMANDS:
         name = argv.pop(0)
-        module = import_module(COMMANDS[name][0])
+        module = import_module(COMMANDS[name].module)
         return int(module.main(argv, command=name) or 0)
     if argv and not argv[0].startswith("-"):
         raise BadInput(f"unknown command '{argv[0]}' (choose from {', '.join(COMMANDS)}; kgchat --help)")

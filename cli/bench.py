@@ -3,7 +3,7 @@
 from cli.families import family_main
 
 BENCHMARKS = {
-    "load": ("harness.bench.load", "load 1,000,000 generated N-Triples into an on-disk store, beside rdflib"),
+    "load": ("harness.bench.load", "bulk-load 1,000,000 generated N-Triples into an on-disk store, beside rdflib parsing them"),
     "retrieve": ("harness.bench.retrieve", "retrieval latency per turn: office KG and a 1M-triple Wikidata-style KG"),
     "reason": ("harness.bench.reason", "reasoning time per turn, focused grounding beside naive whole-KG grounding"),
     "generate": ("harness.bench.generate", "time-to-first-token and tokens/s through the engine beside bare llama-cpp"),

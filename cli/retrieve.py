@@ -1,7 +1,7 @@
 """`kgchat retrieve`: replay a dialogue and print what each user turn retrieved.
 
 System turns are recorded as given; nothing is generated. With `--json` the output is one
-object in the shape of DESIGN.md §5 (the contract scripts rely on); notes about caps and
+object in the shape of docs/design.md, "Headless interface" (the contract scripts rely on); notes about caps and
 reasoning go to stderr so the object keeps exactly that shape.
 """
 

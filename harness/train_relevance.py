@@ -219,8 +219,8 @@ def choose_prizes(scored: _Scored, dev: list[ReplayedTurn], k: int, cap: int,
     """The prize settings of best dev objective (over domains, mean of PCST F1 + answer recall,
     on the `scored` held-out probabilities)
     among those that cover top-k: in every dev domain PCST states the answer in as many turns as
-    top-k (DESIGN §4: PCST never knows less than top-k; a turn of slack per domain, allowed
-    before, let the gate of focused turns drop answers on held-out domains that top-k kept); the
+    top-k (docs/design.md, "Relevance model": PCST never knows less than top-k; with a turn of
+    slack per domain the gate of focused turns drops answers on held-out domains that top-k keeps); the
     best overall when none covers. Searched one axis after the other (threshold and scale together, then
     ratio, then top, then gate), each from the best so far."""
     groups = by_domain(dev)

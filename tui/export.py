@@ -1,5 +1,6 @@
 """Export a conversation, with what each turn retrieved, derived and checked, to Markdown or
-JSON. The JSON turn objects use the field names of `kgchat ask --json` (DESIGN.md section 5)."""
+JSON. The JSON turn objects use the field names of `kgchat ask --json` (docs/design.md,
+"Headless interface")."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """The facts of one dialogue's world with their IRIs, and the gold relevance annotation over them.
 
-The annotation procedure (DESIGN.md §4), applied per user turn:
+The annotation procedure (docs/design.md, "Generated benchmarks"), applied per user turn:
 - an entity mentioned together with a relation to a second entity or attribute → that edge and
   its two nodes (`Gold.edge_of`);
 - an entity mentioned alone → all its edges and their nodes (`Gold.entity`);

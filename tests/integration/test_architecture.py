@@ -1,4 +1,4 @@
-"""The house rules of DESIGN §1, checked rather than hoped for: the import contract of
+"""The house rules of docs/design.md, "Layout and layers", checked rather than hoped for: the import contract of
 pyproject.toml (layers, no Textual below the app, forbidden imports, no cycles), modules under 600 lines, and every
 stage of the pipeline found in `engine/stages/` under its own name."""
 

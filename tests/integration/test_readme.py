@@ -1,6 +1,7 @@
-"""The README's own `kgchat ...` examples, run: the store commands and `check` for real on small
-files, the others up to the point where they would load a model or start their work. Every one
-must parse; an example the README shows and kgchat refuses is a bug in one of them."""
+"""The `kgchat ...` examples of the README and of docs/*.md, run: the store commands and `check`
+for real on small files, the others up to the point where they would load a model or start their
+work. Every one must parse; an example the documentation shows and kgchat refuses is a bug in one
+of them."""
 
 from __future__ import annotations
 
@@ -12,33 +13,34 @@ from pathlib import Path
 
 import pytest
 
-from engine import options
 import cli
+from engine import options
 from kgstore import demo_path
 from kgstore.errors import BadInput
 
 ROOT = Path(__file__).resolve().parents[2]
-README = (ROOT / "README.md").read_text(encoding="utf-8")
+DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+TEXT = "\n".join(path.read_text(encoding="utf-8") for path in DOCS)
 
-# The README's placeholders, as values that exist in the test's directory.
-PLACEHOLDERS = {"FILE...": "people.ttl", "FILE": "people.ttl", "DIR": "kg", "QUERY": "SELECT * WHERE { ?s ?p ?o } LIMIT 3",
+# The documentation's placeholders, as values that exist in the test's directory.
+PLACEHOLDERS = {"FILE...": "people.ttl", "FILE": "people.ttl", "DIR": "kg", "FORMAT": "turtle", "QUERY": "SELECT * WHERE { ?s ?p ?o } LIMIT 3",
                 "TEXT": "Alice knows Bob.", "ID": "dlg-7", "N": "2", "MS": "500", "URL": "http://127.0.0.1:1/v1",
                 "FILE.pl": "my/entity_linking.pl", "PATH.gguf": "model.gguf", "ISO8601": "2026-03-02T09:00",
                 "SECONDS": "5",
-                # the published GraphWOZ file the README names: the test's own file in that shape
+                # the published GraphWOZ file the documentation names: the test's own file in that shape
                 "graphwoz_test.json": "graphwoz.json", "DIALOGUE_31": "dlg-7"}
 DIALOGUE = "graphwoz.json"
 
 
 def examples() -> list[str]:
-    """Command lines from the README's code blocks (continuations joined) and its commands table."""
+    """Command lines from the code blocks (continuations joined) and the commands table."""
     found: list[str] = []
-    for block in re.findall(r"```[^\n]*\n(.*?)```", README, re.S):
+    for block in re.findall(r"```[^\n]*\n(.*?)```", TEXT, re.S):
         for line in block.replace("\\\n", " ").split("\n"):
             line = re.sub(r"^\$ ", "", line.strip())
             if line.startswith("kgchat"):
                 found.append(line)
-    for row in re.findall(r"^\| `(kgchat[^`]*)` \|", README, re.M):
+    for row in re.findall(r"^\| `(kgchat[^`]*)` \|", TEXT, re.M):
         found.append(row.replace("\\|", "|"))
     return found
 

@@ -404,7 +404,7 @@ def test_any_rdf_file_with_blank_nodes_and_labelled_predicates(tmp_path):
                                'ex:acme rdfs:label "Acme Corp" .\nex:worksFor rdfs:label "works for" .\n')
     checks = check_reply("Alice Smith works for Acme Corp. Alice Smith knows Bob. Alice Smith works for Globex Inc.",
                          verifier(kb))
-    # "works for", stated, holds one thing here: another employer is taken as a wrong value (issue 17)
+    # "works for", stated, holds one thing here: another employer is taken as a wrong value
     assert [c.verdict for c in checks] == ["supported", "supported", "contradicted"]
 
 

@@ -1,4 +1,4 @@
-"""One value per claim, relation first (issue 17): the issue's own replies, a custom-predicate KG,
+"""One value per claim, relation first: replies with several values per clause, a custom-predicate KG,
 and the out-of-generator reply set."""
 
 from __future__ import annotations

@@ -42,7 +42,7 @@ def _pcst_edges(cands, prizes, k=5):
 
 
 def test_pcst_with_all_low_probabilities_still_gets_the_facts_topk_gets():
-    # The film actor of issue 16: every cast-member fact under the prize threshold.
+    # A film actor: every cast-member fact under the prize threshold.
     cands = [_c("urn:actor", f"cast_member_{i}", f"urn:film{i}", 0.14 + i / 100) for i in range(4)]
     cands += [_c("urn:actor", "given_name", "urn:name", 0.05), _c("urn:actor", "type", "urn:Human", 0.3)]
     edges = _pcst_edges(cands, {"threshold": 0.6, "scale": 3.0, "ratio": 0.7, "top": 1}, k=4)
@@ -112,7 +112,7 @@ def _turn(text, entity, cands):
 
 
 def test_a_list_question_gets_every_value_of_the_relation_it_asks_for():
-    # The film actor of issue 16: the best cast edges far ahead of the others; the gate of a
+    # A film actor: the best cast edges far ahead of the others; the gate of a
     # focused turn keeps one, the list question wants all of them.
     from engine.stages.retrieve import select
 
@@ -205,7 +205,7 @@ def test_retrieve_json_has_the_contract_shape(tmp_path, capsys):
     assert ask["turn"] == 3
     assert any(m["entity"] == "urn:kgchat:kg:w:person:omar" for m in ask["mentions"])
     r = ask["retrieved"]
-    # DESIGN §5's keys, plus the derived facts merged into each fact (additions are allowed)
+    # the keys of docs/design.md, "Headless interface", plus the derived facts merged into each fact (additions are allowed)
     assert r and set(r[0]) == {"s", "p", "o", "s_label", "p_label", "o_label", "text", "score", "derived",
                                "also_derived"}
     assert all(isinstance(f["also_derived"], list) for f in r)
@@ -259,8 +259,8 @@ def test_retrieve_bad_dialogue_file_exits_2(tmp_path, capsys):
     ("Who organizes the Poster Session and where is it?", {"organizer", "location"}),
 ])
 def test_demo_office_organizer_question_retrieves_the_organizer(tmp_path, capsys, question, wanted):
-    """Issue 16: on the demo KG with the default retriever and scorer, the organizer fact scored
-    0.51, ranked 7th and was not retrieved; the model then named a group as the organizer."""
+    """On the demo KG with the default retriever and scorer, the organizer fact must be retrieved:
+    scored 0.51 and ranked 7th it was left out, and the model then named a group as the organizer."""
     from cli.retrieve import main
 
     dialogue = tmp_path / "d.json"

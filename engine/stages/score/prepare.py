@@ -1,7 +1,7 @@
 """Getting the scorer ready before the first question (`kgchat prepare`, run by `make install`).
 
-MiniLM is exported to ONNX once per install into the user cache, in-process with torch (13.4 s
-on the 2-core machine, 19.8 s on a 16-core H100 host): a first question that found no export
+MiniLM is exported to ONNX once per install into the user cache, in-process with torch (some
+15 to 20 s on a 2-core machine as on a 16-core one): a first question that found no export
 waited that long in `score`. `make install` runs `kgchat prepare`; the app does it at start in
 its opening worker with a line in the status bar; `kgchat ask` says on stderr when it must.
 """
