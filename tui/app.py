@@ -1,42 +1,43 @@
-"""The kgchat app: chat on the left, the knowledge pane on the right, status along the bottom.
+"""The kgchat app: the conversation (sessions, turns, settings), its keys and their commands.
 
-The engine runs in thread workers that only post messages (tui/messages.py); every widget
-and every piece of app state changes in the handlers below, on the UI thread."""
+The layout and what concerns only its widgets is the main screen's (tui/screens/main.py); the
+engine runs in thread workers that only post messages (tui/messages.py), and every widget and
+every piece of app state changes in the handlers for them, on the UI thread."""
 
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from rich.text import Text
 from textual import on, work
-from textual.app import App, ComposeResult
+from textual.app import App, SystemCommand
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
-from textual.widgets import Footer, Header, ProgressBar
+from textual.screen import Screen
 
-from engine.config import Config
+from engine.config import Config, Retriever, Rewrite
 from engine.events import ChecksDone, ReplyDone, StageFinished, StageStarted, Token, TurnError
 from engine.session import Session
 from kgstore.errors import BadInput
-from kgstore.vocab import LABEL_PREDICATES
-from tui.commands import CommandsMixin
-from tui.export import ChatTurn
+from tui.commands import palette
+from tui.export import ChatTurn, write_export
 from tui.live import freeze
-from tui.loading import LoadingMixin, graph_names, kg_size
-from tui.messages import (EngineEvent, ModelLoaded, OverviewReady, ScorerStatus, SessionFailed, SessionOpened,
-                          TurnFailed, TurnFinished)
+from tui.loading import graph_names, kg_size, prepare_scorer
+from tui.messages import EngineEvent, ModelLoaded, ScorerStatus, SessionFailed, SessionOpened, TurnFailed, TurnFinished
+from tui.screens.help import HelpScreen
+from tui.screens.main import MainScreen
 from tui.widgets.chat import AssistantMessage, ChatLog, Notice, PromptInput, UserMessage
 from tui.widgets.knowledge import VERDICT, KnowledgePane, NodeSelected, score_text, verdict_mark
 from tui.widgets.status import StatusBar
-from tui.widgets.welcome import ExamplePicked, Welcome
 
 # Tokens reach the screen at most this often (20 updates per second), whatever the model's pace.
 FLUSH_S = 0.05
 
-# Binding ids double as the names of the `[keys]` table in config.toml.
+# Binding ids double as the names of the `[keys]` table in config.toml. The keys are the app's,
+# not the main screen's, so that they work the same over the SPARQL console and the pickers.
 BINDINGS = [
     Binding("f1", "help", "Help", id="help"),
     Binding("ctrl+o", "load_kg", "Load KG", id="load_kg"),
@@ -57,7 +58,7 @@ BINDINGS = [
 BINDING_IDS = {b.id for b in BINDINGS}
 
 
-class KGChatApp(CommandsMixin, LoadingMixin, App):
+class KGChatApp(App):
     CSS_PATH = Path(__file__).parent / "app.tcss"
     TITLE = "kgchat"
     BINDINGS = BINDINGS
@@ -70,6 +71,7 @@ class KGChatApp(CommandsMixin, LoadingMixin, App):
         # anything absent is built from the config, the model in a worker after the first paint.
         self._resources = dict(resources or {})
         self.export_dir = export_dir or Path.cwd()
+        self.main = MainScreen()
         self.session: Session | None = None
         self.turns: list[ChatTurn] = []
         self.busy = False
@@ -79,7 +81,6 @@ class KGChatApp(CommandsMixin, LoadingMixin, App):
         self._pending: list[str] = []
         self._pending_refined = False
         self._turn_no = 0
-        self._loading = False
         self._preparing = ""  # the status line the scorer's preparation put up
         self.set_keymap(config.keys)
 
@@ -88,44 +89,37 @@ class KGChatApp(CommandsMixin, LoadingMixin, App):
         """Notifications carry loader errors, paths and queries: brackets in them are text."""
         super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
 
-    # --- layout -------------------------------------------------------------------------
+    def get_default_screen(self) -> MainScreen:
+        return self.main
 
-    def compose(self) -> ComposeResult:
-        yield Header()
-        with Horizontal(id="main"):
-            with Vertical(id="chat-side"):
-                yield ChatLog(id="chat")
-                yield ProgressBar(id="load-progress", show_eta=False)
-                yield PromptInput(id="prompt", placeholder="Ask about the knowledge graph…  (Enter sends, Ctrl+J new line)")
-            yield KnowledgePane(id="knowledge")
-        yield StatusBar(id="status")
-        yield Footer()
+    # The main screen's widgets, which the conversation fills.
 
     @property
     def chat(self) -> ChatLog:
-        return self.query_one("#chat", ChatLog)
+        return self.main.chat
 
     @property
     def prompt_input(self) -> PromptInput:
-        return self.query_one("#prompt", PromptInput)
+        return self.main.prompt_input
 
     @property
     def pane(self) -> KnowledgePane:
-        return self.query_one("#knowledge", KnowledgePane)
+        return self.main.pane
 
     @property
     def status(self) -> StatusBar:
-        return self.query_one("#status", StatusBar)
+        return self.main.status
 
     def on_mount(self) -> None:
         if self.config.theme in self.available_themes:
             self.theme = self.config.theme
         self.sub_title = "opening the knowledge graph…"
-        self._show_settings()
-        self.prompt_input.focus()
         self.set_interval(FLUSH_S, self._flush_tokens)
-        # After the first paint: the store and the model load in threads while the user types.
-        self.call_after_refresh(self.open_session)
+
+    def on_ready(self) -> None:
+        """The main screen is up: the store and the model load in threads while the user types."""
+        self._show_settings()
+        self.open_session()
 
     def _show_settings(self) -> None:
         c = self.config
@@ -160,19 +154,9 @@ class KGChatApp(CommandsMixin, LoadingMixin, App):
             note = f"{first_error} — {fallback}" if first_error else ""
             self.post_message(SessionOpened(session, kg_size(session.ctx), graph_names(session.ctx), note))
             self.load_model(session)
-            self.prepare_scorer(session)
+            prepare_scorer(session, self.post_message)
             return
         self.post_message(SessionFailed(first_error))
-
-    def prepare_scorer(self, session: Session) -> None:
-        """The MiniLM export (once per install; the status bar says so meanwhile), the scorer's
-        models and a small KG's embeddings, ahead of the first turn (from a worker thread)."""
-        try:
-            device, note = session.prepare(say=lambda text: self.post_message(ScorerStatus(activity=text)))
-        except Exception as exc:  # noqa: BLE001 - the first turn tries again and reports it there
-            self.post_message(ScorerStatus(error=f"{type(exc).__name__}: {exc}"))
-            return
-        self.post_message(ScorerStatus(device, note))
 
     def on_scorer_status(self, message: ScorerStatus) -> None:
         if message.activity:
@@ -211,34 +195,7 @@ class KGChatApp(CommandsMixin, LoadingMixin, App):
         if message.note:
             self.notify(message.note, severity="warning", timeout=10)
             self.chat.mount(Notice("⚠ " + message.note, "warning"))
-        self.show_overview(self.session)
-
-    # --- the first screen: what the KG holds, questions to start with ---------------------
-
-    @work(thread=True, group="overview", exclusive=True, exit_on_error=False)
-    def show_overview(self, session: Session) -> None:
-        from engine.overview import Overview, overview
-
-        try:
-            ov = overview(session.ctx)
-        except Exception as exc:  # noqa: BLE001 - the first screen is a help, not a reason to fail
-            ov = Overview(graphs=graph_names(session.ctx))
-            self.post_message(OverviewReady(ov, f"could not list what the KG holds: {exc}"))
-            return
-        self.post_message(OverviewReady(ov))
-
-    def on_overview_ready(self, message: OverviewReady) -> None:
-        for old in self.query(Welcome):  # one first screen: the one of the knowledge loaded now
-            old.remove()
-        self.chat.mount(Welcome(message.overview))
-        if message.note:
-            self.notify(message.note, severity="warning")
-
-    @on(ExamplePicked)
-    def use_example(self, message: ExamplePicked) -> None:
-        self.prompt_input.load_text(message.text)
-        self.prompt_input.move_cursor(self.prompt_input.document.end)
-        self.prompt_input.focus()
+        self.main.show_overview(self.session)
 
     def on_session_failed(self, message: SessionFailed) -> None:
         self.sub_title = "no knowledge graph"
@@ -399,38 +356,165 @@ class KGChatApp(CommandsMixin, LoadingMixin, App):
             self._cancel.set()
             self.status.activity = "cancelling…"
 
-    # --- knowledge ------------------------------------------------------------------------
+    # --- the knowledge pane ---------------------------------------------------------------
 
     @on(NodeSelected)
     def node_selected(self, message: NodeSelected) -> None:
         if self.session is not None:
-            self.fetch_node_facts(self.session, message.iri, message.label)
-
-    @work(thread=True, group="facts", exclusive=True, exit_on_error=False)
-    def fetch_node_facts(self, session: Session, iri: str, label: str) -> None:
-        from engine.state import Candidate
-        from engine.stages.verbalize import verbalize
-
-        store = session.ctx.background
-        try:
-            facts = [Candidate(f) for f in store.facts_about(iri, cap=50)]
-            verbalize(facts, store)
-        except Exception as exc:  # noqa: BLE001 - a remote store may be down: say so in the pane
-            self.call_from_thread(self.pane.show_node_facts, label, [f"(could not read: {exc})"])
-            return
-        lines = [c.text for c in facts if c.fact.p not in LABEL_PREDICATES]
-        self.call_from_thread(self.pane.show_node_facts, label, lines)
+            self.main.fetch_node_facts(self.session, message.iri, message.label)
 
     def action_show_tab(self, tab: str) -> None:
-        self.query_one("#knowledge").remove_class("hidden")
-        self.pane.active = tab
+        self.main.show_tab(tab)
 
     def action_next_tab(self) -> None:
-        tabs = [pane.id for pane in self.pane.query("TabPane")]
-        self.action_show_tab(tabs[(tabs.index(self.pane.active) + 1) % len(tabs)])
+        self.main.next_tab()
 
     def action_toggle_pane(self) -> None:
-        self.query_one("#knowledge").toggle_class("hidden")
+        self.main.toggle_pane()
+
+    # --- loading knowledge graph files ----------------------------------------------------
+
+    def action_load_kg(self) -> None:
+        from textual_fspicker import FileOpen
+
+        def chosen(path: Path | None) -> None:
+            if path is not None:
+                self.load_files([str(path)])
+
+        self.push_screen(FileOpen(".", title="Load a knowledge graph file"), chosen)
+
+    def load_files(self, paths: list[str]) -> None:
+        if self.session is None or self.main.loader.working:
+            self.notify("Wait for the current load to finish.", severity="warning")
+            return
+        self.main.loader.load(self.session, paths, self.config.format)
+
+    # --- settings -------------------------------------------------------------------------
+
+    def set_option(self, name: str, value: Any) -> None:
+        """Change a retrieval/generation option for the next turns of this session."""
+        setattr(self.config, name, value)
+        if self.session is not None and self.session.config is not self.config:
+            setattr(self.session.config, name, value)
+        self._show_settings()
+        self.notify(f"{name.replace('_', ' ')}: {value}", timeout=3)
+
+    def action_cycle_retriever(self) -> None:
+        order = list(Retriever)
+        self.set_option("retriever", order[(order.index(self.config.retriever) + 1) % len(order)])
+
+    def action_toggle_rewrite(self) -> None:
+        self.set_option("rewrite", Rewrite.RULES if self.config.rewrite == Rewrite.LLM else Rewrite.LLM)
+
+    def action_choose_model(self) -> None:
+        from textual_fspicker import FileOpen, Filters
+
+        def chosen(path: Path | None) -> None:
+            if path is not None:
+                self.set_option("model", str(path))
+                self.status.model, self.status.device = "model loading…", ""
+                self.reload_model()
+
+        self.push_screen(FileOpen(".", title="Choose a GGUF model",
+                                  filters=Filters(("GGUF", lambda p: p.suffix.lower() == ".gguf"),
+                                                  ("All", lambda _: True))), chosen)
+
+    def settings(self) -> dict[str, Any]:
+        c = self.config
+        return {"retriever": c.retriever, "scorer": c.scorer, "k": c.k, "rewrite": c.rewrite,
+                "model": self.status.model, "device": self.status.device, "now": c.now or ""}
+
+    # --- sessions -------------------------------------------------------------------------
+
+    def _reset_chat(self) -> None:
+        self.turns = []
+        self._reply = None
+        self._pending.clear()
+        self.main.clear()
+
+    def action_new_session(self) -> None:
+        if self.session is None:
+            return
+        if self.busy:
+            self.notify("Cancel the running reply first (Esc).", severity="warning")
+            return
+        self.session = Session(self.session.ctx)
+        self._reset_chat()
+        self.sub_title = f"session {self.session.session_id}"
+        self.chat.mount(Notice(f"new session {self.session.session_id}", "info"))
+
+    def action_sessions(self) -> None:
+        if self.session is None:
+            return
+        from tui.screens.sessions import SessionsScreen
+
+        self.push_screen(SessionsScreen(self.session.ctx.store, self.session.session_id), self.reopen_session)
+
+    def reopen_session(self, choice: tuple[str, list[tuple[str, str]]] | None) -> None:
+        if choice is None or self.session is None:
+            return
+        if self.busy:
+            self.notify("Cancel the running reply first (Esc).", severity="warning")
+            return
+        session_id, history = choice
+        self.session = Session(self.session.ctx, session_id)
+        self.session.history = list(history)
+        self._reset_chat()
+        self.sub_title = f"session {session_id}"
+        self.chat.mount(Notice(f"reopened session {session_id} ({len(history)} turns)", "info"))
+        for speaker, text in history:
+            if speaker == "user":
+                self.turns.append(ChatTurn(user=text))
+            elif self.turns:
+                self.turns[-1].reply = text
+        self.main.replay(history)
+
+    # --- export, clipboard, console -------------------------------------------------------
+
+    def action_export(self, kinds: tuple[str, ...] = ("md", "json")) -> None:
+        if not self.turns:
+            self.notify("Nothing to export yet.", severity="warning")
+            return
+        session_id = self.session.session_id if self.session else "none"
+        try:
+            paths = write_export(self.export_dir, session_id, self.turns, self.settings(), kinds)
+        except OSError as exc:
+            self.notify(str(exc), title="Export failed", severity="error")
+            return
+        self.notify("\n".join(str(p) for p in paths), title="Exported")
+
+    def action_copy_reply(self) -> None:
+        replies = [t.reply for t in self.turns if t.reply]
+        if not replies:
+            self.notify("No reply to copy yet.", severity="warning")
+            return
+        self.copy_to_clipboard(replies[-1])
+        self.notify("Last reply copied to the clipboard.", timeout=3)
+
+    def action_sparql(self) -> None:
+        if self.session is None:
+            return
+        from tui.screens.sparql import SparqlScreen
+
+        self.push_screen(SparqlScreen(self.session.ctx.store))
+
+    # --- keys and the command palette -----------------------------------------------------
+
+    def action_help(self) -> None:
+        keys = [(self.get_key_display(b), b.description, b.id or "") for b in self.effective_bindings()]
+        self.push_screen(HelpScreen(keys))
+
+    def key_of(self, binding_id: str) -> str:
+        """The key the user presses for a binding (after their remapping), as the footer shows it."""
+        return next(self.get_key_display(b) for b in self.effective_bindings() if b.id == binding_id)
+
+    def effective_bindings(self) -> list[Binding]:
+        """The app's bindings with the user's `[keys]` remapping applied."""
+        return [replace(b, key=self._keymap.get(b.id, b.key)) if b.id else b for b in self.BINDINGS]
+
+    def get_system_commands(self, screen: Screen) -> Iterator[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        yield from palette(self)
 
 
 def checks_line(checks: list, fact_score: float | None, neip: float | None, refined: bool) -> Text:

@@ -1,5 +1,5 @@
-"""Messages the thread workers post to the app. Workers never touch widgets: every state
-change happens in the app's handlers for these."""
+"""Messages the thread workers post. Workers never touch widgets: every state change happens
+in the handlers for these, on the UI thread (the app's, the main screen's, the loader's)."""
 
 from __future__ import annotations
 
@@ -87,8 +87,9 @@ class LoadProgress(Message):
 
 
 class LoadFinished(Message):
-    def __init__(self, reports: list[tuple[str, Any]], error: str, kg_size: int) -> None:
+    def __init__(self, session: Any, reports: list[tuple[str, Any]], error: str, kg_size: int) -> None:
         super().__init__()
+        self.session = session  # the session the files went into
         self.reports = reports  # (path, LoadReport) of the files that loaded
         self.error = error  # the loader's message for the file that failed, or ""
         self.kg_size = kg_size
@@ -101,3 +102,12 @@ class OverviewReady(Message):
         super().__init__()
         self.overview = overview
         self.note = note  # why the overview is partial, or ""
+
+
+class NodeFacts(Message):
+    """The facts about a node picked in the subgraph, verbalized, for the knowledge pane."""
+
+    def __init__(self, label: str, facts: list[str]) -> None:
+        super().__init__()
+        self.label = label
+        self.facts = facts

@@ -1,6 +1,7 @@
 """The house rules of docs/design.md, "Layout and layers", checked rather than hoped for: the import contract of
-pyproject.toml (layers, no Textual below the app, forbidden imports, no cycles), modules under 600 lines, and every
-stage of the pipeline found in `engine/stages/` under its own name."""
+pyproject.toml (layers, no Textual below the app, forbidden imports, no cycles), modules under 600 lines, no class
+of the app spread over several modules, and every stage of the pipeline found in `engine/stages/` under its own
+name."""
 
 from __future__ import annotations
 
@@ -40,3 +41,22 @@ def test_the_pipeline_runs_every_stage_module_in_order_and_each_is_named_as_its_
         module = importlib.import_module(f"engine.stages.{stage_name(run)}")
         assert module.run is run
 
+
+
+def test_every_class_of_the_app_reads_in_one_file():
+    """A class of tui/ builds on Textual, Rich or the standard library, or on a class of its own
+    module: none is spread over several modules of the app (mixins)."""
+    import inspect
+    import pkgutil
+
+    import tui
+
+    spread = []
+    for info in pkgutil.walk_packages(tui.__path__, "tui."):
+        module = importlib.import_module(info.name)
+        for cls in vars(module).values():
+            if inspect.isclass(cls) and cls.__module__ == module.__name__:
+                spread += [f"{cls.__qualname__} ({module.__name__}) on {base.__module__}.{base.__qualname__}"
+                           for base in cls.__bases__
+                           if base.__module__.split(".")[0] == "tui" and base.__module__ != module.__name__]
+    assert not spread, spread

@@ -181,6 +181,29 @@ async def test_load_kg_good_then_broken_from_the_picker(kg_file, shared):
         assert errors and "broken.ttl" in errors[-1].message
 
 
+async def test_one_load_at_a_time_and_the_bar_goes_when_it_ends(kg_file, shared):
+    more = kg_file.parent / "more.nt"
+    more.write_text('<urn:x:a> <http://www.w3.org/2000/01/rdf-schema#label> "Extra Thing" .\n', encoding="utf-8")
+    app = make_app(kg_file, shared)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await ready(app, pilot)
+        bar = app.query_one("#load-progress")
+        app.load_files([str(more)])
+        assert bar.has_class("visible")
+        app.load_files([str(more)])  # while the first one runs
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        warnings = [n.message for n in app._notifications if n.severity == "warning"]
+        assert "Wait for the current load to finish." in warnings
+        loaded = [n for n in app.query(Notice) if "loaded more.nt" in str(n.render())]
+        assert len(loaded) == 1
+        assert not bar.has_class("visible")
+        app.load_files([str(more)])  # the next load is welcome again
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert len([n for n in app.query(Notice) if "loaded more.nt" in str(n.render())]) == 2
+
+
 async def test_switch_retriever_key_and_palette_command(kg_file, shared):
     app = make_app(kg_file, shared)
     async with app.run_test(size=(100, 30)) as pilot:
