@@ -11,7 +11,7 @@ import argparse
 import math
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import NoReturn
 
 from kgstore.loaders import one_line
@@ -34,7 +34,7 @@ class ArgumentParser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: error: {one_line(message)} (see {self.prog} --help)\n")
 
-    def parse_known_args(self, args: Sequence[str] | None = None, namespace=None):
+    def parse_known_args(self, args=None, namespace=None):
         args = list(sys.argv[1:] if args is None else args)
         return super().parse_known_args(self._split_files(args), namespace)
 
@@ -87,7 +87,7 @@ def out_of_range(value: float, *, ge: float | None = None, gt: float | None = No
     """What is wrong with `value` for these bounds ("must be at least 1"), or None."""
     if isinstance(value, float) and not math.isfinite(value):
         return "must be a finite number"
-    low = None if ge is None and gt is None else (f"at least {_num(ge)}" if ge is not None else f"more than {_num(gt)}")
+    low = f"at least {_num(ge)}" if ge is not None else f"more than {_num(gt)}" if gt is not None else None
     high = None if le is None else f"at most {_num(le)}"
     if (ge is not None and value < ge) or (gt is not None and value <= gt) or (le is not None and value > le):
         return "must be " + " and ".join(part for part in (low, high) if part)

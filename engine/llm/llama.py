@@ -8,6 +8,7 @@ import logging
 import os
 import threading
 from collections.abc import Iterator
+from typing import Any
 
 from engine.llm.base import CANCEL_POLL_S, LLMError
 from engine.llm.gguf import context_length, read_metadata
@@ -83,9 +84,11 @@ class LlamaBackend:
             if cancel is not None:
                 threading.Thread(target=self._watch, args=(cancel, done), name="llm-cancel", daemon=True).start()
             try:
-                chunks = self.llama.create_chat_completion(
-                    messages=messages, stream=True, max_tokens=max_tokens,
-                    temperature=temperature, stop=stop, seed=self.seed)
+                # With stream=True the call gives an iterator of chunk dicts; llama-cpp-python types
+                # its messages and both result shapes as unions that plain dicts do not meet.
+                create: Any = self.llama.create_chat_completion
+                chunks = create(messages=messages, stream=True, max_tokens=max_tokens,
+                                temperature=temperature, stop=stop, seed=self.seed)
                 for chunk in chunks:
                     if cancel is not None and cancel.is_set():
                         chunks.close()

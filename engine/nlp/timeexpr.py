@@ -50,7 +50,7 @@ class TimeValue:
         return f"{day} {span}" if day in ("today", "tomorrow") else f"on {day} {span}"
 
     @classmethod
-    def from_iso(cls, text: str) -> "TimeValue | None":
+    def from_iso(cls, text: str) -> TimeValue | None:
         """Inverse of `iso` (the part of the day and "now" are not kept: a span on a day)."""
         m = re.fullmatch(r"(\d{4}-\d{2}-\d{2})(?:T(\d{2}):(\d{2})(?:/(\d{2}):(\d{2}))?)?", text)
         if not m:
@@ -212,14 +212,14 @@ def detect(text: str, now: datetime) -> list[Mention]:
             a, b = PARTS[m.group("part").lower()]
             value = TimeValue(turn_day, a, b, m.group("part").lower(), day is not None)
         elif kind == "clock":
-            minute = _clock(m)
-            if minute is not None and 0 <= minute < 24 * 60:
-                value = TimeValue(turn_day, minute, minute + DEFAULT_SLOT_MIN, None, day is not None)
+            at = _clock(m)
+            if at is not None and 0 <= at < 24 * 60:
+                value = TimeValue(turn_day, at, at + DEFAULT_SLOT_MIN, None, day is not None)
         elif kind == "range":
             g = m.groupdict()
-            a, b = (g["a"], g["b"]) if g.get("a") else (g["a2"], g["b2"])
+            first, last = (g["a"], g["b"]) if g.get("a") else (g["a2"], g["b2"])
             ap_b = g.get("apb") or g.get("apc")
-            start, end = _minutes(a, g.get("apa") or ap_b), _minutes(b, ap_b)
+            start, end = _minutes(first, g.get("apa") or ap_b), _minutes(last, ap_b)
             if end <= start and end + 12 * 60 < 24 * 60:
                 end += 12 * 60
             if 0 <= start < end <= 24 * 60:
