@@ -69,6 +69,31 @@ class Check:
 
 
 @dataclass
+class PathStep:
+    """One hop of a relation path: a KG relation, followed forwards (subject to object) or
+    backwards (object to subject: how "which films did X direct" walks film -> director -> X)."""
+
+    predicate: str  # the relation's IRI
+    label: str  # the relation as read ("head coach", "date published")
+    forward: bool = True
+
+
+@dataclass
+class RelationPath:
+    """A chain of one or two relations that the question asks for, from an entity it names or
+    points at, with the values found at its end."""
+
+    start: str  # IRI of the linked entity the path starts from
+    start_label: str
+    steps: list[PathStep]
+    score: float  # how well the relation labels, in order, read like the question
+    asks_all: bool = False  # a list question: every value is the answer, counted
+    chains: list[list[Fact]] = field(default_factory=list)  # per value: its facts, start -> value
+    total: int = 0  # values at the path's end before any cap cut the list
+    cut: str = ""  # what bounded the search or the list ("12 values, 10 kept"), said to the user
+
+
+@dataclass
 class TurnState:
     session_id: str
     turn: int
@@ -84,6 +109,8 @@ class TurnState:
     reasoning_note: str = ""  # why reasoning gave nothing (timeout, error), shown to the user
     rewritten: str = ""
     plan: str = "both"  # "none" | "dialogue" | "background" | "both"
+    paths: list[RelationPath] = field(default_factory=list)  # what the question asks for, best first
+    paths_note: str = ""  # what bounded the path search this turn
     candidates: list[Candidate] = field(default_factory=list)
     candidates_note: str = ""  # e.g. "neighbourhood of X capped at 2000 facts"
     retrieved: list[Candidate] = field(default_factory=list)
