@@ -57,7 +57,7 @@ def main(argv: list[str], command: str = "retrieve") -> int:
         print(json.dumps({"turns": out}, ensure_ascii=False))
     else:
         if config.scorer in ("learned", "llm"):
-            from engine.stages.score.relevance import model_for
+            from engine.nlp.relevance import model_for
 
             print(f"relevance model: onnxruntime on {model_for(session.ctx).device}")
         for t in out:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.state import Check, TurnState
+from engine.state import Check, Composed, Refinement, TurnState
 
 
 def retrieval_json(state: TurnState) -> dict[str, Any]:
@@ -28,16 +28,25 @@ def checks_json(checks: list[Check]) -> list[dict[str, Any]]:
     return [{"claim": c.claim, "verdict": c.verdict, "evidence": c.evidence, "reason": c.reason} for c in checks]
 
 
+def refined_json(refined: Refinement) -> dict[str, Any]:
+    return {"response": refined.response, "checks": checks_json(refined.checks), "fact_score": refined.fact_score,
+            "neip": refined.neip, "dropped": list(refined.dropped), "added": list(refined.added),
+            "steps": refined.steps, "cut": refined.cut}
+
+
+def composed_json(composed: Composed) -> dict[str, Any]:
+    out = {"response": composed.response, "source": str(composed.source), "facts": list(composed.facts),
+           "reason": composed.reason, "matches": list(composed.matches), "checks": checks_json(composed.checks),
+           "fact_score": composed.fact_score, "neip": composed.neip}
+    if composed.asked is not None:  # said only by the answers that found nothing
+        out["asked"] = composed.asked
+    return out
+
+
 def answer_json(state: TurnState) -> dict[str, Any]:
     """The retrieval turn, plus what answering added."""
-    refined = None
-    if state.refined:
-        refined = dict(state.refined)
-        refined["checks"] = checks_json(refined.get("checks") or [])
-    composed = None
-    if state.composed:
-        composed = dict(state.composed)
-        composed["checks"] = checks_json(composed.get("checks") or [])
+    refined = refined_json(state.refined) if state.refined else None
+    composed = composed_json(state.composed) if state.composed else None
     out = retrieval_json(state)
     # "response" stays the model's own reply (empty when the model was not asked); "answer" is
     # what a user is shown, and "answer_source" says whose it is.
@@ -45,5 +54,5 @@ def answer_json(state: TurnState) -> dict[str, Any]:
                 "checks": checks_json(state.checks), "checks_truncated": state.checks_truncated,
                 "fact_score": state.fact_score, "neip": state.neip,
                 "refined": refined, "device": state.device, "answer": state.shown_reply,
-                "answer_source": state.answer_source, "composed": composed})
+                "answer_source": str(state.answer_source), "composed": composed})
     return out

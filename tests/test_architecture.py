@@ -1,6 +1,7 @@
-"""The house rules of DESIGN §1, checked rather than hoped for: the import contract of
-pyproject.toml (layers, no Textual below the app, forbidden imports, no cycles), modules under 600 lines, and every
-stage of the pipeline found in `engine/stages/` under its own name."""
+"""The house rules, checked rather than hoped for: the import contract of pyproject.toml (layers, no
+Textual below the app, forbidden imports, stages independent of each other, no cycles), modules
+under 600 lines, and every stage of the pipeline found in `engine/stages/` under its own name (the
+answer stage runs on both sides of the model)."""
 
 from __future__ import annotations
 
@@ -34,9 +35,9 @@ def test_the_pipeline_runs_every_stage_module_in_order_and_each_is_named_as_its_
                if (p.suffix == ".py" and p.stem != "__init__") or (p / "__init__.py").exists()}
     assert [stage_name(run) for run in STAGES] == [
         "observe", "reason", "rewrite", "plan", "candidates", "verbalize", "score", "retrieve",
-        "generate", "check", "refine"]
+        "answer", "generate", "check", "refine", "answer"]
     assert modules == {stage_name(run) for run in STAGES}
     for run in STAGES:
         module = importlib.import_module(f"engine.stages.{stage_name(run)}")
-        assert module.run is run
+        assert getattr(module, run.__name__) is run
 

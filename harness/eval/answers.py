@@ -53,7 +53,7 @@ def contains(reply: str, value: str) -> bool:
     as HH:MM."""
     from datetime import date
 
-    from engine.stages.verbalize import MONTHS
+    from engine.nlp.sentences import MONTHS
 
     value = value.strip()
     if re.fullmatch(r"\d{2}:\d{2}:\d{2}", value):
@@ -136,10 +136,9 @@ def handwritten(folder: str) -> dict[str, dict]:
 
 def judge(state: TurnState, kind: str, values: list[str]) -> dict:
     """One user turn's figures, for the shown reply (auto) and the model's (llm)."""
-    llm_reply = state.refined["response"] if state.refined else state.response
-    llm_checks = (state.refined.get("checks") or []) if state.refined else state.checks
-    composed = state.composed or {}
-    shown_checks = composed.get("checks") or [] if composed else llm_checks
+    llm_reply = state.refined.response if state.refined else state.response
+    llm_checks = state.refined.checks if state.refined else state.checks
+    shown_checks = state.composed.checks if state.composed else llm_checks
     return {
         "kind": kind, "answer_source": state.answer_source, "shown": state.shown_reply, "model": llm_reply,
         "contradicted_shown": any(c.verdict == "contradicted" for c in shown_checks),

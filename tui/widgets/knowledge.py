@@ -9,7 +9,7 @@ from textual.containers import HorizontalScroll, Vertical, VerticalScroll
 from textual.message import Message
 from textual.widgets import Collapsible, DataTable, Markdown, Static, TabbedContent, TabPane, Tree
 
-from engine.state import Check, TurnState
+from engine.state import AnswerSource, Check, TurnState
 from tui.live import TurnView
 from tui.widgets.graph import DERIVED, draw_subgraph, legend, relevance_colour, score_scale, tree_rows
 
@@ -29,18 +29,18 @@ def replies_markdown(s: TurnState) -> str:
     """The replies of the turn besides the checked one: the refinement, and when kgchat showed
     its own answer instead, that answer's checks and the model's reply it replaced."""
     parts = []
-    composed = s.composed or {}
-    if composed.get("source") == "facts":
+    composed = s.composed
+    if composed and composed.source == AnswerSource.FACTS:
         marks = " ".join(f"{VERDICT[v][0]} {n}" for v in VERDICT
-                         if (n := sum(c.verdict == v for c in composed.get("checks") or [])))
-        parts.append(f"**Shown: kgchat's answer composed from the knowledge graph** ({composed.get('reason', '')})."
+                         if (n := sum(c.verdict == v for c in composed.checks)))
+        parts.append(f"**Shown: kgchat's answer composed from the knowledge graph** ({composed.reason})."
                      + (f" Its claims: {marks}." if marks else ""))
-    elif composed.get("source") == "not_found":
+    elif composed and composed.source == AnswerSource.NOT_FOUND:
         parts.append("**Shown: nothing found** — no entity of the question is in the knowledge graph; "
                      "the model was not asked.")
     if composed and s.response:
         parts.append(f"**The model's reply (not shown):** {s.response}")
-    refined = s.refined.get("response") if s.refined else ""
+    refined = s.refined.response if s.refined else ""
     if refined:
         parts.append(f"**Refined reply{' (not shown)' if composed else ''}:** {refined}")
     return "\n\n".join(parts)
@@ -205,7 +205,7 @@ class KnowledgePane(Vertical):
     def show_checks(self, view: TurnView) -> None:
         self.view = view
         s = view.state
-        checks = s.refined.get("checks", s.checks) if s.refined else s.checks
+        checks = s.refined.checks if s.refined else s.checks
         self._checks = list(checks)
         summary = self.query_one("#checks-summary", Static)
         if not s.checks:
@@ -218,8 +218,8 @@ class KnowledgePane(Vertical):
                 line.append_text(verdict_mark(v))
                 line.append(f" {n}  ")
             if s.refined:
-                line.append(f"\nrefined: fact score {score_text(s.refined.get('fact_score'))}  "
-                            f"NEIP {score_text(s.refined.get('neip'))}", style=DERIVED)
+                line.append(f"\nrefined: fact score {score_text(s.refined.fact_score)}  "
+                            f"NEIP {score_text(s.refined.neip)}", style=DERIVED)
             if s.checks_truncated:
                 line.append(f"\nonly the first {len(s.checks)} claims were checked (--max-claims); "
                             "the rest of the reply was not", style="bold yellow")

@@ -21,21 +21,25 @@ words ("What does she do for a living?") gets that record of its entities (`with
 
 from __future__ import annotations
 
-import re
 from collections.abc import Hashable
 from dataclasses import dataclass, field
 
+from engine.context import TurnContext, stage
+from engine.events import Retrieved
+from engine.focus import focused
+from engine.nlp.answer_type import (
+    asked_records,
+    asks_list,
+    asks_record,
+    is_record,
+    recorded,
+)
+from engine.nlp.sentences import is_node_fact, predicate_key
 from engine.stages.retrieve import pcst
-from engine.stages.candidates import is_node_fact
-from engine.stage import TurnContext, stage
-from engine.state import Candidate, TurnState
 from engine.stages.retrieve.topk import top_k
-from engine.stages.score.answer_type import asked_records, asks_list, asks_record, is_record, recorded
-from engine.stages.verbalize import predicate_key
+from engine.state import Candidate, TurnState
 
 NODE_PRIZES_K = 3
-FOCUS_KINDS = ("name", "pronoun", "definite")
-_AND = re.compile(r"(?<!^)\band\b|&", re.IGNORECASE)
 
 
 @dataclass
@@ -67,17 +71,6 @@ def select_topk(candidates: list[Candidate], k: int) -> Selection:
         nodes.setdefault(c.fact.s, None)
         nodes.setdefault(c.fact.o, None)
     return Selection(best, list(nodes), [])
-
-
-def focused(state: TurnState, kinds: tuple[str, ...] = FOCUS_KINDS) -> bool:
-    """One question, about an entity the turn names or points at ("And her e-mail?"): the turns
-    where the relevance model is surest (a compound question's second part can score far below
-    the first). Any "and" between words counts as a second part ("the population and the area of
-    Warsaw"); a leading "And" does not."""
-    from engine.stages.score.answer_type import question_parts
-
-    return (any(m.kind in kinds and m.entity for m in state.mentions)
-            and len(question_parts(state.text)) == 1 and not _AND.search(state.text))
 
 
 def select_pcst(candidates: list[Candidate], k: int, cap: int, prizes: dict | None = None,
@@ -194,7 +187,7 @@ def _joined(sel: Selection, more: list[Candidate], cap: int, ahead: bool) -> Sel
 
 def prize_settings(scorer: str, ctx: TurnContext) -> dict | None:
     if scorer in ("learned", "llm"):
-        from engine.stages.score.relevance import model_for
+        from engine.nlp.relevance import model_for
 
         return model_for(ctx).prizes
     return None
@@ -223,9 +216,9 @@ def _report(state: TurnState) -> dict:
 @stage("retrieve", report=_report)
 def run(state: TurnState, ctx: TurnContext) -> None:
     state.retrieved, state.subgraph_nodes, state.bridging_nodes = [], [], []
-    if not state.candidates:
-        return
-    cfg = ctx.config
-    prizes = prize_settings(cfg.scorer, ctx) if cfg.retriever == "pcst" else None
-    sel = select(state, cfg.retriever, cfg.k, cfg.subgraph_cap, prizes)
-    state.retrieved, state.subgraph_nodes, state.bridging_nodes = sel.facts, sel.nodes, sel.bridging
+    if state.candidates:
+        cfg = ctx.config
+        prizes = prize_settings(cfg.scorer, ctx) if cfg.retriever == "pcst" else None
+        sel = select(state, cfg.retriever, cfg.k, cfg.subgraph_cap, prizes)
+        state.retrieved, state.subgraph_nodes, state.bridging_nodes = sel.facts, sel.nodes, sel.bridging
+    ctx.emit(Retrieved())
