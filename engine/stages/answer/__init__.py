@@ -4,7 +4,8 @@ It runs twice in a turn. `before_model`, ahead of generate: when the model is no
 (nothing found; a relation the entity lacks; `--answer facts`) kgchat's own answer is set here
 and generate, check and refine have nothing to do. `run`, after refine: the candidates are the
 model's reply (its refinement when there is one) and, with `--answer auto` when the checks say
-the model's cannot be trusted, kgchat's own; one is picked, `state.shown_reply` and
+the model's cannot be trusted, kgchat's own (the answer of the relation paths the question asks
+for, else the best facts about it, else "not found"); one is picked, `state.shown_reply` and
 `state.answer_source` are set, and one AnswerShown event tells the front ends. A new kind of
 answer is one more candidate here.
 """
@@ -34,6 +35,7 @@ from engine.stages.answer.missing import (
     nothing_found,
     relation_missing,
 )
+from engine.stages.answer.paths import missing_from, path_text
 from engine.state import (
     KNOWLEDGE_PLANS,
     AnswerSource,
@@ -77,18 +79,33 @@ def facts_answer(state: TurnState, ctx: TurnContext, facts: list[Candidate], rea
                     fact_score=fact_score, neip=neip)
 
 
+def path_answer(state: TurnState, ctx: TurnContext, reason: str) -> Composed | None:
+    """The answer of the relation paths the question asks for; None without any."""
+    from engine.checking import verify_reply
+
+    text, facts = path_text(state, ctx.background) if state.paths else ("", [])
+    if not text:
+        return None
+    checks, fact_score, neip = verify_reply(state, ctx, text)
+    return Composed(text, AnswerSource.FACTS, facts=facts, reason=reason, checks=checks, fact_score=fact_score,
+                    neip=neip)
+
+
 def without_model(state: TurnState, ctx: TurnContext) -> Composed | None:
     """Before the model: say plainly that nothing was found, or (`--answer facts`) compose the
     answer. None when the model is to be asked."""
     answer = ctx.config.answer
     if answer != "llm" and nothing_found(state):
         return not_found_answer(state, ctx)
-    if answer == "auto" and state.plan in KNOWLEDGE_PLANS:
+    if answer == "auto" and state.plan in KNOWLEDGE_PLANS and not state.paths:  # a path: the KG has the relation
         facts = facts_about_question(state)
         lacking = lacking_relation(state, ctx) if facts else ""
         if lacking or relation_missing(state, ctx, facts, missing.MISSING_P):
             return missing_answer(state, facts, below=missing.MISSING_P, relation=lacking)
     if answer == "facts" and state.plan in KNOWLEDGE_PLANS:
+        composed = path_answer(state, ctx, "--answer facts: always composed from the knowledge graph")
+        if composed:
+            return composed
         facts = facts_about_question(state)
         if facts:
             return facts_answer(state, ctx, facts, "--answer facts: always composed from the knowledge graph")
@@ -102,9 +119,19 @@ def replacement(state: TurnState, ctx: TurnContext, model: Reply) -> Composed | 
     looks_up = state.plan in KNOWLEDGE_PLANS
     facts = facts_about_question(state) if looks_up else []
     dialogue = " ".join([t for who, t in state.history if who == "user"] + [state.text]) if looks_up else None
-    reason = replacement_reason(model.checks, model.text, state.error, facts, asked_words(state), dialogue)
+    if state.paths and model.text:
+        # The paths say what is asked, two hops or a whole list included: a reply that names what
+        # they lead to answers, one that leaves it out does not (the facts about the named entity
+        # alone would judge a two-hop answer as off the question).
+        reason = (replacement_reason(model.checks, model.text, state.error, [], dialogue=dialogue)
+                  or missing_from(model.text, state, ctx.background))
+    else:
+        reason = replacement_reason(model.checks, model.text, state.error, facts, asked_words(state), dialogue)
     if not reason:
         return None
+    composed = path_answer(state, ctx, reason)
+    if composed:
+        return composed
     # The model could not answer from the facts either: unless one of them is sure enough to be
     # the answer, or the question names its relation, say that the KG has no such fact, with the
     # closest ones, rather than present them as the answer.

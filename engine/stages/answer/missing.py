@@ -12,6 +12,7 @@ from engine.stages.answer.compose import (
     compose_text,
     content_words,
     facts_about_question,
+    is_noise,
     relation_words,
     stems,
 )
@@ -24,6 +25,7 @@ FUZZY_CUTOFF = 70  # rapidfuzz ratio (0-100) of a whole label to the name asked 
 # questions about a relation the KG lacks scores under 0.2, that of 1.8 % of the single-relation ones.
 MISSING_P = 0.2
 CLOSEST_FACTS = 2  # what the KG does have, offered with "not found"
+RELATIONS_NAMED = 6  # and the relations it has about the entity
 
 
 def asked_about(text: str) -> str:
@@ -133,11 +135,25 @@ def lacking_relation(state: TurnState, ctx: TurnContext) -> str:
     return max(named, key=lambda n: n[0])[1]
 
 
-def missing_text(what: str, about: list[str], closest: str) -> str:
+def missing_text(what: str, about: list[str], closest: str, relations: list[str] = ()) -> str:
+    """`relations`: what the KG does have about the entities, by relation."""
     subject = " and ".join(about)
     text = (f"I found no fact on “{what}” about {subject} in the knowledge graph." if what and subject
             else "I found no fact in the knowledge graph that answers this.")
-    return text + (f" The closest it has: {closest}" if closest else "")
+    text += f" The closest it has: {closest}" if closest else ""
+    if relations and subject:
+        more = len(relations) - RELATIONS_NAMED
+        text += (f" What it has about {subject}: {', '.join(relations[:RELATIONS_NAMED])}"
+                 + (f" and {more} more" if more > 0 else "") + ".")
+    return text
+
+
+def relations_of(entities: set[str], facts: list[Candidate]) -> list[str]:
+    """The relations the KG has about the entities (their facts' labels, each once, names and
+    bookkeeping last): what a "not found" can offer instead."""
+    touching = [c for c in facts if c.p_label and (c.fact.s in entities or c.fact.o in entities)]
+    ranked = sorted(touching, key=lambda c: is_noise(c.p_label))
+    return list(dict.fromkeys(c.p_label for c in ranked))
 
 
 def unknown_name(state: TurnState) -> str:
@@ -209,5 +225,7 @@ def missing_answer(state: TurnState, facts: list[Candidate], *, below: float, re
         reason = f"no fact about the question scores {below} or more as its answer, nor names what it asks"
     reason = f"{why}; {reason}" if why else reason
     closest = facts[:CLOSEST_FACTS]
-    return Composed(missing_text(what, sorted(names), compose_text(closest)), AnswerSource.NOT_FOUND,
+    entities = {m.entity for m in state.mentions if m.entity in touched and m.kind == "name"}
+    relations = relations_of(entities, facts)
+    return Composed(missing_text(what, sorted(names), compose_text(closest), relations), AnswerSource.NOT_FOUND,
                     facts=[c.text for c in closest], asked=what, reason=reason)
