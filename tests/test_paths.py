@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from engine.stages.route import paths
-from engine.stages.route.paths import Question, enumerate_paths, lexical, parts_of, search, spans_of
+from engine.stages.route.paths import Question, enumerate_paths, parts_of, relation_matcher, search, spans_of, stems
 from engine.state import Candidate
 from engine.stages.verbalize import verbalize
 from kgstore import KGStore
@@ -18,6 +18,16 @@ from kgstore.terms import Fact
 
 SYNONYMS = {"manager": "coach", "singer": "vocalist", "records": "album", "born": "birth", "cost": "price",
             "come": "origin", "comes": "origin"}
+
+
+def lexical(labels, spans) -> np.ndarray:
+    """The share of each label's content words said in each span."""
+    out = np.zeros((len(labels), len(spans)), dtype=np.float32)
+    for i, label in enumerate(labels):
+        own = stems(label)
+        for j, span in enumerate(spans):
+            out[i, j] = len(own & stems(span)) / len(own) if own else 0.0
+    return out
 
 
 def matcher(labels, spans):
@@ -268,9 +278,10 @@ def test_clauses_and_spans_of_a_question():
     assert [s.text for s in spans][:2] == ["records", "make"] and spans[0].plural and not spans[1].plural
 
 
-@pytest.mark.parametrize("labels,spans", [([], ["a"]), (["a"], []), (["head coach"], ["coach", "head"])])
-def test_lexical_scores_the_share_of_a_labels_words(labels, spans):
-    m = lexical(labels, spans)
-    assert m.shape == (len(labels), len(spans))
-    if labels and spans:
-        assert np.allclose(m, [[0.5, 0.5]])
+def test_the_shared_relation_matcher_scores_every_label_against_every_span():
+    match = relation_matcher(None)  # its words and paraphrases only: no encoder in this test
+    m = match(["head coach", "date published"], ["coach", "came out"])
+    assert m.shape == (2, 2)
+    assert m[0, 0] == pytest.approx(0.5) and m[0, 1] == 0.0
+    assert m[1, 1] == pytest.approx(1.0) and m[1, 0] == 0.0
+    assert match([], ["a"]).shape == (0, 1) and match(["a"], []).shape == (1, 0)

@@ -10,7 +10,7 @@ hop of the likeliest first steps is fetched here, bounded, and joins the candida
 
 from __future__ import annotations
 
-from engine.stages.route.paths import Question, encoder_matcher, search
+from engine.stages.route.paths import Question, relation_matcher, search
 from engine.stage import TurnContext, stage
 from engine.state import TurnState
 from engine.stages.candidates import focus_of, linked_now, radius
@@ -19,10 +19,11 @@ MATCHER = "path_matcher"
 
 
 def matcher_for(ctx: TurnContext):
-    """The relation-label scorer, built once per session (a test or another scorer may set it)."""
+    """The relation-label scorer (the shared relation matcher over the session's encoder), built
+    once per session; a test or another scorer may set it."""
     from engine.stages.score.encoder import encoder_for
 
-    return ctx.resource(MATCHER, lambda: encoder_matcher(encoder_for(ctx)))
+    return ctx.resource(MATCHER, lambda: relation_matcher(encoder_for(ctx)))
 
 
 def starts_of(state: TurnState, ctx: TurnContext) -> dict[str, str]:

@@ -76,27 +76,30 @@ def stems(text: str) -> set[str]:
     return out
 
 
-def lexical(labels: Sequence[str], spans: Sequence[str]) -> np.ndarray:
-    """The share of each label's content words said in each span."""
-    out = np.zeros((len(labels), len(spans)), dtype=np.float32)
-    span_stems = [stems(s) for s in spans]
-    for i, label in enumerate(labels):
-        own = stems(label)
-        if own:
-            for j, said in enumerate(span_stems):
-                out[i, j] = len(own & said) / len(own)
-    return out
+def relation_matcher(encoder) -> Matcher:
+    """The relation matcher that retrieval, answering and checking share (engine.relations),
+    asked of every span: its score of each label (the label's words, stemmed and widened by
+    everyday paraphrases, and the encoder's sense of it). The answer type is weighed by the path
+    as a whole (the asked kind concerns the last step only), so the spans are scored kind-free.
+    The encoder gets every text the matcher will ask for in one batch first: its per-span calls
+    then come from the encoder's cache."""
+    from engine.relations import Relation, RelationMatcher, glosses, phrase_words
+    from kgstore.vocab import split_words
 
+    matcher = RelationMatcher(encoder)
 
-def encoder_matcher(encoder) -> Matcher:
-    """Cosine of the sentence encoder's embeddings, or the words the label shares with the span
-    when that is higher (a label said word for word needs no embedding to be found)."""
     def match(labels: Sequence[str], spans: Sequence[str]) -> np.ndarray:
+        out = np.zeros((len(labels), len(spans)), dtype=np.float32)
         if not labels or not spans:
-            return np.zeros((len(labels), len(spans)), dtype=np.float32)
-        emb = encoder.encode(list(labels) + list(spans))
-        cos = np.clip(emb[:len(labels)] @ emb[len(labels):].T, 0.0, 1.0)
-        return np.maximum(cos, lexical(labels, spans))
+            return out
+        if encoder is not None:
+            texts = [phrase_words(s + " " + glosses(s)) for s in spans] + [split_words(x).lower() for x in labels]
+            encoder.encode([t for t in dict.fromkeys(texts) if t])
+        relations = [Relation(label, key=str(i)) for i, label in enumerate(labels)]
+        for j, span in enumerate(spans):
+            for m in matcher.rank(span, relations, kind=""):
+                out[int(m.relation.key), j] = m.score
+        return out
 
     return match
 
