@@ -199,6 +199,13 @@ def test_a_follow_up_that_names_no_relation_takes_it_from_the_turn_before(tmp_pa
     assert out.paths[0].asks_all and sorted(out.paths[0].values) == ["Fraser Reid", "Ida Moss"]
 
 
+def test_the_relation_the_asked_noun_names_wins_a_tie(tmp_path):
+    store = kg(tmp_path, "kg.ttl", FOOTBALL + "ex:rovers ex:league ex:north . ex:north rdfs:label \"North League\" . "
+                                             "ex:league rdfs:label \"league\" .\n")
+    out = ask(store, FB + "rovers", "In which league does Harbour Rovers play?")
+    assert [steps(p) for p in out.paths] == [[("league", True)]]
+
+
 def test_paths_that_read_alike_are_both_kept_and_said(tmp_path):
     store = kg(tmp_path, "kg.ttl", """@prefix ex: <http://example.org/t/> .
 @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
@@ -266,6 +273,26 @@ def test_a_remote_that_fails_leaves_the_one_hop_paths(tmp_path):
     out = ask(store, FB + "ann", "Which team does Ann Berg play for?", hops=1, background=Down(store), one_hop=True)
     assert steps(out.paths[0]) == [("plays for", True)]
     assert any("did not answer" in n for n in out.notes)
+
+
+@pytest.mark.parametrize("question, words", [
+    ("Who is the manager of the team Ann Berg plays for?", {"team", "plays"}),
+    ("What instrument does the lead singer of Ann Berg play?", {"lead", "singer"}),
+    ("Where was Ann Berg's coach born?", {"coach"}),
+    ("Which team does Ann Berg play for?", set()),
+    ("Where was Ann Berg born?", set()),
+    ("What is its home ground?", {"home"}),
+])
+def test_the_words_that_describe_the_middle_entity(question, words):
+    text = paths.masked(question, ["Ann Berg"])
+    raw, content = paths._content(text)
+    assert {raw[content[k]] for k in paths.described(text)} == words
+
+
+def test_a_question_without_a_described_middle_entity_asks_one_step(tmp_path):
+    store = kg(tmp_path, "kg.ttl", FOOTBALL)  # Carl Dunn, Harbour Rovers' coach, was born in Bergen
+    out = ask(store, FB + "ann", "In which city was Ann Berg born?")
+    assert steps(out.paths[0]) == [("place of birth", True)]
 
 
 def test_clauses_and_spans_of_a_question():

@@ -27,8 +27,12 @@ def matcher_for(ctx: TurnContext):
 
 
 def starts_of(state: TurnState, ctx: TurnContext) -> dict[str, str]:
-    """IRI -> label of the entities the paths start from, likeliest first."""
-    now = linked_now(state)
+    """IRI -> label of the entities the paths start from, likeliest first. A class the turn
+    names ("coach" in "Where was the coach of X born?") is no start: its word says what is asked."""
+    from engine.stages.candidates import TYPE_PREDICATES
+
+    classes = {c.fact.o for c in state.candidates if c.fact.p in TYPE_PREDICATES}
+    now = {iri: p for iri, p in linked_now(state).items() if iri not in classes}
     seeds = now or focus_of(ctx, state.session_id).previous(state.turn)
     labels: dict[str, str] = {}
     for c in state.candidates:

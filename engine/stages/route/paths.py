@@ -46,6 +46,7 @@ class Weights:
 
 WEIGHTS = Weights()
 TIE = 0.02  # paths this close to the best read alike: both are kept
+ASKED_NOUN_BONUS = 0.05  # a relation whose label is the noun of "which league", "what instrument"
 MAX_PATHS = 300  # relation signatures per start entity
 MAX_STARTS = 4  # entities the search starts from
 VALUES_CAP = 50  # value chains kept per path (the total is still counted)
@@ -55,7 +56,7 @@ EXPAND_FACTS = 60  # facts per fetched entity
 TIME_BUDGET_S = 0.25  # fetching, on a remote background
 
 # Words that carry no relation: question words, fillers, what a list question adds.
-_FILLER = frozenset("""a an the is are was were be been being of to in on at for and or what who whom whose which
+_FILLER = frozenset("""xentity a an the is are was were be been being of to in on at for and or what who whom whose which
 when where how do does did i you me my your it its this that these those can could would will please s tell
 give show list all every each else also any there their they them he she him her his has have had about from
 by with as some know let want like us we our one ones much many number""".split())
@@ -78,27 +79,36 @@ def stems(text: str) -> set[str]:
 
 def relation_matcher(encoder) -> Matcher:
     """The relation matcher that retrieval, answering and checking share (engine.relations),
-    asked of every span: its score of each label (the label's words, stemmed and widened by
-    everyday paraphrases, and the encoder's sense of it). The answer type is weighed by the path
-    as a whole (the asked kind concerns the last step only), so the spans are scored kind-free.
-    The encoder gets every text the matcher will ask for in one batch first: its per-span calls
-    then come from the encoder's cache."""
-    from engine.relations import Relation, RelationMatcher, glosses, phrase_words
+    kind-free (the asked kind concerns a path's last step only, and the path weighs it), for a
+    whole grid of labels and spans at once: its score of a label for a phrase is the better of
+    the share of the label's stemmed words the phrase (widened by its everyday paraphrases) says
+    and the encoder's cosine mapped between the matcher's COS_FLOOR and COS_SURE. One encoder
+    batch per turn instead of one per span (RelationMatcher.rank, which this equals, asks per
+    phrase)."""
+    from engine.relations import COS_FLOOR, COS_SURE, content_stems, glosses, phrase_words
     from kgstore.vocab import split_words
-
-    matcher = RelationMatcher(encoder)
 
     def match(labels: Sequence[str], spans: Sequence[str]) -> np.ndarray:
         out = np.zeros((len(labels), len(spans)), dtype=np.float32)
         if not labels or not spans:
             return out
+        said = [content_stems(s) | content_stems(glosses(s)) for s in spans]
+        for i, label in enumerate(labels):
+            own = content_stems(label)
+            if own:
+                out[i] = [len(own & s) / len(own) for s in said]
         if encoder is not None:
-            texts = [phrase_words(s + " " + glosses(s)) for s in spans] + [split_words(x).lower() for x in labels]
-            encoder.encode([t for t in dict.fromkeys(texts) if t])
-        relations = [Relation(label, key=str(i)) for i, label in enumerate(labels)]
-        for j, span in enumerate(spans):
-            for m in matcher.rank(span, relations, kind=""):
-                out[int(m.relation.key), j] = m.score
+            phrases = [phrase_words(s + " " + glosses(s)) for s in spans]
+            names = [split_words(label).lower() for label in labels]
+            texts = list(dict.fromkeys(t for t in phrases + names if t))
+            row = {t: i for i, t in enumerate(texts)}
+            emb = encoder.encode(texts)
+            has = np.array([bool(p) for p in phrases])
+            if has.any():
+                p_emb = emb[[row[p] for p in phrases if p]]
+                cos = emb[[row[n] for n in names]] @ p_emb.T
+                sense = np.clip((cos - COS_FLOOR) / (COS_SURE - COS_FLOOR), 0.0, 1.0)
+                out[:, has] = np.maximum(out[:, has], sense)
         return out
 
     return match
@@ -112,15 +122,51 @@ class Span:
     asked_noun: bool = False  # only the noun of "which city", "what instrument": the answer's kind
 
 
-def spans_of(text: str, longest: int = 3) -> list[Span]:
+ENTITY = "xentity"  # what a start entity's name becomes in the question
+_PRONOUNS = frozenset("it he she they him them".split())
+_POSSESSIVES = frozenset("its his their".split())
+_DETERMINERS = frozenset("the a an".split())
+# A word before the entity that ends the phrase describing the middle entity there ("the singer
+# of X"); any other word there starts a relative clause that goes on after it ("the team X plays for").
+_LINKS = frozenset("of behind for from by in at with on to that who which whom whose".split())
+
+
+def _content(text: str) -> tuple[list[str], list[int]]:
+    """The tokens of a text, lower-cased, and the positions of its content words."""
+    raw = [w.casefold() for w in _WORD.findall(text)]
+    return raw, [i for i, w in enumerate(raw) if w not in _FILLER and w != ENTITY and not w.isdigit()]
+
+
+def described(text: str) -> frozenset[int]:
+    """The content words (by their order among the content words) that describe the entity the
+    question reaches through the named one: "team ... plays" of "the manager of the team X plays
+    for", "singer" of "the lead singer of X", "team" of "X's team". A two-step path walks these
+    first, then the rest; a question without them asks one step."""
+    raw, content = _content(text)
+    at = {r: k for k, r in enumerate(content)}
+    marks = [i for i, w in enumerate(raw) if w == ENTITY] or [i for i, w in enumerate(raw)
+                                                             if w in _PRONOUNS or w in _POSSESSIVES]
+    if not marks:
+        return frozenset()
+    m = marks[0]
+    if raw[m] in _POSSESSIVES or raw[m + 1:m + 2] == ["s"]:
+        after = m + (1 if raw[m] in _POSSESSIVES else 2)
+        # One word: the next may be the second relation's already ("X's coach born").
+        return frozenset(at[i] for i in range(after, min(after + 1, len(raw))) if i in at)
+    det = next((i for i in range(m - 1, max(-1, m - 8), -1) if raw[i] in _DETERMINERS), None)
+    if det is None:
+        return frozenset()
+    inside = {at[i] for i in range(det + 1, m) if i in at}
+    if inside and raw[m - 1] not in _LINKS:
+        inside |= {at[i] for i in range(m + 1, len(raw)) if i in at}
+    return frozenset(inside)
+
+
+def spans_of(text: str, longest: int = 2) -> list[Span]:
     """The question's content-word n-grams (1..`longest`), in order, and the whole of it."""
-    raw = _WORD.findall(text)
-    words, asked = [], set()
-    for i, w in enumerate(raw):
-        if w.casefold() not in _FILLER and not w.isdigit():
-            if i and raw[i - 1].casefold() in ("which", "what"):
-                asked.add(len(words))
-            words.append(w)
+    raw, content = _content(text)
+    words = [raw[i] for i in content]
+    asked = {k for k, i in enumerate(content) if i and raw[i - 1] in ("which", "what")}
     out = []
     for n in range(1, longest + 1):
         for i in range(len(words) - n + 1):
@@ -130,7 +176,7 @@ def spans_of(text: str, longest: int = 3) -> list[Span]:
                             plural=last.endswith("s") and not last.endswith(("ss", "us", "is")),
                             asked_noun=n == 1 and i in asked))
     if len(words) > 1:
-        out.append(Span(" ".join(text.split()), frozenset(range(len(words)))))
+        out.append(Span(" ".join(text.replace(ENTITY, "it").split()), frozenset(range(len(words)))))
     return out
 
 
@@ -223,6 +269,7 @@ class Part:
     text: str
     spans: list[Span]
     types: set[str]
+    described: frozenset[int] = frozenset()  # the words a two-step path's first step must fit (`described`)
     borrowed: bool = False  # a clause of question words only, scored on another clause's words
 
 
@@ -248,7 +295,7 @@ def parts_of(masked: str) -> list[Part]:
     from engine.stages.score.answer_type import asked_types
 
     clauses = question_clauses(masked)
-    parts = [Part(c, spans_of(c), asked_types(c)) for c in clauses]
+    parts = [Part(c, spans_of(c), asked_types(c), described(c)) for c in clauses]
     for i, part in enumerate(parts):
         if not part.spans:
             donor = next((p for p in parts[i + 1:] + parts[:i][::-1] if p.spans), None)
@@ -270,13 +317,21 @@ def score_paths(found: list[Found], part: Part, sims: dict[str, np.ndarray],
                 value_type: Callable[[Found], str], w: Weights = WEIGHTS) -> list[Scored]:
     """Each path's score against one clause (`sims`: label -> similarity per span of it)."""
     out = []
+    fits: dict[tuple[str, ...], tuple[float, bool]] = {}  # many paths share their labels
     for f in found:
-        rows = [sims[label] for label in f.labels]
-        if len(rows) == 1:
-            j = int(np.argmax(rows[0]))
-            score, plural = float(rows[0][j]), part.spans[j].plural
-        else:
-            score, plural = _two_steps(rows[0], rows[1], part.spans, w.hop_cost)
+        key = tuple(f.labels)
+        if key not in fits:
+            rows = [sims[label] for label in key]
+            if len(rows) == 1:
+                j = int(np.argmax(rows[0]))
+                # "In which league does it play?": the relation that the asked noun names goes first.
+                named = any(s.asked_noun and rows[0][k] >= rows[0][j] for k, s in enumerate(part.spans))
+                fits[key] = float(rows[0][j]) + (ASKED_NOUN_BONUS if named else 0.0), part.spans[j].plural
+            else:
+                fits[key] = _two_steps(rows[0], rows[1], part, w.hop_cost)
+        score, plural = fits[key]
+        if score <= 0:
+            continue
         kind = value_type(f) if part.types else ""
         if part.borrowed and kind not in part.types:
             continue  # "When" of "Who wrote it and when": only a date answers it
@@ -286,13 +341,18 @@ def score_paths(found: list[Found], part: Part, sims: dict[str, np.ndarray],
     return out
 
 
-def _two_steps(first: np.ndarray, second: np.ndarray, spans: list[Span], hop_cost: float) -> tuple[float, bool]:
-    """Both steps' fits less `hop_cost`, each step on its own span (the spans sharing no word,
-    none of them only the asked noun), each fit above `hop_cost`; 0 when no such pair exists."""
+def _two_steps(first: np.ndarray, second: np.ndarray, part: Part, hop_cost: float) -> tuple[float, bool]:
+    """Both steps' fits less `hop_cost`: the first step on a span of the words that describe the
+    middle entity, the second on a span outside them (not only the asked noun), each fit above
+    `hop_cost`; 0 when no such pair exists."""
     best, plural = 0.0, False
-    usable = [j for j, s in enumerate(spans) if not s.asked_noun]
-    order_a = sorted(usable, key=lambda j: -first[j])[:6]
-    order_b = sorted(usable, key=lambda j: -second[j])[:6]
+    spans, inner = part.spans, part.described
+    if not inner:
+        return best, plural
+    firsts = [j for j, s in enumerate(spans) if s.words <= inner]
+    seconds = [j for j, s in enumerate(spans) if not s.words & inner and not s.asked_noun]
+    order_a = sorted(firsts, key=lambda j: -first[j])[:6]
+    order_b = sorted(seconds, key=lambda j: -second[j])[:6]
     for a in order_a:
         for b in order_b:
             fa, fb = float(first[a]), float(second[b])
@@ -386,17 +446,26 @@ def typer(candidates: list[Candidate]) -> Callable[[Found], str]:
     from engine.stages.candidates import TYPE_PREDICATES
     from engine.stages.score.answer_type import persons, value_type
 
-    people = persons(candidates)
+    about: dict[str, list[Candidate]] = {}
+    for c in candidates:
+        about.setdefault(c.fact.s, []).append(c)
     classes = {c.fact.s: c.o_label for c in candidates if c.fact.p in TYPE_PREDICATES}
+    known: dict[int, str] = {}
 
     def kind(f: Found) -> str:
+        if id(f) in known:
+            return known[id(f)]
         forward = f.signature[-1][1]
+        ends = [chain[-1] for chain in f.chains[:8]]
+        values = {c.fact.o if forward else c.fact.s for c in ends}
+        people = persons([c for v in values for c in about.get(v, ())])  # only the values' own facts
         counts: dict[str, int] = {}
-        for chain in f.chains[:8]:
-            k = value_type(chain[-1], not forward, people, classes)
+        for c in ends:
+            k = value_type(c, not forward, people, classes)
             if k:
                 counts[k] = counts.get(k, 0) + 1
-        return max(counts, key=counts.get) if counts else ""
+        known[id(f)] = max(counts, key=counts.get) if counts else ""
+        return known[id(f)]
 
     return kind
 
@@ -412,9 +481,11 @@ class Question:
 
 
 def masked(text: str, names: list[str]) -> str:
-    from engine.stages.score.answer_type import mask
-
-    return mask(text, names, placeholder="it")
+    """The text with every name replaced by ENTITY, a possessive "'s" kept ("xentity's team")."""
+    out = text
+    for name in sorted({n.strip() for n in names if n and len(n.strip()) > 1}, key=len, reverse=True):
+        out = re.sub(r"(?<!\w)" + re.escape(name) + r"(?!\w)", ENTITY, out, flags=re.I)
+    return out
 
 
 def search(candidates: list[Candidate], starts: dict[str, str], question: Question, matcher: Matcher,
