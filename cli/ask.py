@@ -102,9 +102,9 @@ def main(argv: list[str], command: str = "ask") -> int:
     state: TurnState = result["state"]
     from engine.checking import truncation_note
 
-    note = truncation_note(state, config.max_claims)
-    if note:
-        print(f"kgchat: note: {note}", file=sys.stderr)
+    for note in (truncation_note(state, config.max_claims), state.paths_note):
+        if note:
+            print(f"kgchat: note: {note}", file=sys.stderr)
     if args.json:
         out = answer_json(state)
         out["model"] = llm.name

@@ -8,6 +8,8 @@ EVALUATIONS = {
     "answers": ("harness.eval.answers", "replies a user is shown: contradictions left, gold values said, "
                 "absent things answered 'not found' (office + out-of-domain dialogues, default model)"),
     "linking": ("harness.eval.linking", "precision@1 of refers_to for named mentions and pronouns"),
+    "paths": ("harness.eval.paths", "relation paths chosen right: gold answer facts on a chosen path, none when absent "
+              "(generated out-of-domain domains + office; --lodo chooses the settings leaving each domain out)"),
 }
 
 main = family_main("eval", EVALUATIONS)

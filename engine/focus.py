@@ -1,14 +1,16 @@
-"""What a turn is about: the entities it links now, and whether it is one question about one of
-them (shared by retrieval and answering; the session's memory of earlier turns is
-`engine.state.Focus`)."""
+"""What a turn is about: the entities it links now, whether it is one question about one of them,
+and how far around them to look (shared by candidates, route, retrieval and answering; the
+session's memory of earlier turns is `engine.state.Focus`)."""
 
 from __future__ import annotations
 
 import re
 
+from engine.context import TurnContext
 from engine.nlp.answer_type import question_parts
 from engine.state import TurnState
 
+SMALL_KG = 200_000  # triples; under it the automatic radius is 2 hops
 FOCUS_KINDS = ("name", "pronoun", "definite")
 _AND = re.compile(r"(?<!^)\band\b|&", re.IGNORECASE)
 
@@ -30,3 +32,16 @@ def focused(state: TurnState, kinds: tuple[str, ...] = FOCUS_KINDS) -> bool:
     Warsaw"); a leading "And" does not."""
     return (any(m.kind in kinds and m.entity for m in state.mentions)
             and len(question_parts(state.text)) == 1 and not _AND.search(state.text))
+
+
+def radius(ctx: TurnContext) -> int:
+    if ctx.config.hops > 0:
+        return ctx.config.hops
+
+    def size() -> int:
+        try:
+            return int(ctx.background.count())
+        except Exception:  # a remote endpoint: assume it is large
+            return SMALL_KG + 1
+
+    return 2 if ctx.resource("background_size", size) <= SMALL_KG else 1

@@ -140,6 +140,8 @@ class RelationPath:
     score: float  # how well the relation labels, in order, read like the question
     asks_all: bool = False  # a list question: every value is the answer, counted
     chains: list[list[Fact]] = field(default_factory=list)  # per value: its facts, start -> value
+    values: list[str] = field(default_factory=list)  # per chain: its value as read (label or literal)
+    part: str = ""  # the clause of the question this path answers (a compound question has several)
     total: int = 0  # values at the path's end before any cap cut the list
     cut: str = ""  # what bounded the search or the list ("12 values, 10 kept"), said to the user
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.state import Check, Composed, Refinement, TurnState
+from engine.state import Check, Composed, Refinement, RelationPath, TurnState
 
 
 def retrieval_json(state: TurnState) -> dict[str, Any]:
@@ -20,8 +20,20 @@ def retrieval_json(state: TurnState) -> dict[str, Any]:
         "retrieved": [{"s": c.fact.s, "p": c.fact.p, "o": c.fact.o, "s_label": c.s_label, "p_label": c.p_label,
                        "o_label": c.o_label, "text": c.text, "score": round(float(c.score), 4),
                        "derived": bool(c.derived), "also_derived": list(c.also_derived)} for c in state.retrieved],
+        "paths": [path_json(p) for p in state.paths], "paths_note": state.paths_note,
         "timings_ms": {k: round(v, 1) for k, v in state.timings_ms.items()},
     }
+
+
+def path_json(path: RelationPath) -> dict[str, Any]:
+    """A relation path the question asks for: its start, its steps in order (`forward` false: the
+    relation followed from object to subject), and each value's chain of facts from the start."""
+    return {"start": path.start, "start_label": path.start_label,
+            "steps": [{"predicate": s.predicate, "label": s.label, "forward": s.forward} for s in path.steps],
+            "score": round(float(path.score), 4), "asks_all": path.asks_all,
+            "values": list(path.values), "part": path.part,
+            "chains": [[{"s": f.s, "p": f.p, "o": f.o} for f in chain] for chain in path.chains],
+            "total": path.total, "cut": path.cut}
 
 
 def checks_json(checks: list[Check]) -> list[dict[str, Any]]:

@@ -34,7 +34,7 @@ def test_the_pipeline_runs_every_stage_module_in_order_and_each_is_named_as_its_
     modules = {p.stem if p.is_file() else p.name for p in stage_dir.iterdir()
                if (p.suffix == ".py" and p.stem != "__init__") or (p / "__init__.py").exists()}
     assert [stage_name(run) for run in STAGES] == [
-        "observe", "reason", "rewrite", "plan", "candidates", "verbalize", "score", "retrieve",
+        "observe", "reason", "rewrite", "plan", "candidates", "verbalize", "score", "route", "retrieve",
         "answer", "generate", "check", "refine", "answer"]
     assert modules == {stage_name(run) for run in STAGES}
     for run in STAGES:

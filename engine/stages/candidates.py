@@ -12,7 +12,7 @@ its label when it has no type) so that nodes are scored like facts and PCST can 
 from __future__ import annotations
 
 from engine.context import TurnContext, stage
-from engine.focus import linked_now
+from engine.focus import linked_now, radius
 from engine.nlp.sentences import TYPE_PREDICATES, derived_sentence
 from engine.state import Candidate, TurnState
 from kgstore.terms import Fact
@@ -20,21 +20,7 @@ from kgstore.vocab import ALIAS_PREDICATES, KGC, LABEL_PREDICATES, RDF_TYPE, RDF
 
 SKIPPED_PREDICATES = frozenset((*LABEL_PREDICATES, *ALIAS_PREDICATES))
 DERIVED_PREDICATE = KGC + "derived:"
-SMALL_KG = 200_000  # triples; under it the automatic radius is 2 hops
 TYPE_MEMBERS_CAP = 200
-
-
-def radius(ctx: TurnContext) -> int:
-    if ctx.config.hops > 0:
-        return ctx.config.hops
-
-    def size() -> int:
-        try:
-            return int(ctx.background.count())
-        except Exception:  # a remote endpoint: assume it is large
-            return SMALL_KG + 1
-
-    return 2 if ctx.resource("background_size", size) <= SMALL_KG else 1
 
 
 def derived_candidate(d) -> Candidate:

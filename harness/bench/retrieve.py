@@ -1,8 +1,8 @@
 """`kgchat bench retrieve`: retrieval latency per user turn on the office KG and on a
 1,000,000-triple Wikidata-style KG.
 
-Timed per turn: plan, candidates, verbalize, score (features + the ONNX model) and retrieve
-(PCST) — everything between reasoning and generation. Mentions come already linked (the
+Timed per turn: plan, candidates, verbalize, score (features + the ONNX model), route (the
+relation paths) and retrieve (PCST) — everything between reasoning and generation. Mentions come already linked (the
 office turns take the benchmark's gold links, the Wikidata turns name their entities), so
 reasoning is left out by construction. The encoder and the scorer are built before timing;
 the embedding cache starts empty for each KG, so first turns on a world pay for encoding
@@ -29,14 +29,14 @@ from datetime import datetime
 from pathlib import Path
 
 from engine.pipeline import run_stages, stage_name
-from engine.stages import candidates, plan, retrieve, score, verbalize
 from engine.context import TurnContext
+from engine.stages import candidates, plan, retrieve, route, score, verbalize
 from engine.state import Focus, Mention, TurnState
 from kgstore.errors import BadInput
 from harness.timing import percentile
 from engine.options import ArgumentParser, nonnegative_int, positive_int
 
-STAGES = (plan.run, candidates.run, verbalize.run, score.run, retrieve.run)
+STAGES = (plan.run, candidates.run, verbalize.run, score.run, route.run, retrieve.run)
 WD = "http://www.wikidata.org/entity/"
 WDT = "http://www.wikidata.org/prop/direct/"
 LABEL = "http://www.w3.org/2000/01/rdf-schema#label"

@@ -46,6 +46,28 @@ def replies_markdown(s: TurnState) -> str:
     return "\n\n".join(parts)
 
 
+def path_lines(s: TurnState, labels: dict[str, str]) -> list[Text]:
+    """The relation paths the question asks for, each as its chain from the named entity (the
+    middle entity said when there is one), its values counted, and what cut the search."""
+    out = []
+    for path in s.paths:
+        line = Text.assemble(("path ", "bold"), path.start_label)
+        one = path.chains[0] if len(path.chains) == 1 else None
+        for i, step in enumerate(path.steps):
+            line.append(f" {'→' if step.forward else '←'} {step.label}", style="cyan")
+            if one and i < len(path.steps) - 1:
+                f = one[i]
+                mid = f.o if step.forward else f.s
+                line.append(" " + labels.get(mid, mid))
+        shown = ", ".join(path.values[:6]) + (" …" if path.total > 6 else "")
+        count = f" ({path.total})" if path.total > 1 or path.asks_all else ""
+        line.append(f": {shown}{count}" if shown else ": no value")
+        out.append(line)
+    if s.paths_note:
+        out.append(Text("⚠ " + s.paths_note, style="yellow"))
+    return out
+
+
 class NodeSelected(Message):
     """The user picked an entity in the subgraph tree: show its other facts."""
 
@@ -135,6 +157,9 @@ class KnowledgePane(Vertical):
             derived.add_row(Text(d.text or f"{d.predicate}({', '.join(d.args)})"), f"{d.p:.2f}",
                             Text(d.rule, style=DERIVED))
         parts.append(derived if s.derived else Text("No derived facts.", style="dim"))
+        if s.paths or s.paths_note:
+            parts.append(Text("Relation paths asked for", style="bold"))
+            parts.extend(path_lines(s, view.labels))
         if s.reasoning_note:
             parts.append(Text("⚠ " + s.reasoning_note, style="yellow"))
         self.query_one("#reasoning", Static).update(Group(*parts))
@@ -156,8 +181,10 @@ class KnowledgePane(Vertical):
         for iri in s.bridging_nodes:
             label = view.labels.get(iri, iri)
             tree.root.add_leaf(Text.assemble(("◇ ", "dim"), label, (" bridging", "dim italic")), data=(iri, label))
-        note = s.candidates_note
-        self.query_one("#node-facts", Static).update(Text("⚠ " + note, style="yellow") if note else "")
+        lines = path_lines(s, view.labels)
+        if s.candidates_note:
+            lines.append(Text("⚠ " + s.candidates_note, style="yellow"))
+        self.query_one("#node-facts", Static).update(Text("\n").join(lines) if lines else "")
         self._fill_facts(s)
 
     def _fill_facts(self, s: TurnState) -> None:

@@ -17,6 +17,8 @@ fact's value, or one of the asked type when the best is not, may still enter). A
 worth no more than the best fact reaching it. A list question then gets every candidate value of
 the relation its best fact gives (`with_all_values`); a question that asks for a record in other
 words ("What does she do for a living?") gets that record of its entities (`with_records`).
+The facts on the relation paths the question asks for (the route stage) get the turn's top
+prize and lead the selection (`with_paths`): the chain from the named entity to the answer.
 """
 
 from __future__ import annotations
@@ -74,10 +76,11 @@ def select_topk(candidates: list[Candidate], k: int) -> Selection:
 
 
 def select_pcst(candidates: list[Candidate], k: int, cap: int, prizes: dict | None = None,
-                focus: bool = False, records_asked: bool = False) -> Selection:
+                focus: bool = False, records_asked: bool = False, on_paths: frozenset | set = frozenset()) -> Selection:
     """`prizes` None: rank-based; else {"threshold", "scale", "ratio", "top", "gate"} for
     relevance-based prizes, the gate applying on a `focus`ed turn only, name records entering on
-    their own score only unless `records_asked` (answer_type.asks_record)."""
+    their own score only unless `records_asked` (answer_type.asks_record). The edges whose keys
+    are `on_paths` (the relation paths the question asks for) get the turn's top prize."""
     edges, node_facts = split(candidates)
     if not edges and not node_facts:
         return Selection()
@@ -97,6 +100,10 @@ def select_pcst(candidates: list[Candidate], k: int, cap: int, prizes: dict | No
                                            for c in edges]
         edge_p = pcst.adaptive_prizes([c.score for c in edges], t, s, k, ratio, top, gate=gate, no_entry=barred,
                                       ungated=_past_the_gate(edges) if gate and edges else ())
+    if on_paths:
+        top = max(edge_p, default=0.0) or 1.0
+        edge_p = [top if c.fact.key in on_paths else p for c, p in zip(edges, edge_p)]
+    if prizes is not None:
         node_p = _capped_by_edges(node_ids, node_facts, node_p, edges, edge_p)
     node_prizes = {i: p for i, p in zip(node_ids, node_p) if p > 0}
     graph = [(_node(c.fact.s, False), _node(c.fact.o, c.fact.o_literal), p) for c, p in zip(edges, edge_p)]
@@ -185,6 +192,31 @@ def _joined(sel: Selection, more: list[Candidate], cap: int, ahead: bool) -> Sel
     return Selection(edges + [c for c in sel.facts if is_node_fact(c.fact)], nodes, sel.bridging)
 
 
+def path_facts(state: TurnState) -> list[Candidate]:
+    """The candidates on the turn's relation paths, path by path, each chain from its start."""
+    by_key = {c.fact.key: c for c in state.candidates if not is_node_fact(c.fact)}
+    out: dict[tuple, Candidate] = {}
+    for path in state.paths:
+        for chain in path.chains:
+            for f in chain:
+                if f.key in by_key:
+                    out.setdefault(f.key, by_key[f.key])
+    return list(out.values())
+
+
+def with_paths(sel: Selection, on_paths: list[Candidate], cap: int) -> Selection:
+    """The path facts first (as many as the cap allows), then the rest of the selection: the
+    subgraph shows the chain from the named entity to the answer whatever the prizes gave."""
+    if not on_paths:
+        return sel
+    keys = {c.fact.key for c in on_paths}
+    own = [c for c in sel.facts if not is_node_fact(c.fact) and c.fact.key not in keys]
+    lead = on_paths[:cap]
+    edges = lead + own[:max(0, cap - len(lead))]
+    nodes = list(dict.fromkeys([v for c in lead for v in (c.fact.s, c.fact.o)] + sel.nodes))
+    return Selection(edges + [c for c in sel.facts if is_node_fact(c.fact)], nodes, sel.bridging)
+
+
 def prize_settings(scorer: str, ctx: TurnContext) -> dict | None:
     if scorer in ("learned", "llm"):
         from engine.nlp.relevance import model_for
@@ -196,16 +228,18 @@ def prize_settings(scorer: str, ctx: TurnContext) -> dict | None:
 def select(state: TurnState, retriever: str, k: int, cap: int, prizes: dict | None) -> Selection:
     """The turn's scored candidates to the facts it keeps; what the question is like (focused,
     asking about a name record) is read from the turn itself."""
+    on_paths = path_facts(state)
     if retriever == "topk":
-        return select_topk(state.candidates, k)
-    sel = select_pcst(state.candidates, k, cap, prizes, focused(state), asks_record(state.text))
+        return with_paths(select_topk(state.candidates, k), on_paths, max(k, len(on_paths)))
+    sel = select_pcst(state.candidates, k, cap, prizes, focused(state), asks_record(state.text),
+                      {c.fact.key for c in on_paths})
     anchors = {m.entity for m in state.mentions if m.entity}
     if asks_list(state.text):
         sel = with_all_values(sel, state.candidates, anchors, cap)
     records = asked_records(state.text)
     if records:
         sel = with_records(sel, state.candidates, anchors, records, cap)
-    return sel
+    return with_paths(sel, on_paths, cap)
 
 
 def _report(state: TurnState) -> dict:
