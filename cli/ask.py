@@ -10,7 +10,7 @@ import time
 from typing import Any
 
 from engine.config import add_config_options, load_config
-from engine.events import Event, ReplyDone, Token, TurnError
+from engine.events import AnswerShown, Event, ReplyDone, Token, TurnError
 from engine.options import ArgumentParser
 from engine.state import TurnState
 from engine.turn_json import answer_json
@@ -62,7 +62,7 @@ def main(argv: list[str], command: str = "ask") -> int:
                 first_token.append((time.perf_counter() - start) * 1000.0)
             if stream:
                 print(event.text, end="", flush=True)
-        elif stream and isinstance(event, ReplyDone) and event.composed:
+        elif stream and isinstance(event, AnswerShown) and event.source in ("facts", "not_found"):
             tag = "\n[composed from the knowledge graph; the model's reply above is not the answer] " if first_token else ""
             print(f"{tag}{event.text}", end="", flush=True)
         elif stream and isinstance(event, ReplyDone) and event.refined:
@@ -100,11 +100,11 @@ def main(argv: list[str], command: str = "ask") -> int:
     if "error" in result:
         raise result["error"]
     state: TurnState = result["state"]
-    from engine.stages.check import truncation_note
+    from engine.checking import truncation_note
 
-    note = truncation_note(state, config.max_claims)
-    if note:
-        print(f"kgchat: note: {note}", file=sys.stderr)
+    for note in (truncation_note(state, config.max_claims), state.paths_note):
+        if note:
+            print(f"kgchat: note: {note}", file=sys.stderr)
     if args.json:
         out = answer_json(state)
         out["model"] = llm.name
@@ -114,7 +114,7 @@ def main(argv: list[str], command: str = "ask") -> int:
     else:
         print(" [cut]" if state.cut else "")
         if state.composed:
-            print(f"answer: kgchat's own, from the knowledge graph ({state.composed['reason']})")
+            print(f"answer: kgchat's own, from the knowledge graph ({state.composed.reason})")
         if state.checks:
             score = "n/a" if state.fact_score is None else f"{state.fact_score:.2f}"
             neip = "n/a" if state.neip is None else f"{state.neip:.2f}"

@@ -30,7 +30,8 @@ def main(argv: list[str], command: str = "check") -> int:
     args = parser(command).parse_args(argv)
     config = load_config(args)
     response = sys.stdin.read() if args.response == "-" else args.response
-    from engine.stages.check import run as check, truncation_note
+    from engine.checking import truncation_note
+    from engine.stages.check import run as check
     from cli.retrieve import read_turns
     from engine.session import Session
     from engine.state import TurnState

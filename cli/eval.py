@@ -12,6 +12,8 @@ EVALUATIONS = {
                 "absent things answered 'not found' (office + out-of-domain dialogues, default model)"),
     "linking": ("harness.eval.linking", "precision@1 of refers_to for named mentions and pronouns (--graphwoz FILE: "
                 "the gold entity links of a published GraphWOZ file)"),
+    "paths": ("harness.eval.paths", "relation paths chosen right: gold answer facts on a chosen path, none when absent "
+              "(generated out-of-domain domains + office; --lodo chooses the settings leaving each domain out)"),
 }
 
 main = family_main("eval", EVALUATIONS)

@@ -13,9 +13,9 @@ def main(argv: list[str], command: str = "prepare") -> int:
                                 "and open the scorer's models, so that the first question does not wait for it.")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     args = p.parse_args(argv)
-    from engine.stages.score.encoder import onnx_path, open_minilm
+    from engine.nlp.encoder import onnx_path, open_minilm
     from engine.stages.score.prepare import export
-    from engine.stages.score.relevance import RelevanceModel
+    from engine.nlp.relevance import RelevanceModel
 
     say = (lambda text: print(text, file=sys.stderr)) if args.json else print
     seconds, failed = export(say)

@@ -15,6 +15,15 @@ from engine.options import ArgumentParser
 from engine.turn_json import retrieval_json
 
 
+def path_text(path: dict) -> str:
+    """A relation path of `retrieve --json` as one line: "Kestrel Lane -> lead vocalist -> plays
+    instrument: guitar" (<- for a relation followed backwards), its values counted."""
+    steps = " ".join(f"{'->' if s['forward'] else '<-'} {s['label']}" for s in path["steps"])
+    values = ", ".join(path["values"]) or "no value"
+    count = f" ({path['total']} values)" if path["total"] > 1 else ""
+    return f"{path['start_label']} {steps}: {values}{count}" + (f" [{path['cut']}]" if path["cut"] else "")
+
+
 def read_turns(path: str, dialogue_id: str | None, transcript: str = "manual") -> list[dict]:
     """The turns to replay; a GraphWOZ log's unknown keys are reported on stderr and skipped."""
     from kgstore.loaders.graphwoz_json import read_dialogue, read_dialogue_file
@@ -49,7 +58,7 @@ def main(argv: list[str], command: str = "retrieve") -> int:
             session.system_turn(turn["text"])
             continue
         state = session.user_turn(turn["text"], answer=False, alternatives=turn.get("alternatives"))
-        for note in (state.candidates_note, state.reasoning_note, state.error):
+        for note in (state.candidates_note, state.paths_note, state.reasoning_note, state.error):
             if note:
                 print(f"kgchat: turn {state.turn}: {note}", file=sys.stderr)
         out.append(retrieval_json(state))
@@ -57,13 +66,15 @@ def main(argv: list[str], command: str = "retrieve") -> int:
         print(json.dumps({"turns": out}, ensure_ascii=False))
     else:
         if config.scorer in ("learned", "llm"):
-            from engine.stages.score.relevance import model_for
+            from engine.nlp.relevance import model_for
 
             print(f"relevance model: onnxruntime on {model_for(session.ctx).device}")
         for t in out:
             print(f"[{t['turn']}] {t['text']}")
             for m in t["mentions"]:
                 print(f"    mention {m['text']!r} -> {m['label'] or m['entity'] or '?'} (p={m['p']})")
+            for p in t["paths"]:
+                print(f"    path {path_text(p)}")
             for r in t["retrieved"]:
                 print(f"    {r['score']:.3f}  {r['text']}")
     return 0

@@ -28,7 +28,6 @@ class ReplyDone:
     text: str
     cut: bool = False
     refined: bool = False
-    composed: str = ""  # "facts" or "not_found" when the text is kgchat's own answer, not the model's
 
 
 @dataclass(frozen=True)
@@ -40,12 +39,34 @@ class ChecksDone:
 
 
 @dataclass(frozen=True)
+class Linked:
+    """The turn's mentions are linked and its facts derived (the reasoning pane can show them)."""
+
+
+@dataclass(frozen=True)
+class Retrieved:
+    """The turn's facts are retrieved (the facts pane and the graph can show them)."""
+
+
+@dataclass(frozen=True)
+class AnswerShown:
+    """The reply the user is shown, once per turn that answers: the model's (refined when it was)
+    or kgchat's own (`source` facts or not_found), which then stands beside the model's."""
+
+    text: str
+    source: str  # engine.state.AnswerSource
+    refined: bool = False  # the model's refined reply
+
+
+@dataclass(frozen=True)
 class TurnError:
     stage: str
     message: str
 
 
-Event = Union[StageStarted, StageFinished, Token, ReplyDone, ChecksDone, TurnError]
+Event = Union[StageStarted, StageFinished, Token, ReplyDone, ChecksDone, Linked, Retrieved, AnswerShown, TurnError]
+# Events after which a front end may show the turn as it stands (the app's panes)
+VIEW_EVENTS = (Linked, Retrieved, ChecksDone, AnswerShown)
 EventSink = Callable[[Event], None]
 
 

@@ -11,9 +11,16 @@ import re
 from dataclasses import dataclass, field
 from urllib.parse import unquote
 
-from engine.stages.score.answer_type import is_name_noise
-from engine.stages.verbalize import predicate_key
-from kgstore.vocab import ALIAS_PREDICATES, GRAPH_BG, LABEL_PREDICATES, RDF_TYPE, RDFS_LABEL, WDT
+from engine.nlp.answer_type import is_name_noise
+from engine.nlp.sentences import predicate_key
+from kgstore.vocab import (
+    ALIAS_PREDICATES,
+    GRAPH_BG,
+    LABEL_PREDICATES,
+    RDF_TYPE,
+    RDFS_LABEL,
+    WDT,
+)
 
 EXAMPLES = 4
 TYPES_SHOWN = 8

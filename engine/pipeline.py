@@ -4,14 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.stage import StageFn, TurnContext
-from engine.stages import candidates, check, generate, observe, plan, reason, refine, retrieve, rewrite, score, verbalize
+from engine.context import StageFn, TurnContext
+from engine.stages import (answer, candidates, check, generate, observe, plan, reason, refine, retrieve, rewrite, route,
+                           score, verbalize)
 from engine.state import TurnState
 
 RETRIEVAL_STAGES: tuple[StageFn, ...] = (
-    observe.run, reason.run, rewrite.run, plan.run, candidates.run, verbalize.run, score.run, retrieve.run,
+    observe.run, reason.run, rewrite.run, plan.run, candidates.run, verbalize.run, score.run, route.run, retrieve.run,
 )
-ANSWER_STAGES: tuple[StageFn, ...] = (generate.run, check.run, refine.run)
+# The answer stage runs on both sides of the model: it may answer without it, and it picks the reply shown.
+ANSWER_STAGES: tuple[StageFn, ...] = (answer.before_model, generate.run, check.run, refine.run, answer.run)
 STAGES = RETRIEVAL_STAGES + ANSWER_STAGES
 
 

@@ -10,10 +10,10 @@ from datetime import datetime
 from engine import dialogue
 from engine.background import OutageTolerantBackground
 from engine.config import Config, parse_now
+from engine.context import Cancelled, TurnContext
 from engine.events import EventSink, ignore
 from engine.pipeline import RETRIEVAL_STAGES, STAGES, run_stages
-from engine.stage import Cancelled, TurnContext
-from engine.state import TurnState
+from engine.state import Focus, TurnState
 
 
 class Session:
@@ -24,6 +24,7 @@ class Session:
         self.session_id = session_id or uuid.uuid4().hex[:12]
         # A known session id resumes that conversation: its turns live in the store's dialogue graph.
         self.history: list[tuple[str, str]] = dialogue.history(ctx.store, session_id) if session_id else []
+        self.focus = Focus()  # what each user turn linked: follow-ups ("and her e-mail?") lean on it
         self._fixed_now = parse_now(ctx.config.now)
         self._lock = threading.Lock()
         # The turn in progress, for observers: an event sink may read it between stages (the
@@ -51,8 +52,8 @@ class Session:
         """The TurnState of the next user turn, for callers that run stages one by one
         (evaluations, benchmarks); they append the turn to `history` themselves. `alternatives`
         are the recognizer's other hypotheses of a spoken turn."""
-        return TurnState(session_id=self.session_id, turn=len(self.history) + 1, text=text,
-                         now=self.now(), history=list(self.history), alternatives=list(alternatives or []))
+        return TurnState(session_id=self.session_id, turn=len(self.history) + 1, text=text, now=self.now(),
+                         history=list(self.history), focus=self.focus, alternatives=list(alternatives or []))
 
     def user_turn(self, text: str, *, on_event: EventSink = ignore, cancel: threading.Event | None = None,
                   answer: bool = True, alternatives: list[str] | None = None) -> TurnState:
@@ -61,8 +62,6 @@ class Session:
         an endpoint gone) are recorded in the state and the turn goes on; a cancel keeps the
         partial reply marked as cut; anything else propagates, and the dialogue so far is kept.
         `alternatives`: the recognizer's other hypotheses when `text` is a spoken turn's best."""
-        from engine.stages.observe import record_system_turn
-
         with self._lock:
             state = self.current = self.new_state(text, alternatives)
             self.ctx.emit = on_event
@@ -74,6 +73,10 @@ class Session:
                 run_stages(state, self.ctx, STAGES if answer else RETRIEVAL_STAGES)
             except Cancelled:
                 state.cut = True
+                if answer:  # what a cut turn shows is still the answer stage's call (its partial reply)
+                    from engine.stages.answer import run as settle
+
+                    settle(state, self.ctx)
             finally:
                 self.ctx.emit = ignore
             if isinstance(background, OutageTolerantBackground) and background.outage:
@@ -82,8 +85,7 @@ class Session:
             self.history.append(("user", text))
             reply = state.shown_reply
             if answer and reply:
-                record_system_turn(self.ctx, self.session_id, len(self.history) + 1, reply)
-                self.history.append(("system", reply))
+                self._record_system_turn(reply)
             return state
 
     def load(self, path: str, format: str | None = None, progress=None):
@@ -99,7 +101,7 @@ class Session:
         (`say` hears of it first), the scorer's models, the embeddings of a small KG's facts.
         Blocking (seconds); call it from a worker after start-up. Returns the scorer's device
         and why not CUDA (engine.stages.score.prepare.scoring_device)."""
-        from engine.stages.score.prefetch import prefetch
+        from engine.prefetch import prefetch
         from engine.stages.score.prepare import ready
 
         with self._lock:
@@ -109,9 +111,14 @@ class Session:
 
     def system_turn(self, text: str) -> None:
         """Record a system turn as given (replaying a dialogue): nothing is generated."""
-        from engine.stages.observe import record_system_turn
-
         with self._lock:
-            record_system_turn(self.ctx, self.session_id, len(self.history) + 1, text)
-            self.history.append(("system", text))
+            self._record_system_turn(text)
+
+    def _record_system_turn(self, text: str) -> None:
+        """Write a system turn to the dialogue graph and link the names it says."""
+        from engine.stages.observe import record_system_turn
+        from engine.stages.reason import link_system_turn
+
+        link_system_turn(self.ctx, record_system_turn(self.ctx, self.session_id, len(self.history) + 1, text))
+        self.history.append(("system", text))
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.config import Config
-from engine.stage import TurnContext
+from engine.context import TurnContext
 
 
 def build_context(config: Config) -> TurnContext:

@@ -4,9 +4,31 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
+from enum import StrEnum
 from typing import Any
 
 from kgstore.terms import Fact
+
+
+class Plan(StrEnum):
+    """Which knowledge a turn needs (the plan stage)."""
+
+    NONE = "none"  # small talk: nothing is looked up
+    DIALOGUE = "dialogue"  # a question about the conversation itself
+    BACKGROUND = "background"  # it names entities or types and points back at nothing
+    BOTH = "both"  # it leans on earlier turns (pronouns, first person, follow-ups)
+
+
+KNOWLEDGE_PLANS = (Plan.BACKGROUND, Plan.BOTH)  # plans that look things up in the KG
+
+
+class AnswerSource(StrEnum):
+    """Whose reply the user is shown."""
+
+    NONE = ""  # no reply
+    LLM = "llm"  # the model's, or its refinement
+    FACTS = "facts"  # kgchat's own, composed from the KG's facts
+    NOT_FOUND = "not_found"  # kgchat's own: the KG has nothing that answers
 
 
 @dataclass
@@ -69,6 +91,87 @@ class Check:
 
 
 @dataclass
+class Refinement:
+    """The model's second reply, over reworked evidence, when the checks asked for one."""
+
+    response: str
+    checks: list[Check]  # empty when the reply was cut
+    fact_score: float | None
+    neip: float | None
+    dropped: list[str]  # sentences of the facts taken out of the evidence
+    added: list[str]  # and of those brought in
+    steps: int  # regenerations made
+    cut: bool
+
+
+@dataclass
+class Composed:
+    """kgchat's own answer, said from the KG's facts (or saying that it has none)."""
+
+    response: str
+    source: AnswerSource  # FACTS or NOT_FOUND
+    facts: list[str] = field(default_factory=list)  # the sentences it says (or the closest, with not found)
+    reason: str = ""  # why it is shown rather than the model's reply
+    matches: list[str] = field(default_factory=list)  # close names offered when nothing was found
+    checks: list[Check] = field(default_factory=list)
+    fact_score: float | None = None
+    neip: float | None = None
+    asked: str | None = None  # what a "not found" took the question to ask for
+
+
+@dataclass
+class PathStep:
+    """One hop of a relation path: a KG relation, followed forwards (subject to object) or
+    backwards (object to subject: how "which films did X direct" walks film -> director -> X)."""
+
+    predicate: str  # the relation's IRI
+    label: str  # the relation as read ("head coach", "date published")
+    forward: bool = True
+
+
+@dataclass
+class RelationPath:
+    """A chain of one or two relations that the question asks for, from an entity it names or
+    points at, with the values found at its end."""
+
+    start: str  # IRI of the linked entity the path starts from
+    start_label: str
+    steps: list[PathStep]
+    score: float  # how well the relation labels, in order, read like the question
+    asks_all: bool = False  # a list question: every value is the answer, counted
+    chains: list[list[Fact]] = field(default_factory=list)  # per value: its facts, start -> value
+    values: list[str] = field(default_factory=list)  # per chain: its value as read (label or literal)
+    part: str = ""  # the clause of the question this path answers (a compound question has several)
+    total: int = 0  # values at the path's end before any cap cut the list
+    cut: str = ""  # what bounded the search or the list ("12 values, 10 kept"), said to the user
+
+
+@dataclass
+class SystemTurn:
+    """A system turn as written to the dialogue graph, with what it mentions (not linked yet)."""
+
+    session_id: str
+    turn: int
+    iri: str
+    names: list[Mention]
+    times: list[Mention]
+    now: datetime
+
+
+@dataclass
+class Focus:
+    """Per session: the entities each user turn linked (IRI -> p), for salience and follow-ups.
+    The Session owns it; each of its turns' states refers to it."""
+
+    turns: dict[int, dict[str, float]] = field(default_factory=dict)
+
+    def previous(self, turn: int) -> dict[str, float]:
+        """The entities of the latest earlier user turn that linked any."""
+        earlier = [t for t in self.turns if t < turn and self.turns[t]]
+        return self.turns[max(earlier)] if earlier else {}
+
+
+@dataclass
 class TurnState:
     session_id: str
     turn: int
@@ -78,12 +181,15 @@ class TurnState:
     speaker: str = "user"
     speaker_entity: str | None = None
     history: list[tuple[str, str]] = field(default_factory=list)  # earlier (speaker, text), oldest first
+    focus: Focus = field(default_factory=Focus)  # the session's (Session.focus), shared by its turns
     turn_iri: str | None = None
     mentions: list[Mention] = field(default_factory=list)
     derived: list[Derived] = field(default_factory=list)
     reasoning_note: str = ""  # why reasoning gave nothing (timeout, error), shown to the user
     rewritten: str = ""
-    plan: str = "both"  # "none" | "dialogue" | "background" | "both"
+    plan: Plan = Plan.BOTH
+    paths: list[RelationPath] = field(default_factory=list)  # what the question asks for, best first
+    paths_note: str = ""  # what bounded the path search this turn
     candidates: list[Candidate] = field(default_factory=list)
     candidates_note: str = ""  # e.g. "neighbourhood of X capped at 2000 facts"
     retrieved: list[Candidate] = field(default_factory=list)
@@ -97,22 +203,12 @@ class TurnState:
     checks_truncated: bool = False  # the reply had more claims than were checked (--max-claims)
     fact_score: float | None = None
     neip: float | None = None
-    refined: dict[str, Any] | None = None  # {"response", "checks", "fact_score", "neip", "dropped", "added"}
-    # Where the reply shown to the user comes from: "llm" (the model's, or its refinement),
-    # "facts" (composed from retrieved facts), "not_found" (nothing matched), "" (no reply)
-    answer_source: str = ""
-    composed: dict[str, Any] | None = None  # {"response", "facts", "reason", "matches", "checks", "fact_score", "neip"}
+    refined: Refinement | None = None
+    composed: Composed | None = None  # kgchat's own answer, when it is the one shown
+    shown_reply: str = ""  # what the user is shown (set by the answer stage)
+    answer_source: AnswerSource = AnswerSource.NONE  # whose it is
     device: str = ""
     timings_ms: dict[str, float] = field(default_factory=dict)
-
-    @property
-    def shown_reply(self) -> str:
-        """The reply the user sees: composed, else refined, else the model's."""
-        if self.composed:
-            return self.composed["response"]
-        if self.refined:
-            return self.refined["response"]
-        return self.response
 
     @property
     def linked_entities(self) -> list[str]:

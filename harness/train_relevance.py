@@ -29,8 +29,8 @@ from pathlib import Path
 import numpy as np
 
 from harness.retrieval import ReplayedTurn, collect, labels
-from engine.stages.score.features import FEATURES, MODEL_INPUTS
-from engine.stages.score.relevance import MODEL_PATH
+from engine.nlp.relevance import FEATURES, MODEL_INPUTS
+from engine.nlp.relevance import MODEL_PATH
 
 HIDDEN = ((32,), (64, 32))
 THRESHOLDS = (0.3, 0.4, 0.5, 0.6, 0.7)
@@ -74,8 +74,8 @@ def domain_of(turn: ReplayedTurn) -> str:
 def refeature(turns: list[ReplayedTurn], encoder) -> None:
     """Recompute every turn's features (and X) from its replayed state with today's
     engine.stages.score.features: the entities the previous user turn linked are those of the latest
-    earlier turn of the same dialogue that linked any, as engine.stages.candidates.Focus keeps them."""
-    from engine.stages.candidates import linked_now
+    earlier turn of the same dialogue that linked any, as engine.state.Focus keeps them."""
+    from engine.focus import linked_now
     from engine.stages.score.features import compute
 
     focus: dict[str, dict[int, dict[str, float]]] = defaultdict(dict)
@@ -324,7 +324,7 @@ def reprize(path: Path, train: list[ReplayedTurn], dev: list[ReplayedTurn], k: i
     """Choose the prize settings of the model file at `path` again and write them into it."""
     import onnx
 
-    from engine.stages.score.relevance import RelevanceModel
+    from engine.nlp.relevance import RelevanceModel
 
     model = RelevanceModel(path)
     doc = onnx.load(str(path))
@@ -366,7 +366,7 @@ def main(argv: list[str] | None = None) -> int:
     import torch
 
     torch.set_num_threads(2)
-    from engine.stages.score.encoder import Encoder
+    from engine.nlp.encoder import Encoder
 
     cache = Path(args.replay_cache) if args.replay_cache else None
     encoder = Encoder(cache / "embeddings" if cache else None)
@@ -393,7 +393,7 @@ def main(argv: list[str] | None = None) -> int:
             "command": command}
     export_onnx(net, out, meta)
 
-    from engine.stages.score.relevance import RelevanceModel
+    from engine.nlp.relevance import RelevanceModel
 
     X = np.concatenate([t.X for t in dev if len(t.X)])[:2000]
     diff = float(np.abs(RelevanceModel(out).predict(X) - net.predict(X)).max())

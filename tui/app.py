@@ -19,8 +19,10 @@ from textual.binding import Binding
 from textual.screen import Screen
 
 from engine.config import Config, Retriever, Rewrite
-from engine.events import ChecksDone, ReplyDone, StageFinished, StageStarted, Token, TurnError
+from engine.events import (VIEW_EVENTS, AnswerShown, ChecksDone, Linked, ReplyDone, Retrieved, StageFinished, StageStarted,
+                           Token, TurnError)
 from engine.session import Session
+from engine.state import AnswerSource, Composed
 from kgstore.errors import BadInput
 from tui.commands import palette
 from tui.export import ChatTurn, write_export
@@ -239,7 +241,7 @@ class KGChatApp(App):
 
         def on_event(event) -> None:
             view = freeze(session.current, session.ctx.store) if (
-                isinstance(event, StageFinished) and session.current is not None) else None
+                isinstance(event, VIEW_EVENTS) and session.current is not None) else None
             self.post_message(EngineEvent(turn, event, view))
 
         try:
@@ -262,31 +264,43 @@ class KGChatApp(App):
             self._reply.set_footer(Text(f"⟳ {event.stage}…", style="italic dim"))
         elif isinstance(event, StageFinished):
             self.status.timings = {**self.status.timings, event.stage: event.ms}
-            view = message.view
-            if view is not None:
-                if event.stage == "reason":
-                    self.pane.show_reasoning(view)
-                elif event.stage == "retrieve":
-                    self.pane.show_retrieval(view)
-                elif event.stage in ("check", "refine"):
-                    self.pane.show_checks(view)
+        elif isinstance(event, Linked) and message.view is not None:
+            self.pane.show_reasoning(message.view)
+        elif isinstance(event, Retrieved) and message.view is not None:
+            self.pane.show_retrieval(message.view)
         elif isinstance(event, ReplyDone):
             self.call_later(self._reply_done, self._reply, event)
         elif isinstance(event, ChecksDone):
             self._reply.set_footer(checks_line(event.checks, event.fact_score, event.neip, event.refined))
+            if message.view is not None:
+                self.pane.show_checks(message.view)
+        elif isinstance(event, AnswerShown):
+            # Awaited here, not called later: the turn's end (next message) reads what it shows.
+            await self._answer_shown(self._reply, event)
+            if message.view is not None:
+                self.pane.show_checks(message.view)
         elif isinstance(event, TurnError):
             self.notify(event.message, title=f"{event.stage} failed", severity="warning", timeout=8)
             self.turns[-1].errors.append(f"{event.stage}: {event.message}")
             self.chat.mount(Notice(f"⚠ {event.stage}: {event.message}", "warning"), before=self._reply)
 
-    async def _reply_done(self, reply: AssistantMessage, event: ReplyDone) -> None:
+    async def _reply_done(self, reply: AssistantMessage, event: ReplyDone | AnswerShown) -> None:
         await self._flush_tokens()
-        if event.composed:
-            await reply.show_composed(event.text, event.composed)
+        if "composed" in reply.classes:  # a model reply rendered late: kgchat's own answer keeps the bubble
             return
         current = reply.refined_text if event.refined else reply.text
         if current.strip() != event.text.strip():
             await reply.set_text(event.text, refined=event.refined)
+
+    async def _answer_shown(self, reply: AssistantMessage, event: AnswerShown) -> None:
+        """kgchat's own answer takes the bubble (the model's stays in the Checks tab, F3); the
+        model's own reply, refined or not, is made sure to read as the engine has it."""
+        if event.source in (AnswerSource.FACTS, AnswerSource.NOT_FOUND):
+            await self._flush_tokens()
+            if reply.text.strip() != event.text.strip() or "composed" not in reply.classes:
+                await reply.show_composed(event.text, event.source)
+            return
+        await self._reply_done(reply, event)
 
     async def _flush_tokens(self) -> None:
         if not self._pending or self._reply is None:
@@ -304,15 +318,10 @@ class KGChatApp(App):
         record = self.turns[-1]
         record.state = state
         if reply is not None:
-            if state.composed:
-                if reply.text.strip() != state.composed["response"].strip() or "composed" not in reply.classes:
-                    await reply.show_composed(state.composed["response"], state.answer_source)
-            else:
-                final = state.response
-                if final and reply.text.strip() != final.strip():
-                    await reply.set_text(final)
-                if state.refined and state.refined.get("response") and not reply.refined_text:
-                    await reply.set_text(state.refined["response"], refined=True)
+            # The streamed body may still wait for the model's final text (ReplyDone is rendered
+            # later); the reply shown was rendered with AnswerShown.
+            if not state.composed and state.response and reply.text.strip() != state.response.strip():
+                await reply.set_text(state.response)
             record.reply = reply.final_text
             record.cut = state.cut or self._cancel.is_set()
             if record.cut:
@@ -530,14 +539,14 @@ def checks_line(checks: list, fact_score: float | None, neip: float | None, refi
     return line
 
 
-def composed_line(composed: dict, had_reply: bool, checks_key: str) -> Text:
+def composed_line(composed: Composed, had_reply: bool, checks_key: str) -> Text:
     """The footer of a reply kgchat wrote itself: why, from what, and where the model's is."""
-    if composed["source"] == "not_found":
+    if composed.source == AnswerSource.NOT_FOUND:
         return Text("nothing in the knowledge graph matched — the model was not asked", style="dim")
     line = Text("📚 composed from ", style="bold")
-    line.append(f"{len(composed['facts'])} fact{'s' if len(composed['facts']) != 1 else ''} of the knowledge graph",
+    line.append(f"{len(composed.facts)} fact{'s' if len(composed.facts) != 1 else ''} of the knowledge graph",
                 style="bold")
-    line.append(f" — {composed['reason']}", style="dim")
+    line.append(f" — {composed.reason}", style="dim")
     if had_reply:
         line.append(f"\nthe model's reply and its checks: {checks_key} (Checks tab)", style="dim italic")
     return line

@@ -90,10 +90,10 @@ def to_markdown(session_id: str, turns: list[ChatTurn], settings: dict[str, Any]
             lines += ["### Checks", "", f"Fact score {_score(s.fact_score)}, NEIP {_score(s.neip)}", ""]
             lines += [f"- {_MARK.get(c.verdict, c.verdict)} {c.claim}" for c in s.checks]
             lines.append("")
-        if s.refined and s.refined.get("response"):
-            lines += ["### Refined reply", "", s.refined["response"], ""]
+        if s.refined and s.refined.response:
+            lines += ["### Refined reply", "", s.refined.response, ""]
         if s.composed and s.response:
-            lines += ["### The model's reply (not shown: " + s.composed["reason"] + ")", "", s.response, ""]
+            lines += ["### The model's reply (not shown: " + s.composed.reason + ")", "", s.response, ""]
     return "\n".join(lines).rstrip() + "\n"
 
 

@@ -23,7 +23,7 @@ def freeze(state: TurnState, store=None) -> TurnView:
         state,
         mentions=list(state.mentions), derived=list(state.derived), candidates=list(state.candidates),
         retrieved=list(state.retrieved), subgraph_nodes=list(state.subgraph_nodes),
-        bridging_nodes=list(state.bridging_nodes), checks=list(state.checks),
+        bridging_nodes=list(state.bridging_nodes), checks=list(state.checks), paths=list(state.paths),
         timings_ms=dict(state.timings_ms), history=list(state.history),
     )
     labels = _candidate_labels(copy)

@@ -197,6 +197,20 @@ def build_index(store) -> LabelIndex:
     return LabelIndex(entries, classes, relations)
 
 
+def entity_kind(ctx, iri: str) -> str:
+    """"person", "event", "room", "group" ... or "thing": the kind the rules and the linker give an
+    entity, from its types (read once per session)."""
+    from rules.reasoner import kind_of_types
+
+    kinds = ctx.resource("entity_kinds", dict)
+    if iri not in kinds:
+        try:
+            kinds[iri] = kind_of_types(ctx.background.types(iri))
+        except Exception:  # a remote background that fails: kind unknown, rules still run
+            kinds[iri] = "thing"
+    return kinds[iri]
+
+
 def label_index(ctx) -> LabelIndex:
     """The index of the context's background, rebuilt when a file is loaded or removed. A
     remote endpoint too big (or too slow) to list its labels gives an empty index: names are

@@ -11,65 +11,16 @@ its label when it has no type) so that nodes are scored like facts and PCST can 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
-from engine.stage import TurnContext, stage
+from engine.context import TurnContext, stage
+from engine.focus import linked_now, radius
+from engine.nlp.sentences import TYPE_PREDICATES, derived_sentence
 from engine.state import Candidate, TurnState
-from engine.stages.verbalize import derived_sentence
-from kgstore.store import TYPE_PREDICATES as STORE_TYPE_PREDICATES
 from kgstore.terms import Fact
 from kgstore.vocab import ALIAS_PREDICATES, KGC, LABEL_PREDICATES, RDF_TYPE, RDFS_LABEL
 
-# Type facts (rdf:type, Wikidata P31) are nodes' own verbalizations ("X is a film"), not edges.
-TYPE_PREDICATES = frozenset(STORE_TYPE_PREDICATES)
-NODE_PREDICATES = frozenset((*TYPE_PREDICATES, *LABEL_PREDICATES))
 SKIPPED_PREDICATES = frozenset((*LABEL_PREDICATES, *ALIAS_PREDICATES))
 DERIVED_PREDICATE = KGC + "derived:"
-SMALL_KG = 200_000  # triples; under it the automatic radius is 2 hops
 TYPE_MEMBERS_CAP = 200
-
-
-def is_node_fact(fact: Fact) -> bool:
-    """A node's own verbalization ("X is a person"), mapped to the node, not to an edge."""
-    return fact.p in NODE_PREDICATES
-
-
-@dataclass
-class Focus:
-    """Per session: the entities each user turn linked (IRI -> p), for salience and follow-ups."""
-
-    turns: dict[int, dict[str, float]] = field(default_factory=dict)
-
-    def previous(self, turn: int) -> dict[str, float]:
-        """The entities of the latest earlier user turn that linked any."""
-        earlier = [t for t in self.turns if t < turn and self.turns[t]]
-        return self.turns[max(earlier)] if earlier else {}
-
-
-def focus_of(ctx: TurnContext, session_id: str) -> Focus:
-    return ctx.resource(f"focus:{session_id}", Focus)
-
-
-def linked_now(state: TurnState) -> dict[str, float]:
-    out: dict[str, float] = {}
-    for m in state.mentions:
-        if m.entity and m.kind != "time":
-            p = m.p if m.p > 0 else 1.0
-            out[m.entity] = max(out.get(m.entity, 0.0), p)
-    return out
-
-
-def radius(ctx: TurnContext) -> int:
-    if ctx.config.hops > 0:
-        return ctx.config.hops
-
-    def size() -> int:
-        try:
-            return int(ctx.background.count())
-        except Exception:  # a remote endpoint: assume it is large
-            return SMALL_KG + 1
-
-    return 2 if ctx.resource("background_size", size) <= SMALL_KG else 1
 
 
 def derived_candidate(d) -> Candidate:
@@ -90,7 +41,7 @@ def _looks_like_iri(value: str) -> bool:
 
 def gather(state: TurnState, ctx: TurnContext) -> None:
     cfg = ctx.config
-    focus = focus_of(ctx, state.session_id)
+    focus = state.focus
     now = linked_now(state)
     focus.turns[state.turn] = now
     if state.plan == "none":

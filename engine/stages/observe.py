@@ -16,10 +16,10 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from engine.context import TurnContext, stage
 from engine.nlp import mentions as detect_mentions
 from engine.nlp import timeexpr
-from engine.stage import TurnContext, stage
-from engine.state import Mention, TurnState
+from engine.state import Mention, SystemTurn, TurnState
 from kgstore import vocab
 from kgstore.terms import Fact
 
@@ -137,7 +137,7 @@ def _with_nbest(text: str, found: list[Mention], alternatives: list[str], index)
 
 def _known_person(ctx: TurnContext, name: str, mentions: list[Mention]) -> str | None:
     """The KG person the introduced name names: one whose name it is, or nearly is."""
-    from engine.stages.reason import entity_kind
+    from engine.nlp.mentions import entity_kind
     from rules.similarity import measures
 
     best, best_jw = None, SPEAKER_MATCH
@@ -226,11 +226,9 @@ def run(state: TurnState, ctx: TurnContext) -> None:
     write_mentions(ctx, state.session_id, state.turn, state.mentions)
 
 
-def record_system_turn(ctx: TurnContext, session_id: str, turn: int, text: str) -> None:
-    """Add a system turn as said; its names are linked (by the same rules, without deriving
-    anything) so that the next user turn's pronouns can take them up."""
-    from engine.stages.reason import TurnInput, apply_links, reason_turn
-
+def record_system_turn(ctx: TurnContext, session_id: str, turn: int, text: str) -> SystemTurn:
+    """Add a system turn as said, with the names and times it mentions (unlinked: the reasoning
+    module's `link_system_turn` links them, so that the next user turn's pronouns can take them up)."""
     from engine.config import parse_now
 
     now = parse_now(ctx.config.now) or datetime.now().replace(microsecond=0)
@@ -239,8 +237,4 @@ def record_system_turn(ctx: TurnContext, session_id: str, turn: int, text: str) 
     spans = [(m.start, m.end) for m in names]
     times = [t for t in timeexpr.detect(text, now) if not any(s < t.end and t.start < e for s, e in spans)]
     write_mentions(ctx, session_id, turn, names + times)
-    if not names:
-        return
-    out = reason_turn(ctx, TurnInput(session_id, turn, node, names + times, now, derive=False),
-                      ctx.config.reason_timeout_ms / 1000.0)
-    apply_links(ctx, session_id, names, out.links, rule="entity_linking")
+    return SystemTurn(session_id, turn, node, names, times, now)

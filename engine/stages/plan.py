@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import re
 
-from engine.stage import TurnContext, stage
-from engine.state import TurnState
+from engine.context import TurnContext, stage
+from engine.state import Plan, TurnState
 
 _CHITCHAT = re.compile(
     r"^\W*(?:(?:hi|hello|hey|hiya|howdy|good\s+(?:morning|afternoon|evening|day)|greetings|yo|"
@@ -28,16 +28,16 @@ _ABOUT_DIALOGUE = re.compile(
     re.IGNORECASE)
 
 
-def decide(text: str, mention_kinds: list[str]) -> str:
+def choose_plan(text: str, mention_kinds: list[str]) -> Plan:
     named = any(k in ("name", "type") for k in mention_kinds)
     pointing = any(k in ("pronoun", "definite", "first_person") for k in mention_kinds)
     if not named and _CHITCHAT.match(text.strip() or "hi"):
-        return "none"
+        return Plan.NONE
     if _ABOUT_DIALOGUE.search(text):
-        return "dialogue"
+        return Plan.DIALOGUE
     if named and not pointing:
-        return "background"
-    return "both"
+        return Plan.BACKGROUND
+    return Plan.BOTH
 
 
 def _report(state: TurnState) -> str:
@@ -47,4 +47,4 @@ def _report(state: TurnState) -> str:
 @stage("plan", report=_report)
 def run(state: TurnState, ctx: TurnContext) -> None:
     kinds = [m.kind for m in state.mentions if m.entity or m.value is not None]
-    state.plan = decide(state.text, kinds)
+    state.plan = choose_plan(state.text, kinds)

@@ -17,15 +17,28 @@ import time
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 
-from engine.nlp.mentions import label_index
-from engine.stage import TurnContext, stage
-from engine.state import Derived, Mention, TurnState
+from engine.context import TurnContext, stage
+from engine.events import Linked
+from engine.nlp.mentions import entity_kind, label_index
 from engine.nlp.timeexpr import PARTS, TimeValue, day_phrase, hhmm
+from engine.state import Derived, Mention, SystemTurn, TurnState
 from kgstore import vocab
 from kgstore.errors import RemoteUnavailable
 from kgstore.terms import Fact
-from rules.reasoner import (Answer, Atom, Program, ReasoningFailed, RuleSet, Stats, Var, add_background,
-                            evaluate, kind_of_types, predicate_atom, predicate_iri)
+from rules.reasoner import (
+    Answer,
+    Atom,
+    Program,
+    ReasoningFailed,
+    RuleSet,
+    Stats,
+    Var,
+    add_background,
+    evaluate,
+    kind_of_types,
+    predicate_atom,
+    predicate_iri,
+)
 
 LINKED_KINDS = ("name", "pronoun", "definite", "first_person")
 RECENT_TURNS = 4  # the respond_to chain the recency rules walk
@@ -46,16 +59,6 @@ FOCUS_ODDS = 0.5  # a mention's entities at least half as likely (in odds) as it
 def rules_of(ctx: TurnContext) -> RuleSet:
     """The rule files of this context, parsed and prepared once."""
     return ctx.resource("rules", lambda: RuleSet.load(ctx.config.rules))
-
-
-def entity_kind(ctx: TurnContext, iri: str) -> str:
-    kinds = ctx.resource("entity_kinds", dict)
-    if iri not in kinds:
-        try:
-            kinds[iri] = kind_of_types(ctx.background.types(iri))
-        except Exception:  # a remote background that fails: kind unknown, rules still run
-            kinds[iri] = "thing"
-    return kinds[iri]
 
 
 @dataclass
@@ -344,8 +347,8 @@ def _record_relations(ctx: TurnContext, prog: Program, facts: list[Fact]) -> Non
     """record_rel(P) for the entity-valued name records and bookkeeping relations of the turn's
     neighbourhood (the relevance features' name-noise test): the generic rules bridge no two
     entities through them."""
-    from engine.stages.score.answer_type import is_name_noise
-    from engine.stages.verbalize import predicate_key
+    from engine.nlp.answer_type import is_name_noise
+    from engine.nlp.sentences import predicate_key
 
     predicates = list(dict.fromkeys(f.p for f in facts if not f.o_literal and f.p not in TYPE_PREDICATES))
     try:
@@ -491,6 +494,15 @@ def _derived_fact(rules: RuleSet, inp: TurnInput, ans: Answer) -> Fact | None:
 
 # --- the stage -------------------------------------------------------------------------------
 
+def link_system_turn(ctx: TurnContext, said: SystemTurn) -> None:
+    """Link the names a system turn said (by the same rules as a user turn's, deriving nothing)."""
+    if not said.names:
+        return
+    out = reason_turn(ctx, TurnInput(said.session_id, said.turn, said.iri, said.names + said.times, said.now,
+                                     derive=False), ctx.config.reason_timeout_ms / 1000.0)
+    apply_links(ctx, said.session_id, said.names, out.links, rule="entity_linking")
+
+
 def apply_links(ctx: TurnContext, session_id: str, mentions: list[Mention], links, rule: str) -> None:
     """Set each mention's entity/label/p/candidates and store its best refers_to edges. A name
     linked below `link_threshold` (a partial or fuzzy match) stays a proposal: the mention shows
@@ -525,6 +537,7 @@ def _report(state: TurnState):
 @stage("reason", report=_report)
 def run(state: TurnState, ctx: TurnContext) -> None:
     reason_state(state, ctx)
+    ctx.emit(Linked())
 
 
 def reason_state(state: TurnState, ctx: TurnContext, stats: list | None = None) -> None:

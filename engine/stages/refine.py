@@ -1,5 +1,5 @@
 """Stage "refine": when the checks contradict the reply (or support too little of it), rework the
-evidence and answer again; both replies are kept.
+evidence and answer again; both replies are kept (which one is shown is the answer stage's call).
 
 Each retrieved fact is weighed by relevance (its retrieval score) times consistency with the
 reply (1 when it supports a claim of the reply, 0.5 when no claim touches it). The weakest
@@ -13,13 +13,13 @@ from __future__ import annotations
 import dataclasses
 import math
 
-from engine.events import ChecksDone, ReplyDone, TurnError, ignore
-from engine.llm import backend
-from engine.stages.generate import build_prompt, complete
-from engine.llm import LLMError
-from engine.stages.generate.prompt import correction_note
-from engine.stage import TurnContext, stage
-from engine.state import Candidate, Check, TurnState
+from engine.checking import check_turn
+from engine.context import TurnContext, stage
+from engine.events import ChecksDone, ReplyDone, TurnError
+from engine.llm import LLMError, backend
+from engine.llm.prompt import correction_note
+from engine.llm.reply import build_prompt, complete
+from engine.state import Candidate, Check, Refinement, TurnState
 from kgstore.terms import Fact
 
 UNTOUCHED = 0.5  # consistency of a fact no claim of the reply touches
@@ -33,7 +33,7 @@ def needs_refining(checks: list[Check], fact_score: float | None, threshold: flo
 def _evidence_key(evidence: dict) -> tuple[str, str, str] | str | None:
     """What a verdict's evidence points at: its triple when it names one, else its sentence;
     None for evidence that is not knowledge (what someone said in the dialogue)."""
-    if not isinstance(evidence, dict) or evidence.get("source") == "dialogue":
+    if evidence.get("source") == "dialogue":
         return None
     if all(isinstance(evidence.get(k), str) for k in ("s", "p", "o")):
         return (evidence["s"], evidence["p"], evidence["o"])
@@ -43,8 +43,7 @@ def _evidence_key(evidence: dict) -> tuple[str, str, str] | str | None:
 
 def _evidence_keys(evidence: dict) -> list:
     """The main evidence and the further triples the checker gave (`more`)."""
-    found = [_evidence_key(evidence)] if isinstance(evidence, dict) else []
-    found += [_evidence_key(e) for e in (evidence.get("more") or []) if isinstance(evidence, dict)]
+    found = [_evidence_key(evidence)] + [_evidence_key(e) for e in (evidence.get("more") or [])]
     return [k for k in found if k is not None]
 
 
@@ -121,26 +120,15 @@ def rework_evidence(facts: list[Candidate], checks: list[Check], candidates: lis
 
 
 def recheck(state: TurnState, ctx: TurnContext, reply: str, facts: list[Candidate]) -> TurnState:
-    """Run the check stage on another reply over other evidence, silently, on a copy of the turn."""
-    from engine.stages.check import run as check
-
+    """Check another reply over other evidence, as the check stage would, on a copy of the turn."""
     trial = dataclasses.replace(state, response=reply, retrieved=facts, checks=[], fact_score=None, neip=None,
                                 refined=None, timings_ms={})
-    check(trial, dataclasses.replace(ctx, emit=ignore))
+    trial.checks, trial.checks_truncated, trial.fact_score, trial.neip = check_turn(trial, ctx, reply)
     return trial
 
 
-@stage("refine", report=lambda s: {"refined": s.refined, "answer_source": s.answer_source, "composed": s.composed})
+@stage("refine", report=lambda s: s.refined)
 def run(state: TurnState, ctx: TurnContext) -> None:
-    """Refine the reply when the checks ask for it; then decide which reply is shown (the
-    model's, or with `--answer auto`, one composed from the facts when the model's still fails)."""
-    from engine.stages.generate.compose import decide
-
-    refine(state, ctx)
-    decide(state, ctx)
-
-
-def refine(state: TurnState, ctx: TurnContext) -> None:
     config = ctx.config
     if (config.refine_steps <= 0 or not state.checks or not state.response or state.cut or state.error
             or not needs_refining(state.checks, state.fact_score, config.refine_threshold)):
@@ -177,9 +165,9 @@ def refine(state: TurnState, ctx: TurnContext) -> None:
             break
     if not steps:
         return
-    state.refined = {"response": reply, "checks": [] if cut else checks, "fact_score": None if cut else fact_score,
-                     "neip": None if cut else neip, "dropped": [c.text for c in all_dropped],
-                     "added": [c.text for c in all_added], "steps": steps, "cut": cut}
+    state.refined = Refinement(reply, [] if cut else checks, None if cut else fact_score, None if cut else neip,
+                               dropped=[c.text for c in all_dropped], added=[c.text for c in all_added],
+                               steps=steps, cut=cut)
     ctx.emit(ReplyDone(reply, cut=cut, refined=True))
     if not cut:
         ctx.emit(ChecksDone(checks, fact_score, neip, refined=True))

@@ -32,7 +32,7 @@ WIKIDATA_REPLY = ("Titanic was directed by James Cameron and was released in 199
 def measure(path: str, reply: str, repeats: int) -> dict:
     from engine.stages.check import run as check
     from engine.config import Config
-    from engine.stage import TurnContext
+    from engine.context import TurnContext
     from engine.state import TurnState
     from kgstore import KGStore
 

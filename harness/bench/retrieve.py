@@ -1,15 +1,15 @@
 """`kgchat bench retrieve`: retrieval latency per user turn on the office KG and on a
 1,000,000-triple Wikidata-style KG.
 
-Timed per turn: plan, candidates, verbalize, score (features + the ONNX model) and retrieve
-(PCST) — everything between reasoning and generation. Mentions come already linked (the
+Timed per turn: plan, candidates, verbalize, score (features + the ONNX model), route (the
+relation paths) and retrieve (PCST) — everything between reasoning and generation. Mentions come already linked (the
 office turns take the benchmark's gold links, the Wikidata turns name their entities), so
 reasoning is left out by construction. The encoder and the scorer are built before timing;
 the embedding cache starts empty for each KG, so first turns on a world pay for encoding
 (their mean is also reported apart as "cold"; p50 and p90 are over all turns). The
 Wikidata-style turns are short dialogues like the office ones: a topic entity, follow-ups on
 it, then a related entity. The office KG is measured twice: with that empty cache, and with
-the cache prefetched at load (`engine.stages.score.prefetch.prefetch`, small KGs only; its time is
+the cache prefetched at load (`engine.prefetch.prefetch`, small KGs only; its time is
 reported per world).
 
 Office KG: the worlds of the generated benchmark's test split (about 1,000 triples each),
@@ -29,14 +29,14 @@ from datetime import datetime
 from pathlib import Path
 
 from engine.pipeline import run_stages, stage_name
-from engine.stages import candidates, plan, retrieve, score, verbalize
-from engine.stage import TurnContext
-from engine.state import Mention, TurnState
+from engine.context import TurnContext
+from engine.stages import candidates, plan, retrieve, route, score, verbalize
+from engine.state import Focus, Mention, TurnState
 from kgstore.errors import BadInput
 from harness.timing import percentile
 from engine.options import ArgumentParser, nonnegative_int, positive_int
 
-STAGES = (plan.run, candidates.run, verbalize.run, score.run, retrieve.run)
+STAGES = (plan.run, candidates.run, verbalize.run, score.run, route.run, retrieve.run)
 WD = "http://www.wikidata.org/entity/"
 WDT = "http://www.wikidata.org/prop/direct/"
 LABEL = "http://www.w3.org/2000/01/rdf-schema#label"
@@ -44,9 +44,11 @@ XSD_DATE = "http://www.w3.org/2001/XMLSchema#date"
 
 
 def timed_turn(ctx: TurnContext, session_id: str, turn: int, text: str, links: list[tuple[str, str]],
-               history: list[tuple[str, str]], now: datetime, stages: dict[str, list[float]] | None = None) -> float:
-    """Milliseconds of the retrieval stages for one user turn; `stages` collects each stage's."""
-    state = TurnState(session_id=session_id, turn=turn, text=text, now=now, history=list(history))
+               history: list[tuple[str, str]], now: datetime, focus: Focus,
+               stages: dict[str, list[float]] | None = None) -> float:
+    """Milliseconds of the retrieval stages for one user turn; `focus` is the session's (what
+    earlier turns linked); `stages` collects each stage's."""
+    state = TurnState(session_id=session_id, turn=turn, text=text, now=now, history=list(history), focus=focus)
     state.rewritten = text
     for mention, iri in links:
         start = max(text.find(mention), 0)
@@ -67,8 +69,8 @@ def summary(times: list[float], cold: list[float], stages: dict[str, list[float]
 
 
 def shared_resources() -> dict:
-    from engine.stages.score.encoder import Encoder
-    from engine.stages.score.relevance import RelevanceModel
+    from engine.nlp.encoder import Encoder
+    from engine.nlp.relevance import RelevanceModel
 
     encoder = Encoder()
     encoder.encode(["warm up the encoder"])
@@ -76,12 +78,12 @@ def shared_resources() -> dict:
 
 
 def bench_office(dialogues: int, resources: dict, warm: bool = False) -> dict:
-    """Replay test-split dialogues; `warm` first runs `engine.stages.score.prefetch.prefetch` on each world
+    """Replay test-split dialogues; `warm` first runs `engine.prefetch.prefetch` on each world
     (timed apart), else every world starts with an empty embedding cache."""
     from harness.office import load_split
-    from engine.stages.score.prefetch import prefetch
+    from engine.prefetch import prefetch
     from engine.config import Config
-    from engine.stages.score.encoder import Encoder
+    from engine.nlp.encoder import Encoder
     from engine.setup import build_context
 
     split = load_split("test")
@@ -104,11 +106,12 @@ def bench_office(dialogues: int, resources: dict, warm: bool = False) -> dict:
                 prefetch(ctx)
                 prefetch_s.append(time.perf_counter() - start)
             history: list[tuple[str, str]] = []
+            focus = Focus()
             now = datetime.fromisoformat(d["now"])
             for i, entry in enumerate(d["log"]):
                 text = entry["manual_transcription"]
                 links = [(g["mention"], g["entity"]) for g in entry["gold"]["links"] if g.get("entity")]
-                ms = timed_turn(ctx, dialogue_id, len(history) + 1, text, links, history, now, stages)
+                ms = timed_turn(ctx, dialogue_id, len(history) + 1, text, links, history, now, focus, stages)
                 times.append(ms)
                 if i == 0 and not warm:
                     cold.append(ms)
@@ -242,8 +245,8 @@ def wikidata_turns(ents: dict, n: int, seed: int) -> list[tuple[str, list[str]]]
 
 def bench_wikidata(triples: int, turns: int, resources: dict, seed: int) -> dict:
     from engine.config import Config
-    from engine.stages.score.encoder import Encoder
-    from engine.stage import TurnContext
+    from engine.nlp.encoder import Encoder
+    from engine.context import TurnContext
     from kgstore import KGStore
 
     with tempfile.TemporaryDirectory(prefix="kgchat-bench-wd-") as tmp:
@@ -263,6 +266,7 @@ def bench_wikidata(triples: int, turns: int, resources: dict, seed: int) -> dict
         cold: list[float] = []
         stages: dict[str, list[float]] = {}
         history: list[tuple[str, str]] = []
+        focus = Focus()
         now = datetime(2026, 3, 2, 9)
         for i, (template, iris) in enumerate(wikidata_turns(ents, turns, seed)):
             labels = [store.label(WD + iri) for iri in iris]
@@ -270,7 +274,7 @@ def bench_wikidata(triples: int, turns: int, resources: dict, seed: int) -> dict
             if "{0}" not in template:  # a follow-up: the pronoun stands for the entity
                 labels = [next((w for w in ("it", "he", "she", "there") if f" {w}" in f" {template}"), labels[0])]
             links = [(lab, WD + iri) for lab, iri in zip(labels, iris)]
-            ms = timed_turn(ctx, "wd", len(history) + 1, text, links, history, now, stages)
+            ms = timed_turn(ctx, "wd", len(history) + 1, text, links, history, now, focus, stages)
             times.append(ms)
             if i == 0:
                 cold.append(ms)

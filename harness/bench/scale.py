@@ -139,7 +139,7 @@ def engine_resources(scorer: str, log) -> tuple[dict, str]:
             return shared_resources(), scorer
         except BadInput as exc:
             log(f"learned scorer unavailable ({exc}): scoring with bm25")
-    from engine.stages.score.encoder import Encoder
+    from engine.nlp.encoder import Encoder
 
     encoder = Encoder()
     encoder.encode(["warm up the encoder"])
@@ -148,10 +148,11 @@ def engine_resources(scorer: str, log) -> tuple[dict, str]:
 
 def retrieval_runner(resources: dict, scorer: str):
     """A function timing one turn through the engine's retrieval stages."""
+    from engine.state import Focus
     from harness.bench.retrieve import timed_turn
     from engine.config import Config
-    from engine.stages.score.encoder import Encoder
-    from engine.stage import TurnContext
+    from engine.nlp.encoder import Encoder
+    from engine.context import TurnContext
     from kgstore import KGStore
 
     def make(store, background):
@@ -165,10 +166,11 @@ def retrieval_runner(resources: dict, scorer: str):
         now = datetime(2026, 3, 2, 9)
         times = []
         history: list[tuple[str, str]] = []
+        focus = Focus()
         for i, seeds in enumerate(turns):
             labels = [background.label(s) for s in seeds]
             text = "Tell me about " + " and ".join(labels) + "."
-            times.append(timed_turn(ctx, "scale", i + 1, text, list(zip(labels, seeds)), history, now))
+            times.append(timed_turn(ctx, "scale", i + 1, text, list(zip(labels, seeds)), history, now, focus))
             history.append(("user", text))
         return times[1:]  # the first turn warms the caches
 

@@ -16,9 +16,12 @@ measures on what the user is shown:
 
 `--benchmarks handwritten --handwritten DIR` adds the out-of-domain companion nobody here
 generated: a folder of domain folders, each with one KG file (`kg.ttl`, `kg.csv`, ...) and a
-`questions.jsonl` of dialogues whose last user turn is judged (`answer_contains` its gold values,
-kind `absent` for what the KG lacks, `compound` not judged for the gold value), the layout of
-`../shared/ood/`. Its earlier system turns are the app's own replies, not the written ones.
+`questions.jsonl` (and a `questions_more.jsonl`) of dialogues whose last user turn is judged, the
+layout of `../shared/ood/`. The earlier turns are replayed as `kgchat ask --dialogue` does: the
+user's without asking the model, the system's as written ("The band has four members." before
+"Who are they?"). Each kind is judged as its questions ask: single, paraphrase, asr, pronoun and
+two_hop want a gold value in the shown reply; compound, multi and list_followup want every one;
+absent wants "not found". Beside them, the share of answerable questions answered "not found".
 
 One run gives both columns: `auto` is what the app shows by default; `llm` is what it would
 show with `--answer llm`, read from the same turns (the model's reply, refined when it was). A
@@ -39,6 +42,10 @@ from pathlib import Path
 from engine.state import TurnState
 
 OFFICE = "office"
+ANY_VALUE = frozenset(("single", "paraphrase", "asr", "pronoun", "two_hop"))  # one gold value said is enough
+EVERY_VALUE = frozenset(("compound", "multi", "list_followup"))  # every gold value must be said
+ANSWERABLE = ANY_VALUE | EVERY_VALUE
+HAND_FILES = ("questions.jsonl", "questions_more.jsonl")
 SINGLE_INTENT = re.compile(r'^request_entity_attribute\(entity="[^"]*", attribute="(\w+)"\)$')
 
 
@@ -53,7 +60,7 @@ def contains(reply: str, value: str) -> bool:
     as HH:MM."""
     from datetime import date
 
-    from engine.stages.verbalize import MONTHS
+    from engine.nlp.sentences import MONTHS
 
     value = value.strip()
     if re.fullmatch(r"\d{2}:\d{2}:\d{2}", value):
@@ -97,55 +104,82 @@ def ood_question(entry: dict) -> tuple[str, list[str]]:
     return "single", list(answer["strings"])
 
 
+def hand_question(entry: dict) -> tuple[str, list[str]]:
+    """(kind as written, gold values) of a hand-written question's judged turn."""
+    answer = (entry.get("gold") or {}).get("answer") or {}
+    return str(answer.get("kind", "other")), list(answer.get("strings") or [])
+
+
 def handwritten(folder: str) -> dict[str, dict]:
     """{domain: dialogues} of a hand-written set, each dialogue as the replay reads it: the KG
-    file, and the user turns, the last with its gold answer (ood_question's shape)."""
+    file, and the turns (a system turn as `system_text`), the last user turn with its gold answer
+    (hand_question's shape); the dialogues of every question file of the domain (HAND_FILES)."""
     from kgstore.errors import BadInput
 
     root = Path(folder)
     if not root.is_dir():
         raise BadInput(f"--handwritten: {folder} is not a folder")
     out: dict[str, dict] = {}
-    for questions in sorted(root.glob("*/questions.jsonl")):
-        kgs = sorted(f for f in questions.parent.glob("kg.*") if f.is_file())
+    for first in sorted(root.glob(f"*/{HAND_FILES[0]}")):
+        kgs = sorted(f for f in first.parent.glob("kg.*") if f.is_file())
         if len(kgs) != 1:
-            raise BadInput(f"--handwritten: {questions.parent} needs one kg.* file, has {len(kgs)}")
+            raise BadInput(f"--handwritten: {first.parent} needs one kg.* file, has {len(kgs)}")
         dialogues = {}
-        for n, line in enumerate(questions.read_text(encoding="utf-8").splitlines(), 1):
-            if not line.strip():
-                continue
-            try:
-                q = json.loads(line)
-                turns = [t["text"] for t in q["dialogue"] if t["speaker"] == "user"]
-                strings = [str(v) for v in q.get("answer_contains") or []]
-                kind = str(q["kind"])
-            except (ValueError, KeyError, TypeError) as exc:
-                raise BadInput(f"--handwritten: {questions}:{n}: not a question line ({exc})") from None
-            if not turns:
-                raise BadInput(f"--handwritten: {questions}:{n}: no user turn")
-            log = [{"manual_transcription": t} for t in turns]
-            log[-1]["gold"] = {"answer": {"kind": kind, "strings": strings}}
-            dialogues[str(q.get("id") or f"{questions.parent.name}-{n}")] = {"kg_file": str(kgs[0]), "log": log}
-        out[questions.parent.name] = dialogues
+        for questions in (first.parent / name for name in HAND_FILES):
+            if questions.exists():
+                dialogues.update(_hand_dialogues(questions, str(kgs[0])))
+        out[first.parent.name] = dialogues
     if not out:
         raise BadInput(f"--handwritten: {folder} has no */questions.jsonl")
     return out
 
 
+def _hand_dialogues(questions: Path, kg_file: str) -> dict[str, dict]:
+    from kgstore.errors import BadInput
+
+    dialogues = {}
+    for n, line in enumerate(questions.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            q = json.loads(line)
+            turns = [(str(t["speaker"]), str(t["text"])) for t in q["dialogue"]]
+            strings = [str(v) for v in q.get("answer_contains") or []]
+            kind = str(q["kind"])
+        except (ValueError, KeyError, TypeError) as exc:
+            raise BadInput(f"--handwritten: {questions}:{n}: not a question line ({exc})") from None
+        last = max((i for i, (who, _) in enumerate(turns) if who == "user"), default=None)
+        if last is None:
+            raise BadInput(f"--handwritten: {questions}:{n}: no user turn")
+        log = [{"manual_transcription": text} if who == "user" else {"system_text": text}
+               for who, text in turns[:last + 1]]
+        log[-1]["gold"] = {"answer": {"kind": kind, "strings": strings}}
+        dialogues[str(q.get("id") or f"{questions.parent.name}-{questions.stem}-{n}")] = {
+            "kg_file": kg_file, "log": log, "replies": "written"}
+    return dialogues
+
+
 # --- replay ------------------------------------------------------------------------------------
+
+def said(reply: str, kind: str, values: list[str]) -> bool | None:
+    """Does the reply say the gold: any value for a one-value kind, every value for compound and
+    list kinds; None for a turn not judged on its value."""
+    if kind not in ANSWERABLE or not values:
+        return None
+    return (all if kind in EVERY_VALUE else any)(contains(reply, v) for v in values)
+
 
 def judge(state: TurnState, kind: str, values: list[str]) -> dict:
     """One user turn's figures, for the shown reply (auto) and the model's (llm)."""
-    llm_reply = state.refined["response"] if state.refined else state.response
-    llm_checks = (state.refined.get("checks") or []) if state.refined else state.checks
-    composed = state.composed or {}
-    shown_checks = composed.get("checks") or [] if composed else llm_checks
+    llm_reply = state.refined.response if state.refined else state.response
+    llm_checks = state.refined.checks if state.refined else state.checks
+    shown_checks = state.composed.checks if state.composed else llm_checks
     return {
         "kind": kind, "answer_source": state.answer_source, "shown": state.shown_reply, "model": llm_reply,
         "contradicted_shown": any(c.verdict == "contradicted" for c in shown_checks),
         "contradicted_llm": any(c.verdict == "contradicted" for c in llm_checks),
-        "gold_auto": any(contains(state.shown_reply, v) for v in values) if kind == "single" else None,
-        "gold_llm": any(contains(llm_reply, v) for v in values) if kind == "single" else None,
+        "gold_auto": said(state.shown_reply, kind, values),
+        "gold_llm": said(llm_reply, kind, values),
         "not_found": state.answer_source == "not_found",
         "values": values,
     }
@@ -158,13 +192,22 @@ def replay(benchmark: str, dialogues: dict, resources: dict, limit: int | None, 
 
     for _, dialogue_id, dialogue, config in dialogue_configs(dialogues, limit, reason_timeout_ms=10_000, **options):
         session = Session.open(config, **resources)
+        written = dialogue.get("replies") == "written"  # earlier replies as written, not the model's
         for entry in dialogue.get("log", []):
+            if written and "system_text" in entry:
+                session.system_turn(entry["system_text"])
+                continue
             text = entry.get("manual_transcription") or ""
             if not text.strip():
+                continue
+            if written and not entry.get("gold"):
+                session.user_turn(text, answer=False)
                 continue
             state = session.user_turn(text)
             if benchmark == OFFICE:
                 kind, values = office_question(entry, state, session.ctx.background)
+            elif written:
+                kind, values = hand_question(entry)
             else:
                 kind, values = ood_question(entry)
             yield {"benchmark": benchmark, "dialogue": dialogue_id, "text": text, **judge(state, kind, values)}
@@ -182,7 +225,8 @@ def share(rows: list[dict], key: str, where: Callable[[dict], bool] = lambda r: 
 
 def figures(rows: list[dict]) -> dict:
     shown = lambda r: bool(r["shown"])  # noqa: E731
-    single = lambda r: r["kind"] == "single"  # noqa: E731
+    single = lambda r: r["kind"] in ANSWERABLE  # noqa: E731
+    kinds = sorted({r["kind"] for r in rows} - {"other"})
     return {
         "turns": len(rows),
         "contradicted_shown_auto": share(rows, "contradicted_shown", shown),
@@ -193,6 +237,9 @@ def figures(rows: list[dict]) -> dict:
         # The price of saying "not found": single-relation questions the KG answers that got it.
         "answerable_not_found_auto": share(rows, "not_found", single),
         "answer_sources": {s: sum(r["answer_source"] == s for r in rows) for s in ("llm", "facts", "not_found", "")},
+        # Per kind: the gold said (answerable kinds) or "not found" said (absent).
+        "by_kind": {k: share(rows, "not_found" if k == "absent" else "gold_auto", lambda r, k=k: r["kind"] == k)
+                    for k in kinds},
     }
 
 
@@ -208,6 +255,12 @@ def table(results: dict[str, dict]) -> str:
                      f"{cell(f['contradicted_shown_llm'])} | {cell(f['gold_in_reply_auto'])} | "
                      f"{cell(f['gold_in_reply_llm'])} | {cell(f['absent_not_found_auto'])} | "
                      f"{cell(f['answerable_not_found_auto'])} |")
+    by_kind = {name: f["by_kind"] for name, f in results.items() if len(f.get("by_kind", {})) > 2}
+    if by_kind:
+        kinds = sorted({k for f in by_kind.values() for k in f})
+        lines += ["", "| benchmark | " + " | ".join(kinds) + " |", "| --- |" + " --- |" * len(kinds)]
+        lines += [f"| {name} | " + " | ".join(cell(f[k]) if k in f else "–" for k in kinds) + " |"
+                  for name, f in by_kind.items()]
     return "\n".join(lines)
 
 

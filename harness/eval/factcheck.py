@@ -66,7 +66,7 @@ def match_checks(planted: list, checks: list) -> list:
 
 def _context(store):
     from engine.config import Config
-    from engine.stage import TurnContext
+    from engine.context import TurnContext
 
     return TurnContext(config=Config(demo="none"), store=store, background=store)
 

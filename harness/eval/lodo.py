@@ -67,7 +67,7 @@ def run(args, domains: list[str], done=None) -> dict[str, dict]:
     is called as each domain finishes (a long LODO run shows its tables as it goes)."""
     from harness.retrieval import collect
     from harness.retrieval.calibration import reliability
-    from engine.stages.score.relevance import RelevanceModel
+    from engine.nlp.relevance import RelevanceModel
 
     cache = Path(args.replay_cache) if args.replay_cache else None
     resources: dict = {}

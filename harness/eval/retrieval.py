@@ -44,7 +44,7 @@ def table(split: str, results: dict[str, dict]) -> str:
 
 def main(argv: list[str], command: str = "eval retrieval") -> int:
     from engine.config import Config
-    from engine.stages.score.relevance import RelevanceModel
+    from engine.nlp.relevance import RelevanceModel
 
     if any(a == "--graphwoz" or a.startswith("--graphwoz=") for a in argv):  # answer recall on a published file
         from harness.eval.graphwoz import main as graphwoz_main

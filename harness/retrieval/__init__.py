@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from engine.stages.candidates import is_node_fact
+from engine.nlp.sentences import is_node_fact
 from engine.state import Candidate, Mention, TurnState
 
 # The literature's GraphWOZ figures (F1, dev/test), for comparison only.
@@ -46,7 +46,7 @@ def replay(dialogues: dict[str, dict], resources: dict | None = None, limit: int
     `links="gold"` skips observe/reason/rewrite and gives each turn the benchmark's annotated
     mentions instead (an oracle-linking ablation that isolates retrieval)."""
     from harness.office.replay import dialogue_configs
-    from engine.stages.score.features import FEATURES
+    from engine.nlp.relevance import FEATURES
     from engine.pipeline import run_stages
     from engine.stages import candidates, plan, score, verbalize
     from engine.session import Session
@@ -59,7 +59,7 @@ def replay(dialogues: dict[str, dict], resources: dict | None = None, limit: int
     for _, dialogue_id, dialogue, config in replay:
         session = Session.open(config, **resources)
         if "encoder" not in resources:
-            from engine.stages.score.encoder import encoder_for
+            from engine.nlp.encoder import encoder_for
 
             resources["encoder"] = encoder_for(session.ctx)
         for entry in dialogue.get("log", []):
@@ -93,7 +93,7 @@ def collect(split: str, limit: int | None, resources: dict, cache: Path | None, 
     a cache survives the removal of a feature (not the addition of one: then delete it)."""
     import pickle
 
-    from engine.stages.score.features import FEATURES
+    from engine.nlp.relevance import FEATURES
 
     name = f"replay-{split}" if domain == "office" else f"replay-{domain}-{split}"
     path = cache / f"{name}-{limit or 'all'}.pkl" if cache else None
@@ -164,7 +164,7 @@ def evaluate(turns: list[ReplayedTurn], retriever: str, scorer: str, *, k: int, 
              model=None, prizes: dict | None = None, noise_predicates: set[str] | None = None) -> dict:
     """Mean P/R/F1 over the turns with non-empty gold for one scorer and retriever, and what
     the prompt gets of the answer (harness/retrieval/answer_facts.py)."""
-    from engine.stages.score.features import FEATURES
+    from engine.nlp.relevance import FEATURES
     from harness.retrieval.answer_facts import AnswerTally
     from engine.stages.retrieve import select
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from engine.stages.candidates import is_node_fact
+from engine.nlp.sentences import is_node_fact
 from engine.state import Candidate
 
 _TIME = re.compile(r"(\d{2}:\d{2}):00")

@@ -34,12 +34,12 @@ def test_the_pipeline_runs_every_stage_module_in_order_and_each_is_named_as_its_
     modules = {p.stem if p.is_file() else p.name for p in stage_dir.iterdir()
                if (p.suffix == ".py" and p.stem != "__init__") or (p / "__init__.py").exists()}
     assert [stage_name(run) for run in STAGES] == [
-        "observe", "reason", "rewrite", "plan", "candidates", "verbalize", "score", "retrieve",
-        "generate", "check", "refine"]
+        "observe", "reason", "rewrite", "plan", "candidates", "verbalize", "score", "route", "retrieve",
+        "answer", "generate", "check", "refine", "answer"]
     assert modules == {stage_name(run) for run in STAGES}
     for run in STAGES:
         module = importlib.import_module(f"engine.stages.{stage_name(run)}")
-        assert module.run is run
+        assert getattr(module, run.__name__) is run
 
 
 

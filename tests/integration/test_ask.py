@@ -87,7 +87,7 @@ def test_with_the_server_down_auto_answers_from_the_knowledge_graph():
         session = Session.open(Config(memory=True, scorer="bm25"), llm=llm)
         state = session.user_turn(QUESTION)
         assert "server unavailable" in state.error and state.response == ""
-        assert state.answer_source == "facts" and "the model gave no reply" in state.composed["reason"]
+        assert state.answer_source == "facts" and "the model gave no reply" in state.composed.reason
         assert "phone number is" in state.shown_reply
         assert session.history[-1] == ("system", state.shown_reply)
 

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from harness.eval.answers import contains, figures, handwritten, office_question, ood_question
+from harness.eval.answers import contains, figures, hand_question, handwritten, office_question, ood_question, said
 from kgstore.errors import BadInput
 
 
@@ -66,14 +66,41 @@ def test_a_hand_written_set_is_read_as_dialogues_whose_last_user_turn_is_judged(
          "answer_contains": [], "answer_fact": None},
     ]
     (music / "questions.jsonl").write_text("\n".join(json.dumps(q) for q in lines) + "\n", encoding="utf-8")
+    more = {"id": "m-m1", "kind": "list_followup",
+            "dialogue": [{"speaker": "user", "text": "Tell me about Kestrel Lane."},
+                         {"speaker": "system", "text": "Kestrel Lane has two members."},
+                         {"speaker": "user", "text": "Who are they?"}],
+            "answer_contains": ["Fraser Reid", "Ida Moss"], "answer_fact": None}
+    (music / "questions_more.jsonl").write_text(json.dumps(more) + "\n", encoding="utf-8")
     sets = handwritten(str(tmp_path))
     assert list(sets) == ["music"]
-    first, second = sets["music"]["m-1"], sets["music"]["m-2"]
-    assert first["kg_file"] == str(music / "kg.ttl")
-    assert [e["manual_transcription"] for e in first["log"]] == ["Who sings in Kestrel Lane?", "Where was she born?"]
-    assert ood_question(first["log"][0]) == ("other", [])  # the written system turn is not replayed, the first turn not judged
-    assert ood_question(first["log"][-1]) == ("single", ["Bergen"])
-    assert ood_question(second["log"][-1]) == ("absent", [])
+    assert list(sets["music"]) == ["m-1", "m-2", "m-m1"]  # both question files
+    first, second, third = sets["music"]["m-1"], sets["music"]["m-2"], sets["music"]["m-m1"]
+    assert first["kg_file"] == str(music / "kg.ttl") and first["replies"] == "written"
+    # The written system turn is replayed as said; only the last user turn is judged.
+    assert first["log"][:2] == [{"manual_transcription": "Who sings in Kestrel Lane?"}, {"system_text": "Eleanor Voss."}]
+    assert first["log"][-1]["manual_transcription"] == "Where was she born?"
+    assert hand_question(first["log"][-1]) == ("pronoun", ["Bergen"])
+    assert hand_question(second["log"][-1]) == ("absent", [])
+    assert hand_question(third["log"][-1]) == ("list_followup", ["Fraser Reid", "Ida Moss"])
+
+
+def test_each_kind_is_judged_as_its_questions_ask():
+    assert said("It is Fraser Reid.", "two_hop", ["Fraser Reid", "Ida Moss"]) is True
+    assert said("It is Fraser Reid.", "multi", ["Fraser Reid", "Ida Moss"]) is False
+    assert said("Fraser Reid and Ida Moss.", "list_followup", ["Fraser Reid", "Ida Moss"]) is True
+    assert said("Formed in 2011 in Leeds.", "compound", ["2011", "Leeds"]) is True
+    assert said("Formed in 2011.", "compound", ["2011", "Leeds"]) is False
+    assert said("anything", "absent", []) is None
+    rows = [{"kind": k, "shown": "x", "model": "", "gold_auto": g, "gold_llm": None, "not_found": nf,
+             "contradicted_shown": False, "contradicted_llm": False, "answer_source": "not_found" if nf else "facts"}
+            for k, g, nf in (("two_hop", True, False), ("multi", False, True), ("absent", None, True),
+                             ("absent", None, False))]
+    f = figures(rows)
+    assert f["by_kind"]["two_hop"]["value"] == 1.0 and f["by_kind"]["multi"]["value"] == 0.0
+    assert f["by_kind"]["absent"] == {"value": 0.5, "n": 2, "hits": 1}
+    assert f["gold_in_reply_auto"] == {"value": 0.5, "n": 2, "hits": 1}
+    assert f["answerable_not_found_auto"] == {"value": 0.5, "n": 2, "hits": 1}
 
 
 @pytest.mark.parametrize("files, says", [

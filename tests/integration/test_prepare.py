@@ -9,11 +9,11 @@ from pathlib import Path
 import onnxruntime
 import pytest
 
-from engine.stages.score import encoder
-from engine.stages.score import onnx
+from engine.nlp import encoder
+from engine.nlp import onnx
 from cli import main
-from engine.stages.score.onnx import onnx_session
-from engine.stages.score.relevance import MODEL_PATH
+from engine.nlp.onnx import onnx_session
+from engine.nlp.relevance import MODEL_PATH
 from tests.support.fakes import StubChatServer
 
 

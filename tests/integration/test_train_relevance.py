@@ -9,7 +9,7 @@ import numpy as np
 from harness import train_relevance as tr
 from harness.retrieval import ReplayedTurn
 from engine.state import Candidate, TurnState
-from engine.stages.score.features import FEATURES, MODEL_INPUTS
+from engine.nlp.relevance import FEATURES, MODEL_INPUTS
 from kgstore.terms import Fact
 
 SIGNAL = {"a": FEATURES.index(MODEL_INPUTS[0]), "b": FEATURES.index(MODEL_INPUTS[1]),

@@ -584,7 +584,7 @@ async def test_sparql_console_is_bounded_and_stopped_by_escape(kg_file, shared):
 async def test_the_status_bar_says_while_minilm_is_exported_then_where_scoring_runs(kg_file, monkeypatch):
     import shutil
 
-    from engine.stages.score import encoder
+    from engine.nlp import encoder
 
     made = encoder.onnx_path()  # this install's export, copied in place of a real one (15 s)
     real_export = encoder.export_onnx

@@ -4,7 +4,7 @@ from datetime import datetime
 
 import pytest
 
-from engine.stages.score.answer_type import (NUMBER, ORGANIZATION, PERSON, PLACE, RECORD, TIME, asked_types, asks_list, asks_record, is_name_noise,
+from engine.nlp.answer_type import (NUMBER, ORGANIZATION, PERSON, PLACE, RECORD, TIME, asked_types, asks_list, asks_record, is_name_noise,
                                              is_record, mask, question_parts, value_type)
 from engine.state import Candidate
 from kgstore.terms import Fact
@@ -101,9 +101,9 @@ def test_masked_relation_similarity_prefers_the_asked_relation_over_name_noise(t
     from engine.stages import candidates
     from engine.stages import verbalize
     from engine.config import Config
-    from engine.stages.score.encoder import Encoder
+    from engine.nlp.encoder import Encoder
     from engine.stages.score.features import compute
-    from engine.stage import TurnContext
+    from engine.context import TurnContext
     from engine.state import Mention, TurnState
     from kgstore import KGStore
 
@@ -169,7 +169,7 @@ def test_a_list_question_asks_for_every_value(question, is_list):
     ("What is her occupation?", set()),  # named in so many words: not noise to it in the first place
 ])
 def test_a_record_asked_for_in_other_words(question, records):
-    from engine.stages.score.answer_type import asked_records, recorded
+    from engine.nlp.answer_type import asked_records, recorded
 
     assert asked_records(question) == records
     assert recorded("occupation") == "occup" and recorded("languages spoken") == "langu"

@@ -2,11 +2,11 @@
 
 from datetime import datetime
 
-from engine.stages import candidates
-from engine.stages import plan
 from engine.config import Config
-from engine.stage import TurnContext
-from engine.state import Derived, Mention, TurnState
+from engine.context import TurnContext
+from engine.nlp.sentences import is_node_fact
+from engine.stages import candidates, plan
+from engine.state import Derived, Focus, Mention, TurnState
 from kgstore import KGStore
 from kgstore.vocab import RDF_TYPE, RDFS_LABEL
 
@@ -30,11 +30,11 @@ def _ctx(tmp_path, text=TTL, **cfg):
     return TurnContext(config=Config(**cfg), store=store, background=store)
 
 
-def _turn(text, mentions=(), turn=1, derived=()):
-    state = TurnState(session_id="s", turn=turn, text=text, now=datetime(2026, 3, 2, 9))
+def _turn(text, mentions=(), turn=1, derived=(), focus=None):
+    state = TurnState(session_id="s", turn=turn, text=text, now=datetime(2026, 3, 2, 9), focus=focus or Focus())
     state.mentions = list(mentions)
     state.derived = list(derived)
-    state.plan = plan.decide(text, [m.kind for m in state.mentions])
+    state.plan = plan.choose_plan(text, [m.kind for m in state.mentions])
     return state
 
 
@@ -45,7 +45,7 @@ def test_neighbourhood_of_a_linked_entity_with_node_facts(tmp_path):
     keys = {c.fact.key for c in state.candidates}
     assert ("urn:e:omar", "urn:kgchat:office:phone", "+47 555 01 234") in keys
     assert ("urn:e:omar", "urn:kgchat:office:member_of", "urn:e:eng") in keys
-    nodes = {c.fact.s: c for c in state.candidates if candidates.is_node_fact(c.fact)}
+    nodes = {c.fact.s: c for c in state.candidates if is_node_fact(c.fact)}
     assert nodes["urn:e:omar"].fact.p == RDF_TYPE and nodes["urn:e:omar"].hop == 0
     # the group's type fact is 2 hops away: with hops=1 it gets a label node fact
     assert nodes["urn:e:eng"].fact.p == RDFS_LABEL
@@ -74,9 +74,11 @@ def test_derived_facts_are_candidates_with_their_probability(tmp_path):
 
 def test_follow_up_without_mentions_keeps_the_previous_focus(tmp_path):
     ctx = _ctx(tmp_path, hops=1)
-    first = _turn("Tell me about Lisa Wilson", [Mention("Lisa Wilson", 14, 25, "name", entity="urn:e:lisa", p=1.0)])
+    session_focus = Focus()
+    first = _turn("Tell me about Lisa Wilson", [Mention("Lisa Wilson", 14, 25, "name", entity="urn:e:lisa", p=1.0)],
+                  focus=session_focus)
     candidates.run(first, ctx)
-    follow = _turn("and the office?", turn=3)
+    follow = _turn("and the office?", turn=3, focus=session_focus)
     candidates.run(follow, ctx)
     assert ("urn:e:lisa", "urn:kgchat:office:office", "urn:e:r1") in {c.fact.key for c in follow.candidates}
 
@@ -90,11 +92,11 @@ def test_greeting_plans_no_retrieval_and_no_candidates(tmp_path):
 
 
 def test_planner_kinds():
-    assert plan.decide("thank you so much!", []) == "none"
-    assert plan.decide("Where is the Staff Meeting?", ["name"]) == "background"
-    assert plan.decide("Where is her office?", ["pronoun"]) == "both"
-    assert plan.decide("What did I just ask you?", ["first_person"]) == "dialogue"
-    assert plan.decide("Hi, where is Omar?", ["name"]) == "background"
+    assert plan.choose_plan("thank you so much!", []) == "none"
+    assert plan.choose_plan("Where is the Staff Meeting?", ["name"]) == "background"
+    assert plan.choose_plan("Where is her office?", ["pronoun"]) == "both"
+    assert plan.choose_plan("What did I just ask you?", ["first_person"]) == "dialogue"
+    assert plan.choose_plan("Hi, where is Omar?", ["name"]) == "background"
 
 
 def test_empty_kg_and_no_mentions_give_no_candidates(tmp_path):
@@ -114,6 +116,6 @@ def test_entity_with_50000_neighbours_is_capped_and_says_so(tmp_path):
     ctx = TurnContext(config=Config(candidate_cap=500), store=store, background=store)
     state = _turn("Who does Hub know?", [Mention("Hub", 9, 12, "name", entity="urn:e:hub", p=1.0)])
     candidates.run(state, ctx)
-    edges = [c for c in state.candidates if not candidates.is_node_fact(c.fact)]
+    edges = [c for c in state.candidates if not is_node_fact(c.fact)]
     assert 0 < len(edges) <= 500
     assert "capped" in state.candidates_note

@@ -9,7 +9,7 @@ import pytest
 
 from engine.config import Config
 from engine.events import ChecksDone
-from engine.stage import TurnContext
+from engine.context import TurnContext
 from engine.state import TurnState
 from kgstore import KGStore, demo_path
 from tests.support.fakes import ScriptedLLM
@@ -203,4 +203,4 @@ def test_a_turn_checks_its_reply_and_refines_a_contradicted_one():
     state = session.user_turn("Where is the Poster Session?")
     assert [c.verdict for c in state.checks] == ["contradicted", "supported"]
     assert state.checks[0].evidence["o_label"] == "Meeting Room Delta"
-    assert state.refined and [c.verdict for c in state.refined["checks"]] == ["supported"]
+    assert state.refined and [c.verdict for c in state.refined.checks] == ["supported"]

@@ -1,4 +1,4 @@
-"""kgchat's own answers (engine/stages/generate/compose.py), the merge of restated facts, the
+"""kgchat's own answers (engine/stages/answer/), the merge of restated facts, the
 first screen's overview, and `kgchat ask --answer`, on a small fixed office KG."""
 
 from __future__ import annotations
@@ -11,9 +11,10 @@ from hypothesis import strategies as st
 
 from engine.config import Config, ConfigError, load_config
 from engine.session import Session
-from engine.stages.generate.compose import asked_about, compose_text, not_found_text, select, text_key
+from engine.stages.answer.compose import compose_text, select, text_key
+from engine.stages.answer.missing import asked_about, not_found_text
 from engine.state import Candidate
-from engine.stages.verbalize import merge_restatements
+from engine.nlp.sentences import merge_restatements
 from tests.support.fakes import ScriptedLLM
 from kgstore.terms import Fact
 from tests.support.office import NOW, office_turtle
@@ -58,7 +59,7 @@ def test_a_sentence_about_two_entities_is_not_merged_with_those_of_one():
 
 
 def test_a_reply_that_leaves_out_the_one_sure_answer_is_replaced():
-    from engine.stages.generate.compose import replacement_reason
+    from engine.stages.answer.judge import replacement_reason
     from engine.state import Check
 
     founder = fact("q", "founded_by", "ines", "Quillfeather was founded by Inès Abernethy", score=0.996)
@@ -145,7 +146,7 @@ def test_auto_keeps_a_reply_that_states_the_fact_and_replaces_a_contradicted_one
     assert state.answer_source == "facts"
     assert state.shown_reply == "Mark Taylor's phone number is +47 400 82 254."
     assert state.response == WRONG_PHONE  # the model's reply is kept beside it
-    assert all(c.verdict == "supported" for c in state.composed["checks"])
+    assert all(c.verdict == "supported" for c in state.composed.checks)
 
 
 def test_answer_llm_and_facts(kg):
@@ -235,7 +236,7 @@ def test_a_relation_the_kg_has_but_the_entity_lacks_is_not_found(tmp_path):
     state = s.user_turn("What instruments does Eleanor Voss play?")
     assert state.answer_source == "not_found"
     assert state.shown_reply.startswith("I found no fact on “plays instrument” about Eleanor Voss")
-    assert "plays instrument" in state.composed["reason"]
+    assert "plays instrument" in state.composed.reason
     # Who has it is answered; and the entity that has it, named, keeps the question open.
     assert s.user_turn("What instruments does Tom Ashby play?").answer_source != "not_found"
     assert s.user_turn("Who plays the guitar in The Glass Harbour?").answer_source != "not_found"
@@ -254,7 +255,7 @@ def test_a_name_the_kg_lacks_is_not_found_even_beside_a_type_request(tmp_path):
 
 
 def test_a_reply_naming_what_the_kg_lacks_is_replaced_and_an_unsure_one_says_what_is_missing(tmp_path, monkeypatch):
-    from engine.stages.generate import compose
+    from engine.stages.answer import missing
 
     path = tmp_path / "band.ttl"
     path.write_text(BAND, encoding="utf-8")
@@ -263,13 +264,13 @@ def test_a_reply_naming_what_the_kg_lacks_is_replaced_and_an_unsure_one_says_wha
     invented = "The Glass Harbour is managed by Viktor Koprivin."
     s = Session.open(config, llm=ScriptedLLM([invented, "Eleanor Voss was born in Leeds, says Viktor Koprivin.",
                                               "Hello Viktor Koprivin. Eleanor Voss was born in Leeds."]))
-    monkeypatch.setattr(compose, "MISSING_P", 0.0)  # the model is asked even about what no fact answers
+    monkeypatch.setattr(missing, "MISSING_P", 0.0)  # the model is asked even about what no fact answers
     state = s.user_turn("Who manages The Glass Harbour?")
     assert [c.evidence.get("unknown") for c in state.checks] == [["Viktor Koprivin"]]
     # No fact about the band is sure enough to be the answer, nor does one say "manages": not found.
     assert state.answer_source == "not_found" and "Viktor" not in state.shown_reply
     assert state.shown_reply.startswith("I found no fact on “manages” about The Glass Harbour")
-    assert "names Viktor Koprivin" in state.composed["reason"]
+    assert "names Viktor Koprivin" in state.composed.reason
     # A sure fact is composed as the answer instead of the reply with an invented name.
     state = s.user_turn("Where was Eleanor Voss born?")
     assert state.answer_source == "facts" and state.shown_reply == "Eleanor Voss: birth place Leeds."
@@ -342,7 +343,7 @@ def test_a_fact_of_another_type_than_asked_comes_after_one_of_that_type():
     # "Who founded it?": "founded in 1944" shares the question's word, yet a year answers no "who".
     from datetime import datetime
 
-    from engine.stages.generate.compose import facts_about_question
+    from engine.stages.answer.compose import facts_about_question
     from engine.state import Mention, TurnState
 
     year = fact("c", "inception", "1944", "Corvid Textiles was founded in 1944", score=0.6, p_label="founded in")

@@ -283,7 +283,7 @@ def test_the_verbalizers_suffix_names_one_of_the_same_named_events(office):
     """The composer lists same-named events as the verbalizer tells them apart, "Journal Club
     (event 07)" or "Journal Club (Monday 2 March 2026)": each claim is about that one event, not
     the first one read (which made a list of them contradicted)."""
-    from engine.stages.verbalize import literal_text
+    from engine.nlp.sentences import literal_text
 
     events = office[2]["events"]
     name = next(n for n in (e["name"] for e in events)

@@ -6,7 +6,7 @@ from engine.events import ReplyDone, StageFinished, Token, TurnError
 from engine.stages.generate import run as generate
 from engine.llm import LLMError
 from engine.llm.base import cancellable
-from engine.stage import TurnContext
+from engine.context import TurnContext
 from engine.state import Candidate, TurnState
 from kgstore.terms import Fact
 from tests.support.fakes import ScriptedLLM

@@ -1,4 +1,4 @@
-from engine.stages.generate.prompt import (ANSWER_INSTRUCTION, NO_KNOWLEDGE, SMALL_TALK, answer_messages, correction_note, parse_rewrite,
+from engine.llm.prompt import (ANSWER_INSTRUCTION, NO_KNOWLEDGE, SMALL_TALK, answer_messages, correction_note, parse_rewrite,
                            rewrite_messages)
 
 

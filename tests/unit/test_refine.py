@@ -7,7 +7,7 @@ import engine.stages.refine as refine_mod
 from engine.config import Config
 from engine.events import ChecksDone, ReplyDone
 from engine.stages.refine import evidence_weights, needs_refining, rework_evidence
-from engine.stage import TurnContext
+from engine.context import TurnContext
 from engine.state import Candidate, Check, TurnState
 from kgstore.terms import Fact
 from tests.support.fakes import ScriptedLLM
@@ -97,21 +97,21 @@ def test_refine_regenerates_once_with_the_reworked_evidence_and_keeps_both_repli
     state, events = run_refine(llm, monkeypatch)
     assert state.response == "Omar's phone number is +47 555 0199."  # the first reply stays
     refined = state.refined
-    assert refined["response"] == "Omar's phone number is +47 555 0101."
-    assert refined["fact_score"] == 1.0 and refined["steps"] == 1
-    assert refined["dropped"] == [NOISE.text] and refined["added"] == [NEXT.text]
+    assert refined.response == "Omar's phone number is +47 555 0101."
+    assert refined.fact_score == 1.0 and refined.steps == 1
+    assert refined.dropped == [NOISE.text] and refined.added == [NEXT.text]
     prompt = llm.calls[0][0]["content"]
     assert NOISE.text not in prompt and NEXT.text in prompt and PHONE.text in prompt
     assert "+47 555 0199" in prompt  # told which claim was wrong
-    assert ReplyDone(refined["response"], refined=True) in events
+    assert ReplyDone(refined.response, refined=True) in events
     assert any(isinstance(e, ChecksDone) and e.refined for e in events)
 
 
 def test_refine_steps_bound_the_regenerations(monkeypatch):
     llm = ScriptedLLM(["Still +47 555 0199.", "Again +47 555 0199.", "Once more +47 555 0199."])
     state, _ = run_refine(llm, monkeypatch, refine_steps=2)
-    assert len(llm.calls) == 2 and state.refined["steps"] == 2
-    assert state.refined["response"] == "Again +47 555 0199."
+    assert len(llm.calls) == 2 and state.refined.steps == 2
+    assert state.refined.response == "Again +47 555 0199."
 
 
 def test_nothing_happens_when_the_reply_is_fine_or_refining_is_off(monkeypatch):

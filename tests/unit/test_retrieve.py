@@ -140,7 +140,7 @@ def test_a_list_question_gets_every_value_of_the_relation_it_asks_for():
 def test_a_focused_turn_asks_one_question_about_an_entity_it_names(text, kinds, expected):
     from datetime import datetime
 
-    from engine.stages.retrieve import focused
+    from engine.focus import focused
     from engine.state import Mention, TurnState
 
     state = TurnState("s", 1, text, datetime(2026, 1, 1))
@@ -199,7 +199,8 @@ def test_retrieve_json_has_the_contract_shape(tmp_path, capsys):
     assert list(doc) == ["turns"] and len(doc["turns"]) == 3
     greeting, ask, follow = doc["turns"]
     for t in doc["turns"]:
-        assert list(t) == ["turn", "speaker", "text", "rewritten", "mentions", "derived", "retrieved", "timings_ms"]
+        assert list(t) == ["turn", "speaker", "text", "rewritten", "mentions", "derived", "retrieved", "paths",
+                           "paths_note", "timings_ms"]
         assert t["speaker"] == "user"
     assert greeting["retrieved"] == []
     assert ask["turn"] == 3

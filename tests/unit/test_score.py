@@ -5,14 +5,12 @@ from datetime import datetime
 import numpy as np
 import pytest
 
-from engine.stages import candidates
-from engine.stages import score
-from engine.stages import verbalize
 from engine.config import Config
-from engine.stages.score.encoder import Encoder
-from engine.stages.score.features import FEATURES
-from engine.stages.score.relevance import MODEL_PATH, RelevanceModel
-from engine.stage import TurnContext
+from engine.context import TurnContext
+from engine.nlp.encoder import Encoder
+from engine.nlp.relevance import FEATURES, MODEL_PATH, RelevanceModel
+from engine.nlp.sentences import is_node_fact
+from engine.stages import candidates, score, verbalize
 from engine.state import Mention, TurnState
 from kgstore import KGStore
 
@@ -83,7 +81,7 @@ def test_the_asked_attribute_outscores_the_others(tmp_path, encoder, model, scor
     ctx = _ctx(tmp_path, encoder, model, scorer=scorer)
     state = _scored(ctx, "What is Omar Haddad's phone number?",
                     [Mention("Omar Haddad", 8, 19, "name", entity="urn:e:omar", p=1.0)])
-    edges = [c for c in state.candidates if not candidates.is_node_fact(c.fact)]
+    edges = [c for c in state.candidates if not is_node_fact(c.fact)]
     best = max(edges, key=lambda c: c.score)
     assert best.fact.p == "urn:kgchat:office:phone", [(c.text, c.score) for c in state.candidates]
     assert set(best.features) == set(FEATURES)
@@ -129,7 +127,7 @@ def test_llm_scorer_blends_and_survives_a_useless_model(tmp_path, encoder, model
 
 
 def test_prefetch_warms_the_cache_for_the_turns_of_a_small_kg(tmp_path, encoder, model):
-    from engine.stages.score.prefetch import prefetch
+    from engine.prefetch import prefetch
 
     ctx = _ctx(tmp_path, encoder, model)
     fresh = Encoder()

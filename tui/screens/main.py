@@ -93,7 +93,7 @@ class MainScreen(Screen):
 
     @work(thread=True, group="facts", exclusive=True, exit_on_error=False)
     def fetch_node_facts(self, session: Session, iri: str, label: str) -> None:
-        from engine.stages.verbalize import verbalize
+        from engine.nlp.sentences import verbalize
         from engine.state import Candidate
 
         store = session.ctx.background

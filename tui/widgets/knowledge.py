@@ -9,7 +9,7 @@ from textual.containers import HorizontalScroll, Vertical, VerticalScroll
 from textual.message import Message
 from textual.widgets import Collapsible, DataTable, Markdown, Static, TabbedContent, TabPane, Tree
 
-from engine.state import Check, TurnState
+from engine.state import AnswerSource, Check, TurnState
 from tui.live import TurnView
 from tui.widgets.graph import DERIVED, draw_subgraph, legend, relevance_colour, score_scale, tree_rows
 
@@ -29,21 +29,43 @@ def replies_markdown(s: TurnState) -> str:
     """The replies of the turn besides the checked one: the refinement, and when kgchat showed
     its own answer instead, that answer's checks and the model's reply it replaced."""
     parts = []
-    composed = s.composed or {}
-    if composed.get("source") == "facts":
+    composed = s.composed
+    if composed and composed.source == AnswerSource.FACTS:
         marks = " ".join(f"{VERDICT[v][0]} {n}" for v in VERDICT
-                         if (n := sum(c.verdict == v for c in composed.get("checks") or [])))
-        parts.append(f"**Shown: kgchat's answer composed from the knowledge graph** ({composed.get('reason', '')})."
+                         if (n := sum(c.verdict == v for c in composed.checks)))
+        parts.append(f"**Shown: kgchat's answer composed from the knowledge graph** ({composed.reason})."
                      + (f" Its claims: {marks}." if marks else ""))
-    elif composed.get("source") == "not_found":
+    elif composed and composed.source == AnswerSource.NOT_FOUND:
         parts.append("**Shown: nothing found** — no entity of the question is in the knowledge graph; "
                      "the model was not asked.")
     if composed and s.response:
         parts.append(f"**The model's reply (not shown):** {s.response}")
-    refined = s.refined.get("response") if s.refined else ""
+    refined = s.refined.response if s.refined else ""
     if refined:
         parts.append(f"**Refined reply{' (not shown)' if composed else ''}:** {refined}")
     return "\n\n".join(parts)
+
+
+def path_lines(s: TurnState, labels: dict[str, str]) -> list[Text]:
+    """The relation paths the question asks for, each as its chain from the named entity (the
+    middle entity said when there is one), its values counted, and what cut the search."""
+    out = []
+    for path in s.paths:
+        line = Text.assemble(("path ", "bold"), path.start_label)
+        one = path.chains[0] if len(path.chains) == 1 else None
+        for i, step in enumerate(path.steps):
+            line.append(f" {'→' if step.forward else '←'} {step.label}", style="cyan")
+            if one and i < len(path.steps) - 1:
+                f = one[i]
+                mid = f.o if step.forward else f.s
+                line.append(" " + labels.get(mid, mid))
+        shown = ", ".join(path.values[:6]) + (" …" if path.total > 6 else "")
+        count = f" ({path.total})" if path.total > 1 or path.asks_all else ""
+        line.append(f": {shown}{count}" if shown else ": no value")
+        out.append(line)
+    if s.paths_note:
+        out.append(Text("⚠ " + s.paths_note, style="yellow"))
+    return out
 
 
 class NodeSelected(Message):
@@ -135,6 +157,9 @@ class KnowledgePane(Vertical):
             derived.add_row(Text(d.text or f"{d.predicate}({', '.join(d.args)})"), f"{d.p:.2f}",
                             Text(d.rule, style=DERIVED))
         parts.append(derived if s.derived else Text("No derived facts.", style="dim"))
+        if s.paths or s.paths_note:
+            parts.append(Text("Relation paths asked for", style="bold"))
+            parts.extend(path_lines(s, view.labels))
         if s.reasoning_note:
             parts.append(Text("⚠ " + s.reasoning_note, style="yellow"))
         self.query_one("#reasoning", Static).update(Group(*parts))
@@ -156,8 +181,10 @@ class KnowledgePane(Vertical):
         for iri in s.bridging_nodes:
             label = view.labels.get(iri, iri)
             tree.root.add_leaf(Text.assemble(("◇ ", "dim"), label, (" bridging", "dim italic")), data=(iri, label))
-        note = s.candidates_note
-        self.query_one("#node-facts", Static).update(Text("⚠ " + note, style="yellow") if note else "")
+        lines = path_lines(s, view.labels)
+        if s.candidates_note:
+            lines.append(Text("⚠ " + s.candidates_note, style="yellow"))
+        self.query_one("#node-facts", Static).update(Text("\n").join(lines) if lines else "")
         self._fill_facts(s)
 
     def _fill_facts(self, s: TurnState) -> None:
@@ -205,7 +232,7 @@ class KnowledgePane(Vertical):
     def show_checks(self, view: TurnView) -> None:
         self.view = view
         s = view.state
-        checks = s.refined.get("checks", s.checks) if s.refined else s.checks
+        checks = s.refined.checks if s.refined else s.checks
         self._checks = list(checks)
         summary = self.query_one("#checks-summary", Static)
         if not s.checks:
@@ -218,8 +245,8 @@ class KnowledgePane(Vertical):
                 line.append_text(verdict_mark(v))
                 line.append(f" {n}  ")
             if s.refined:
-                line.append(f"\nrefined: fact score {score_text(s.refined.get('fact_score'))}  "
-                            f"NEIP {score_text(s.refined.get('neip'))}", style=DERIVED)
+                line.append(f"\nrefined: fact score {score_text(s.refined.fact_score)}  "
+                            f"NEIP {score_text(s.refined.neip)}", style=DERIVED)
             if s.checks_truncated:
                 line.append(f"\nonly the first {len(s.checks)} claims were checked (--max-claims); "
                             "the rest of the reply was not", style="bold yellow")

@@ -17,25 +17,31 @@ fact's value, or one of the asked type when the best is not, may still enter). A
 worth no more than the best fact reaching it. A list question then gets every candidate value of
 the relation its best fact gives (`with_all_values`); a question that asks for a record in other
 words ("What does she do for a living?") gets that record of its entities (`with_records`).
+The facts on the relation paths the question asks for (the route stage) get the turn's top
+prize and lead the selection (`with_paths`): the chain from the named entity to the answer.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Hashable
 from dataclasses import dataclass, field
 
+from engine.context import TurnContext, stage
+from engine.events import Retrieved
+from engine.focus import focused
+from engine.nlp.answer_type import (
+    asked_records,
+    asks_list,
+    asks_record,
+    is_record,
+    recorded,
+)
+from engine.nlp.sentences import is_node_fact, predicate_key
 from engine.stages.retrieve import pcst
-from engine.stages.candidates import is_node_fact
-from engine.stage import TurnContext, stage
-from engine.state import Candidate, TurnState
 from engine.stages.retrieve.topk import top_k
-from engine.stages.score.answer_type import asked_records, asks_list, asks_record, is_record, recorded
-from engine.stages.verbalize import predicate_key
+from engine.state import Candidate, TurnState
 
 NODE_PRIZES_K = 3
-FOCUS_KINDS = ("name", "pronoun", "definite")
-_AND = re.compile(r"(?<!^)\band\b|&", re.IGNORECASE)
 
 
 @dataclass
@@ -69,22 +75,12 @@ def select_topk(candidates: list[Candidate], k: int) -> Selection:
     return Selection(best, list(nodes), [])
 
 
-def focused(state: TurnState, kinds: tuple[str, ...] = FOCUS_KINDS) -> bool:
-    """One question, about an entity the turn names or points at ("And her e-mail?"): the turns
-    where the relevance model is surest (a compound question's second part can score far below
-    the first). Any "and" between words counts as a second part ("the population and the area of
-    Warsaw"); a leading "And" does not."""
-    from engine.stages.score.answer_type import question_parts
-
-    return (any(m.kind in kinds and m.entity for m in state.mentions)
-            and len(question_parts(state.text)) == 1 and not _AND.search(state.text))
-
-
 def select_pcst(candidates: list[Candidate], k: int, cap: int, prizes: dict | None = None,
-                focus: bool = False, records_asked: bool = False) -> Selection:
+                focus: bool = False, records_asked: bool = False, on_paths: frozenset | set = frozenset()) -> Selection:
     """`prizes` None: rank-based; else {"threshold", "scale", "ratio", "top", "gate"} for
     relevance-based prizes, the gate applying on a `focus`ed turn only, name records entering on
-    their own score only unless `records_asked` (answer_type.asks_record)."""
+    their own score only unless `records_asked` (answer_type.asks_record). The edges whose keys
+    are `on_paths` (the relation paths the question asks for) get the turn's top prize."""
     edges, node_facts = split(candidates)
     if not edges and not node_facts:
         return Selection()
@@ -104,6 +100,10 @@ def select_pcst(candidates: list[Candidate], k: int, cap: int, prizes: dict | No
                                            for c in edges]
         edge_p = pcst.adaptive_prizes([c.score for c in edges], t, s, k, ratio, top, gate=gate, no_entry=barred,
                                       ungated=_past_the_gate(edges) if gate and edges else ())
+    if on_paths:
+        top = max(edge_p, default=0.0) or 1.0
+        edge_p = [top if c.fact.key in on_paths else p for c, p in zip(edges, edge_p)]
+    if prizes is not None:
         node_p = _capped_by_edges(node_ids, node_facts, node_p, edges, edge_p)
     node_prizes = {i: p for i, p in zip(node_ids, node_p) if p > 0}
     graph = [(_node(c.fact.s, False), _node(c.fact.o, c.fact.o_literal), p) for c, p in zip(edges, edge_p)]
@@ -192,9 +192,34 @@ def _joined(sel: Selection, more: list[Candidate], cap: int, ahead: bool) -> Sel
     return Selection(edges + [c for c in sel.facts if is_node_fact(c.fact)], nodes, sel.bridging)
 
 
+def path_facts(state: TurnState) -> list[Candidate]:
+    """The candidates on the turn's relation paths, path by path, each chain from its start."""
+    by_key = {c.fact.key: c for c in state.candidates if not is_node_fact(c.fact)}
+    out: dict[tuple, Candidate] = {}
+    for path in state.paths:
+        for chain in path.chains:
+            for f in chain:
+                if f.key in by_key:
+                    out.setdefault(f.key, by_key[f.key])
+    return list(out.values())
+
+
+def with_paths(sel: Selection, on_paths: list[Candidate], cap: int) -> Selection:
+    """The path facts first (as many as the cap allows), then the rest of the selection: the
+    subgraph shows the chain from the named entity to the answer whatever the prizes gave."""
+    if not on_paths:
+        return sel
+    keys = {c.fact.key for c in on_paths}
+    own = [c for c in sel.facts if not is_node_fact(c.fact) and c.fact.key not in keys]
+    lead = on_paths[:cap]
+    edges = lead + own[:max(0, cap - len(lead))]
+    nodes = list(dict.fromkeys([v for c in lead for v in (c.fact.s, c.fact.o)] + sel.nodes))
+    return Selection(edges + [c for c in sel.facts if is_node_fact(c.fact)], nodes, sel.bridging)
+
+
 def prize_settings(scorer: str, ctx: TurnContext) -> dict | None:
     if scorer in ("learned", "llm"):
-        from engine.stages.score.relevance import model_for
+        from engine.nlp.relevance import model_for
 
         return model_for(ctx).prizes
     return None
@@ -203,16 +228,18 @@ def prize_settings(scorer: str, ctx: TurnContext) -> dict | None:
 def select(state: TurnState, retriever: str, k: int, cap: int, prizes: dict | None) -> Selection:
     """The turn's scored candidates to the facts it keeps; what the question is like (focused,
     asking about a name record) is read from the turn itself."""
+    on_paths = path_facts(state)
     if retriever == "topk":
-        return select_topk(state.candidates, k)
-    sel = select_pcst(state.candidates, k, cap, prizes, focused(state), asks_record(state.text))
+        return with_paths(select_topk(state.candidates, k), on_paths, max(k, len(on_paths)))
+    sel = select_pcst(state.candidates, k, cap, prizes, focused(state), asks_record(state.text),
+                      {c.fact.key for c in on_paths})
     anchors = {m.entity for m in state.mentions if m.entity}
     if asks_list(state.text):
         sel = with_all_values(sel, state.candidates, anchors, cap)
     records = asked_records(state.text)
     if records:
         sel = with_records(sel, state.candidates, anchors, records, cap)
-    return sel
+    return with_paths(sel, on_paths, cap)
 
 
 def _report(state: TurnState) -> dict:
@@ -223,9 +250,9 @@ def _report(state: TurnState) -> dict:
 @stage("retrieve", report=_report)
 def run(state: TurnState, ctx: TurnContext) -> None:
     state.retrieved, state.subgraph_nodes, state.bridging_nodes = [], [], []
-    if not state.candidates:
-        return
-    cfg = ctx.config
-    prizes = prize_settings(cfg.scorer, ctx) if cfg.retriever == "pcst" else None
-    sel = select(state, cfg.retriever, cfg.k, cfg.subgraph_cap, prizes)
-    state.retrieved, state.subgraph_nodes, state.bridging_nodes = sel.facts, sel.nodes, sel.bridging
+    if state.candidates:
+        cfg = ctx.config
+        prizes = prize_settings(cfg.scorer, ctx) if cfg.retriever == "pcst" else None
+        sel = select(state, cfg.retriever, cfg.k, cfg.subgraph_cap, prizes)
+        state.retrieved, state.subgraph_nodes, state.bridging_nodes = sel.facts, sel.nodes, sel.bridging
+    ctx.emit(Retrieved())

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from engine.stage import Cancelled, TurnContext, stage
+from engine.context import Cancelled, TurnContext, stage
 from engine.state import Mention, TurnState
 from kgstore import vocab
 from kgstore.terms import Fact

@@ -3,11 +3,10 @@ recent dialogue first (chain of thought), then writing the dialogue out resolved
 
 from __future__ import annotations
 
-from engine.llm import backend
-from engine.stages.generate import complete
-from engine.llm import LLMError
-from engine.stages.generate.prompt import parse_rewrite, rewrite_messages
-from engine.stage import TurnContext
+from engine.context import TurnContext
+from engine.llm import LLMError, backend
+from engine.llm.prompt import parse_rewrite, rewrite_messages
+from engine.llm.reply import complete
 from engine.state import TurnState
 from kgstore.errors import BadInput
 

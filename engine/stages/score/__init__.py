@@ -11,8 +11,8 @@ import re
 
 import numpy as np
 
+from engine.context import TurnContext, stage
 from engine.stages.score.features import FEATURES, compute_for
-from engine.stage import TurnContext, stage
 from engine.state import Candidate, TurnState
 
 LLM_TOP_N = 12
@@ -28,7 +28,7 @@ def scores_for(scorer: str, X: np.ndarray, bm25_raw: np.ndarray, ctx: TurnContex
         return np.asarray(bm25_raw, dtype=np.float64)
     if scorer == "sbert":
         return X[:, _COS].astype(np.float64)
-    from engine.stages.score.relevance import model_for
+    from engine.nlp.relevance import model_for
 
     return model_for(ctx).predict(X).astype(np.float64)
 

@@ -1,4 +1,5 @@
-"""Relevance features of verbalized candidate facts (one row per candidate, FEATURES order).
+"""Relevance features of verbalized candidate facts (one row per candidate, in the order of
+engine.nlp.relevance.FEATURES).
 
 The learned model reads the MODEL_INPUTS columns; the baselines read one column each (BM25:
 `bm25_rewrite`, SBERT: `cos_1`). The ONNX file records the feature names it was trained on (and
@@ -11,28 +12,12 @@ import re
 
 import numpy as np
 
-from engine.stages.candidates import TYPE_PREDICATES, focus_of, is_node_fact, linked_now
-from engine.stages.score.answer_type import mask
+from engine.focus import linked_now
+from engine.nlp.answer_type import mask
+from engine.nlp.relevance import FEATURES
+from engine.nlp.sentences import TYPE_PREDICATES, is_node_fact
 from engine.state import Candidate, TurnState
 
-FEATURES = (
-    "cos_1", "cos_2", "cos_3", "cos_mean",  # MiniLM cosine to the last 1, 2, 3 turns and their mean
-    "bm25_turn", "bm25_rewrite",  # BM25 against the user turn and its rewrite, scaled to the turn's best
-    # The same with the names of the entities the turn is about masked out of both sides: what is
-    # left is the relation asked about and the value given, so a fact does not match a question by
-    # repeating the name the question says ("X's given name is X").
-    "mcos_1", "mcos_2", "mcos_3",  # masked fact to masked last 1 (best clause), 2, 3 turns
-    "mcos_pred", "mcos_pred_gap", "mcos_pred_rank",  # relation label to the masked clauses; gap/rank in the turn
-    "mbm25",  # BM25 of the masked fact against the masked turn, scaled to the turn's best
-    "atype_match", "atype_clash", "asks_type",  # the value's type against what the question asks for
-    "name_noise",  # the relation records a name, gender, source ... that the question does not ask about
-    "salience_now", "salience_prev", "salience_both",  # refers_to p of the fact's entities, this/last turn
-    "derived_p", "is_derived", "hop", "is_node", "type_match",
-    "embedded",  # 1 when the fact was embedded this turn (the cosines are 0 otherwise)
-)
-# The learned model reads these; the unmasked similarities stay in FEATURES for the BM25 and SBERT
-# baselines (and the Facts tab) but reward name overlap, which does not carry to other KGs.
-MODEL_INPUTS = tuple(f for f in FEATURES if f not in ("cos_1", "cos_2", "cos_3", "cos_mean", "bm25_turn", "bm25_rewrite"))
 # Embedding is the one per-turn cost that grows with the candidates, so only the facts near the
 # linked entities are embedded (hop <= 1, derived), at most EMBED_CAP of them, best BM25 first;
 # farther facts are there to bridge, and their cosines stay 0. The rule is the same in training.
@@ -120,8 +105,14 @@ def compute(state: TurnState, candidates: list[Candidate], encoder, previous: di
             now: dict[str, float] | None = None) -> tuple[np.ndarray, np.ndarray]:
     """The feature matrix (n, len(FEATURES)) and the raw BM25 of the rewritten turn (for the
     BM25 baseline); fills `Candidate.features`."""
-    from engine.stages.score.answer_type import asked_types, is_name_noise, persons, question_parts, value_type
-    from engine.stages.verbalize import predicate_key, relation_phrase
+    from engine.nlp.answer_type import (
+        asked_types,
+        is_name_noise,
+        persons,
+        question_parts,
+        value_type,
+    )
+    from engine.nlp.sentences import predicate_key, relation_phrase
 
     n = len(candidates)
     if n == 0:
@@ -218,7 +209,7 @@ def compute(state: TurnState, candidates: list[Candidate], encoder, previous: di
         c.features = dict(zip(FEATURES, (round(float(v), 4) for v in X[i])))
     return X, raw_rewrite
 def compute_for(state: TurnState, ctx) -> tuple[np.ndarray, np.ndarray]:
-    from engine.stages.score.encoder import encoder_for
+    from engine.nlp.encoder import encoder_for
 
-    previous = focus_of(ctx, state.session_id).previous(state.turn)
+    previous = state.focus.previous(state.turn)
     return compute(state, state.candidates, encoder_for(ctx), previous)

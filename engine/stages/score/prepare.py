@@ -17,7 +17,7 @@ EXPORTING = "exporting MiniLM to ONNX, once per install (about 15 s)…"
 
 def export_pending() -> bool:
     """Whether the encoder's ONNX file is still to be made."""
-    from engine.stages.score.encoder import onnx_path
+    from engine.nlp.encoder import onnx_path
 
     try:
         return not onnx_path().exists()
@@ -29,7 +29,7 @@ def export(say: Callable[[str], None]) -> tuple[float | None, str]:
     """Make the ONNX file when it is missing, saying so first. Returns the seconds it took
     (None: nothing to do) and why it could not be made ("" when it was; the encoder then
     runs MiniLM in torch)."""
-    from engine.stages.score.encoder import export_onnx, onnx_path
+    from engine.nlp.encoder import export_onnx, onnx_path
 
     if not export_pending():
         return None, ""
@@ -64,8 +64,8 @@ def scoring_device(encoder_model, relevance=None) -> tuple[str, str]:
 def ready(ctx, say: Callable[[str], None]) -> tuple[str, str]:
     """Export when needed, then open the session's encoder and, for the scorers that use it,
     the relevance model, as its first turn would. Returns `scoring_device`'s pair."""
-    from engine.stages.score.encoder import encoder_for
-    from engine.stages.score.relevance import model_for
+    from engine.nlp.encoder import encoder_for
+    from engine.nlp.relevance import model_for
 
     _, failed = export(say)
     relevance = model_for(ctx) if ctx.config.scorer in ("learned", "llm") else None

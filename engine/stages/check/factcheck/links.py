@@ -16,7 +16,7 @@ from engine.stages.check.factcheck.relations import (
     stated,
 )
 from engine.stages.check.factcheck.slots import KFact, Slot
-from engine.stages.verbalize import sentence
+from engine.nlp.sentences import sentence
 
 SEMANTIC_MARGIN = 0.05  # how much closer to the claim one relation's sentence must be than the next
 PREPOSITIONS = frozenset("in at on from during near inside into within across to by of for with".split())

@@ -1,6 +1,6 @@
 """Which relation a claim expresses: cue words per predicate, and which predicates take one value.
 
-Keys are `engine.stages.verbalize.predicate_key` values (office local names, Wikidata P-ids). A
+Keys are `engine.nlp.sentences.predicate_key` values (office local names, Wikidata P-ids). A
 predicate with no entry here is recognised by the words of its own label ("spouse", "place of
 birth" → "spouse", "birth").
 """

@@ -36,7 +36,7 @@ from engine.stages.check.factcheck.slots import Judgement, KFact, Slot, negate, 
 from engine.stages.check.factcheck.split import first_verb
 from engine.stages.check.factcheck.valuecheck import ValueChecks
 from engine.state import Check, Mention
-from engine.stages.verbalize import literal_text, predicate_key, sentence
+from engine.nlp.sentences import literal_text, predicate_key, sentence
 from kgstore.terms import Fact
 from kgstore.vocab import LABEL_PREDICATES, OFFICE_CLASSES, WD, local_name
 from rules.similarity import norm
@@ -83,7 +83,7 @@ class Verifier(RelationChecks, ValueChecks):
         self._pin_ok = True
         self._blank = self._text = ""
         self._unit_said: set[str] = set()
-        self.encoder = encoder  # engine.stages.score.encoder.Encoder, only when the session already has one
+        self.encoder = encoder  # engine.nlp.encoder.Encoder, only when the session already has one
         self.index = index
         self.now = now
         self.history = list(history)

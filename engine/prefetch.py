@@ -1,14 +1,15 @@
-"""Warm the embedding cache of a small KG ahead of its first turn (the score stage's cost)."""
+"""Warm the embedding cache of a small KG ahead of its first turn (the score stage's cost), by
+gathering and verbalizing each entity's candidates as a turn naming it would."""
 
 from __future__ import annotations
 
 from datetime import datetime
 
-from engine.stage import TurnContext
+from engine.context import TurnContext
+from engine.nlp.encoder import encoder_for
+from engine.nlp.sentences import predicate_key, relation_phrase, verbalize
 from engine.stages.candidates import gather
-from engine.stages.score.encoder import encoder_for
 from engine.stages.score.features import near_texts
-from engine.stages.verbalize import predicate_key, relation_phrase, verbalize
 from engine.state import Mention, TurnState
 
 PREFETCH_MAX_TRIPLES = 20_000
@@ -26,7 +27,6 @@ def prefetch(ctx: TurnContext, max_triples: int = PREFETCH_MAX_TRIPLES) -> int:
     except Exception:  # a remote background: nothing to warm up locally
         return 0
     texts: dict[str, None] = {}
-    focus_key = "focus:prefetch"
     for iri in entities:
         state = TurnState(session_id="prefetch", turn=1, text="", now=datetime.now())
         state.mentions = [Mention(iri, 0, 0, "name", entity=iri, p=1.0)]
@@ -37,7 +37,6 @@ def prefetch(ctx: TurnContext, max_triples: int = PREFETCH_MAX_TRIPLES) -> int:
         texts.update(dict.fromkeys(near_texts(state.candidates, [name] if name else None)))
         for c in state.candidates:  # what the turn compares with each clause of the question
             texts.update(dict.fromkeys(t for t in (c.p_label, relation_phrase(predicate_key(c.fact.p))) if t))
-    ctx.resources.pop(focus_key, None)
     encoder = encoder_for(ctx)
     before = encoder.encoded
     encoder.encode(list(texts))

@@ -1,15 +1,13 @@
-"""Stage "generate": the reply, streamed token by token from the facts the turn retrieved."""
+"""A reply of the chat model for a turn: the answer prompt fitted to the model's context, and the
+streaming of one reply (shared by the stages that ask the model: generate, refine, rewrite)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from engine.events import ReplyDone, Token, TurnError
-from engine.llm import LLMError, backend
-from engine.stages.generate.prompt import answer_messages
-from engine.stage import TurnContext, stage
+from engine.context import TurnContext
+from engine.llm.prompt import answer_messages
 from engine.state import Candidate, TurnState
-from kgstore.errors import BadInput
 
 PROMPT_RESERVE = 16  # tokens kept free besides the reply: the template's closing markers
 
@@ -40,36 +38,3 @@ def complete(llm, messages: list[dict[str, str]], ctx: TurnContext, *, max_token
         if on_token is not None:
             on_token(token)
     return "".join(parts).strip(), ctx.cancel.is_set()
-
-
-@stage("generate", report=lambda s: {"response": s.response, "cut": s.cut, "error": s.error, "device": s.device,
-                                     "answer_source": s.answer_source})
-def run(state: TurnState, ctx: TurnContext) -> None:
-    from engine.stages.generate.compose import answer_without_model
-
-    if answer_without_model(state, ctx):
-        return
-    try:
-        llm = backend(ctx)
-    except BadInput as exc:  # the model went missing mid-session: this turn fails, the session goes on
-        state.error = str(exc)
-        ctx.emit(TurnError("generate", state.error))
-        return
-    state.device = llm.device
-    state.prompt, max_tokens = build_prompt(state, llm, ctx.config)
-    parts: list[str] = []
-
-    def on_token(token: str) -> None:
-        parts.append(token)
-        ctx.emit(Token(token))
-
-    try:
-        state.response, state.cut = complete(
-            llm, state.prompt, ctx, max_tokens=max_tokens, temperature=ctx.config.temperature, on_token=on_token)
-    except LLMError as exc:
-        state.response = "".join(parts).strip()
-        state.cut = bool(state.response)
-        state.error = str(exc)
-        ctx.emit(TurnError("generate", state.error))
-    if state.response:
-        ctx.emit(ReplyDone(state.response, cut=state.cut))

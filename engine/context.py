@@ -1,16 +1,43 @@
-"""The one mechanism every pipeline stage shares: timing, events and the `TurnContext`."""
+"""What every pipeline stage shares: the `TurnContext` it runs in (config, store, background,
+resources, events, cancel) and the `@stage` mechanism (timing, events)."""
 
 from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import wraps
-from typing import Any, Callable
+from typing import Any, Callable, Protocol
 
 from engine.config import Config
 from engine.events import EventSink, StageFinished, StageStarted, ignore
 from engine.state import TurnState
+from kgstore.terms import Fact, Neighborhood
+
+
+class Background(Protocol):
+    """What stages read of the background knowledge: a local KGStore, or a remote SPARQL
+    endpoint (kgstore.remote.SparqlBackground, wrapped in engine.background)."""
+
+    def label(self, iri: str) -> str: ...
+    def labels(self, iris: Iterable[str]) -> dict[str, str]: ...
+    def types(self, iri: str) -> list[str]: ...
+    def entities_of_type(self, type_iri: str, cap: int = 200) -> list[str]: ...
+    def facts_about(self, iri: str, cap: int = 200) -> list[Fact]: ...
+    def neighborhood(self, seeds: Iterable[str], hops: int = 1, cap: int = 2000) -> Neighborhood: ...
+    def query(self, sparql: str) -> list[dict[str, str]] | bool: ...
+    def count(self, graph: str | None = None) -> int: ...
+
+
+class Store(Background, Protocol):
+    """The local store a session writes its dialogue and derived facts to (kgstore.KGStore)."""
+
+    def add(self, facts: Iterable[Fact], graph: str) -> None: ...
+    def add_probabilistic(self, fact: Fact, p: float, graph: str, rule: str = "") -> None: ...
+    def update(self, sparql_update: str) -> None: ...
+    def probability(self, fact: Fact, graph: str | None = None) -> float | None: ...
+    def remove_graph(self, graph: str) -> None: ...
 
 
 class Cancelled(Exception):
@@ -22,8 +49,8 @@ class TurnContext:
     """Everything a stage may use besides the TurnState: long-lived, shared across turns."""
 
     config: Config
-    store: Any  # kgstore.KGStore: dialogue + derived graphs, and local background
-    background: Any  # read interface for background facts: the same KGStore, or a remote SPARQL one
+    store: Store  # dialogue + derived graphs, and the background when it is local
+    background: Background  # the same KGStore, or a remote SPARQL one
     resources: dict[str, Any] = field(default_factory=dict)  # lazily built models, caches
     emit: EventSink = ignore
     cancel: threading.Event = field(default_factory=threading.Event)

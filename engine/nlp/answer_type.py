@@ -154,7 +154,7 @@ def asked_records(question: str) -> set[str]:
 
 def persons(candidates: list[Candidate]) -> set[str]:
     """Entities that look like people: typed as one, or carrying given/family name or gender facts."""
-    from engine.stages.verbalize import predicate_key
+    from engine.nlp.sentences import predicate_key
 
     out: set[str] = set()
     for c in candidates:
@@ -175,7 +175,7 @@ def value_type(c: Candidate, answer_is_subject: bool, people: set[str], classes:
     """The type of the end of the fact that would answer a question about the other end: "place",
     "time", "number", "person", "organization", "record" (the value of a name or gender record:
     "What is her hometown?" is not answered by her family name), or "" when nothing tells."""
-    from engine.stages.verbalize import predicate_key
+    from engine.nlp.sentences import predicate_key
 
     f = c.fact
     relation = c.p_label.casefold()

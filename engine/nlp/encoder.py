@@ -28,7 +28,7 @@ DIM = 384
 CACHE_DIRNAME = "kgchat-cache"
 
 
-def text_key(text: str) -> bytes:
+def cache_key(text: str) -> bytes:
     return hashlib.blake2b(text.encode("utf-8"), digest_size=16).digest()
 
 
@@ -71,7 +71,7 @@ class Encoder:
     def encode(self, texts: list[str]) -> np.ndarray:
         if not texts:
             return np.zeros((0, DIM), dtype=np.float32)
-        keys = [text_key(t) for t in texts]
+        keys = [cache_key(t) for t in texts]
         with self._lock:
             missing = list({k: None for k in keys if k not in self._memory})
             if missing:
@@ -98,7 +98,7 @@ def open_minilm():
     """MiniLM in onnxruntime, on its CUDA provider where it loads; else in torch on CUDA where a
     GPU answers torch (the same weights: 256 fact sentences in 16.5 ms on an H100, against
     ~450 ms cold on its CPUs); else in onnxruntime on the CPU. `device_note` says why not CUDA."""
-    from engine.stages.score.onnx import gpu_present
+    from engine.nlp.onnx import gpu_present
 
     try:
         model = OnnxMiniLM()
@@ -177,7 +177,7 @@ class OnnxMiniLM:
     def __init__(self):
         from tokenizers import Tokenizer
 
-        from engine.stages.score.onnx import onnx_session
+        from engine.nlp.onnx import onnx_session
 
         path = onnx_path()
         if not path.exists():

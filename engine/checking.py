@@ -1,0 +1,71 @@
+"""Checking a reply of a turn: the verifier built for the turn (its retrieved facts, mentions,
+dialogue and clock), the claim splitter the config asks for, and the checks of one reply. The
+check stage runs it on the model's reply; refinement and kgchat's own answers run it on theirs."""
+
+from __future__ import annotations
+
+from engine.context import TurnContext
+from engine.state import Check, TurnState
+
+
+def make_verifier(state: TurnState, ctx: TurnContext):
+    from engine.nlp.encoder import encoder_for
+    from engine.nlp.mentions import label_index
+    from engine.stages.check.factcheck.verify import Verifier
+
+    return Verifier(ctx.background, label_index(ctx), now=state.now, retrieved=state.retrieved,
+                    mentions=state.mentions, history=list(state.history) + [("user", state.text)],
+                    speaker=state.speaker_entity, encoder=ctx.resources.get("encoder"),
+                    relation_encoder=lambda: encoder_for(ctx))
+
+
+def splitter(state: TurnState, ctx: TurnContext, verifier):
+    """The LLM splitter when the config asks for it, else None (the deterministic one)."""
+    if ctx.config.checker != "llm":
+        return None
+    from engine.llm import backend
+    from engine.stages.check.factcheck.llm_split import llm_split
+
+    llm = backend(ctx)
+    return lambda reply: llm_split(reply, llm, protect=verifier.protected_spans, cancel=ctx.cancel)
+
+
+def claims_within(claims: list[str], limit: int, deterministic: bool) -> tuple[list[str], bool]:
+    """The claims that get checked, and whether the reply had more. The deterministic splitter
+    stops by itself at MAX_CLAIMS, so a list that long may have been cut there: said as cut."""
+    from engine.stages.check.factcheck.split import MAX_CLAIMS
+
+    cut = len(claims) > limit or (deterministic and len(claims) >= MAX_CLAIMS)
+    return claims[:limit], cut
+
+
+def truncation_note(state: TurnState, limit: int) -> str | None:
+    if not state.checks_truncated:
+        return None
+    return (f"only the first {len(state.checks)} claims of the reply were checked (the limit is {limit}, "
+            f"--max-claims); the fact score covers those")
+
+
+def check_turn(state: TurnState, ctx: TurnContext, reply: str) -> tuple[list[Check], bool, float | None, float | None]:
+    """The checks of `reply` over this turn's evidence: (checks, whether the reply had more claims
+    than --max-claims lets through, fact score, NEIP)."""
+    from engine.stages.check.factcheck import check_reply, scores
+    from engine.stages.check.factcheck.split import split_claims
+
+    verifier = make_verifier(state, ctx)
+    split = splitter(state, ctx, verifier)
+    claims = split(reply) if split else split_claims(reply, protect=verifier.protected_spans)
+    claims, truncated = claims_within(claims, ctx.config.max_claims, split is None)
+    checks = check_reply(reply, verifier, lambda _reply: claims)
+    return (checks, truncated, *scores(checks))
+
+
+def verify_reply(state: TurnState, ctx: TurnContext, reply: str) -> tuple[list[Check], float | None, float | None]:
+    """The checks of a reply kgchat composed, claims split the deterministic way, none left out:
+    (checks, fact score, NEIP)."""
+    import dataclasses
+
+    from engine.stages.check.factcheck import check_reply, scores
+
+    checks = check_reply(reply, make_verifier(dataclasses.replace(state, response=reply), ctx))
+    return (checks, *scores(checks))

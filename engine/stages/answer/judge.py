@@ -1,0 +1,79 @@
+"""Whether the model's reply may be shown (`--answer auto`): not when a claim contradicts the KG,
+when it names what the KG lacks, or when it leaves out the fact that answers the question."""
+
+from __future__ import annotations
+
+from engine.stages.answer.compose import select, text_key
+from engine.state import Candidate, Check
+
+# A fact this sure, with every fact of another relation under half of it, is the answer: a reply
+# that states only the others ("founded on 1922" for "Who started it?") has not answered.
+DOMINANT_P, DOMINANT_RATIO = 0.5, 0.5
+
+
+def says_best_fact(check: Check, best: list[Candidate]) -> bool:
+    """A supported claim that states one of the facts kgchat would answer with (the same
+    triple, or the same sentence): a reply that only says "X is a human" or names X's given
+    name does not answer "where was X born"."""
+    ev = check.evidence
+    if check.verdict != "supported" or ev.get("source") == "dialogue":
+        return False
+    keys = {c.fact.key for c in best} | {text_key(c.text) for c in best}
+    found = [ev, *(ev.get("more") or [])]
+    return any((e.get("s"), e.get("p"), e.get("o")) in keys or text_key(str(e.get("text") or "")) in keys
+               for e in found)
+
+
+def dominant(facts: list[Candidate]) -> list[Candidate]:
+    """The fact that stands far ahead of all others about the question (relevance at least
+    DOMINANT_P, every fact of another relation under DOMINANT_RATIO of it), with the other
+    values of its relation; [] when none does."""
+    if not facts:
+        return []
+    top = max(facts, key=lambda c: c.score)
+    values = [c for c in facts if c.fact.p == top.fact.p and (c.fact.s == top.fact.s or c.fact.o == top.fact.o)]
+    taken = {id(c) for c in values}
+    rest = max((c.score for c in facts if id(c) not in taken), default=0.0)
+    return values if top.score >= DOMINANT_P and rest < DOMINANT_RATIO * top.score else []
+
+
+def invented(checks: list[Check], dialogue: str) -> list[str]:
+    """Names the reply's claims state that the knowledge graph has nothing of, and that the user
+    did not say either ("The mayor of Vienna is Viktor Koprivin", over a KG without mayors)."""
+    said = dialogue.casefold()
+    names = (n for c in checks if c.verdict == "nei"
+             for n in c.evidence.get("unknown") or [])
+    return list(dict.fromkeys(n for n in names if n.casefold() not in said))
+
+
+def replacement_reason(checks: list[Check], response: str, error: str, facts: list[Candidate],
+                       asked: set[str] = frozenset(), dialogue: str | None = None) -> str:
+    """Why `--answer auto` does not show the model's reply, or "" to show it. `dialogue`: what
+    the user said so far, for a turn that looks something up (names from there are not
+    invented); None for small talk, where a name the KG lacks is no answer passed off."""
+    if any(c.verdict == "contradicted" for c in checks):
+        return "a claim of the model's reply contradicts the knowledge graph"
+    names = invented(checks, dialogue) if dialogue is not None else []
+    if names:
+        return f"the model's reply names {', '.join(names[:3])}, which the knowledge graph does not have"
+    if not facts:
+        return ""
+    if not response:
+        return "the model gave no reply" + (f" ({error})" if error else "")
+    if not any(says_best_fact(c, select(facts, asked)) for c in checks):
+        return "no claim of the model's reply states one of the knowledge graph's facts about the question"
+    best = dominant(facts)
+    if best and not any(says_best_fact(c, best) for c in checks):
+        return f"the model's reply leaves out the fact that answers the question best ({best[0].text})"
+    return ""
+
+
+def contradicting_evidence(checks: list[Check]) -> list[str]:
+    """The sentences the KG contradicted the reply's claims with, each once."""
+    out: dict[str, None] = {}
+    for c in checks:
+        ev = c.evidence
+        text = ev.get("text") if c.verdict == "contradicted" and ev.get("source") != "dialogue" else None
+        if isinstance(text, str) and text:
+            out.setdefault(text, None)
+    return list(out)

@@ -1,0 +1,169 @@
+"""The answer a relation path gives (`state.paths`, best first, one per asked relation): one
+sentence per path, every value of a list counted ("3 of them: a, b, c"; a long one cut with its
+count said, "12 of them: a, b, c … and 9 more"), and the chain said for two hops ("FC Nord's head
+coach is Ida Berg (Jon Ek plays for FC Nord)"). Also whether a reply names what the paths lead to.
+"""
+
+from __future__ import annotations
+
+import re
+
+from engine.nlp.sentences import literal_text, predicate_key, sentence
+from engine.state import Candidate, RelationPath, TurnState
+from kgstore.terms import Fact
+
+LISTED = 8  # values said by name; a longer list says the first ones and how many more
+
+
+class Labels:
+    """Labels of the nodes a turn's candidates and mentions name, the background's for others."""
+
+    def __init__(self, state: TurnState, background) -> None:
+        self.background = background
+        self.known: dict[str, str] = {}
+        self.sentences: dict[tuple[str, str, str], str] = {}
+        for c in state.candidates:
+            self._take(c)
+        for m in state.mentions:
+            if m.entity and m.label:
+                self.known.setdefault(m.entity, m.label)
+
+    def _take(self, c: Candidate) -> None:
+        f = c.fact
+        if c.s_label:
+            self.known.setdefault(f.s, c.s_label)
+        if c.p_label:
+            self.known.setdefault(f.p, c.p_label)
+        if c.o_label and not f.o_literal:
+            self.known.setdefault(f.o, c.o_label)
+        if c.text and not c.derived:
+            self.sentences.setdefault(f.key, c.text)
+
+    def of(self, iri: str) -> str:
+        if iri not in self.known:
+            self.known[iri] = self.background.label(iri) if self.background is not None else iri
+        return self.known[iri]
+
+    def node(self, fact: Fact, subject: bool) -> str:
+        if subject:
+            return self.of(fact.s)
+        return literal_text(fact.o, fact.datatype) if fact.o_literal else self.of(fact.o)
+
+    def said(self, fact: Fact) -> str:
+        """The fact's sentence as the verbalize stage wrote it, else from its labels."""
+        text = self.sentences.get(fact.key) or sentence(self.node(fact, True), predicate_key(fact.p),
+                                                        self.of(fact.p), self.node(fact, False))
+        text = text.strip().rstrip(".")
+        if " — " in text:  # the fallback "X — relation — Y" reads as "X: relation Y"
+            s, _, rest = text.partition(" — ")
+            text = f"{s}: {rest.replace(' — ', ' ', 1)}"
+        return text
+
+
+def value_of(path: RelationPath, chain: list[Fact], labels: Labels) -> str:
+    """The node a chain ends at, as read: the far end of its last fact."""
+    return labels.node(chain[-1], subject=not path.steps[-1].forward)
+
+
+def values_of(path: RelationPath, labels: Labels) -> list[str]:
+    return list(dict.fromkeys(value_of(path, chain, labels) for chain in path.chains if chain))
+
+
+def listing(values: list[str], total: int) -> str:
+    """ "3 of them: a, b, c"; past LISTED, "12 of them: a, b, … h … and 4 more"."""
+    total = max(total, len(values))
+    shown = values[:LISTED]
+    text = f"{total} of them: {', '.join(shown)}"
+    return text + (f" … and {total - len(shown)} more" if total > len(shown) else "")
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _lead(path: RelationPath) -> str:
+    """What a list answers: "The Glass Harbour's member", "director of Ida Berg's …"."""
+    first = path.steps[0]
+    if len(path.steps) == 1:
+        return f"{path.start_label}'s {first.label}" if first.forward else f"{first.label} {path.start_label}"
+    return f"{path.steps[-1].label} of {path.start_label}'s {first.label}"
+
+
+def path_sentence(path: RelationPath, labels: Labels) -> str:
+    """One sentence for one path: the fact itself for one value, the values counted for several;
+    with two hops, the first hop said after it in parentheses."""
+    chains = [c for c in path.chains if c]
+    if not chains:
+        return ""
+    if len(chains) == 1 and path.total <= 1:
+        chain = chains[0]
+        text = _capital(labels.said(chain[-1]))
+        if len(chain) > 1:
+            text += f" ({labels.said(chain[0])})"
+        return text + "."
+    said = listing(values_of(path, labels), path.total or len(chains))
+    first = path.steps[0]
+    if len(path.steps) == 1 and not first.forward and _reads_as_noun(first.label):
+        text = f"{path.start_label} is the {first.label} of {said}"
+    else:
+        text = f"{_lead(path)}: {said}"
+    if len(path.steps) > 1:
+        hops = list(dict.fromkeys(labels.said(c[0]) for c in chains if len(c) > 1))
+        text += f" ({'; '.join(hops)})"
+    return _capital(text) + "."
+
+
+def _reads_as_noun(label: str) -> bool:
+    from engine.overview import reads_as_noun
+
+    return reads_as_noun(label)
+
+
+def asked_paths(state: TurnState) -> list[RelationPath]:
+    """The paths the answer says: each asked relation once, with values at its end."""
+    seen: set[tuple] = set()
+    out = []
+    for path in state.paths:
+        key = (path.start, tuple((s.predicate, s.forward) for s in path.steps))
+        if key in seen or not any(path.chains):
+            continue
+        seen.add(key)
+        out.append(path)
+    return out
+
+
+def path_text(state: TurnState, background) -> tuple[str, list[str]]:
+    """The answer of the turn's paths, and the fact sentences it rests on ("" when none)."""
+    labels = Labels(state, background)
+    paths = asked_paths(state)
+    sentences = [s for s in (path_sentence(p, labels) for p in paths) if s]
+    facts = list(dict.fromkeys(labels.said(f) for p in paths for chain in p.chains for f in chain))
+    return " ".join(sentences), facts
+
+
+def _said(reply: str, value: str) -> bool:
+    """A value named in a reply, case and spacing aside; a date by its year and day."""
+    norm = " ".join(reply.casefold().split())
+    value = " ".join(value.casefold().split())
+    if value and value in norm:
+        return True
+    date = re.fullmatch(r"\w+ (\d{1,2}) (\w+) (\d{4})", value)  # "wednesday 20 february 1957"
+    return bool(date) and date.group(3) in norm and f"{date.group(1)} {date.group(2)}" in norm
+
+
+def missing_from(reply: str, state: TurnState, background) -> str:
+    """What a reply leaves out of what the paths lead to: the asked relation none of whose values
+    it names, or, for a list question, the values it leaves out ("names 1 of the 3 ..."); ""
+    when it names them."""
+    labels = Labels(state, background)
+    for path in asked_paths(state):
+        values = values_of(path, labels)
+        named = [v for v in values if _said(reply, v)]
+        what = " / ".join(s.label for s in path.steps)
+        if not named:
+            return f"the model's reply does not name the {what} of {path.start_label} ({values[0]})"
+        total = max(path.total, len(values))
+        if path.asks_all and len(named) < total:
+            return (f"the model's reply is incomplete: it names {len(named)} of the {total} values of "
+                    f"{what} of {path.start_label} that the knowledge graph has")
+    return ""

@@ -1,0 +1,596 @@
+"""Relation paths: which chain of one or two relations, from which entity of the turn, the
+question asks for.
+
+The paths are enumerated from the entities the turn names or points at over the facts around
+them (the turn's candidates; on a large or remote background, one bounded extra hop): every
+relation signature of one edge and of two edges, each edge followed forwards or backwards
+("which films did X direct" walks film -> director -> X backwards). Each path's relation labels
+are scored against the words of the question with the entities' names masked: a step fits the
+span of the question it reads most like (`Matcher`); the two steps of a two-edge path must fit
+two different spans, neither of them only the noun of "which city", "what instrument" (that noun
+says what the answer is, not a relation to walk), and the path is worth both fits less a cost,
+so that the chain wins over its first edge alone when its second relation is asked too ("the
+manager of the team X plays for") and not otherwise; a path gains or loses a little when its
+values are or are not of the type the question asks for ("where", "when", "who"). A path is kept
+when it reads clearly enough (`Weights.floor`); a compound question gives one path per clause; a path
+within TIE of the best reads just as well and is kept beside it.
+
+Nothing is generated: with a small chat model the choice must come from scoring. The label
+scorer is one injectable piece (`Matcher`), shared with whatever else compares relation labels
+with questions.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from engine.state import Candidate, PathStep, RelationPath
+from kgstore.terms import Fact
+
+
+
+@dataclass(frozen=True)
+class Weights:
+    """The path scorer's settings, chosen on the generated out-of-domain domains and the office
+    benchmark with each domain left out in turn (`kgchat eval paths`)."""
+
+    floor: float = 0.5  # the least score of a kept path: below it, nothing the entity has reads like the question
+    hop_cost: float = 0.45  # the least fit of each step of a two-edge path: what the second relation must add
+    type_bonus: float = 0.08  # values of the asked type (or a clash with it)
+
+
+WEIGHTS = Weights()
+TIE = 0.02  # paths this close to the best read alike: both are kept
+ASKED_NOUN_BONUS = 0.05  # a relation whose label is the noun of "which league", "what instrument"
+MAX_PATHS = 300  # relation signatures per start entity
+MAX_STARTS = 4  # entities the search starts from
+VALUES_CAP = 50  # value chains kept per path (the total is still counted)
+EXPAND_RELATIONS = 4  # first steps whose values get a second hop fetched, on a one-hop neighbourhood
+EXPAND_ENTITIES = 12  # entities fetched for that second hop, in all
+EXPAND_FACTS = 60  # facts per fetched entity
+TIME_BUDGET_S = 0.25  # fetching, on a remote background
+
+# Words that carry no relation: question words, fillers, what a list question adds.
+_FILLER = frozenset("""xentity a an the is are was were be been being of to in on at for and or what who whom whose which
+when where how do does did i you me my your it its this that these those can could would will please s tell
+give show list all every each else also any there their they them he she him her his has have had about from
+by with as some know let want like us we our one ones much many number""".split())
+_WORD = re.compile(r"\w+", re.UNICODE)
+
+_NAME_WORDS = frozenset(("name", "names", "calle"))  # stems of a turn that asks for names and no relation
+Matcher = Callable[[Sequence[str], Sequence[str]], np.ndarray]
+"""(relation labels, question spans) -> similarity in [0, 1], one row per label."""
+
+
+def stems(text: str) -> set[str]:
+    """Content words without a plural "s", cut to five letters ("directed", "director" -> "direc",
+    "plays" -> "play")."""
+    out = set()
+    for w in _WORD.findall(text.casefold()):
+        if len(w) > 2 and w not in _FILLER:
+            out.add((w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w)[:5])
+    return out
+
+
+def relation_matcher(encoder) -> Matcher:
+    """The relation matcher that retrieval, answering and checking share (engine.relations),
+    kind-free (the asked kind concerns a path's last step only, and the path weighs it), for a
+    whole grid of labels and spans at once: its score of a label for a phrase is the better of
+    the share of the label's stemmed words the phrase (widened by its everyday paraphrases) says
+    and the encoder's cosine mapped between the matcher's COS_FLOOR and COS_SURE. One encoder
+    batch per turn instead of one per span (RelationMatcher.rank, which this equals, asks per
+    phrase)."""
+    from engine.relations import COS_FLOOR, COS_SURE, content_stems, glosses, phrase_words
+    from kgstore.vocab import split_words
+
+    def match(labels: Sequence[str], spans: Sequence[str]) -> np.ndarray:
+        out = np.zeros((len(labels), len(spans)), dtype=np.float32)
+        if not labels or not spans:
+            return out
+        said = [content_stems(s) | content_stems(glosses(s)) for s in spans]
+        for i, label in enumerate(labels):
+            own = content_stems(label)
+            if own:
+                out[i] = [len(own & s) / len(own) for s in said]
+        if encoder is not None:
+            phrases = [phrase_words(s + " " + glosses(s)) for s in spans]
+            names = [split_words(label).lower() for label in labels]
+            texts = list(dict.fromkeys(t for t in phrases + names if t))
+            row = {t: i for i, t in enumerate(texts)}
+            emb = encoder.encode(texts)
+            has = np.array([bool(p) for p in phrases])
+            if has.any():
+                p_emb = emb[[row[p] for p in phrases if p]]
+                cos = emb[[row[n] for n in names]] @ p_emb.T
+                sense = np.clip((cos - COS_FLOOR) / (COS_SURE - COS_FLOOR), 0.0, 1.0)
+                out[:, has] = np.maximum(out[:, has], sense)
+        return out
+
+    return match
+
+
+@dataclass
+class Span:
+    text: str
+    words: frozenset[int]  # positions of its content words: two steps need disjoint spans
+    plural: bool = False
+    asked_noun: bool = False  # only the noun of "which city", "what instrument": the answer's kind
+
+
+ENTITY = "xentity"  # what a start entity's name becomes in the question
+_PRONOUNS = frozenset("it he she they him them".split())
+_POSSESSIVES = frozenset("its his their".split())
+_DETERMINERS = frozenset("the a an".split())
+# A word before the entity that ends the phrase describing the middle entity there ("the singer
+# of X"); any other word there starts a relative clause that goes on after it ("the team X plays for").
+_LINKS = frozenset("of behind for from by in at with on to that who which whom whose".split())
+
+
+def _content(text: str) -> tuple[list[str], list[int]]:
+    """The tokens of a text, lower-cased, and the positions of its content words."""
+    raw = [w.casefold() for w in _WORD.findall(text)]
+    return raw, [i for i, w in enumerate(raw) if w not in _FILLER and w != ENTITY and not w.isdigit()]
+
+
+def described(text: str) -> frozenset[int]:
+    """The content words (by their order among the content words) that describe the entity the
+    question reaches through the named one: "team ... plays" of "the manager of the team X plays
+    for", "singer" of "the lead singer of X", "team" of "X's team". A two-step path walks these
+    first, then the rest; a question without them asks one step."""
+    raw, content = _content(text)
+    at = {r: k for k, r in enumerate(content)}
+    marks = [i for i, w in enumerate(raw) if w == ENTITY] or [i for i, w in enumerate(raw)
+                                                             if w in _PRONOUNS or w in _POSSESSIVES]
+    if not marks:
+        return frozenset()
+    m = marks[0]
+    if raw[m] in _POSSESSIVES or raw[m + 1:m + 2] == ["s"]:
+        after = m + (1 if raw[m] in _POSSESSIVES else 2)
+        # One word: the next may be the second relation's already ("X's coach born").
+        return frozenset(at[i] for i in range(after, min(after + 1, len(raw))) if i in at)
+    det = next((i for i in range(m - 1, max(-1, m - 8), -1) if raw[i] in _DETERMINERS), None)
+    if det is None:
+        return frozenset()
+    inside = {at[i] for i in range(det + 1, m) if i in at}
+    if inside and raw[m - 1] not in _LINKS:
+        inside |= {at[i] for i in range(m + 1, len(raw)) if i in at}
+    return frozenset(inside)
+
+
+def spans_of(text: str, longest: int = 2) -> list[Span]:
+    """The question's content-word n-grams (1..`longest`), in order, and the whole of it."""
+    raw, content = _content(text)
+    words = [raw[i] for i in content]
+    asked = {k for k, i in enumerate(content) if i and raw[i - 1] in ("which", "what")}
+    out = []
+    for n in range(1, longest + 1):
+        for i in range(len(words) - n + 1):
+            chunk = words[i:i + n]
+            last = chunk[-1].casefold()
+            out.append(Span(" ".join(chunk), frozenset(range(i, i + n)),
+                            plural=last.endswith("s") and not last.endswith(("ss", "us", "is")),
+                            asked_noun=n == 1 and i in asked))
+    if len(words) > 1:
+        out.append(Span(" ".join(text.replace(ENTITY, "it").split()), frozenset(range(len(words)))))
+    return out
+
+
+@dataclass
+class Graph:
+    """The facts around the turn's entities, indexed both ways, with their labels."""
+
+    out: dict[str, list[Candidate]] = field(default_factory=dict)
+    into: dict[str, list[Candidate]] = field(default_factory=dict)
+
+    def add(self, c: Candidate) -> None:
+        self.out.setdefault(c.fact.s, []).append(c)
+        if not c.fact.o_literal:
+            self.into.setdefault(c.fact.o, []).append(c)
+
+    def steps(self, node: str) -> Iterable[tuple[Candidate, bool]]:
+        for c in self.out.get(node, ()):
+            yield c, True
+        for c in self.into.get(node, ()):
+            yield c, False
+
+
+def build_graph(candidates: Iterable[Candidate], usable: Callable[[Candidate], bool]) -> Graph:
+    g = Graph()
+    seen: set[tuple] = set()
+    for c in candidates:
+        if c.fact.key not in seen and usable(c):
+            seen.add(c.fact.key)
+            g.add(c)
+    return g
+
+
+Signature = tuple[tuple[str, bool], ...]  # ((predicate, forward), ...)
+
+
+@dataclass
+class Found:
+    """One relation signature from a start entity, with its value chains."""
+
+    start: str
+    signature: Signature
+    labels: list[str]
+    chains: list[list[Candidate]] = field(default_factory=list)
+
+    def add(self, chain: list[Candidate]) -> None:
+        self.chains.append(chain)
+
+
+def end_of(chain: list[Candidate], start: str) -> str:
+    node = start
+    for c in chain:
+        node = c.fact.o if c.fact.s == node else c.fact.s
+    return node
+
+
+def enumerate_paths(graph: Graph, start: str, hops: int = 2, max_paths: int = 300,
+                    first_order: Callable[[str], float] | None = None) -> tuple[list[Found], bool]:
+    """Every signature of one and (`hops` 2) two steps from `start`; True when `max_paths` cut
+    the search (the second steps of the first relations that read least like the question go
+    first, by `first_order`)."""
+    found: dict[Signature, Found] = {}
+    for c, fwd in graph.steps(start):
+        sig = ((c.fact.p, fwd),)
+        found.setdefault(sig, Found(start, sig, [c.p_label])).add([c])
+    firsts = sorted(found.values(), key=lambda f: -(first_order(f.labels[0]) if first_order else 0.0))
+    cut = len(found) > max_paths
+    if hops < 2 or cut:
+        return list(found.values())[:max_paths], cut
+    for first in firsts:
+        for chain in [ch[0] for ch in first.chains]:
+            mid = end_of([chain], start)
+            if chain.fact.o_literal and mid == chain.fact.o:
+                continue  # a literal is a value, never a way on
+            for c, fwd in graph.steps(mid):
+                if c is chain or end_of([c], mid) == start:
+                    continue  # straight back to the start
+                sig = first.signature + ((c.fact.p, fwd),)
+                if sig not in found:
+                    if len(found) >= max_paths:
+                        return list(found.values()), True
+                    found[sig] = Found(start, sig, first.labels + [c.p_label])
+                found[sig].add([chain, c])
+    return list(found.values()), False
+
+
+@dataclass
+class Part:
+    """One clause of the question: its words and the answer types it asks for."""
+
+    text: str
+    spans: list[Span]
+    types: set[str]
+    described: frozenset[int] = frozenset()  # the words a two-step path's first step must fit (`described`)
+    borrowed: bool = False  # a clause of question words only, scored on another clause's words
+
+
+def question_clauses(masked: str) -> list[str]:
+    """The clauses of a compound question: "when and where ..." and "who wrote it and when",
+    and "the population and the area of it" (an "and" between two things asked of one entity)."""
+    from engine.nlp.answer_type import question_parts
+
+    parts = question_parts(masked)
+    out: list[str] = []
+    for p in parts:
+        sides = [s for s in re.split(r"\s+and\s+|\s*&\s*", p) if s.strip()]
+        if len(sides) == 2 and all(stems(s) for s in sides):
+            out.extend(sides)
+        else:
+            out.append(p)
+    return out
+
+
+def parts_of(masked: str) -> list[Part]:
+    """The clauses as scored: a clause of question words only ("When" of "When and where was it
+    built?") asks its type of the next clause's words."""
+    from engine.nlp.answer_type import asked_types
+
+    clauses = question_clauses(masked)
+    parts = [Part(c, spans_of(c), asked_types(c), described(c)) for c in clauses]
+    for i, part in enumerate(parts):
+        if not part.spans:
+            donor = next((p for p in parts[i + 1:] + parts[:i][::-1] if p.spans), None)
+            if donor is not None and part.types:
+                part.spans, part.borrowed = donor.spans, True
+    return [p for p in parts if p.spans]
+
+
+@dataclass
+class Scored:
+    found: Found
+    score: float
+    part: int
+    plural: bool = False
+    clause: str = ""
+
+
+def score_paths(found: list[Found], part: Part, sims: dict[str, np.ndarray],
+                value_type: Callable[[Found], str], w: Weights = WEIGHTS) -> list[Scored]:
+    """Each path's score against one clause (`sims`: label -> similarity per span of it)."""
+    out = []
+    fits: dict[tuple[str, ...], tuple[float, bool]] = {}  # many paths share their labels
+    for f in found:
+        key = tuple(f.labels)
+        if key not in fits:
+            rows = [sims[label] for label in key]
+            if len(rows) == 1:
+                j = int(np.argmax(rows[0]))
+                # "In which league does it play?": the relation that the asked noun names goes first.
+                named = any(s.asked_noun and rows[0][k] >= rows[0][j] for k, s in enumerate(part.spans))
+                fits[key] = float(rows[0][j]) + (ASKED_NOUN_BONUS if named else 0.0), part.spans[j].plural
+            else:
+                fits[key] = _two_steps(rows[0], rows[1], part, w.hop_cost)
+        score, plural = fits[key]
+        if score <= 0:
+            continue
+        kind = value_type(f) if part.types else ""
+        if part.borrowed and kind not in part.types:
+            continue  # "When" of "Who wrote it and when": only a date answers it
+        if kind:
+            score += w.type_bonus if kind in part.types else -w.type_bonus
+        out.append(Scored(f, score, 0, plural))
+    return out
+
+
+def _two_steps(first: np.ndarray, second: np.ndarray, part: Part, hop_cost: float) -> tuple[float, bool]:
+    """Both steps' fits less `hop_cost`: the first step on a span of the words that describe the
+    middle entity, the second on a span outside them (not only the asked noun), each fit above
+    `hop_cost`; 0 when no such pair exists."""
+    best, plural = 0.0, False
+    spans, inner = part.spans, part.described
+    if not inner:
+        return best, plural
+    firsts = [j for j, s in enumerate(spans) if s.words <= inner]
+    seconds = [j for j, s in enumerate(spans) if not s.words & inner and not s.asked_noun]
+    order_a = sorted(firsts, key=lambda j: -first[j])[:6]
+    order_b = sorted(seconds, key=lambda j: -second[j])[:6]
+    for a in order_a:
+        for b in order_b:
+            fa, fb = float(first[a]), float(second[b])
+            if spans[a].words & spans[b].words or min(fa, fb) <= hop_cost:
+                continue
+            if fa + fb - hop_cost > best:
+                best, plural = fa + fb - hop_cost, spans[b].plural
+    return best, plural
+
+
+@dataclass
+class Search:
+    """What the path step found this turn."""
+
+    paths: list[RelationPath] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    extra: list[Candidate] = field(default_factory=list)  # facts fetched beyond the candidates
+
+
+def choose(found: list[Found], parts: list[Part], matcher: Matcher, value_type: Callable[[Found], str],
+           w: Weights = WEIGHTS) -> list[Scored]:
+    """The best path of each clause (and those tied with it), best first, each path once."""
+    if not found or not parts:
+        return []
+    labels = sorted({label for f in found for label in f.labels})
+    texts = list(dict.fromkeys(s.text for part in parts for s in part.spans))
+    matrix = matcher(labels, texts)  # one call: the scorer batches every label and span of the turn
+    column = {t: j for j, t in enumerate(texts)}
+    kept: list[Scored] = []
+    for i, part in enumerate(parts):
+        cols = [column[s.text] for s in part.spans]
+        sims = {label: matrix[k, cols] for k, label in enumerate(labels)}
+        scored = sorted(score_paths(found, part, sims, value_type, w), key=lambda s: (-s.score, len(s.found.labels)))
+        if not scored or scored[0].score < w.floor:
+            continue
+        top = scored[0].score
+        for s in scored:
+            if s.score < top - TIE or s.score < w.floor:
+                break
+            s.part, s.clause = i, part.text
+            kept.append(s)
+    out: dict[tuple, Scored] = {}
+    for s in sorted(kept, key=lambda s: -s.score):
+        out.setdefault((s.found.start, s.found.signature), s)
+    return list(out.values())
+
+
+def relation_path(s: Scored, start_label: str, asks_all: bool, part: str = "") -> RelationPath:
+    f = s.found
+    chains, values, seen = [], [], set()
+    for chain in f.chains:
+        end = end_of(chain, f.start)
+        if end not in seen:
+            seen.add(end)
+            chains.append([c.fact for c in chain])
+            last = chain[-1]
+            values.append(last.o_label if end == last.fact.o else last.s_label)
+    total = len(chains)
+    cut = f"{total} values, the first {VALUES_CAP} kept" if total > VALUES_CAP else ""
+    steps = [PathStep(p, label, fwd) for (p, fwd), label in zip(f.signature, f.labels)]
+    return RelationPath(start=f.start, start_label=start_label, steps=steps, score=round(s.score, 4),
+                        asks_all=asks_all, chains=chains[:VALUES_CAP], values=values[:VALUES_CAP], total=total,
+                        cut=cut, part=part)
+
+
+def timed_out(started: float) -> bool:
+    return time.perf_counter() - started > TIME_BUDGET_S
+
+
+def fact_candidates(facts: Iterable[Fact], hop: int) -> list[Candidate]:
+    return [Candidate(fact=f, hop=hop) for f in facts]
+
+
+def usable_for(question: str) -> Callable[[Candidate], bool]:
+    """Edges a path may take: KG facts between entities or to values, not node facts (types,
+    labels), not rules' facts, and not name records (given name, described by source ...)
+    unless the question names what they record."""
+    from engine.nlp.sentences import is_node_fact
+    from engine.nlp.answer_type import is_name_noise
+    from engine.nlp.sentences import predicate_key
+
+    def usable(c: Candidate) -> bool:
+        return (not c.derived and not is_node_fact(c.fact) and bool(c.p_label)
+                and not is_name_noise(c.p_label, predicate_key(c.fact.p), question))
+
+    return usable
+
+
+def typer(candidates: list[Candidate]) -> Callable[[Found], str]:
+    """The type of a path's values ("place", "time", "person" ...), read from its end facts."""
+    from engine.nlp.sentences import TYPE_PREDICATES
+    from engine.nlp.answer_type import persons, value_type
+
+    about: dict[str, list[Candidate]] = {}
+    for c in candidates:
+        about.setdefault(c.fact.s, []).append(c)
+    classes = {c.fact.s: c.o_label for c in candidates if c.fact.p in TYPE_PREDICATES}
+    known: dict[int, str] = {}
+
+    def kind(f: Found) -> str:
+        if id(f) in known:
+            return known[id(f)]
+        forward = f.signature[-1][1]
+        ends = [chain[-1] for chain in f.chains[:8]]
+        values = {c.fact.o if forward else c.fact.s for c in ends}
+        people = persons([c for v in values for c in about.get(v, ())])  # only the values' own facts
+        counts: dict[str, int] = {}
+        for c in ends:
+            k = value_type(c, not forward, people, classes)
+            if k:
+                counts[k] = counts.get(k, 0) + 1
+        known[id(f)] = max(counts, key=counts.get) if counts else ""
+        return known[id(f)]
+
+    return kind
+
+
+@dataclass
+class Question:
+    """What the path search reads of the turn."""
+
+    text: str  # the user turn (as rewritten)
+    names: list[str]  # the names to mask: the start entities' labels and the words the user said for them
+    earlier: str = ""  # the turn before (a follow-up that asks "who are they?" names its relation there)
+    asks_list: bool = False
+
+
+def masked(text: str, names: list[str]) -> str:
+    """The text with every name replaced by ENTITY, a possessive "'s" kept ("xentity's team")."""
+    out = text
+    for name in sorted({n.strip() for n in names if n and len(n.strip()) > 1}, key=len, reverse=True):
+        out = re.sub(r"(?<!\w)" + re.escape(name) + r"(?!\w)", ENTITY, out, flags=re.I)
+    return out
+
+
+def search(candidates: list[Candidate], starts: dict[str, str], question: Question, matcher: Matcher,
+           background=None, one_hop: bool = False, w: Weights = WEIGHTS) -> Search:
+    """The relation paths the question asks for, from the `starts` (IRI -> label), over the
+    candidates; `one_hop`: the candidates hold the starts' own facts only, so the second hop of
+    the first steps that read most like the question is fetched from `background` (bounded)."""
+    out = Search()
+    if not starts:
+        return out
+    text = masked(question.text, question.names)
+    parts = parts_of(text)
+    if not parts and question.earlier:
+        parts = parts_of(masked(question.earlier, question.names) + " " + text)
+    if not parts:
+        return out
+    graph = build_graph(candidates, usable_for(text))
+    if one_hop and background is not None:
+        out.extra, note = expand(graph, list(starts), parts, matcher, background, usable_for(text))
+        if note:
+            out.notes.append(note)
+    first_fit = label_fit(graph, list(starts)[:MAX_STARTS], parts, matcher)
+    found: list[Found] = []
+    for start in list(starts)[:MAX_STARTS]:
+        paths, cut = enumerate_paths(graph, start, max_paths=MAX_PATHS, first_order=lambda l: first_fit.get(l, 0.0))
+        found += paths
+        if cut:
+            out.notes.append(f"path search from {starts[start]} cut at {MAX_PATHS} relation paths")
+    if len(starts) > MAX_STARTS:
+        out.notes.append(f"paths searched from the first {MAX_STARTS} of {len(starts)} entities")
+    kind = typer(candidates + out.extra)
+    chosen = choose(found, parts, matcher, kind, w)
+    if not chosen and question.earlier and stems(text) <= _NAME_WORDS:
+        # "And their names?" after "The band has four members.": the relation is in the turn before.
+        retry = parts_of(masked(question.earlier, question.names) + " " + text)
+        chosen = choose(found, retry, matcher, kind, w)
+    for s in chosen:
+        many = len({end_of(c, s.found.start) for c in s.found.chains}) > 1
+        path = relation_path(s, starts[s.found.start], question.asks_list or (s.plural and many), s.clause)
+        if path.cut:
+            out.notes.append(f"{_said(path)}: {path.cut}")
+        out.paths.append(path)
+    tied = [p for p in out.paths[1:] if p.score >= out.paths[0].score - TIE] if out.paths else []
+    if tied and len(parts) == 1:
+        out.notes.append("paths that read alike: " + "; ".join(_said(p) for p in [out.paths[0], *tied]))
+    return out
+
+
+def label_fit(graph: Graph, starts: list[str], parts: list[Part], matcher: Matcher) -> dict[str, float]:
+    """How well each relation at the starts reads like some span of the question."""
+    labels = sorted({c.p_label for start in starts for c, _ in graph.steps(start)})
+    spans = list(dict.fromkeys(s.text for p in parts for s in p.spans))
+    if not labels or not spans:
+        return {}
+    return dict(zip(labels, (float(v) for v in matcher(labels, spans).max(axis=1))))
+
+
+def _said(path: RelationPath) -> str:
+    steps = " / ".join(s.label if s.forward else f"{s.label} (of)" for s in path.steps)
+    return f"{path.start_label}: {steps}"
+
+
+def expand(graph: Graph, starts: list[str], parts: list[Part], matcher: Matcher, background,
+           usable: Callable[[Candidate], bool]) -> tuple[list[Candidate], str]:
+    """Fetch the facts of the entities at the end of the first steps that read most like the
+    question (EXPAND_RELATIONS relations, EXPAND_ENTITIES entities, TIME_BUDGET_S), add them to
+    `graph`, and say what was left out."""
+    from engine.nlp.sentences import verbalize
+    from kgstore.errors import RemoteUnavailable
+
+    started = time.perf_counter()
+    firsts: dict[tuple, tuple[str, list[str]]] = {}
+    for start in starts[:MAX_STARTS]:
+        for c, fwd in graph.steps(start):
+            mid = c.fact.o if fwd else c.fact.s
+            if not (fwd and c.fact.o_literal):
+                firsts.setdefault((start, c.fact.p, fwd), (c.p_label, []))[1].append(mid)
+    if not firsts:
+        return [], ""
+    fit = label_fit(graph, starts[:MAX_STARTS], parts, matcher)
+    ranked = sorted(firsts.values(), key=lambda v: -float(fit.get(v[0], 0.0)))[:EXPAND_RELATIONS]
+    mids = list(dict.fromkeys(m for _, ms in ranked for m in ms if m not in starts))
+    wanted = len(mids)
+    mids = mids[:EXPAND_ENTITIES]
+    fetched: list[Candidate] = []
+    known = {c.fact.key for cs in graph.out.values() for c in cs}
+    note = ""
+    for i, mid in enumerate(mids):
+        if timed_out(started):
+            note = f"path search stopped after {TIME_BUDGET_S * 1000:.0f} ms: second hops of {i} of {wanted} entities read"
+            break
+        try:
+            facts = background.facts_about(mid, cap=EXPAND_FACTS)
+        except RemoteUnavailable as exc:
+            note = f"path search without second hops: {exc}"
+            break
+        for f in facts:
+            if f.key not in known:
+                known.add(f.key)
+                fetched.append(Candidate(fact=f, hop=2))
+    if not note and wanted > len(mids):
+        note = f"second hops read for {len(mids)} of {wanted} entities"
+    if fetched:
+        verbalize(fetched, background)
+        for c in fetched:
+            if usable(c):
+                graph.add(c)
+    return fetched, note

@@ -1,0 +1,154 @@
+"""The answer of relation paths: one sentence per asked relation, lists counted and cut with their
+count, two hops said with their chain, and a model reply that leaves values out replaced."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from engine.config import Config
+from engine.context import TurnContext
+from engine.stages import answer
+from engine.stages.answer.paths import LISTED, Labels, listing, missing_from, path_text
+from engine.state import (
+    AnswerSource,
+    Candidate,
+    Check,
+    Mention,
+    PathStep,
+    RelationPath,
+    TurnState,
+)
+from kgstore import KGStore
+from kgstore.terms import Fact
+
+EX = "http://example.org/f/"
+KG = f"""@prefix ex: <{EX}> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+ex:jon rdfs:label "Jon Ek" . ex:nord rdfs:label "FC Nord" . ex:ida rdfs:label "Ida Berg" .
+ex:arena rdfs:label "Nord Arena" . ex:plays_for rdfs:label "plays for" . ex:head_coach rdfs:label "head coach" .
+ex:jon ex:plays_for ex:nord . ex:nord ex:head_coach ex:ida . ex:nord ex:stadium ex:arena .
+"""
+
+
+def cand(s, p, o, s_label, p_label, o_label, text="") -> Candidate:
+    return Candidate(Fact(EX + s, EX + p, EX + o), s_label=s_label, p_label=p_label, o_label=o_label, text=text)
+
+
+PLAYS = cand("jon", "plays_for", "nord", "Jon Ek", "plays for", "FC Nord", "Jon Ek plays for FC Nord")
+COACH = cand("nord", "head_coach", "ida", "FC Nord", "head coach", "Ida Berg", "FC Nord's head coach is Ida Berg")
+
+
+def turn(text: str, candidates: list[Candidate], paths: list[RelationPath]) -> TurnState:
+    state = TurnState("s", 1, text, datetime(2026, 3, 2, 9))
+    state.mentions = [Mention("Jon Ek", 0, 0, "name", entity=EX + "jon", label="Jon Ek", p=1.0)]
+    state.candidates = state.retrieved = candidates
+    state.paths = paths
+    state.plan = "background"
+    return state
+
+
+def two_hops() -> RelationPath:
+    return RelationPath(EX + "jon", "Jon Ek", [PathStep(EX + "plays_for", "plays for"),
+                                               PathStep(EX + "head_coach", "head coach")],
+                        score=0.9, chains=[[PLAYS.fact, COACH.fact]], total=1)
+
+
+def members(n: int, asks_all: bool = True) -> tuple[RelationPath, list[Candidate]]:
+    cands = [cand(f"p{i}", "member_of", "band", f"Player {i}", "member of", "The Band", f"Player {i} is a member of "
+                  "The Band") for i in range(n)]
+    path = RelationPath(EX + "band", "The Band", [PathStep(EX + "member_of", "member of", forward=False)],
+                        score=0.8, asks_all=asks_all, chains=[[c.fact] for c in cands], total=n)
+    return path, cands
+
+
+def test_two_hops_are_said_with_their_chain():
+    text, facts = path_text(turn("Who is the manager of the team Jon Ek plays for?", [PLAYS, COACH], [two_hops()]),
+                            None)
+    assert text == "FC Nord's head coach is Ida Berg (Jon Ek plays for FC Nord)."
+    assert facts == ["Jon Ek plays for FC Nord", "FC Nord's head coach is Ida Berg"]
+
+
+def test_a_list_says_every_value_with_its_count():
+    path, cands = members(3)
+    text, _ = path_text(turn("Who is in The Band?", cands, [path]), None)
+    assert text == "Member of The Band: 3 of them: Player 0, Player 1, Player 2."
+    # An incoming relation whose label reads as a noun says who the start entity is to them.
+    films = [cand(f"f{i}", "director", "ida", f"Film {i}", "director", "Ida Berg") for i in range(2)]
+    directed = RelationPath(EX + "ida", "Ida Berg", [PathStep(EX + "director", "director", forward=False)], 0.8,
+                            asks_all=True, chains=[[c.fact] for c in films], total=2)
+    text, _ = path_text(turn("Which films did Ida Berg direct?", films, [directed]), None)
+    assert text == "Ida Berg is the director of 2 of them: Film 0, Film 1."
+
+
+def test_a_long_list_is_cut_with_its_count_said():
+    assert listing(["a", "b", "c"], 3) == "3 of them: a, b, c"
+    values = [f"v{i}" for i in range(12)]
+    said = listing(values, 12)
+    assert said.startswith("12 of them: v0, v1") and said.endswith(f" … and {12 - LISTED} more")
+    assert f"v{LISTED - 1}" in said and f"v{LISTED}" not in said
+
+
+def test_a_compound_question_gets_one_sentence_per_asked_relation():
+    stadium = cand("nord", "stadium", "arena", "FC Nord", "stadium", "Nord Arena", "FC Nord's stadium is Nord Arena")
+    coach = RelationPath(EX + "nord", "FC Nord", [PathStep(EX + "head_coach", "head coach")], 0.9,
+                         chains=[[COACH.fact]], total=1)
+    home = RelationPath(EX + "nord", "FC Nord", [PathStep(EX + "stadium", "stadium")], 0.8, chains=[[stadium.fact]],
+                        total=1)
+    text, _ = path_text(turn("Who coaches FC Nord and where do they play?", [COACH, stadium], [coach, home, coach]),
+                        None)
+    assert text == "FC Nord's head coach is Ida Berg. FC Nord's stadium is Nord Arena."
+
+
+def test_a_fact_without_a_sentence_is_said_from_its_labels():
+    fact = Fact(EX + "nord", EX + "founded", "1921", o_literal=True)
+    labels = Labels(turn("?", [COACH], []), None)
+    labels.known[EX + "founded"] = "founded"
+    assert labels.said(fact) == "FC Nord: founded 1921"
+
+
+def test_a_reply_that_leaves_values_out_is_incomplete():
+    path, cands = members(3)
+    state = turn("Who are the members of The Band?", cands, [path])
+    assert "incomplete: it names 1 of the 3" in missing_from("Player 1 is a member.", state, None)
+    assert missing_from("Player 0, Player 1 and Player 2.", state, None) == ""
+    single = turn("Who coaches the team Jon Ek plays for?", [PLAYS, COACH], [two_hops()])
+    assert "does not name the plays for / head coach of Jon Ek (Ida Berg)" in missing_from("FC Nord.", single, None)
+    assert missing_from("Ida Berg coaches them.", single, None) == ""
+
+
+def test_the_answer_stage_shows_the_paths_answer_over_an_incomplete_model_reply(tmp_path):
+    kg = tmp_path / "kg.ttl"
+    kg.write_text(KG, encoding="utf-8")
+    store = KGStore()
+    store.load(str(kg))
+    ctx = TurnContext(config=Config(answer="auto", refine_steps=0), store=store, background=store)
+    state = turn("Who is the manager of the team Jon Ek plays for?", [PLAYS, COACH], [two_hops()])
+    # The model says the first hop only: supported, and not the answer.
+    state.response = "The manager of the team Jon Ek plays for is FC Nord."
+    state.checks = [Check("Jon Ek plays for FC Nord", "supported", {"s": PLAYS.fact.s, "p": PLAYS.fact.p,
+                                                                    "o": PLAYS.fact.o, "text": PLAYS.text})]
+    answer.run(state, ctx)
+    assert state.answer_source == AnswerSource.FACTS
+    assert state.shown_reply == "FC Nord's head coach is Ida Berg (Jon Ek plays for FC Nord)."
+    assert "does not name" in state.composed.reason
+    # A reply that names the value is shown as it is.
+    state = turn("Who is the manager of the team Jon Ek plays for?", [PLAYS, COACH], [two_hops()])
+    state.response = "It is Ida Berg."
+    state.checks = [Check("It is Ida Berg", "supported", {"s": COACH.fact.s, "p": COACH.fact.p, "o": COACH.fact.o,
+                                                          "text": COACH.text})]
+    answer.run(state, ctx)
+    assert state.answer_source == AnswerSource.LLM and state.shown_reply == "It is Ida Berg."
+
+
+def test_not_found_names_what_the_kg_has_about_the_entity():
+    from engine.stages.answer.missing import missing_text, relations_of
+
+    genre = cand("band", "genre", "rock", "The Band", "genre", "rock", "The Band: genre rock")
+    given = cand("band", "given_name", "x", "The Band", "given name", "X", "The Band: given name X")
+    label = cand("band", "label", "basalt", "The Band", "record label", "Basalt", "The Band: record label Basalt")
+    assert relations_of({EX + "band"}, [given, genre, label, genre]) == ["genre", "record label", "given name"]
+    text = missing_text("price", ["The Band"], "", ["genre", "record label"])
+    assert text == ("I found no fact on “price” about The Band in the knowledge graph. "
+                    "What it has about The Band: genre, record label.")
+    many = missing_text("price", ["The Band"], "", [f"r{i}" for i in range(9)])
+    assert many.endswith("r0, r1, r2, r3, r4, r5 and 3 more.")

@@ -1,0 +1,314 @@
+"""Relation paths (engine/stages/route/paths.py): enumeration from the named entity over one and two edges in
+both directions, scoring of the labels against the question with its names masked, lists,
+compound questions, ties, bounds and the notes that say what was cut, on small KGs of several
+formats. The label scorer is injected: words shared, plus a few synonyms a sentence encoder
+would give, so that these tests do not depend on a model."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from engine.stages.route import paths
+from engine.stages.route.paths import Question, enumerate_paths, parts_of, relation_matcher, search, spans_of, stems
+from engine.state import Candidate
+from engine.nlp.sentences import verbalize
+from kgstore import KGStore
+from kgstore.terms import Fact
+
+SYNONYMS = {"manager": "coach", "singer": "vocalist", "records": "album", "born": "birth", "cost": "price",
+            "come": "origin", "comes": "origin"}
+
+
+def lexical(labels, spans) -> np.ndarray:
+    """The share of each label's content words said in each span."""
+    out = np.zeros((len(labels), len(spans)), dtype=np.float32)
+    for i, label in enumerate(labels):
+        own = stems(label)
+        for j, span in enumerate(spans):
+            out[i, j] = len(own & stems(span)) / len(own) if own else 0.0
+    return out
+
+
+def matcher(labels, spans):
+    """Words shared, with a synonym counting as its word."""
+    said = [" ".join(SYNONYMS.get(w, w) for w in s.casefold().split()) for s in spans]
+    return lexical(labels, said)
+
+
+def kg(tmp_path, name: str, text: str) -> KGStore:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    store = KGStore()
+    store.load(str(path))
+    return store
+
+
+def around(store, seeds, hops=2) -> list[Candidate]:
+    nb = store.neighborhood(seeds, hops=hops, cap=2000)
+    cands = [Candidate(fact=f, hop=nb.hop[f.key]) for f in nb.facts]
+    verbalize(cands, store)
+    return cands
+
+
+def ask(store, start: str, text: str, earlier: str = "", hops=2, **kw):
+    label = store.label(start)
+    from engine.nlp.answer_type import asks_list
+
+    q = Question(text, [label], earlier=earlier, asks_list=asks_list(text))
+    return search(around(store, [start], hops), {start: label}, q, kw.pop("m", matcher), **kw)
+
+
+def steps(path) -> list[tuple[str, bool]]:
+    return [(s.label, s.forward) for s in path.steps]
+
+
+FB = "http://example.org/fb/"
+FOOTBALL = f"""@prefix ex: <{FB}> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
+ex:ann rdfs:label "Ann Berg" ; ex:playsFor ex:rovers ; ex:birthPlace ex:oslo ; ex:birthDate "1990-04-02"^^xsd:date ;
+    ex:givenName "Ann" .
+ex:rovers rdfs:label "Harbour Rovers" ; ex:headCoach ex:carl ; ex:homeGround ex:quay ; ex:founded "1901" .
+ex:carl rdfs:label "Carl Dunn" ; ex:birthPlace ex:bergen .
+ex:ole rdfs:label "Ole Lund" ; ex:playsFor ex:rovers .
+ex:oslo rdfs:label "Oslo" . ex:bergen rdfs:label "Bergen" . ex:quay rdfs:label "Quay Park" .
+ex:playsFor rdfs:label "plays for" . ex:headCoach rdfs:label "head coach" . ex:homeGround rdfs:label "home ground" .
+ex:birthPlace rdfs:label "place of birth" . ex:birthDate rdfs:label "date of birth" . ex:founded rdfs:label "founded" .
+ex:givenName rdfs:label "given name" .
+"""
+
+
+def test_paths_of_one_and_two_edges_both_ways_never_through_a_literal_nor_back_to_the_start(tmp_path):
+    store = kg(tmp_path, "kg.ttl", FOOTBALL)
+    graph = paths.build_graph(around(store, [FB + "ann"]), paths.usable_for("anything"))
+    found, cut = enumerate_paths(graph, FB + "ann")
+    sigs = {tuple(f.labels): f for f in found}
+    assert not cut
+    assert ("plays for",) in sigs and ("plays for", "head coach") in sigs
+    assert ("plays for", "plays for") in sigs  # a team-mate: Ann -> Rovers <- Ole
+    mate = sigs[("plays for", "plays for")]
+    assert mate.signature[1][1] is False and [paths.end_of(c, FB + "ann") for c in mate.chains] == [FB + "ole"]
+    assert not any(len(f.labels) == 2 and f.labels[0] in ("date of birth", "founded") for f in found
+                   if f.signature[0][0] == FB + "birthDate")  # a date leads nowhere
+    assert all(paths.end_of(c, FB + "ann") != FB + "ann" for f in found for c in f.chains)
+    assert ("given name",) not in sigs  # a name record, and the question does not ask for a name
+
+
+def test_two_hops_win_when_both_relations_are_asked_one_hop_when_one_is(tmp_path):
+    store = kg(tmp_path, "kg.ttl", FOOTBALL)
+    two = ask(store, FB + "ann", "Who is the manager of the team Ann Berg plays for?")
+    assert steps(two.paths[0]) == [("plays for", True), ("head coach", True)]
+    assert two.paths[0].values == ["Carl Dunn"] and two.paths[0].total == 1
+    assert [[f.o for f in chain] for chain in two.paths[0].chains] == [[FB + "rovers", FB + "carl"]]
+    one = ask(store, FB + "ann", "Which team does Ann Berg play for?")
+    assert steps(one.paths[0]) == [("plays for", True)] and one.paths[0].values == ["Harbour Rovers"]
+    coach = ask(store, FB + "carl", "Where was Carl Dunn born?")
+    assert steps(coach.paths[0]) == [("place of birth", True)] and coach.paths[0].values == ["Bergen"]
+
+
+def test_the_asked_type_picks_between_relations_that_read_alike(tmp_path):
+    store = kg(tmp_path, "kg.ttl", FOOTBALL)
+    where = ask(store, FB + "ann", "Where was Ann Berg born?")
+    assert steps(where.paths[0]) == [("place of birth", True)] and where.paths[0].values == ["Oslo"]
+    when = ask(store, FB + "ann", "When was Ann Berg born?")
+    assert steps(when.paths[0]) == [("date of birth", True)]
+
+
+FILMS_CSV = """head,relation,tail,tail_type
+Tide Film,director,Dara Quinlan,
+Lantern Film,director,Dara Quinlan,
+Salt Film,director,Dara Quinlan,
+Salt Film,release year,2019,literal
+Other Film,director,Noor Amin,
+Dara Quinlan,born in,Dublin,
+"""
+
+
+def test_an_inverse_list_gathers_every_value_counted(tmp_path):
+    store = kg(tmp_path, "kg.csv", FILMS_CSV)
+    dara = next(e.iri for e in store.label_entries() if e.text == "Dara Quinlan")
+    out = ask(store, dara, "Which films did Dara Quinlan direct?")
+    path = out.paths[0]
+    assert steps(path) == [("director", False)]
+    assert path.asks_all and path.total == 3 and sorted(path.values) == ["Lantern Film", "Salt Film", "Tide Film"]
+    assert "Other Film" not in path.values
+
+
+def test_a_long_list_is_cut_and_says_so(tmp_path, monkeypatch):
+    monkeypatch.setattr(paths, "VALUES_CAP", 2)
+    store = kg(tmp_path, "kg.csv", FILMS_CSV)
+    dara = next(e.iri for e in store.label_entries() if e.text == "Dara Quinlan")
+    out = ask(store, dara, "Which films did Dara Quinlan direct?")
+    path = out.paths[0]
+    assert path.total == 3 and len(path.chains) == len(path.values) == 2
+    assert path.cut == "3 values, the first 2 kept"
+    assert "Dara Quinlan: director (of): 3 values, the first 2 kept" in out.notes
+
+
+def test_a_compound_question_gives_one_path_per_asked_relation(tmp_path):
+    store = kg(tmp_path, "kg.ttl", FOOTBALL)
+    out = ask(store, FB + "ann", "When and where was Ann Berg born?")
+    assert sorted(p.steps[0].label for p in out.paths) == ["date of birth", "place of birth"]
+    both = ask(store, FB + "rovers", "What is the home ground and the head coach of Harbour Rovers?")
+    assert {p.steps[0].label for p in both.paths} == {"home ground", "head coach"}
+    assert len({p.part for p in both.paths}) == 2
+
+
+def test_nothing_that_reads_like_the_question_gives_no_path(tmp_path):
+    store = kg(tmp_path, "kg.ttl", FOOTBALL)
+    assert ask(store, FB + "ann", "What does Ann Berg cost?").paths == []
+    assert ask(store, FB + "ann", "Tell me about the weather").paths == []
+    assert search([], {}, Question("Who?", []), matcher).paths == []
+
+
+def test_a_name_record_is_a_path_only_when_the_question_asks_for_the_name(tmp_path):
+    store = kg(tmp_path, "kg.ttl", FOOTBALL)
+    assert steps(ask(store, FB + "ann", "What is the given name of Ann Berg?").paths[0]) == [("given name", True)]
+
+
+NO_LABELS = """<http://ex.org/k/PadThai> <http://ex.org/k/hasIngredient> <http://ex.org/k/RiceNoodles> .
+<http://ex.org/k/PadThai> <http://ex.org/k/hasIngredient> <http://ex.org/k/Tamarind> .
+<http://ex.org/k/PadThai> <http://ex.org/k/originCountry> <http://ex.org/k/Thailand> .
+<http://ex.org/k/Thailand> <http://ex.org/k/capitalCity> <http://ex.org/k/Bangkok> .
+"""
+
+
+def test_a_kg_without_labels_reads_its_local_names(tmp_path):
+    store = kg(tmp_path, "kg.nt", NO_LABELS)
+    out = ask(store, "http://ex.org/k/PadThai", "What is the capital city of the country Pad Thai comes from?")
+    assert steps(out.paths[0]) == [("origin country", True), ("capital city", True)]
+    assert out.paths[0].values == ["Bangkok"] and out.paths[0].start_label == "Pad Thai"
+    listed = ask(store, "http://ex.org/k/PadThai", "List all ingredients of Pad Thai")
+    assert steps(listed.paths[0]) == [("has ingredient", True)] and listed.paths[0].asks_all
+    assert sorted(listed.paths[0].values) == ["Rice Noodles", "Tamarind"]
+
+
+BAND = """@prefix ex: <http://example.org/m/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+ex:kl rdfs:label "Kestrel Lane" ; ex:member ex:fr, ex:im ; ex:formed "2011" .
+ex:fr rdfs:label "Fraser Reid" . ex:im rdfs:label "Ida Moss" .
+ex:member rdfs:label "member" . ex:formed rdfs:label "formed" .
+"""
+
+
+def test_a_follow_up_that_names_no_relation_takes_it_from_the_turn_before(tmp_path):
+    store = kg(tmp_path, "kg.ttl", BAND)
+    out = ask(store, "http://example.org/m/kl", "Who are they?", earlier="Kestrel Lane has two members.")
+    assert steps(out.paths[0]) == [("member", True)]
+    assert out.paths[0].asks_all and sorted(out.paths[0].values) == ["Fraser Reid", "Ida Moss"]
+
+
+def test_the_relation_the_asked_noun_names_wins_a_tie(tmp_path):
+    store = kg(tmp_path, "kg.ttl", FOOTBALL + "ex:rovers ex:league ex:north . ex:north rdfs:label \"North League\" . "
+                                             "ex:league rdfs:label \"league\" .\n")
+    out = ask(store, FB + "rovers", "In which league does Harbour Rovers play?")
+    assert [steps(p) for p in out.paths] == [[("league", True)]]
+
+
+def test_paths_that_read_alike_are_both_kept_and_said(tmp_path):
+    store = kg(tmp_path, "kg.ttl", """@prefix ex: <http://example.org/t/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+ex:x rdfs:label "Xeno" ; ex:a ex:one ; ex:b ex:two .
+ex:one rdfs:label "One" . ex:two rdfs:label "Two" .
+ex:a rdfs:label "home city" . ex:b rdfs:label "city of home" .
+""")
+    out = ask(store, "http://example.org/t/x", "What is the home city of Xeno?")
+    assert {p.steps[0].label for p in out.paths} == {"home city", "city of home"}
+    assert any(n.startswith("paths that read alike") for n in out.notes)
+
+
+def test_the_search_is_bounded_and_says_where(tmp_path, monkeypatch):
+    monkeypatch.setattr(paths, "MAX_PATHS", 3)
+    store = kg(tmp_path, "kg.ttl", FOOTBALL)
+    out = ask(store, FB + "ann", "Which team does Ann Berg play for?")
+    assert "path search from Ann Berg cut at 3 relation paths" in out.notes
+    many = {f"urn:e{i}": f"E{i}" for i in range(paths.MAX_STARTS + 2)}
+    cands = around(store, [FB + "ann"])
+    res = search(cands, {FB + "ann": "Ann Berg", **many}, Question("Which team does Ann Berg play for?", ["Ann Berg"]),
+                 matcher)
+    assert f"paths searched from the first {paths.MAX_STARTS} of {paths.MAX_STARTS + 3} entities" in res.notes
+
+
+class Remote:
+    """A background that answers facts_about only, counting the calls (a remote endpoint's shape)."""
+
+    def __init__(self, store):
+        self.store, self.calls = store, []
+
+    def facts_about(self, iri, cap=200):
+        self.calls.append(iri)
+        return self.store.facts_about(iri, cap)
+
+    def labels(self, iris):
+        return self.store.labels(iris)
+
+
+def test_on_a_one_hop_neighbourhood_the_second_hop_is_fetched_bounded(tmp_path, monkeypatch):
+    store = kg(tmp_path, "kg.ttl", FOOTBALL)
+    remote = Remote(store)
+    out = ask(store, FB + "ann", "Who is the manager of the team Ann Berg plays for?", hops=1,
+              background=remote, one_hop=True)
+    assert steps(out.paths[0]) == [("plays for", True), ("head coach", True)]
+    assert FB + "rovers" in remote.calls and out.extra
+    assert any(c.fact.o == FB + "carl" for c in out.extra)
+    monkeypatch.setattr(paths, "EXPAND_ENTITIES", 1)
+    few = ask(store, FB + "ann", "Who is the manager of the team Ann Berg plays for?", hops=1,
+              background=Remote(store), one_hop=True)
+    assert any(n.startswith("second hops read for 1 of") for n in few.notes)
+    monkeypatch.setattr(paths, "TIME_BUDGET_S", -1.0)
+    late = ask(store, FB + "ann", "Who is the manager of the team Ann Berg plays for?", hops=1,
+               background=Remote(store), one_hop=True)
+    assert any(n.startswith("path search stopped after") for n in late.notes)
+
+
+def test_a_remote_that_fails_leaves_the_one_hop_paths(tmp_path):
+    from kgstore.errors import RemoteUnavailable
+
+    class Down(Remote):
+        def facts_about(self, iri, cap=200):
+            raise RemoteUnavailable("http://kg.example/sparql did not answer in 5 s")
+
+    store = kg(tmp_path, "kg.ttl", FOOTBALL)
+    out = ask(store, FB + "ann", "Which team does Ann Berg play for?", hops=1, background=Down(store), one_hop=True)
+    assert steps(out.paths[0]) == [("plays for", True)]
+    assert any("did not answer" in n for n in out.notes)
+
+
+@pytest.mark.parametrize("question, words", [
+    ("Who is the manager of the team Ann Berg plays for?", {"team", "plays"}),
+    ("What instrument does the lead singer of Ann Berg play?", {"lead", "singer"}),
+    ("Where was Ann Berg's coach born?", {"coach"}),
+    ("Which team does Ann Berg play for?", set()),
+    ("Where was Ann Berg born?", set()),
+    ("What is its home ground?", {"home"}),
+])
+def test_the_words_that_describe_the_middle_entity(question, words):
+    text = paths.masked(question, ["Ann Berg"])
+    raw, content = paths._content(text)
+    assert {raw[content[k]] for k in paths.described(text)} == words
+
+
+def test_a_question_without_a_described_middle_entity_asks_one_step(tmp_path):
+    store = kg(tmp_path, "kg.ttl", FOOTBALL)  # Carl Dunn, Harbour Rovers' coach, was born in Bergen
+    out = ask(store, FB + "ann", "In which city was Ann Berg born?")
+    assert steps(out.paths[0]) == [("place of birth", True)]
+
+
+def test_clauses_and_spans_of_a_question():
+    assert [p.text for p in parts_of("When and where was it born?")] == ["When", "where was it born?"]
+    when, where = parts_of("When and where was it born?")
+    assert when.types == {"time"} and [s.text for s in when.spans] == [s.text for s in where.spans]
+    assert [p.text for p in parts_of("What is the population and the area of it?")] == [
+        "What is the population", "the area of it?"]
+    spans = spans_of("Which records did it make")
+    assert [s.text for s in spans][:2] == ["records", "make"] and spans[0].plural and not spans[1].plural
+
+
+def test_the_shared_relation_matcher_scores_every_label_against_every_span():
+    match = relation_matcher(None)  # its words and paraphrases only: no encoder in this test
+    m = match(["head coach", "date published"], ["coach", "came out"])
+    assert m.shape == (2, 2)
+    assert m[0, 0] == pytest.approx(0.5) and m[0, 1] == 0.0
+    assert m[1, 1] == pytest.approx(1.0) and m[1, 0] == 0.0
+    assert match([], ["a"]).shape == (0, 1) and match(["a"], []).shape == (1, 0)

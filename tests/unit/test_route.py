@@ -1,0 +1,122 @@
+"""The route stage in a live session: the relation paths a question asks for, retrieval that
+follows them (the chain from the named entity to the answer is in the subgraph), the paths in
+`retrieve --json` and in the text output, and the knowledge pane's lines."""
+
+from __future__ import annotations
+
+import json
+
+from engine.config import Config
+from engine.session import Session
+from engine.turn_json import path_json, retrieval_json
+
+FB = "http://example.org/fb/"
+FOOTBALL = f"""@prefix ex: <{FB}> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
+ex:ann rdfs:label "Ann Berg" ; a ex:Player ; ex:playsFor ex:rovers ; ex:birthPlace ex:oslo ;
+    ex:birthDate "1990-04-02"^^xsd:date .
+ex:rovers rdfs:label "Harbour Rovers" ; a ex:Club ; ex:headCoach ex:carl ; ex:homeGround ex:quay ;
+    ex:founded "1901"^^xsd:gYear ; ex:league ex:north .
+ex:carl rdfs:label "Carl Dunn" ; a ex:Coach ; ex:birthPlace ex:bergen .
+ex:ole rdfs:label "Ole Lund" ; a ex:Player ; ex:playsFor ex:rovers .
+ex:eva rdfs:label "Eva Holm" ; a ex:Player ; ex:playsFor ex:rovers .
+ex:oslo rdfs:label "Oslo" . ex:bergen rdfs:label "Bergen" . ex:quay rdfs:label "Quay Park" .
+ex:north rdfs:label "North League" .
+ex:Player rdfs:label "player" . ex:Club rdfs:label "football club" . ex:Coach rdfs:label "coach" .
+ex:playsFor rdfs:label "plays for" . ex:headCoach rdfs:label "head coach" . ex:homeGround rdfs:label "home ground" .
+ex:birthPlace rdfs:label "place of birth" . ex:birthDate rdfs:label "date of birth" . ex:founded rdfs:label "founded" .
+ex:league rdfs:label "league" .
+"""
+
+
+def session(tmp_path, text=FOOTBALL, name="kg.ttl") -> Session:
+    kg = tmp_path / name
+    kg.write_text(text, encoding="utf-8")
+    return Session.open(Config(kg=[str(kg)], memory=True, demo="none", now="2026-03-02T09:00:00"))
+
+
+def labels(path) -> list[str]:
+    return [s.label for s in path.steps]
+
+
+def test_a_two_hop_question_routes_through_the_middle_entity_and_retrieval_keeps_the_chain(tmp_path):
+    s = session(tmp_path)
+    state = s.user_turn("Who is the head coach of the club Ann Berg plays for?", answer=False)
+    assert state.paths and labels(state.paths[0]) == ["plays for", "head coach"]
+    assert state.paths[0].values == ["Carl Dunn"]
+    keys = {c.fact.key for c in state.retrieved}
+    assert (FB + "ann", FB + "playsFor", FB + "rovers") in keys and (FB + "rovers", FB + "headCoach", FB + "carl") in keys
+    assert "route" in state.timings_ms
+
+
+def test_an_inverse_list_is_gathered_whole_and_retrieved(tmp_path):
+    s = session(tmp_path)
+    state = s.user_turn("Which players play for Harbour Rovers?", answer=False)
+    path = state.paths[0]
+    assert labels(path) == ["plays for"] and not path.steps[0].forward
+    assert path.asks_all and path.total == 3 and sorted(path.values) == ["Ann Berg", "Eva Holm", "Ole Lund"]
+    said = " ".join(c.text for c in state.retrieved)
+    assert all(name in said for name in ("Ann Berg", "Eva Holm", "Ole Lund"))
+
+
+def test_a_question_about_what_the_entity_lacks_routes_nowhere(tmp_path):
+    s = session(tmp_path)
+    assert s.user_turn("What is the ticket price of Harbour Rovers?", answer=False).paths == []
+    assert s.user_turn("Hello!", answer=False).paths == []
+
+
+def test_the_paths_are_in_the_json_of_a_turn(tmp_path):
+    s = session(tmp_path)
+    state = s.user_turn("Who is the head coach of the club Ann Berg plays for?", answer=False)
+    doc = retrieval_json(state)
+    assert doc["paths"][0] == path_json(state.paths[0])
+    p = doc["paths"][0]
+    assert [st["label"] for st in p["steps"]] == ["plays for", "head coach"] and p["steps"][0]["forward"] is True
+    assert p["start"] == FB + "ann" and p["start_label"] == "Ann Berg" and p["values"] == ["Carl Dunn"]
+    assert p["chains"] == [[{"s": FB + "ann", "p": FB + "playsFor", "o": FB + "rovers"},
+                            {"s": FB + "rovers", "p": FB + "headCoach", "o": FB + "carl"}]]
+    assert p["total"] == 1 and p["cut"] == "" and doc["paths_note"] == ""
+    json.dumps(doc)
+
+
+def test_retrieve_prints_the_paths(tmp_path, capsys):
+    from cli.retrieve import main
+
+    kg = tmp_path / "kg.ttl"
+    kg.write_text(FOOTBALL, encoding="utf-8")
+    dialogue = tmp_path / "d.json"
+    dialogue.write_text(json.dumps([{"speaker": "user", "text": "Which players play for Harbour Rovers?"}]),
+                        encoding="utf-8")
+    assert main(["--kg", str(kg), "--dialogue", str(dialogue)], command="retrieve") == 0
+    out = capsys.readouterr().out
+    assert "path Harbour Rovers <- plays for: " in out and "(3 values)" in out
+
+
+def test_the_pane_says_the_chain_and_the_cut(tmp_path):
+    from engine.state import TurnState
+    from tui.widgets.knowledge import path_lines
+
+    s = session(tmp_path)
+    state = s.user_turn("Who is the head coach of the club Ann Berg plays for?", answer=False)
+    lines = [t.plain for t in path_lines(state, {FB + "rovers": "Harbour Rovers"})]
+    assert lines == ["path Ann Berg → plays for Harbour Rovers → head coach: Carl Dunn"]
+    state.paths_note = "path search from Ann Berg cut at 300 relation paths"
+    assert path_lines(state, {})[-1].plain == "⚠ path search from Ann Berg cut at 300 relation paths"
+    assert path_lines(TurnState(session_id="", turn=0, text="", now=None), {}) == []  # type: ignore[arg-type]
+
+
+def test_relations_without_labels_route_by_their_readable_local_names(tmp_path):
+    label = "<http://www.w3.org/2000/01/rdf-schema#label>"
+    text = f"""<http://ex.org/k/PadThai> {label} "Pad Thai" .
+<http://ex.org/k/PadThai> <http://ex.org/k/hasIngredient> <http://ex.org/k/RiceNoodles> .
+<http://ex.org/k/PadThai> <http://ex.org/k/hasIngredient> <http://ex.org/k/Tamarind> .
+<http://ex.org/k/PadThai> <http://ex.org/k/originCountry> <http://ex.org/k/Thailand> .
+<http://ex.org/k/Thailand> <http://ex.org/k/capitalCity> <http://ex.org/k/Bangkok> .
+"""
+    s = session(tmp_path, text, "kg.nt")
+    state = s.user_turn("What are the ingredients of Pad Thai?", answer=False)
+    assert labels(state.paths[0]) == ["has ingredient"] and state.paths[0].asks_all
+    assert sorted(state.paths[0].values) == ["Rice Noodles", "Tamarind"]
+    two = s.user_turn("What is the capital city of the country Pad Thai comes from?", answer=False)
+    assert labels(two.paths[0]) == ["origin country", "capital city"] and two.paths[0].values == ["Bangkok"]
