@@ -84,7 +84,7 @@ class Config:
     rewrite: str = _opt("rules", "coreference rewrite of the user turn", choices=("rules", "llm"))
     # Checking
     checker: str = _opt("structured", "claim splitter and verifier", choices=("structured", "llm"))
-    # engine.stages.check.factcheck.split.MAX_CLAIMS is the splitter's own ceiling (a test keeps them equal).
+    # engine.factcheck.split.MAX_CLAIMS is the splitter's own ceiling (a test keeps them equal).
     max_claims: int = _opt(400, "most claims of a reply that are checked (the rest is reported as not checked)",
                            ge=1, le=400)
     refine_steps: int = _opt(1, "regenerations when a claim is contradicted (0: never)", ge=0, le=10)

@@ -29,7 +29,7 @@ def parser(command: str) -> ArgumentParser:
 
 
 def checks_json(checks: list[Check]) -> list[dict[str, Any]]:
-    return [{"claim": c.claim, "verdict": c.verdict, "evidence": c.evidence, "reason": c.reason} for c in checks]
+    return [c.to_json() for c in checks]
 
 
 def turn_json(state: TurnState) -> dict[str, Any]:

@@ -338,7 +338,7 @@ def nothing_found(state: TurnState) -> bool:
 def _verify(state: TurnState, ctx: TurnContext, text: str) -> tuple[list[Check], float | None, float | None]:
     """The composed answer goes through the same checks as a model's reply."""
     from engine.stages.check import make_verifier
-    from engine.stages.check.factcheck import check_reply, scores
+    from engine.factcheck import check_reply, scores
 
     trial = dataclasses.replace(state, response=text)
     checks = check_reply(text, make_verifier(trial, ctx))
@@ -420,13 +420,11 @@ def says_best_fact(check: Check, best: list[Candidate]) -> bool:
     """A supported claim that states one of the facts kgchat would answer with (the same
     triple, or the same sentence): a reply that only says "X is a human" or names X's given
     name does not answer "where was X born"."""
-    ev = check.evidence if isinstance(check.evidence, dict) else {}
-    if check.verdict != "supported" or ev.get("source") == "dialogue":
+    ev = check.evidence
+    if check.verdict != "supported" or ev.source == "dialogue":
         return False
     keys = {c.fact.key for c in best} | {text_key(c.text) for c in best}
-    found = [ev] + [m for m in ev.get("more") or [] if isinstance(m, dict)]
-    return any((e.get("s"), e.get("p"), e.get("o")) in keys or text_key(str(e.get("text") or "")) in keys
-               for e in found)
+    return any((e.s, e.p, e.o) in keys or text_key(e.text) in keys for e in [ev, *ev.more])
 
 
 def dominant(facts: list[Candidate]) -> list[Candidate]:
@@ -446,8 +444,7 @@ def invented(checks: list[Check], dialogue: str) -> list[str]:
     """Names the reply's claims state that the knowledge graph has nothing of, and that the user
     did not say either ("The mayor of Vienna is Viktor Koprivin", over a KG without mayors)."""
     said = dialogue.casefold()
-    names = (n for c in checks if c.verdict == "nei" and isinstance(c.evidence, dict)
-             for n in c.evidence.get("unknown") or [])
+    names = (n for c in checks if c.verdict == "nei" for n in c.evidence.unknown)
     return list(dict.fromkeys(n for n in names if n.casefold() not in said))
 
 
@@ -476,10 +473,9 @@ def replacement_reason(checks: list[Check], response: str, error: str, facts: li
 def _contradicting_evidence(checks: list[Check]) -> list[str]:
     out: dict[str, None] = {}
     for c in checks:
-        ev = c.evidence if isinstance(c.evidence, dict) else {}
-        text = ev.get("text") if c.verdict == "contradicted" and ev.get("source") != "dialogue" else None
-        if isinstance(text, str) and text:
-            out.setdefault(text, None)
+        ev = c.evidence
+        if c.verdict == "contradicted" and ev.source != "dialogue" and ev.text:
+            out.setdefault(ev.text, None)
     return list(out)
 
 

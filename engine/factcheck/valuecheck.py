@@ -4,26 +4,31 @@ numbers with a unit, and availability in a calendar."""
 from __future__ import annotations
 
 import re
+from datetime import datetime
 
-from engine.stages.check.factcheck import values as V
-from engine.stages.check.factcheck.names import FUNCTION_WORDS
-from engine.stages.check.factcheck.relations import (
+from engine.factcheck import values as V
+from engine.factcheck.names import FUNCTION_WORDS
+from engine.factcheck.relations import (
     COUNT_NOUNS,
     TIME_SLOTS,
     cued,
     custom,
     functional,
-    glosses,
     label_words,
 )
-from engine.stages.check.factcheck.slots import Judgement, KFact, Slot
+from engine.factcheck.kg import KGView
+from engine.factcheck.slots import Judgement, KFact, Reading, Slot
 from engine.nlp.timeexpr import hhmm
+from engine.relations import Relation, RelationMatcher, content_stems, glosses, relation_kind, unit_of
+from engine.state import Evidence
 
 FREE = re.compile(r"\b(?:free|available|open)\b", re.IGNORECASE)
 NOTHING_ON = re.compile(r"\b(?:(?:has|have) no (?:bookings|meetings|events|appointments)|has nothing (?:booked|scheduled|planned)|"
                         r"(?:is|are) free all day|(?:is|are) free the whole day)\b", re.IGNORECASE)
 BUSY = re.compile(r"\b(?:busy|occupied|taken|unavailable|booked up|in a meeting)\b", re.IGNORECASE)
 THEN = re.compile(r"\b(?:then|at that time|at that hour)\b", re.IGNORECASE)
+# Words a claim uses around a relation that say nothing of its value.
+STATED_FILLER = content_stems("main usual usually typical typically kind type sort style dish course one thing made")
 # Literal kinds no other kind of value can stand for.
 CONTACT_KINDS = ("phone", "email")
 
@@ -35,85 +40,129 @@ def _years(slot: Slot) -> bool:
 
 
 class ValueChecks:
-    """Mixed into engine.stages.check.factcheck.verify.Verifier: the value half of a judgement."""
+    """The value half of a judgement: dates, times, contacts, counts and measures of a claim
+    against the literal facts of the things it names, and availability in a calendar."""
+
+    def __init__(self, kg: KGView, matcher: RelationMatcher, now: datetime | None = None, times=()):
+        self.kg = kg
+        self.matcher = matcher
+        self.now = now
+        self.times = list(times)  # times the user's turn named, for a reply's "then" ("X is busy then")
 
     def _numbered(self, v: V.Value, ents: list[str], cues: set[str]) -> tuple[list[KFact], bool] | None:
         """"Her office is 323": a number that stands for a named thing ("Office 323")."""
         if v.kind != "number":
             return None
         for a in ents:
-            for slot in self.slots(a).values():
+            for slot in self.kg.slots(a).values():
                 if slot.direction != "out" or slot.literal or slot.key not in cues:
                     continue
-                numbered = [kf for kf in slot.facts if re.search(r"\d", self.label(kf.other))]
+                numbered = [kf for kf in slot.facts if re.search(r"\d", self.kg.label(kf.other))]
                 if numbered:
                     said = f"{v.value[0]:g}"
-                    hits = [kf for kf in numbered if said in re.findall(r"\d+", self.label(kf.other))]
+                    hits = [kf for kf in numbered if said in re.findall(r"\d+", self.kg.label(kf.other))]
                     return (hits or numbered), bool(hits)
         return None
 
-    def _same_unit(self, v: V.Value, slot: Slot) -> bool:
+    def _same_unit(self, v: V.Value, slot: Slot, r: Reading) -> bool:
         """A year is compared only with dates and with years, a number with a unit ("194
         minutes", "500,000 listeners") only with relations that speak of that unit."""
         words = label_words(slot.facts[0].p_label) + " " + slot.key.lower()
-        if slot.key in self._said:
+        if slot.key in r.said:
             return True  # "seats 180 people": the claim names the relation (capacity) itself
         if v.kind == "year" and not (slot.kind == "date" or "year" in words or _years(slot)):
             return False
         if v.kind not in ("number", "year"):
             return True
-        after = re.findall(r"[a-z]+", self._blank[v.end:v.end + 40].lower())[:2]
+        if v.unit is not None:
+            # "about an hour" is a duration: not a count of calories, not a year
+            holds = relation_kind(slot.facts[0].p_label or slot.key, slot.facts[0].fact.o, slot.facts[0].fact.datatype)
+            if holds == v.unit.kind:
+                r.unit_said.add(slot.key)
+                return True
+            if holds != "number":
+                return False
+        after = re.findall(r"[a-z]+", r.blank[v.end:v.end + 40].lower())[:2]
         unit = [w for w in after if w not in FUNCTION_WORDS]
         if not unit:
             return True
         said = " ".join(unit) + " " + glosses(" ".join(unit))
         if any(w[:5] in words for w in said.split() if len(w) >= 4) or cued(slot.key, "", " ".join(unit)):
-            self._unit_said.add(slot.key)
+            r.unit_said.add(slot.key)
             return True
         return False
 
-    def _literal_slots(self, v: V.Value, a: str, cues: set[str]) -> list[Slot]:
-        rivals = [s for s in self.slots(a).values() if s.literal and s.direction == "out" and V.comparable(v, s.kind)
-                  and self._same_unit(v, s)]
+    def _literal_slots(self, v: V.Value, a: str, cues: set[str], r: Reading) -> list[Slot]:
+        """The relations of `a` that the value may be a value of: those the claim names, else the
+        one the relation matcher finds the claim's words closest to; every relation of the
+        value's kind only when the claim has no words of a relation ("Seminar: Monday, 11 am")."""
+        rivals = [s for s in self.kg.slots(a).values() if s.literal and s.direction == "out" and V.comparable(v, s.kind)
+                  and self._same_unit(v, s, r)]
         if v.kind == "time" and v.slot:
             timed = [s for s in rivals if s.key in TIME_SLOTS[v.slot]]
             if timed:
                 return timed
         named = [s for s in rivals if s.key in cues]
-        return named or rivals
+        if named or len(rivals) < 2 or not r.phrase:
+            return named or rivals
+        labels = [Relation(s.facts[0].p_label or label_words(s.key), s.key) for s in rivals]
+        best = self.matcher.best(r.phrase, labels)
+        return [s for s in rivals if best is not None and s.key == best.relation.key]
 
-    def _value_support(self, v: V.Value, ents: list[str], cues: set[str], blank: str) -> list[KFact]:
+    def value_support(self, v: V.Value, ents: list[str], cues: set[str], r: Reading) -> list[KFact]:
         for a in ents:
-            for slot in self._literal_slots(v, a, cues):
+            for slot in self._literal_slots(v, a, cues, r):
+                said = V.in_unit(v, unit_of(slot.facts[0].p_label or slot.key))
                 for kf in slot.facts:
-                    if V.matches(v, kf.kind, kf.value):
+                    if V.matches(said, kf.kind, kf.value):
                         return [kf]
-        counted = self._count(v, ents, blank) or self._numbered(v, ents, cues)
+        counted = self._count(v, ents, r.blank) or self._numbered(v, ents, cues)
         return counted[0][:1] if counted and counted[1] else []
 
-    def _value_clash(self, v: V.Value, ents: list[str], cues: set[str], blank: str,
+    def value_clash(self, v: V.Value, ents: list[str], cues: set[str], r: Reading,
                      said: set[str] = frozenset()) -> tuple[KFact, str] | None:
-        counted = self._count(v, ents, blank)
+        counted = self._count(v, ents, r.blank)
         if counted and not counted[1]:
             facts = counted[0]
             return facts[0], f"the KG lists {len(facts)}, not {v.text}"
         numbered = self._numbered(v, ents, cues)
         if numbered and not numbered[1] and all(functional(kf.key, len(numbered[0])) for kf in numbered[0]):
             kf = numbered[0][0]
-            return kf, f"the KG says {self.say(kf)}, not {v.text}"
+            return kf, f"the KG says {self.kg.say(kf)}, not {v.text}"
         for a in ents:
-            slots = self._literal_slots(v, a, cues)
-            if slots and all(self._single(s, said) for s in slots):
+            slots = self._literal_slots(v, a, cues, r)
+            if slots and all(self.kg.single(s, said | r.unit_said) for s in slots):
                 kf = slots[0].facts[0]
-                return kf, f"the KG says {self.say(kf)}, not {v.text.strip()}"
+                return kf, f"the KG says {self.kg.say(kf)}, not {v.text.strip()}"
             # "Her phone number is 09:30": a contact attribute named outright and given a value
             # that cannot be one. Dates and times stay out: "starts on Tuesday" is a fine claim.
-            named = [s for s in self.slots(a).values() if s.literal and s.direction == "out" and s.key in cues
+            named = [s for s in self.kg.slots(a).values() if s.literal and s.direction == "out" and s.key in cues
                      and s.kind in CONTACT_KINDS and not V.comparable(v, s.kind) and functional(s.key, len(s.facts))]
             if len(named) == 1:
                 kf = named[0].facts[0]
-                return kf, f"the KG says {self.say(kf)}, not {v.text.strip()}"
+                return kf, f"the KG says {self.kg.say(kf)}, not {v.text.strip()}"
         return None
+
+    def text_value(self, ents: list[str], r: Reading) -> tuple[list[KFact], tuple[KFact, str] | None]:
+        """A value the KG holds as words ("medium", "stir-fried", "main course") said in the
+        claim: (the facts whose words it says, a clash when it states a one-valued relation of
+        words and says other words than the KG's)."""
+        said = content_stems(r.blank)
+        found, clash = [], None
+        for a in ents:
+            for slot in self.kg.slots(a).values():
+                if not slot.literal or slot.direction != "out" or slot.kind != "text":
+                    continue
+                for kf in slot.facts:
+                    words = content_stems(kf.fact.o)
+                    if words and words <= said:
+                        found.append(kf)
+                if clash is None and not found and slot.key in r.said and self.kg.single(slot, r.said):
+                    label = content_stems(slot.facts[0].p_label or label_words(slot.key))
+                    if said - label - STATED_FILLER:
+                        kf = slot.facts[0]
+                        clash = kf, f"the KG says {self.kg.say(kf)}"
+        return found, (None if found else clash)
 
     def _count(self, v: V.Value, ents: list[str], blank: str) -> tuple[list[KFact], bool] | None:
         """"has 4 members": the number of values of one relation, in a closed-world calendar."""
@@ -125,31 +174,31 @@ class ValueChecks:
             return None
         key, direction = COUNT_NOUNS[noun]
         for a in ents:
-            slot = self.slots(a).get((key, direction))
+            slot = self.kg.slots(a).get((key, direction))
             if slot is not None:
                 return slot.facts, V.matches(v, "number", float(len(slot.facts)))
         return None
 
-    def _unknown_clash(self, name: str, ents: list[str], cues: set[str],
+    def unknown_clash(self, name: str, ents: list[str], cues: set[str], r: Reading,
                        said: set[str] = frozenset()) -> tuple[KFact, str] | None:
         # An invented name stands in for a person, or for a room when it says so; for a
         # relation of one's own KG that the claim states and that holds one thing here ("formed
         # in Toronto"), for that thing, whatever its kind.
         looks_like = {"room"} if re.search(r"\b(room|office)\b", name, re.I) else None
         for a in ents:
-            for slot in self.slots(a).values():
+            for slot in self.kg.slots(a).values():
                 if (slot.direction == "out" and not slot.literal and slot.key in cues
-                        and self._single(slot, said)):
+                        and self.kg.single(slot, said | r.unit_said)):
                     stated_here = slot.key in said and custom(slot.key)
-                    if not stated_here and not self.slot_category(slot) & (looks_like or {"person"}):
+                    if not stated_here and not self.kg.slot_category(slot) & (looks_like or {"person"}):
                         continue
                     kf = slot.facts[0]
-                    return kf, f"the KG says {self.say(kf)}; it knows no {name}"
+                    return kf, f"the KG says {self.kg.say(kf)}; it knows no {name}"
         return None
 
     # -- availability ------------------------------------------------------------------------
 
-    def _availability(self, text: str, blank: str, ents: list[str], values: list[V.Value]) -> Judgement | None:
+    def availability(self, text: str, blank: str, ents: list[str], values: list[V.Value]) -> Judgement | None:
         whole_day = bool(NOTHING_ON.search(blank))  # "has no bookings today"
         says_free, says_busy = bool(FREE.search(blank)) or whole_day, bool(BUSY.search(blank))
         times = [v for v in values if v.kind == "time"]
@@ -160,7 +209,7 @@ class ValueChecks:
             values = values + [V.Value("date", (d.year, d.month, d.day, d.weekday()), 0, 0, "then")]
         if not (says_free or says_busy) or not (times or whole_day):
             return None
-        who = next((e for e in ents if self.category(e) & {"person", "room"}), None)
+        who = next((e for e in ents if self.kg.category(e) & {"person", "room"}), None)
         if who is None:
             return None
         dates = [v for v in values if v.kind == "date"]
@@ -173,15 +222,15 @@ class ValueChecks:
             day = (d.year, d.month, d.day, d.weekday())
         else:
             return None
-        slots = self.slots(who)
-        keys = [("attendee", "in"), ("organizer", "in")] if "person" in self.category(who) else [("location", "in")]
+        slots = self.kg.slots(who)
+        keys = [("attendee", "in"), ("organizer", "in")] if "person" in self.kg.category(who) else [("location", "in")]
         events = {f.other for k in keys if k in slots for f in slots[k].facts}
         moments = times[0].value if times else frozenset(range(0, 24 * 60))
         if len(moments) > 1 and times:  # "at 3": the working-hours reading
             moments = frozenset(x for x in moments if 7 * 60 <= x <= 19 * 60) or moments
         busy_with: list[KFact] = []
         for e in sorted(events):
-            es = self.slots(e)
+            es = self.kg.slots(e)
             date_f = es.get(("date", "out"))
             start_f, end_f = es.get(("start_time", "out")), es.get(("end_time", "out"))
             if not (date_f and start_f and end_f):
@@ -192,15 +241,15 @@ class ValueChecks:
             if any(start <= t < end for t in moments):
                 busy_with = [start_f.facts[0], end_f.facts[0]]
                 break
-        name = self.label(who)
+        name = self.kg.label(who)
         when = hhmm(min(moments)) if times else ""
         if busy_with:
-            ev = self.say(busy_with[0])
+            ev = self.kg.say(busy_with[0])
             verdict = "supported" if says_busy and not says_free else "contradicted"
             busy = f"is busy at {when}" if times else "has something that day"
             return Judgement(verdict, busy_with, reason=f"the KG says {ev}, so {name} {busy}")
         verdict = "supported" if says_free else "contradicted"
         return Judgement(verdict, reason=f"{name} has nothing in the calendar at {when} that day" if times
                          else f"{name} has nothing in the calendar that day",
-                         extra={"text": f"{name} has no event {'at ' + when + ' ' if times else ''}that day", "s": who,
-                                "source": "kg"})
+                         extra=Evidence(text=f"{name} has no event {'at ' + when + ' ' if times else ''}that day", s=who,
+                                        source="kg"))
