@@ -56,6 +56,7 @@ words alone, and for 70% of the plain ones at 95%. Stricter settings bought no p
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -107,7 +108,8 @@ def stem(word: str) -> str:
 
 
 def _letters(text: str) -> list[str]:
-    return re.findall(r"[a-z]+", split_words(text).lower())
+    plain = unicodedata.normalize("NFKD", split_words(text).lower())  # "maître" reads as "maitre"
+    return re.findall(r"[a-z]+", "".join(c for c in plain if not unicodedata.combining(c)))
 
 
 @lru_cache(maxsize=8192)

@@ -29,8 +29,11 @@ o:composedBy rdfs:label "composed by" .
 o:lena rdfs:label "Lena Holt" ; o:speaks o:danish, o:german ; o:memberOf o:nordic ; o:bornIn o:frb .
 o:aksel rdfs:label "Aksel Berg" ; o:speaks o:danish ; o:bornIn o:aarhus .
 o:mette rdfs:label "Mette Dahl" ; o:memberOf o:nordic ; o:bornIn o:aarhus .
-o:nordic rdfs:label "Nordic Symphony" ; o:conductor o:aksel ; o:hallLengthMetres 1230 .
-o:suite rdfs:label "Fjord Suite" ; o:durationMinutes 58 ; o:composedBy o:aksel .
+o:founded rdfs:label "founded" .
+o:mode rdfs:label "mode" .
+o:nordic rdfs:label "Nordic Symphony" ; o:conductor o:aksel ; o:hallLengthMetres 1230 ; o:founded 1962 .
+o:suite rdfs:label "Fjord Suite" ; o:durationMinutes 58 ; o:composedBy o:aksel ; o:mode "minor" .
+o:saga rdfs:label "Harbour Saga" ; o:mode "major" .
 o:danish rdfs:label "Danish" .
 o:german rdfs:label "German" .
 o:frb rdfs:label "Frederiksberg" ; o:locatedIn o:cph .
@@ -84,6 +87,20 @@ def test_units_convert_and_about_rounds_at_the_last_digit(kg):
     assert verdicts(kg, "The Fjord Suite lasts about two hours.")[0][1] == "contradicted"
     assert verdicts(kg, "The Fjord Suite lasts 58 minutes.")[0][1] == "supported"
     assert verdicts(kg, "Nordic Symphony's hall is about 1.2 km long.")[0][1] == "supported"
+
+
+def test_a_value_the_kg_holds_in_words(kg):
+    assert verdicts(kg, "The Fjord Suite's mode is minor.")[0][1] == "supported"
+    assert verdicts(kg, "The Fjord Suite's mode is major.")[0][1] == "contradicted"
+
+
+def test_a_place_or_a_year_of_another_relation_decides_nothing(kg):
+    # born in Aarhus, no place of death: "died in Aarhus" is nei, not a birth place
+    assert verdicts(kg, "Mette Dahl died in Aarhus.")[0][1] == "nei"
+    # the one year the orchestra has is its founding: a prize year is not compared with it
+    assert verdicts(kg, "Nordic Symphony won a prize in 1970.")[0][1] == "nei"
+    assert verdicts(kg, "Nordic Symphony was founded in 1970.")[0][1] == "contradicted"
+    assert verdicts(kg, "Nordic Symphony was founded in 1962.")[0][1] == "supported"
 
 
 def test_what_the_user_said_is_no_evidence_for_the_kg(kg):

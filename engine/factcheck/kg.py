@@ -18,8 +18,11 @@ PERSON_TYPES = frozenset("person human people agent lecturer professor teacher s
                          "actress author writer director producer player athlete employee researcher scientist chef "
                          "cook politician mayor composer drummer guitarist".split())
 PERSON_KEYS = frozenset({"P21", "P735", "P734", "P569", "P19"})
-PERSON_RECORD = re.compile(r"\b(?:given|first|family|last) ?names?\b|\bsex\b|\bgender\b|\b(?:date|place) of birth\b",
-                           re.IGNORECASE)
+# Relations that record a name, a gender or a source: they say nothing a claim's words could mean.
+RECORD = re.compile(r"\b(?:given|first|family|last|middle|nick|sur|fore) ?names?\b|^names?$|\bsex\b|\bgender\b|"
+                    r"\bdescribed (?:by|at)\b|\bsource\b", re.IGNORECASE)
+PERSON_RECORD = re.compile(r"\b(?:given|first|family|last) ?names?\b|\bsex\b|\bgender\b|\b(?:date|place) of birth\b|"
+                           r"\bborn\b", re.IGNORECASE)
 OFFICE_KIND = re.compile(r"^urn:kgchat:kg:[^:]+:(person|event|room|group):")
 CLASS_KIND = {iri: kind for kind, iri in OFFICE_CLASSES.items()}
 PROPERTY = re.compile(r"/(?:entity|prop/direct)/P\d+$")

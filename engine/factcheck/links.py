@@ -14,9 +14,9 @@ from engine.factcheck.relations import (
     relation_phrase,
     stated,
 )
-from engine.factcheck.kg import KGView
+from engine.factcheck.kg import RECORD, KGView
 from engine.factcheck.slots import KFact, Reading, Slot
-from engine.relations import MATCH_MIN, Relation, RelationMatcher, glosses
+from engine.relations import MATCH_MIN, Relation, RelationMatcher, content_stems, glosses
 from engine.sentences import sentence
 
 # Relations that put a place inside another (Wikidata: located in the administrative territorial
@@ -24,6 +24,9 @@ from engine.sentences import sentence
 CONTAINMENT_KEYS = frozenset({"P131", "P17", "P361", "P30", "P706"})
 CONTAINMENT = re.compile(r"^(?:country|region|province|county|district|state|continent|campus|building)$|"
                          r"\b(?:located|situated|part of|within|inside|contained in)\b")
+# A relation whose label says its value is a place: "in" introduces that value ("born in Italy").
+GENERIC_PLACE = content_stems("place date time location country city")
+PLACE_LABEL = re.compile(r"\b(?:place|location|country|city|town|room|venue|origin|headquarters|residence|hometown)\b")
 SEMANTIC_MARGIN = 0.05  # how much closer to the claim one relation's sentence must be than the next
 PREPOSITIONS = frozenset("in at on from during near inside into within across to by of for with".split())
 LOCATIVE = frozenset("in at on from during near inside into within across".split())
@@ -59,10 +62,11 @@ class RelationChecks:
                     return iri
         return None
 
-    def stated(self, blank: str, ents: list[str]) -> set[str]:
+    def stated(self, blank: str, ents: list[str], guess: bool = True) -> set[str]:
         """The relations the claim states outright (see relations.stated); for a KG of one's own,
-        when no label's words are said, the one the relation matcher finds the claim's wording
-        states, by a clear margin."""
+        when no label's words are said and `guess`, the one the relation matcher finds the
+        claim's wording states, by a clear margin (never a name or gender record: "sister" is
+        not a family name)."""
         glossed = glosses(blank)
         score: dict[str, float] = {}
         labels: dict[str, str] = {}
@@ -71,12 +75,12 @@ class RelationChecks:
                 label = slot.facts[0].p_label
                 if key not in score:
                     score[key] = stated(key, label, blank, glossed)
-                if custom(key):
+                if custom(key) and not RECORD.search(label_words(label)):
                     labels.setdefault(key, label_words(label))
         best = max(score.values(), default=0.0)
         out = {k for k, x in score.items() if x >= 0.5 and (x == best or x == 1.0)}
         phrase = relation_phrase(blank)
-        if out or len(labels) < 2 or not phrase:
+        if out or len(labels) < 2 or not phrase or not guess:
             return out
         best = self.matcher.best(phrase, [Relation(label, key) for key, label in labels.items()])
         if best is not None:
@@ -129,9 +133,10 @@ class RelationChecks:
             if a == b:
                 continue
             if said and not (self._possessive(a, r) or self._possessive(b, r)):
-                preps = (self._preposition(b, r), self._preposition(a, r))
+                preps = (self._preposition(b, r), self._preposition(a, r)) if self._verb_fits(a, b, r) else ()
                 stated = [slot for slot in self.kg.slots(a).values() if not slot.literal and (
-                    slot.key in said or any(self._by_preposition(slot, p) for p in preps))]
+                    slot.key in said or any(self._by_preposition(slot, p, self._verb_before(x, r))
+                                            for p, x in zip(preps, (b, a))))]
                 for slot in stated:
                     if b in slot.others:
                         return [f for f in slot.facts if f.other == b][:1]
@@ -188,10 +193,41 @@ class RelationChecks:
         words = [w.lower() for w in re.findall(r"[A-Za-z']+", r.text[:spans[0][0]])[-4:]]
         return next((w for w in reversed(words) if w in PREPOSITIONS), "")
 
-    def _by_preposition(self, slot: Slot, prep: str) -> bool:
+    def _verb_before(self, iri: str, r: Reading) -> str:
+        """The word before the preposition that introduces a thing ("born" in "born in Italy")."""
+        spans = r.where.get(iri)
+        if not spans:
+            return ""
+        words = [w.lower() for w in re.findall(r"[A-Za-z']+", r.text[:spans[0][0]])[-3:]]
+        return next((w for w in reversed(words) if w not in PREPOSITIONS and w not in ("the", "a", "an")), "")
+
+    def _verb_fits(self, a: str, b: str, r: Reading) -> bool:
+        """Does the verb before b's preposition say a relation a has? "Caesar salad was invented
+        in Italy" (the dish has an inventor: "in" may give its origin); "The man who invented
+        Caesar salad was born in Mexico" (the dish has no birth: "in" is not the dish's place)."""
+        verb = self._verb_before(b, r)
+        gloss = glosses(verb) if verb else ""
+        if not gloss:
+            return True
+        own = frozenset().union(*(content_stems(s.facts[0].p_label or label_words(s.key)) for s in self.kg.slots(a).values()))
+        return bool(content_stems(verb + " " + gloss) & own)
+
+    @staticmethod
+    def _verb_says(slot: Slot, verb: str) -> bool:
+        """Does the verb before a place's preposition allow this place relation? "died in
+        Vienna" is no birth place; "meets in TB G.01" is the course's room; "is in" any place."""
+        gloss = glosses(verb) if verb else ""
+        if not gloss:
+            return True
+        specific = content_stems(verb + " " + gloss) - GENERIC_PLACE
+        return bool(specific & content_stems(label_words(slot.facts[0].p_label or slot.key)))
+
+    def _by_preposition(self, slot: Slot, prep: str, verb: str = "") -> bool:
         """A place or time preposition says its own relation, whatever the verb says: "taught in
         the Turing Building" is where the course is held."""
-        return prep in LOCATIVE and (cued(slot.key, "", prep) or prep in label_words(slot.facts[0].p_label).split())
+        words = label_words(slot.facts[0].p_label)
+        return prep in LOCATIVE and (cued(slot.key, "", prep) or prep in words.split() or (
+            bool(PLACE_LABEL.search(words)) and self._verb_says(slot, verb)))
 
     def _possessive(self, iri: str, r: Reading) -> bool:
         return any(re.match(r"['’]s?\b", r.text[end:end + 2]) for _, end in r.where.get(iri, ()))
@@ -212,18 +248,24 @@ class RelationChecks:
             return None
         prep = self._preposition(b, r)
         for slot in self.kg.slots(a).values():
-            by_prep = self._by_preposition(slot, prep)
+            by_prep = self._by_preposition(slot, prep, self._verb_before(b, r))
             # a custom relation may be stated from its object's side ("X is head of the
             # department": the department's head)
             if slot.direction == "in" and (slot.key, "out") in self.kg.slots(b):
                 continue  # "Henrik's office is TB 3.04" is judged as Henrik's office, not the room's occupant
             if ((slot.direction == "out" or custom(slot.key)) and not slot.literal and (slot.key in said or by_prep)
                     and self.kg.single(slot, said | r.unit_said | ({slot.key} if by_prep else set()))
-                    and b not in slot.others and (prep not in LOCATIVE or by_prep)):
+                    and b not in slot.others and (prep not in LOCATIVE or by_prep or self._same_kind(slot, b))):
                 kf = slot.facts[0]
                 kind = "" if self.kg.slot_category(slot) & self.kg.category(b) else " (not even the right kind of thing)"
                 return kf, f"the KG says {self.kg.say(kf)}, not {self.kg.label(b)}{kind}"
         return None
+
+    def _same_kind(self, slot: Slot, b: str) -> bool:
+        """Is b a thing of the typed kind the relation's value is ("born in Hamburg" where the KG
+        says Berlin: both cities), so that "in" introduces it as that value, not as a place?"""
+        shared = self.kg.slot_category(slot) & self.kg.category(b)
+        return bool(shared - {"thing"})
 
     def entity_clash(self, b: str, ents: list[str], cues: set[str], fragment: bool, r: Reading,
                      said: set[str] = frozenset()) -> tuple[KFact, str] | None:
@@ -241,7 +283,7 @@ class RelationChecks:
             named = [slot for slot in fitting if slot.key in cues]
             prep = self._preposition(b, r)
             for slot in named or (fitting if fragment and len(fitting) == 1 else []):
-                if prep in LOCATIVE and not self._by_preposition(slot, prep):
+                if prep in LOCATIVE and not self._by_preposition(slot, prep, self._verb_before(b, r)):
                     continue  # "composed in Aarhus" names a place, not the composer
                 if b not in slot.others:
                     kf = slot.facts[0]

@@ -59,7 +59,7 @@ _COMPILED = {k: re.compile(v, re.IGNORECASE) for k, v in CUES.items()}
 # One value per subject: another value is a contradiction.
 FUNCTIONAL = frozenset({"email", "phone", "date", "start_time", "end_time", "location", "organizer", "office",
                         "member_of", "group", "P19", "P20", "P569", "P570", "P577", "P1082", "P2047", "P36",
-                        "P21", "P159"})
+                        "P21", "P159", "P571", "P576", "P2046"})
 # Usually one value: a contradiction when the KG lists exactly one and the claim names another.
 MOSTLY_SINGLE = frozenset({"P57", "P50", "P27", "P495", "P364", "P17", "P131", "P26", "P54", "P641"})
 # A time said after "from"/"starts" is a start, after "until"/"ends" an end.

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from engine.factcheck.relations import relation_phrase
+from engine.relations import phrase_words
 from engine.state import Evidence, Verdict
 from kgstore.terms import Fact
 
@@ -49,7 +50,7 @@ class Reading:
     @property
     def phrase(self) -> str:
         """The words of the claim that say its relation (names, values and function words out)."""
-        return relation_phrase(self.blank)
+        return phrase_words(relation_phrase(self.blank))
 
 
 @dataclass

@@ -4,10 +4,11 @@ numbers with a unit, and availability in a calendar."""
 from __future__ import annotations
 
 import re
+import unicodedata
 from datetime import datetime
 
 from engine.factcheck import values as V
-from engine.factcheck.names import FUNCTION_WORDS
+from engine.factcheck.names import FUNCTION_WORDS, blank_out
 from engine.factcheck.relations import (
     COUNT_NOUNS,
     TIME_SLOTS,
@@ -37,6 +38,14 @@ def _years(slot: Slot) -> bool:
     """Integers that read as years ("founded 1965", "opened 2004")."""
     return slot.kind == "number" and all(float(kf.value).is_integer() and 1000 <= kf.value <= 2100
                                          for kf in slot.facts)
+
+
+def whole_words(phrase: str, text: str) -> bool:
+    """Does `text` say `phrase` word for word (case and accents aside)?"""
+    def fold(s: str) -> str:
+        s = unicodedata.normalize("NFKD", s.casefold())
+        return "".join(c for c in s if not unicodedata.combining(c))
+    return bool(re.search(r"(?<!\w)" + re.escape(fold(phrase).strip()) + r"(?!\w)", fold(text)))
 
 
 class ValueChecks:
@@ -103,8 +112,14 @@ class ValueChecks:
             if timed:
                 return timed
         named = [s for s in rivals if s.key in cues]
-        if named or len(rivals) < 2 or not r.phrase:
+        if named or not rivals or not r.phrase:
             return named or rivals
+        if len(rivals) == 1:
+            # "booked for Monday 2 March": the one relation of the value's kind, unless the claim's
+            # words name a relation of another notion ("won a prize in 2019" is no founding year)
+            notion = content_stems(glosses(r.phrase))
+            label = content_stems(rivals[0].facts[0].p_label or label_words(rivals[0].key))
+            return rivals if not notion or notion & label else []
         labels = [Relation(s.facts[0].p_label or label_words(s.key), s.key) for s in rivals]
         best = self.matcher.best(r.phrase, labels)
         return [s for s in rivals if best is not None and s.key == best.relation.key]
@@ -147,19 +162,34 @@ class ValueChecks:
         """A value the KG holds as words ("medium", "stir-fried", "main course") said in the
         claim: (the facts whose words it says, a clash when it states a one-valued relation of
         words and says other words than the KG's)."""
-        said = content_stems(r.blank)
+        spans = [span for spans in r.where.values() for span in spans]
+        plain = blank_out(r.text, spans)
+        said = content_stems(plain)  # the claim's words, its names out
         found, clash = [], None
         for a in ents:
             for slot in self.kg.slots(a).values():
-                if not slot.literal or slot.direction != "out" or slot.kind != "text":
+                if slot.direction != "out" or (slot.literal and slot.kind != "text"):
                     continue
+                partly = False
                 for kf in slot.facts:
-                    words = content_stems(kf.fact.o)
-                    if words and words <= said:
+                    # an entity named in lower case ("ambient", "medium") is said by its label,
+                    # as whole words ("filmed" does not say "film")
+                    words = content_stems(self.kg.value_label(kf))
+                    if words and kf.other not in ents and whole_words(self.kg.value_label(kf), plain):
                         found.append(kf)
-                if clash is None and not found and slot.key in r.said and self.kg.single(slot, r.said):
+                    # "maître d'" for "maître d'hôtel": the value's first word said, no clash
+                    first = content_stems(self.kg.value_label(kf).split(" ")[0])
+                    partly = partly or bool(first and first <= said)
+                if clash is None and not found and not partly and slot.key in r.said and self.kg.single(slot, r.said) and (
+                        slot.literal or not self.kg.category(slot.facts[0].other) & {"person"}):
+                    # "Pad Thai's main technique is deep-frying": words after the relation's own
+                    # label words give another value; a relation said only through a synonym, or
+                    # no words after it, give none
                     label = content_stems(slot.facts[0].p_label or label_words(slot.key))
-                    if said - label - STATED_FILLER:
+                    words = re.findall(r"[\w'’-]+", r.blank)
+                    at = max((i for i, w in enumerate(words) if content_stems(w) & label), default=None)
+                    after = content_stems(" ".join(words[at + 1:])) if at is not None else frozenset()
+                    if after - label - STATED_FILLER:
                         kf = slot.facts[0]
                         clash = kf, f"the KG says {self.kg.say(kf)}"
         return found, (None if found else clash)
@@ -194,6 +224,12 @@ class ValueChecks:
                         continue
                     kf = slot.facts[0]
                     return kf, f"the KG says {self.kg.say(kf)}; it knows no {name}"
+                # "runs in the Spring semester" where the KG's semester is the word "Autumn"
+                if (slot.direction == "out" and slot.literal and slot.kind == "text" and slot.key in said
+                        and custom(slot.key) and self.kg.single(slot, said)
+                        and whole_words(label_words(slot.facts[0].p_label or slot.key), r.text)):
+                    kf = slot.facts[0]
+                    return kf, f"the KG says {self.kg.say(kf)}, not {name}"
         return None
 
     # -- availability ------------------------------------------------------------------------

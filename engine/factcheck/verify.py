@@ -320,6 +320,9 @@ class Verifier:
                     self._pinned[self.kg.label(hit)] = hit
         if best.evidence:
             self.context += [kf.fact.s for kf in best.evidence[:1]]
+        said = [(m.start, c[0]) for m, c in anchors if m.end > m.start and len(c) == 1 and m.kind != "first_person"]
+        if said:  # the next claim's "it" is most likely what this one is about: its subject, said first
+            self.context.append(min(said)[1])
         if best.verdict == "nei" and not best.evidence:
             return self._from_dialogue(text) or best
         return best
@@ -397,7 +400,7 @@ class Verifier:
                 missing = [x for x in missing if not any(x == self.kg.label(e) for e in ents)]
             elif clash:
                 contra.append(clash)
-        path = self._along_path(r, ents, values) if (contra or missing or unplaced) and not support else None
+        path = self._along_path(r, ents, values) if not support else None
         if path is not None:
             j = path
         elif contra:
@@ -426,15 +429,13 @@ class Verifier:
         # department that offers Syntax", "Germany's capital"); the others are what it says of it
         for a in [min(named, key=lambda iri: r.where[iri][0][0])]:
             targets = [b for b in ents if b != a]
-            if not targets and not values:
-                continue
             first = [s for s in self.kg.slots(a).values() if not s.literal and s.key in r.said]
             for s1 in first:
                 for kf1 in s1.facts[:6]:
                     x = kf1.other
                     if x in ents:
                         continue
-                    said = self.links.stated(r.blank, [x]) - {s1.key}
+                    said = self.links.stated(r.blank, [x], guess=False) - {s1.key}
                     if not said:
                         continue
                     step = Reading(r.text, r.blank, {**r.where, x: r.where.get(a, [])}, said, set())
@@ -444,6 +445,14 @@ class Verifier:
                             return Judgement("supported", [kf1] + found, reason="the KG says " + " and ".join(
                                 self.kg.say(k) for k in [kf1] + found[:1]), supported=2)
                         clash = self.links.wrong_value(x, b, step, said)
+                        if clash:
+                            return Judgement("contradicted", [kf1, clash[0]],
+                                             reason=f"the KG says {self.kg.say(kf1)}; {clash[1]}")
+                    if not targets and not values:  # "The creator of nachos worked as a maître d'"
+                        worded, clash = self.values.text_value([x], step)
+                        if worded:
+                            return Judgement("supported", [kf1] + worded[:1], reason="the KG says " + " and ".join(
+                                self.kg.say(k) for k in [kf1] + worded[:1]), supported=2)
                         if clash:
                             return Judgement("contradicted", [kf1, clash[0]],
                                              reason=f"the KG says {self.kg.say(kf1)}; {clash[1]}")
