@@ -70,6 +70,10 @@ def main(argv: list[str], command: str = "check") -> int:
         print(f"{c.verdict:<{width}}  {c.claim}")
         if c.reason:
             print(f"{'':<{width}}  ({c.reason})")
+        if c.incomplete is not None:
+            i = c.incomplete
+            print(f"{'':<{width}}  (incomplete: names {i.named} of the {i.total} values of {i.relation}; "
+                  f"not named: {', '.join(i.missing[:5])})")
     score = "n/a" if state.fact_score is None else f"{state.fact_score:.2f}"
     neip = "n/a" if state.neip is None else f"{state.neip:.2f}"
     more = " (more not checked)" if state.checks_truncated else ""

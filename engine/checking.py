@@ -11,7 +11,7 @@ from engine.state import Check, TurnState
 def make_verifier(state: TurnState, ctx: TurnContext):
     from engine.nlp.encoder import encoder_for
     from engine.nlp.mentions import label_index
-    from engine.stages.check.factcheck.verify import Verifier
+    from engine.factcheck.verify import Verifier
 
     return Verifier(ctx.background, label_index(ctx), now=state.now, retrieved=state.retrieved,
                     mentions=state.mentions, history=list(state.history) + [("user", state.text)],
@@ -24,7 +24,7 @@ def splitter(state: TurnState, ctx: TurnContext, verifier):
     if ctx.config.checker != "llm":
         return None
     from engine.llm import backend
-    from engine.stages.check.factcheck.llm_split import llm_split
+    from engine.factcheck.llm_split import llm_split
 
     llm = backend(ctx)
     return lambda reply: llm_split(reply, llm, protect=verifier.protected_spans, cancel=ctx.cancel)
@@ -33,7 +33,7 @@ def splitter(state: TurnState, ctx: TurnContext, verifier):
 def claims_within(claims: list[str], limit: int, deterministic: bool) -> tuple[list[str], bool]:
     """The claims that get checked, and whether the reply had more. The deterministic splitter
     stops by itself at MAX_CLAIMS, so a list that long may have been cut there: said as cut."""
-    from engine.stages.check.factcheck.split import MAX_CLAIMS
+    from engine.factcheck.split import MAX_CLAIMS
 
     cut = len(claims) > limit or (deterministic and len(claims) >= MAX_CLAIMS)
     return claims[:limit], cut
@@ -49,14 +49,18 @@ def truncation_note(state: TurnState, limit: int) -> str | None:
 def check_turn(state: TurnState, ctx: TurnContext, reply: str) -> tuple[list[Check], bool, float | None, float | None]:
     """The checks of `reply` over this turn's evidence: (checks, whether the reply had more claims
     than --max-claims lets through, fact score, NEIP)."""
-    from engine.stages.check.factcheck import check_reply, scores
-    from engine.stages.check.factcheck.split import split_claims
+    from engine.factcheck import check_reply, scores
+    from engine.factcheck.lists import mark_incomplete
+    from engine.factcheck.split import split_claims
+    from engine.nlp.answer_type import asks_list
 
     verifier = make_verifier(state, ctx)
     split = splitter(state, ctx, verifier)
     claims = split(reply) if split else split_claims(reply, protect=verifier.protected_spans)
     claims, truncated = claims_within(claims, ctx.config.max_claims, split is None)
     checks = check_reply(reply, verifier, lambda _reply: claims)
+    if asks_list(state.text):  # a reply naming fewer values than the KG holds is marked, not judged
+        mark_incomplete(checks, verifier.kg)
     return (checks, truncated, *scores(checks))
 
 
@@ -65,7 +69,7 @@ def verify_reply(state: TurnState, ctx: TurnContext, reply: str) -> tuple[list[C
     (checks, fact score, NEIP)."""
     import dataclasses
 
-    from engine.stages.check.factcheck import check_reply, scores
+    from engine.factcheck import check_reply, scores
 
     checks = check_reply(reply, make_verifier(dataclasses.replace(state, response=reply), ctx))
     return (checks, *scores(checks))

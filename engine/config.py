@@ -125,7 +125,7 @@ class Config:
     rewrite: Rewrite = _opt(Rewrite.RULES, "coreference rewrite of the user turn")
     # Checking
     checker: Checker = _opt(Checker.STRUCTURED, "claim splitter and verifier")
-    # engine.stages.check.factcheck.split.MAX_CLAIMS is the splitter's own ceiling (a test keeps them equal).
+    # engine.factcheck.split.MAX_CLAIMS is the splitter's own ceiling (a test keeps them equal).
     max_claims: int = _opt(400, "most claims of a reply that are checked (the rest is reported as not checked)",
                            ge=1, le=400)
     refine_steps: int = _opt(1, "regenerations when a claim is contradicted (0: never)", ge=0, le=10)

@@ -56,6 +56,7 @@ words alone, and for 70% of the plain ones at 95%. Stricter settings bought no p
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -107,7 +108,8 @@ def stem(word: str) -> str:
 
 
 def _letters(text: str) -> list[str]:
-    return re.findall(r"[a-z]+", split_words(text).lower())
+    plain = unicodedata.normalize("NFKD", split_words(text).lower())  # "maître" reads as "maitre"
+    return re.findall(r"[a-z]+", "".join(c for c in plain if not unicodedata.combining(c)))
 
 
 @lru_cache(maxsize=8192)
@@ -121,7 +123,8 @@ def content_stems(text: str) -> frozenset[str]:
 _GLOSSES: tuple[tuple[str, str], ...] = (
     (r"\bfront(?:s|ed|ing)?\b|\bfront(?:man|woman|person)\b|\bsings?\b|\bsang\b|\bsinger\b|\bvocal", "lead vocalist singer"),
     (r"\bcame out\b|\bcomes? out\b|\bdropped\b|\breleas|\bissued\b|\bpublish|\bhit (?:the )?shelves\b|\bput out\b",
-     "date published release date publication publisher record label"),
+     "date published release date publication"),
+    (r"\b(?:released|issued|published|put out) by\b|\b(?:came|comes|is|was) out on\b", "record label publisher"),
     (r"\bborn\b|\bbirth", "birth place birth date"),
     (r"\bdied\b|\bdeath\b|\bpassed away\b", "death place death date"),
     (r"\bformed\b|\bfound(?:ed|ing)\b|\bgot together\b|\bestablish|\bset up\b|\bstarted out\b|\bopened\b|\bbuilt\b",
@@ -132,9 +135,10 @@ _GLOSSES: tuple[tuple[str, str], ...] = (
     (r"\bopened for\b|\bopening for\b|\bsupport(?:ed|ing|s)?\b|\bwarm(?:ed)? up for\b", "opened for support act"),
     (r"\bplayed (?:at|the)\b|\bheadlin\w*|\bperform(?:s|ed)? at\b|\bfestival", "performed at festival"),
     (r"\bplays?\b|\bplayed\b|\bon (?:guitar|bass|drums|keys|keyboards|violin|piano)\b", "plays instrument"),
-    (r"\bmembers?\b|\bpart of\b|\bbelongs?\b|\bin the band\b|\bjoined\b|\bused to be in\b", "member of"),
+    (r"\bmembers?\b|\bin the band\b|\bjoined\b|\bused to be in\b", "member of"),
+    (r"\bpart of\b|\bbelongs?\b|\bbelonged\b|\bbelonging\b", "member of part of"),
     (r"\bleft\b|\bformer(?:ly)?\b|\bquit\b|\bex-|\bused to\b", "former member"),
-    (r"\bgenre\b|\bstyle\b|\bkind of music\b|\bmakes? \w+ music\b", "genre"),
+    (r"\bgenre\b|\bstyle\b|\bkind of music\b|\b(?:makes?|made|making|plays?|played)\s+(?:\w+\s+)?music\b", "genre"),
     (r"\btracks?\b|\bsongs\b", "number of tracks track count"),
     (r"\bbased in\b|\bheadquarter", "headquarters location"),
     (r"\bcomes? from\b|\bhails? from\b|\b(?:is|are) from\b|\bhometown\b|\bhome town\b|\boriginally from\b|\boriginat",
@@ -160,7 +164,7 @@ _GLOSSES: tuple[tuple[str, str], ...] = (
     (r"\bcreat|\binvent|\bcame up with\b|\bdevis|\bdevelop|\bdesign", "creator inventor created by invented by"),
     (r"\bused\b|\buses\b|\bmade (?:with|from)\b|\bcontains?\b|\bingredients?\b", "ingredient uses contains"),
     (r"\bhangs? in\b|\bhung in\b|\bdisplayed\b|\bhoused\b|\bkept (?:at|in)\b|\bon (?:display|show)\b", "location collection"),
-    (r"\bmeets?\b|\bheld\b|\btakes? place\b|\btaught in\b|\bmeets in\b", "room location venue"),
+    (r"\bmeets?\b|\bheld\b|\btakes? place\b|\btaught in\b", "room venue"),
     (r"\bcovers?\b|\bspans?\b|\bkm²|\bsquare\b", "area"),
     (r"\barea code\b|\bdialling code\b|\bdialing code\b|\bphone code\b", "local dialing code telephone code"),
     (r"\bspeaks?\b|\bspoke\b|\blanguages?\b|\btongue\b", "languages spoken language"),

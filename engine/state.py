@@ -80,14 +80,83 @@ class Candidate:
     also_derived: list[dict[str, Any]] = field(default_factory=list)
 
 
+class Verdict(StrEnum):
+    """What the KG says of one claim (the strings are those of the JSON output)."""
+
+    SUPPORTED = "supported"
+    CONTRADICTED = "contradicted"
+    NEI = "nei"
+
+
+@dataclass
+class Evidence:
+    """What a verdict rests on: a KG fact (its triple, labels and sentence), what the user said
+    (source "dialogue", with the turn), or a calendar finding (a sentence only). Empty: nothing."""
+
+    text: str = ""  # the fact as a sentence, or the user's words
+    source: str = ""  # "kg" | "retrieved" (the turn's retrieved facts) | "dialogue"
+    s: str = ""
+    p: str = ""
+    o: str = ""
+    s_label: str = ""
+    p_label: str = ""
+    o_label: str = ""
+    more: list[Evidence] = field(default_factory=list)  # further facts the verdict rests on
+    turn: int | None = None  # the dialogue turn (1-based), for source "dialogue"
+    speaker: str = ""  # who said it, for source "dialogue"
+    unknown: list[str] = field(default_factory=list)  # names of a nei claim the KG has nothing of
+
+    @property
+    def triple(self) -> tuple[str, str, str] | None:
+        return (self.s, self.p, self.o) if self.s and self.p and self.o else None
+
+    def __bool__(self) -> bool:
+        return bool(self.text or self.triple or self.unknown or self.s)
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON object of `ask`/`check --json`: the fields that are set."""
+        out: dict[str, Any] = {}
+        for key in ("s", "p", "o", "s_label", "p_label", "o_label", "text", "source", "turn", "speaker"):
+            value = getattr(self, key)
+            if value not in ("", None):
+                out[key] = value
+        if self.more:
+            out["more"] = [e.to_json() for e in self.more]
+        if self.unknown:
+            out["unknown"] = list(self.unknown)
+        return out
+
+
+@dataclass
+class Incomplete:
+    """A reply that names fewer values than the KG holds for the list its question asks for."""
+
+    relation: str  # the relation's label
+    named: int  # values the reply names
+    total: int  # values the KG holds
+    missing: list[str] = field(default_factory=list)  # labels of the values left out
+
+    def to_json(self) -> dict[str, Any]:
+        return {"relation": self.relation, "named": self.named, "of": self.total, "missing": list(self.missing)}
+
+
 @dataclass
 class Check:
     """The verdict on one atomic claim of a reply."""
 
     claim: str
-    verdict: str  # "supported" | "contradicted" | "nei"
-    evidence: dict[str, Any] = field(default_factory=dict)
+    verdict: Verdict
+    evidence: Evidence = field(default_factory=Evidence)
     reason: str = ""
+    # Not a verdict: the claim names part of the list the question asks for (not in the scores).
+    incomplete: Incomplete | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out = {"claim": self.claim, "verdict": str(self.verdict), "evidence": self.evidence.to_json(),
+               "reason": self.reason}
+        if self.incomplete is not None:
+            out["incomplete"] = self.incomplete.to_json()
+        return out
 
 
 @dataclass

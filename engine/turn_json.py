@@ -37,7 +37,7 @@ def path_json(path: RelationPath) -> dict[str, Any]:
 
 
 def checks_json(checks: list[Check]) -> list[dict[str, Any]]:
-    return [{"claim": c.claim, "verdict": c.verdict, "evidence": c.evidence, "reason": c.reason} for c in checks]
+    return [c.to_json() for c in checks]
 
 
 def refined_json(refined: Refinement) -> dict[str, Any]:

@@ -19,7 +19,7 @@ from engine.events import ChecksDone, ReplyDone, TurnError
 from engine.llm import LLMError, backend
 from engine.llm.prompt import correction_note
 from engine.llm.reply import build_prompt, complete
-from engine.state import Candidate, Check, Refinement, TurnState
+from engine.state import Candidate, Check, Evidence, Refinement, TurnState
 from kgstore.terms import Fact
 
 UNTOUCHED = 0.5  # consistency of a fact no claim of the reply touches
@@ -30,20 +30,17 @@ def needs_refining(checks: list[Check], fact_score: float | None, threshold: flo
     return any(c.verdict == "contradicted" for c in checks) or (fact_score is not None and fact_score < threshold)
 
 
-def _evidence_key(evidence: dict) -> tuple[str, str, str] | str | None:
+def _evidence_key(evidence: Evidence) -> tuple[str, str, str] | str | None:
     """What a verdict's evidence points at: its triple when it names one, else its sentence;
     None for evidence that is not knowledge (what someone said in the dialogue)."""
-    if evidence.get("source") == "dialogue":
+    if evidence.source == "dialogue":
         return None
-    if all(isinstance(evidence.get(k), str) for k in ("s", "p", "o")):
-        return (evidence["s"], evidence["p"], evidence["o"])
-    text = evidence.get("text")
-    return text if isinstance(text, str) and text else None
+    return evidence.triple or evidence.text or None
 
 
-def _evidence_keys(evidence: dict) -> list:
+def _evidence_keys(evidence: Evidence) -> list:
     """The main evidence and the further triples the checker gave (`more`)."""
-    found = [_evidence_key(evidence)] + [_evidence_key(e) for e in (evidence.get("more") or [])]
+    found = [_evidence_key(evidence)] + [_evidence_key(e) for e in evidence.more]
     return [k for k in found if k is not None]
 
 
@@ -88,9 +85,8 @@ def _contradicting_facts(checks: list[Check], pool: list[Candidate]) -> list[Can
         else:
             ev = check.evidence
             fact = Fact(*key) if isinstance(key, tuple) else Fact("", "", key, o_literal=True)
-            found.append(Candidate(fact=fact, text=str(ev.get("text") or " ".join(key)), score=1.0,
-                                   s_label=str(ev.get("s_label", "")), p_label=str(ev.get("p_label", "")),
-                                   o_label=str(ev.get("o_label", ""))))
+            found.append(Candidate(fact=fact, text=ev.text or " ".join(key), score=1.0,
+                                   s_label=ev.s_label, p_label=ev.p_label, o_label=ev.o_label))
     return found
 
 

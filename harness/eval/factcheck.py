@@ -16,7 +16,7 @@ import time
 from datetime import datetime
 from pathlib import Path
 
-from engine.stages.check.factcheck import VERDICTS, session_scores
+from engine.factcheck import VERDICTS, session_scores
 from harness.eval.planted import Item, office_items, perturbed_items, wikidata_items
 from engine.options import ArgumentParser, nonnegative_int
 from rules.similarity import norm

@@ -16,7 +16,7 @@ import tempfile
 from datetime import datetime
 from pathlib import Path
 
-from engine.stages.check.factcheck import VERDICTS
+from engine.factcheck import VERDICTS
 from harness.eval.replies import (
     KG_DIR,
     Reply,
@@ -85,7 +85,7 @@ def own_claim(text: str, checks: list, others: list[str]):
 def _predicate(claim: str) -> str:
     """A claim after its verb: another value named as the subject ("Paris has 2 million
     inhabitants" after "the capital is Paris") is not a second value of the claim."""
-    from engine.stages.check.factcheck.split import first_verb
+    from engine.factcheck.split import first_verb
 
     verb = first_verb(claim)
     return _norm(claim[verb:] if verb else claim)
@@ -93,7 +93,7 @@ def _predicate(claim: str) -> str:
 
 def addressed_subject(claim: str, addressed: list[str]) -> bool:
     """Is a vocative, greeting or discourse marker the claim's subject (before its verb)?"""
-    from engine.stages.check.factcheck.split import first_verb
+    from engine.factcheck.split import first_verb
 
     verb = first_verb(claim)
     if verb is None or verb == 0:

@@ -85,7 +85,7 @@ def test_llm_splitter_falls_back_when_the_model_says_nothing_usable(wikidata_sto
 
 
 def test_llm_splitter_splits_what_the_model_left_out_or_joined():
-    from engine.stages.check.factcheck.llm_split import llm_split
+    from engine.factcheck.llm_split import llm_split
 
     dropped = llm_split(REPLY, ScriptedLLM(["Titanic was directed by James Cameron."]))
     assert dropped == ["Titanic was directed by James Cameron.", "Titanic was released in 1997.",
@@ -121,7 +121,7 @@ def test_cli_check_bad_input_exits_2(capsys, tmp_path):
 def test_a_reply_with_more_claims_than_the_limit_says_so(wikidata_store, capsys):
     from engine.stages.check import run
     from cli import main
-    from engine.stages.check.factcheck.split import MAX_CLAIMS
+    from engine.factcheck.split import MAX_CLAIMS
 
     ctx, events = context(wikidata_store, max_claims=2)
     s = state(REPLY)
@@ -183,7 +183,7 @@ def test_bench_check_json(capsys):
 @pytest.mark.slow
 def test_llm_splitter_with_the_default_model():
     """SmolLM2 through llama-cpp: whatever it writes, the claims are the reply's own words."""
-    from engine.stages.check.factcheck.llm_split import llm_split, valid
+    from engine.factcheck.llm_split import llm_split, valid
     from engine.llm import make_backend
     from rules.similarity import norm
 
@@ -202,5 +202,5 @@ def test_a_turn_checks_its_reply_and_refines_a_contradicted_one():
     session = Session.open(Config(scorer="bm25", now="2026-03-02T07:30", memory=True, refine_steps=1), llm=llm)
     state = session.user_turn("Where is the Poster Session?")
     assert [c.verdict for c in state.checks] == ["contradicted", "supported"]
-    assert state.checks[0].evidence["o_label"] == "Meeting Room Delta"
+    assert state.checks[0].evidence.o_label == "Meeting Room Delta"
     assert state.refined and [c.verdict for c in state.refined.checks] == ["supported"]

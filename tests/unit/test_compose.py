@@ -13,7 +13,7 @@ from engine.config import Config, ConfigError, load_config
 from engine.session import Session
 from engine.stages.answer.compose import compose_text, select, text_key
 from engine.stages.answer.missing import asked_about, not_found_text
-from engine.state import Candidate
+from engine.state import Candidate, Evidence
 from engine.nlp.sentences import merge_restatements
 from tests.support.fakes import ScriptedLLM
 from kgstore.terms import Fact
@@ -66,8 +66,8 @@ def test_a_reply_that_leaves_out_the_one_sure_answer_is_replaced():
     year = fact("q", "inception", "1922", "Quillfeather was founded on 1922", score=0.106)
 
     def said(f):
-        return [Check(claim=f.text, verdict="supported", evidence={"s": f.fact.s, "p": f.fact.p, "o": f.fact.o,
-                                                                   "text": f.text, "source": "kg"})]
+        return [Check(claim=f.text, verdict="supported", evidence=Evidence(s=f.fact.s, p=f.fact.p, o=f.fact.o,
+                                                                           text=f.text, source="kg"))]
 
     assert "leaves out" in replacement_reason(said(year), year.text, "", [founder, year])
     assert replacement_reason(said(founder), founder.text, "", [founder, year]) == ""
@@ -266,7 +266,7 @@ def test_a_reply_naming_what_the_kg_lacks_is_replaced_and_an_unsure_one_says_wha
                                               "Hello Viktor Koprivin. Eleanor Voss was born in Leeds."]))
     monkeypatch.setattr(missing, "MISSING_P", 0.0)  # the model is asked even about what no fact answers
     state = s.user_turn("Who manages The Glass Harbour?")
-    assert [c.evidence.get("unknown") for c in state.checks] == [["Viktor Koprivin"]]
+    assert [c.evidence.unknown for c in state.checks] == [["Viktor Koprivin"]]
     # No fact about the band is sure enough to be the answer, nor does one say "manages": not found.
     assert state.answer_source == "not_found" and "Viktor" not in state.shown_reply
     assert state.shown_reply.startswith("I found no fact on “manages” about The Glass Harbour")

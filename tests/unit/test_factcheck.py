@@ -8,9 +8,9 @@ from datetime import datetime
 
 import pytest
 
-from engine.stages.check.factcheck import check_reply, scores, session_scores
-from engine.stages.check.factcheck import values as V
-from engine.stages.check.factcheck.split import MAX_CLAIMS, split_claims
+from engine.factcheck import check_reply, scores, session_scores
+from engine.factcheck import values as V
+from engine.factcheck.split import MAX_CLAIMS, split_claims
 from engine.state import Check, Mention
 from tests.support.kb import from_turtle, loaded
 from kgstore import KGStore, demo_path
@@ -133,7 +133,7 @@ def wikidata():
 
 
 def verifier(kb, **kw):
-    from engine.stages.check.factcheck.verify import Verifier
+    from engine.factcheck.verify import Verifier
 
     store, index = kb[0], kb[1]
     return Verifier(store, index, now=kw.pop("now", datetime(2026, 3, 2, 9)), **kw)
@@ -149,8 +149,8 @@ def test_true_facts_are_supported_with_their_triple(office):
     v = verifier(office)
     checks = check_reply(f"{e['name']} starts at {e['start_time']} and is held in {e['location']}.", v)
     assert [c.verdict for c in checks] == ["supported", "supported"]
-    assert checks[1].evidence["p"].endswith(":location") and checks[1].evidence["o_label"] == e["location"]
-    assert checks[0].evidence["text"] and checks[0].reason
+    assert checks[1].evidence.p.endswith(":location") and checks[1].evidence.o_label == e["location"]
+    assert checks[0].evidence.text and checks[0].reason
 
 
 def test_wrong_time_swapped_room_and_invented_organizer_are_contradicted(office):
@@ -161,9 +161,9 @@ def test_wrong_time_swapped_room_and_invented_organizer_are_contradicted(office)
     checks = check_reply(f"{e['name']} starts at {h}:{e['start_time'][3:]}. {e['name']} is held in {other_room}. "
                          f"{e['name']} is organized by Quentin Blackwood.", v)
     assert [c.verdict for c in checks] == ["contradicted"] * 3
-    assert checks[0].evidence["p"].endswith(":start_time")
-    assert checks[1].evidence["o_label"] == e["location"]
-    assert checks[2].evidence["o_label"] == e["organizer"]
+    assert checks[0].evidence.p.endswith(":start_time")
+    assert checks[1].evidence.o_label == e["location"]
+    assert checks[2].evidence.o_label == e["organizer"]
 
 
 def test_unverifiable_claims_are_nei(office):
@@ -192,7 +192,7 @@ def test_a_contact_attribute_given_a_value_of_another_kind_is_contradicted(offic
     checks = check_reply(f"The phone number of {p['name']} is 09:30. {p['name']}'s e-mail address is 3 March. "
                          f"{e['name']} starts on {e['date']}.", v)
     assert [c.verdict for c in checks] == ["contradicted", "contradicted", "supported"]
-    assert checks[0].evidence["p"].endswith(":phone") and checks[1].evidence["p"].endswith(":email")
+    assert checks[0].evidence.p.endswith(":phone") and checks[1].evidence.p.endswith(":email")
 
 
 def test_pronouns_and_you_resolve_from_the_dialogue(office):
@@ -296,7 +296,7 @@ def test_the_verbalizers_suffix_names_one_of_the_same_named_events(office):
              f"{name} ({literal_text(b['date'], XSD + 'date')}) will be held in {b['location']}.")
     checks = check_reply(reply, v)
     assert [c.verdict for c in checks] == ["supported", "supported"], checks
-    assert checks[0].evidence["s"].endswith(a["id"]) and checks[1].evidence["s"].endswith(b["id"])
+    assert checks[0].evidence.s.endswith(a["id"]) and checks[1].evidence.s.endswith(b["id"])
     wrong = check_reply(f"{name} ({a['id'].replace('_', ' ')}) will be held in {b['location']}.", verifier(office))
     assert [c.verdict for c in wrong] == ["contradicted"]
 
@@ -321,7 +321,7 @@ def test_names_with_a_letter_off_are_different_rooms(office):
 def test_nationality_words_are_citizenship(wikidata):
     checks = check_reply("Christopher Nolan is British. Leonardo DiCaprio is a French actor.", verifier(wikidata))
     assert [c.verdict for c in checks] == ["supported", "contradicted"]
-    assert checks[1].evidence["p"].endswith("P27")
+    assert checks[1].evidence.p.endswith("P27")
 
 
 def test_wikidata_claims(wikidata):
@@ -386,11 +386,12 @@ class KeywordEncoder:
         return np.array([[1.0, 0.0] if ("organiz" in t or "steering" in t) else [0.0, 1.0] for t in texts])
 
 
-def test_encoder_picks_the_relation_when_no_cue_word_names_it(office):
+def test_a_verb_no_relation_of_the_two_says_is_not_made_true_by_another_fact(office):
     e = next(x for x in office[2]["events"] if len(x["attendees"]) > 1)
     attendee = next(a for a in e["attendees"] if a != e["organizer"])
     claim = f"{attendee} is steering the {e['name']}."
-    assert check_reply(claim, verifier(office))[0].verdict == "supported"  # attends: no cue says otherwise
+    # the attendee attends; nothing says "steering" is attending: not supported, with or without the encoder
+    assert check_reply(claim, verifier(office))[0].verdict == "nei"
     assert check_reply(claim, verifier(office, encoder=KeywordEncoder()))[0].verdict == "nei"
     # "running" states the organizer outright: an attendee is not made one by attending
     running = f"{attendee} is running the {e['name']}."
@@ -418,7 +419,7 @@ def test_a_year_said_without_in_is_compared_with_the_year_not_with_other_numbers
                                '  ex:calories "550"^^xsd:integer ; ex:cookingTimeMinutes "10"^^xsd:integer .\n')
     checks = check_reply("Nachos — year created — 1943. Nachos: year created 1950.", verifier(kb))
     assert [c.verdict for c in checks] == ["supported", "contradicted"]
-    assert all(c.evidence["p"].endswith("yearCreated") for c in checks)
+    assert all(c.evidence.p.endswith("yearCreated") for c in checks)
 
 
 def test_what_the_user_said_supports_the_claim(office):
@@ -428,7 +429,7 @@ def test_what_the_user_said_supports_the_claim(office):
     you, plan, other = check_reply(f"You are {speaker}. You need a quiet place to write your report. "
                                    "You need a projector.", v)
     assert (you.verdict, plan.verdict, other.verdict) == ("supported", "supported", "nei")
-    assert plan.evidence["source"] == "dialogue" and plan.evidence["turn"] == 3
+    assert plan.evidence.source == "dialogue" and plan.evidence.turn == 3
 
 
 # Replies written the way chat models write them, labelled by hand against the committed demo KGs.

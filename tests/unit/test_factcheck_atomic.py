@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.stages.check.factcheck import check_reply, scores
-from engine.stages.check.factcheck.split import first_verb, split_claims
+from engine.factcheck import check_reply, scores
+from engine.factcheck.split import first_verb, split_claims
 from tests.support.kb import loaded
 from kgstore import demo_path
 from kgstore.terms import Fact
@@ -36,7 +36,7 @@ def bands():
 
 
 def verifier(kb, now=datetime(2026, 3, 1, 9)):
-    from engine.stages.check.factcheck.verify import Verifier
+    from engine.factcheck.verify import Verifier
 
     return Verifier(kb[0], kb[1], now=now)
 
@@ -47,10 +47,10 @@ def test_sure_mei_reply_shows_every_wrong_value_with_its_own_evidence(office):
     checks = check_reply(reply, verifier(office))
     assert [c.verdict for c in checks] == ["contradicted", "contradicted", "contradicted", "supported"]
     assert not any(c.claim.startswith(("Sure", "Mei")) for c in checks)
-    assert [c.evidence["p"].rsplit("/", 1)[-1].rsplit(":", 1)[-1] for c in checks[:3]] == [
+    assert [c.evidence.p.rsplit("/", 1)[-1].rsplit(":", 1)[-1] for c in checks[:3]] == [
         "date", "start_time", "location"]
     assert "Tuesday" in checks[0].reason and "3 pm" in checks[1].reason and "Meeting Room Beta" in checks[2].reason
-    assert checks[3].evidence["o_label"] == "Fatima Walker"
+    assert checks[3].evidence.o_label == "Fatima Walker"
     assert scores(checks)[0] == 0.25  # the fact score counts atomic claims
 
 
@@ -58,13 +58,13 @@ def test_a_value_under_another_relation_is_no_support(office):
     checks = check_reply("The Poster Session is organized by the Poster Session and the meeting room Delta.",
                          verifier(office))
     assert [c.verdict for c in checks] == ["contradicted", "contradicted"]
-    assert all(c.evidence["o_label"] == "Fatima Walker" for c in checks)  # the organizer, not the room
+    assert all(c.evidence.o_label == "Fatima Walker" for c in checks)  # the organizer, not the room
 
 
 def test_a_bridge_of_three_entities_is_not_contradicted_by_its_own_triple(office):
     # "X and Y are both connected to Z" is kept as (X, connected via, Y); its split claims
     # about Z were read against Y and contradicted the system's own composed answer.
-    from engine.stages.check.factcheck.verify import Verifier
+    from engine.factcheck.verify import Verifier
     from engine.stages.candidates import derived_candidate
     from engine.state import Derived
 
@@ -113,7 +113,7 @@ def test_custom_predicates_matched_by_meaning(bands):
                    ("Obi Nwosu fronts Saltmarsh Choir.", "contradicted"),
                    ("Saltmarsh Choir pulls in about 500,000 monthly listeners.", "contradicted"),
                    ("Saltmarsh Choir debuted in 2011.", "supported")]
-    assert "leadSinger" in checks[0].evidence["p"]  # not memberOf: the relation the claim states
+    assert "leadSinger" in checks[0].evidence.p  # not memberOf: the relation the claim states
     hedged = check_reply("Saltmarsh Choir has about 240,000 monthly listeners.", verifier(bands))
     assert hedged[0].verdict == "supported"
 

@@ -81,7 +81,7 @@ def test_the_config_file_is_held_to_the_same_ranges(tmp_path):
 def test_max_claims_ceiling_is_the_splitters_own():
     from dataclasses import fields
 
-    from engine.stages.check.factcheck.split import MAX_CLAIMS
+    from engine.factcheck.split import MAX_CLAIMS
 
     bounds = next(f for f in fields(Config) if f.name == "max_claims").metadata["bounds"]
     assert bounds["le"] == MAX_CLAIMS == Config().max_claims

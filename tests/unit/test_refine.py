@@ -8,7 +8,7 @@ from engine.config import Config
 from engine.events import ChecksDone, ReplyDone
 from engine.stages.refine import evidence_weights, needs_refining, rework_evidence
 from engine.context import TurnContext
-from engine.state import Candidate, Check, TurnState
+from engine.state import Candidate, Check, Evidence, TurnState
 from kgstore.terms import Fact
 from tests.support.fakes import ScriptedLLM
 
@@ -25,8 +25,8 @@ WORSE = Candidate(Fact("urn:omar", "urn:email", "o@x.org", o_literal=True), text
                   score=0.2)
 
 
-def spo(c: Candidate) -> dict:
-    return {"s": c.fact.s, "p": c.fact.p, "o": c.fact.o, "text": c.text}
+def spo(c: Candidate) -> Evidence:
+    return Evidence(s=c.fact.s, p=c.fact.p, o=c.fact.o, text=c.text)
 
 
 def test_needs_refining_on_a_contradiction_or_a_low_fact_score():
@@ -57,7 +57,7 @@ def test_rework_drops_the_weakest_keeps_the_contradicting_fact_and_pulls_the_nex
 
 
 def test_contradicting_evidence_from_outside_the_retrieved_set_is_pulled_in():
-    outside = {"s": "urn:omar", "p": "urn:phone", "o": "+47 555 0101", "text": "Omar Haddad's phone is +47 555 0101"}
+    outside = Evidence(s="urn:omar", p="urn:phone", o="+47 555 0101", text="Omar Haddad's phone is +47 555 0101")
     checks = [Check("Omar's phone is 123", "contradicted", outside)]
     facts, dropped, added = rework_evidence([GROUP, NOISE], checks, [], used=set())
     assert dropped == [NOISE]
@@ -132,7 +132,7 @@ def test_nothing_happens_when_the_reply_is_fine_or_refining_is_off(monkeypatch):
 
 
 def test_what_someone_said_is_not_pulled_in_as_knowledge():
-    said = {"source": "dialogue", "turn": 1, "speaker": "user", "text": "I am Omar Haddad"}
+    said = Evidence(source="dialogue", turn=1, speaker="user", text="I am Omar Haddad")
     checks = [Check("You are Lisa", "contradicted", said)]
     facts, dropped, added = rework_evidence([GROUP, NOISE], checks, [WORSE], used=set())
     assert [c.text for c in added] == [WORSE.text]

@@ -254,7 +254,10 @@ class KnowledgePane(Vertical):
         table = self.query_one("#checks-table", DataTable)
         table.clear()
         for i, c in enumerate(self._checks):
-            table.add_row(verdict_mark(c.verdict), Text(c.claim), key=str(i))
+            claim = Text(c.claim)
+            if c.incomplete is not None:
+                claim.append(f"  (incomplete: {c.incomplete.named} of {c.incomplete.total})", style="bold yellow")
+            table.add_row(verdict_mark(c.verdict), claim, key=str(i))
         self.query_one("#check-evidence", Static).update(
             Text("Select a claim to see its evidence.", style="dim") if self._checks else "")
         self.query_one("#refined", Markdown).update(replies_markdown(s))
@@ -264,7 +267,7 @@ class KnowledgePane(Vertical):
             return
         c = self._checks[int(event.row_key.value)]
         lines = Text.assemble(verdict_mark(c.verdict), " ", (c.verdict, "bold"), "  ", c.claim, "\n")
-        ev = dict(c.evidence)
+        ev = c.evidence.to_json()
         triple = [ev.pop(k, "") for k in ("s", "p", "o")]
         labels = [ev.pop(k, "") for k in ("s_label", "p_label", "o_label")]
         text = ev.pop("text", "")
@@ -280,6 +283,10 @@ class KnowledgePane(Vertical):
             lines.append("no evidence triple\n", style="dim")
         if c.reason:
             lines.append(c.reason, style="italic")
+        if c.incomplete is not None:
+            i = c.incomplete
+            lines.append(f"\nincomplete: the question asks for every value of {i.relation}; the reply names {i.named} "
+                         f"of {i.total} (not: {', '.join(i.missing[:6])})", style="bold yellow")
         self.query_one("#check-evidence", Static).update(lines)
 
     def on_tree_node_selected(self, event: Tree.NodeSelected) -> None:

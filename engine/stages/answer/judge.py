@@ -16,12 +16,10 @@ def says_best_fact(check: Check, best: list[Candidate]) -> bool:
     triple, or the same sentence): a reply that only says "X is a human" or names X's given
     name does not answer "where was X born"."""
     ev = check.evidence
-    if check.verdict != "supported" or ev.get("source") == "dialogue":
+    if check.verdict != "supported" or ev.source == "dialogue":
         return False
     keys = {c.fact.key for c in best} | {text_key(c.text) for c in best}
-    found = [ev, *(ev.get("more") or [])]
-    return any((e.get("s"), e.get("p"), e.get("o")) in keys or text_key(str(e.get("text") or "")) in keys
-               for e in found)
+    return any((e.s, e.p, e.o) in keys or text_key(e.text) in keys for e in [ev, *ev.more])
 
 
 def dominant(facts: list[Candidate]) -> list[Candidate]:
@@ -41,8 +39,7 @@ def invented(checks: list[Check], dialogue: str) -> list[str]:
     """Names the reply's claims state that the knowledge graph has nothing of, and that the user
     did not say either ("The mayor of Vienna is Viktor Koprivin", over a KG without mayors)."""
     said = dialogue.casefold()
-    names = (n for c in checks if c.verdict == "nei"
-             for n in c.evidence.get("unknown") or [])
+    names = (n for c in checks if c.verdict == "nei" for n in c.evidence.unknown)
     return list(dict.fromkeys(n for n in names if n.casefold() not in said))
 
 
@@ -73,7 +70,6 @@ def contradicting_evidence(checks: list[Check]) -> list[str]:
     out: dict[str, None] = {}
     for c in checks:
         ev = c.evidence
-        text = ev.get("text") if c.verdict == "contradicted" and ev.get("source") != "dialogue" else None
-        if isinstance(text, str) and text:
-            out.setdefault(text, None)
+        if c.verdict == "contradicted" and ev.source != "dialogue" and ev.text:
+            out.setdefault(ev.text, None)
     return list(out)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from engine.stages.check.factcheck import values as V
+from engine.factcheck import values as V
 from engine.state import Mention
 from rules.similarity import norm
 

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from engine.factcheck.relations import relation_phrase
+from engine.relations import phrase_words
+from engine.state import Evidence, Verdict
 from kgstore.terms import Fact
 
 
@@ -35,11 +38,27 @@ class Slot:
 
 
 @dataclass
+class Reading:
+    """How the verifier reads one claim under one choice of its entities."""
+
+    text: str  # the claim
+    blank: str = ""  # the claim with its names and values blanked out: the words of its relation
+    where: dict[str, list[tuple[int, int]]] = field(default_factory=dict)  # entity -> where the claim names it
+    said: set[str] = field(default_factory=set)  # relations the claim states outright
+    unit_said: set[str] = field(default_factory=set)  # relations a value's unit names ("180 seats")
+
+    @property
+    def phrase(self) -> str:
+        """The words of the claim that say its relation (names, values and function words out)."""
+        return phrase_words(relation_phrase(self.blank))
+
+
+@dataclass
 class Judgement:
-    verdict: str
+    verdict: Verdict
     evidence: list[KFact] = field(default_factory=list)
     reason: str = ""
-    extra: dict | None = None  # evidence that is not a triple (dialogue turn, calendar)
+    extra: Evidence | None = None  # evidence that is not a triple (dialogue turn, calendar)
     supported: int = 0  # parts of the claim the KG confirmed (ranks readings of ambiguous names)
     unknown: tuple[str, ...] = ()  # names the claim states that the KG has nothing of (invented, maybe)
 

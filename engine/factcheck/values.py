@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
+from engine.relations import UNITS, Unit, quantities
 from kgstore.vocab import XSD
 
 MONTHS = {m: i + 1 for i, m in enumerate(("january", "february", "march", "april", "may", "june", "july",
@@ -39,6 +40,7 @@ class Value:
     end: int
     text: str
     slot: str = ""  # time: "start" | "end" | "" (either), from the words before it
+    unit: Unit | None = None  # number: the unit said after it ("45 minutes", "415 km²"), the number in it
 
 
 _MONTH = r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
@@ -53,7 +55,7 @@ DATE_PATTERNS = (
     (re.compile(rf"\b(?:({_WEEKDAY_OR_SHORT}),?\s+)?(?:the\s+)?{_ORD}(?:\s+of)?\s+({_MONTH})\.?(?:,?\s+(\d{{4}}))?\b", re.I), "dmy"),
     (re.compile(rf"\b(?:({_WEEKDAY_OR_SHORT}),?\s+)?({_MONTH})\.?\s+(?:the\s+)?{_ORD}\b(?:,?\s+(\d{{4}}))?", re.I), "mdy"),
     (re.compile(rf"\b({_MONTH})\.?\s+(\d{{4}})\b", re.I), "my"),
-    (re.compile(rf"\b({_WEEKDAY})\b", re.I), "weekday"),
+    (re.compile(rf"\b({_WEEKDAY})s?\b", re.I), "weekday"),
     (re.compile(r"\b(today|tomorrow|yesterday|tonight|this (?:morning|afternoon|evening))\b", re.I), "relative"),
 )
 TIME_PATTERNS = (
@@ -150,19 +152,38 @@ def extract(text: str, now: datetime | None = None, taken: list[tuple[int, int]]
             num = float(raw) * scale
             decimals = len(raw.split(".")[1]) if "." in raw else 0
             tolerance = 0.5 * 10 ** (-decimals) * scale if scale > 1 or decimals else 0.0
-            hedged = HEDGE.search(text[max(0, m.start() - 20):m.start()])
-            if hedged and scale > 1:
-                tolerance *= 2  # "about 3.7 million" for 3,755,251: a hedge may cut digits, not round them
-            elif hedged and not decimals:
-                # "about 410,000": a round number hedged is said to its last non-zero digit
+            if HEDGE.search(text[max(0, m.start() - 20):m.start()]) and not decimals and scale == 1:
+                # "about 410,000", "about 415": a hedged number holds of any value that rounds to
+                # it at its last non-zero digit
                 zeros = len(raw) - len(raw.rstrip("0"))
-                tolerance = 0.5 * 10 ** zeros if zeros else 0.0
+                tolerance = 0.5 * 10 ** zeros
             add("number", (num, tolerance), m.start(), m.end())
+    for q in quantities(text):
+        # "45 minutes", "about an hour", "415 km²": the number keeps the unit it was said in
+        said = next((v for v in out if v.kind == "number" and q.start <= v.start < q.end), None)
+        unit = UNITS[q.unit]
+        if said is not None:
+            said.unit = unit
+        elif free(spans, q.start, q.end):
+            num = q.value / unit.factor  # a number in words: "an hour", "two days"
+            add("number", (num, 0.5 * 10 ** (len(str(int(num))) - len(str(int(num)).rstrip("0"))) if num >= 1
+                           else 0.5 * num), q.start, q.end)
+            out[-1].unit = unit
     for m in WORD_NUMBER.finditer(text):
         if free(spans, m.start(), m.end()):
             add("number", (float(NUMBER_WORDS[m.group(1).lower()]), 0.0), m.start(), m.end())
     out.sort(key=lambda v: v.start)
     return out
+
+
+def in_unit(v: Value, unit: Unit | None) -> Value:
+    """A number said with a unit as a number of `unit` ("about an hour" in minutes: 60 ± 30);
+    as said when either unit is unknown or they measure different things."""
+    if v.kind != "number" or v.unit is None or unit is None or v.unit.kind != unit.kind:
+        return v
+    num, tol = v.value
+    k = v.unit.factor / unit.factor
+    return Value(v.kind, (num * k, tol * k), v.start, v.end, v.text, v.slot, unit)
 
 
 def _month(name: str) -> int:

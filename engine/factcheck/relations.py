@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from engine.relations import content_stems
 from kgstore.vocab import split_words
 
 CUES: dict[str, str] = {
@@ -58,7 +59,7 @@ _COMPILED = {k: re.compile(v, re.IGNORECASE) for k, v in CUES.items()}
 # One value per subject: another value is a contradiction.
 FUNCTIONAL = frozenset({"email", "phone", "date", "start_time", "end_time", "location", "organizer", "office",
                         "member_of", "group", "P19", "P20", "P569", "P570", "P577", "P1082", "P2047", "P36",
-                        "P21", "P159"})
+                        "P21", "P159", "P571", "P576", "P2046"})
 # Usually one value: a contradiction when the KG lists exactly one and the claim names another.
 MOSTLY_SINGLE = frozenset({"P57", "P50", "P27", "P495", "P364", "P17", "P131", "P26", "P54", "P641"})
 # A time said after "from"/"starts" is a start, after "until"/"ends" an end.
@@ -98,79 +99,24 @@ def functional(key: str, n_values: int) -> bool:
 # state one ("in" fits a room, a group, a country alike).
 WEAK = frozenset("in at on from to with over has have also of the is a is an was a was an where people lives live "
                  "until till day date today".split())
-# A small synonym set: how replies say a relation whose label uses other words. Each gloss is
-# added to the claim's words before they are matched against relation labels (by their words,
-# then by the sentence encoder), so "fronts" finds "lead vocalist" and "came out in" finds
-# "date published" in any KG whose labels or local names say so.
-SYNONYMS: tuple[tuple[re.Pattern, str], ...] = tuple((re.compile(rx, re.IGNORECASE), gloss) for rx, gloss in (
-    (r"\bfront(?:s|ed|ing)?\b|\bfront(?:man|woman|person)\b|\bsings?\b|\bsang\b|\bsinger\b|\bvocal", "lead vocalist singer"),
-    (r"\bcame out\b|\bcomes? out\b|\bdropped\b|\breleased?\b|\bissued\b|\bpublished\b|\bhit (?:the )?shelves\b",
-     "date published release date publication"),
-    (r"\bborn\b|\bbirth", "birth place birth date"),
-    (r"\bdied\b|\bdeath\b|\bpassed away\b", "death place death date"),
-    (r"\bformed\b|\bfounded\b|\bgot together\b|\bestablished\b|\bset up\b|\bstarted out\b",
-     "formed founding date founded"),
-    (r"\blisteners\b|\bstreams\b|\bmonthly\b", "monthly listeners"),
-    (r"\bsigned (?:to|with)\b|\blabel\b", "record label"),
-    (r"\bproduc", "produced by producer"),
-    (r"\bopened for\b|\bopening for\b|\bsupport(?:ed|ing|s)?\b|\bwarm(?:ed)? up for\b", "opened for support act"),
-    (r"\bplayed (?:at|the)\b|\bheadlin\w*|\bperform(?:s|ed)? at\b|\bfestival", "performed at festival"),
-    (r"\bplays?\b|\bplayed\b|\bon (?:guitar|bass|drums|keys|keyboards|violin|piano)\b", "plays instrument"),
-    (r"\bmembers?\b|\bpart of\b|\bbelongs?\b|\bin the band\b|\bjoined\b", "member of"),
-    (r"\bleft\b|\bformer(?:ly)?\b|\bquit\b|\bex-", "former member"),
-    (r"\bgenre\b|\bstyle\b|\bkind of music\b", "genre"),
-    (r"\btracks?\b|\bsongs\b", "number of tracks track count"),
-    (r"\bbased in\b|\bheadquarter", "headquarters location"),
-    (r"\bcomes? from\b|\bhails? from\b|\b(?:is|are) from\b|\bhometown\b|\bhome town\b|\boriginally from\b",
-     "hometown origin"),
-    (r"\blives?\b|\bresides?\b|\bliving in\b", "residence lives in"),
-    (r"\bwork(?:s|ed|ing)? (?:at|for)\b|\bemploy", "works for employer"),
-    (r"\bteach(?:es)?\b|\btaught\b|\blectur|\binstruct", "teaches instructor taught by"),
-    (r"\bwr(?:ote|itten|iter)\b|\bauthor", "author written by"),
-    (r"\bcapacity\b|\bseats?\b|\bholds up to\b", "capacity seats"),
-    (r"\bpopulation\b|\binhabitants\b|\bresidents\b", "population"),
-    (r"\bstud(?:y|ies|ying)\b|\benrol|\bstudents\b", "enrolment enrolled students"),
-    (r"\bcosts?\b|\bprice[ds]?\b", "price cost"),
-    (r"\bcook(?:s|ed|ing)? (?:for|in)\b|\btakes?\b.*\bminutes\b|\bready in\b", "cooking time duration minutes"),
-    (r"\bserves\b|\bportions?\b|\bservings?\b", "servings"),
-    (r"\bcapital\b", "capital"),
-    (r"\bmayor\b|\bgoverned by\b|\bled by\b", "mayor head of government leader"),
-    (r"\btwinned\b|\bsister cit", "twin city sister city"),
-))
-
-
 @lru_cache(maxsize=4096)
 def label_words(label: str) -> str:
     """A relation label or bare local name as lower-case words: "monthlyListeners" → "monthly listeners"."""
     return split_words(label).lower()
 
 
-@lru_cache(maxsize=2048)
-def glosses(text: str) -> str:
-    """The synonym glosses the claim's wording calls up."""
-    return " ".join(gloss for rx, gloss in SYNONYMS if rx.search(text))
-
-
 def stated(key: str, label: str, text: str, glossed: str) -> float:
     """How plainly the claim states this relation: 1 for a cue word that is more than a
     preposition, else the share of the words of the relation's label (or local name) that the
-    claim or its glosses say ("former member" is only half said by "member")."""
+    claim or its glosses say, stemmed as the relation matcher stems them ("former member" is
+    only half said by "member")."""
     rx = _COMPILED.get(key)
     if rx is not None and any(m.group(0).lower() not in WEAK for m in rx.finditer(text)):
         return 1.0
-    stems = _label_stems(label_words(label)) if label else ()
-    if not stems:
+    words = content_stems(label_words(label)) if label else frozenset()
+    if not words:
         return 0.0
-    both = text + " " + glossed
-    return sum(bool(rx.search(both)) for rx in stems) / len(stems)
-
-
-@lru_cache(maxsize=4096)
-def _label_stems(words: str) -> tuple[re.Pattern, ...]:
-    """One pattern per content word of a label: all must be said ("former member" is not "member")."""
-    found = [w for w in re.findall(r"[a-z]+", words) if w not in _STOP and len(w) >= 3]
-    return tuple(re.compile(r"\b" + re.escape(w[:max(4, len(w) - 3)] if len(w) > 6 else w) + r"\w*", re.IGNORECASE)
-                 for w in dict.fromkeys(found))
+    return len(words & (content_stems(text) | content_stems(glossed))) / len(words)
 
 
 def custom(key: str) -> bool:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from engine.stages.check.factcheck.split import sentences, split_claims
+from engine.factcheck.split import sentences, split_claims
 from rules.similarity import norm
 
 PROMPT = ("Split the assistant reply below into atomic facts: one short sentence per line, each stating a "

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from engine.stages.check.factcheck.atoms import atomize, strip_vocative
+from engine.factcheck.atoms import atomize, strip_vocative
 
 Spans = list[tuple[int, int]]
 
@@ -126,9 +126,12 @@ def _is_verb(tokens: list[str], i: int) -> bool:
     nxt = tokens[i + 1].lower() if i + 1 < len(tokens) else ""
     if prev.lower() in ("and", "but", "then") and _UNKNOWN_VERB.match(tokens[i]) and nxt in _PARTICLES:
         return True  # "... and wraps up at 9"
-    if (_PLACEHOLDER.match(prev) or prev[:1].isupper() and prev.lower() not in SUBJECT_PRONOUNS) \
-            and _UNKNOWN_VERB.match(tokens[i]) and word not in _NOT_VERBS:
-        return True  # a name then "fronts", "headlines", "draws": a verb the lists do not know
+    if (_PLACEHOLDER.match(prev) or prev[:1].isupper() and prev.lower() not in SUBJECT_PRONOUNS
+            or prev.lower() in ("he", "she", "it", "they")) and _UNKNOWN_VERB.match(tokens[i]) and word not in _NOT_VERBS:
+        return True  # a name or a pronoun then "fronts", "bakes", "draws": a verb the lists do not know
+    if (i == 0 and word.endswith("ed") and len(word) > 4 and nxt in _PARTICLES and word not in _NOT_VERBS
+            and not FRONTED.match(f"{word} {nxt}")):
+        return True  # "... and originated in France", ", formed in 2009,": a predicate the lists do not know
     if word in VERBS_AFTER_SUBJECT:
         if i == 0:  # a coordinated predicate ("... and ends at 11") or a relative clause body
             return True
@@ -192,7 +195,8 @@ def _separators(sentence: str) -> list[tuple[int, int, str]]:
             nxt = next((x for x in found[i + 1:]), None)
             part = sentence[b:nxt[0] if nxt else len(sentence)]
             words = [m.group(0) for m in _tokens(part)]
-            opens = words and (_is_verb(words, 0) or words[0].lower() in ("a", "an", "the"))  # predicate or apposition
+            opens = words and (_is_verb(words, 0) or words[0].lower() in ("a", "an", "the")  # predicate or apposition
+                               or re.match(r"^(?:Xq[a-z]+q|[A-Z][\w\-]*)['’]s$", words[0]))  # "Warsaw, Poland's capital, is"
             if not later_and and not _is_clause(part) and not opens:
                 continue
         out.append((a, b, kind))
@@ -252,6 +256,36 @@ def _mask(sentence: str, protected: Spans) -> tuple[str, dict[str, str]]:
     return "".join(out), names
 
 
+LEADING_HEDGE = re.compile(r"^(?:i'?m not (?:completely |entirely |totally |quite |100% |a hundred percent )?sure,?\s*"
+                           r"(?:but\s+)?(?:i think\s+)?|as far as i know,?\s*|if i'?m not mistaken,?\s*|"
+                           r"if i remember (?:correctly|rightly),?\s*|i (?:think|believe|guess|reckon)\s+(?:that\s+)?|"
+                           r"i'?m (?:fairly |pretty )?sure (?:that\s+)?)(?=\S)", re.IGNORECASE)
+TRAILING_HEDGE = re.compile(r",\s*(i (?:think|believe|guess|reckon)|if i'?m not mistaken|as far as i know|i'?m told)"
+                            r"\s*(?P<end>[.!]?)$", re.IGNORECASE)
+_LOWER_FIRST = frozenset("the a an it its he his she her they their this that these those there".split())
+
+
+def _hedged(s: str) -> tuple[str, str]:
+    """(hedge, the rest): "As far as I know, X won ..." is a claim that X won, said with a hedge
+    that each of its claims keeps ("I believe" said after the claim is put before it)."""
+    lead = LEADING_HEDGE.match(s)
+    if lead and lead.end() < len(s):
+        return s[:lead.end()], s[lead.end():]
+    trail = TRAILING_HEDGE.search(s)
+    if trail and trail.start() > 0:
+        return trail.group(1)[:1].upper() + trail.group(1)[1:] + " ", s[:trail.start()] + trail.group("end")
+    return "", s
+
+
+def _with_hedge(hedge: str, claim: str) -> str:
+    if not hedge:
+        return claim
+    first = claim.split(" ", 1)[0]
+    if first.lower() in _LOWER_FIRST:
+        claim = claim[0].lower() + claim[1:]
+    return hedge + claim
+
+
 def split_sentence(sentence: str, protected: Spans) -> list[str]:
     """The atomic claims of one sentence (the sentence itself when it is a question, a greeting,
     a fragment or has nothing to split)."""
@@ -260,6 +294,7 @@ def split_sentence(sentence: str, protected: Spans) -> list[str]:
     if not s.endswith("?"):
         s = strip_vocative(s, first_verb)
     s = DISCOURSE.sub("", s).strip() or s
+    hedge, s = _hedged(s)
     if s.endswith("?") or GREETINGS.match(s):
         claims = [s]
     elif first_verb(s) is None:
@@ -267,11 +302,31 @@ def split_sentence(sentence: str, protected: Spans) -> list[str]:
     else:
         claims = []
         for piece in _relative_clauses(s):
-            claims.extend(_atoms(piece))
+            claims.extend(c for atom in _atoms(piece) for c in _as_role(atom))
+    claims = [_with_hedge(hedge, c) for c in claims]
     if names:
         rx = re.compile("|".join(re.escape(k) for k in names))
         claims = [rx.sub(lambda m: names[m.group(0)], c) for c in claims]
     return [c[0].upper() + c[1:] if c[0].islower() else c for c in claims if c]
+
+
+_AS_ROLE = re.compile(r"^(?P<main>.+?\S)\s+as\s+(?P<role>(?:an?|the)\s+[^,;]+?)(?P<end>[.!]?)$")
+
+
+def _as_role(claim: str) -> list[str]:
+    """"X plays for Y as a centre-back": two claims, one that X plays for Y, one of the role."""
+    m = _AS_ROLE.match(claim)
+    if not m:
+        return [claim]
+    main = m.group("main")
+    verb = first_verb(main)
+    words = main.split()
+    if verb is None or not main[verb:].split()[1:] or _verb_word(words[-1]) or words[-1].endswith("ed") or words[-1].lower() in (
+            "such", "well", "known", "same", "much", "soon", "long", "far"):
+        return [claim]  # "works as a chef", "is served as a main course", "such as a ...": one claim
+    verb_word = main[verb:].split()[0]
+    subject = main[:verb].strip()
+    return [_finish(main + m.group("end")), _finish(f"{subject} {verb_word} as {m.group('role')}{m.group('end')}")]
 
 
 def _verb_word(word: str) -> bool:
@@ -374,8 +429,10 @@ def _subject_list(s: str, parts: list[str]) -> list[str]:
     """A list of subjects: "A, B and C are attending X" — the predicate comes with the last item."""
     last = parts[-1]
     verb = first_verb(last)
-    if len(parts) == 3 and verb == 0 and re.match(r"(?:an?|the)\s", parts[1], re.IGNORECASE):
-        # "X, an American actor born in ..., starred in Y": an apposition, not a second subject.
+    if len(parts) == 3 and verb == 0 and (re.match(r"(?:an?|the)\s|(?:Xq[a-z]+q|[A-Z][\w\-]*)['’]s\s", parts[1])
+                                          or first_verb(parts[1]) == 0):
+        # "X, an American actor born in ..., starred in Y", "X, Y's capital, is ...", "X, formed
+        # in 2009, is ...": an apposition or a participle says something of X, not a second subject.
         return [_finish(f"{parts[0]} {last}"), _finish(f"{parts[0]}, {parts[1]}")]
     if verb is None or any(_is_clause(p) for p in parts[1:-1]):
         return [s]

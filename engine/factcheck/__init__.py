@@ -8,17 +8,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
-from engine.state import Check
+from engine.state import Check, Verdict
 
-VERDICTS = ("supported", "contradicted", "nei")
+VERDICTS = tuple(v.value for v in Verdict)
 
 
 def scores(checks: Sequence[Check]) -> tuple[float | None, float | None]:
     """(fact score, NEIP): supported / (supported + contradicted), and NEI / all claims;
     None where the denominator is zero."""
-    sup = sum(c.verdict == "supported" for c in checks)
-    con = sum(c.verdict == "contradicted" for c in checks)
-    nei = sum(c.verdict == "nei" for c in checks)
+    sup = sum(c.verdict == Verdict.SUPPORTED for c in checks)
+    con = sum(c.verdict == Verdict.CONTRADICTED for c in checks)
+    nei = sum(c.verdict == Verdict.NEI for c in checks)
     fact = sup / (sup + con) if sup + con else None
     neip = nei / len(checks) if checks else None
     return fact, neip
@@ -38,7 +38,7 @@ def session_scores(replies: Iterable[Sequence[Check]]) -> tuple[float | None, fl
 
 def check_reply(reply: str, verifier, split: Callable[[str], list[str]] | None = None) -> list[Check]:
     """Split `reply` (deterministically unless `split` is given) and verify each claim in order."""
-    from engine.stages.check.factcheck.split import split_claims
+    from engine.factcheck.split import split_claims
 
     claims = split(reply) if split is not None else split_claims(reply, protect=verifier.protected_spans)
     return [verifier.check(claim) for claim in claims]

@@ -12,13 +12,14 @@ is checked against the calendar of the person or room.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import re
 from datetime import datetime
 
-from engine.stages.check.factcheck import values as V
-from engine.stages.check.factcheck.links import RelationChecks
-from engine.stages.check.factcheck.names import (
+from engine.factcheck import values as V
+from engine.factcheck.links import RelationChecks
+from engine.factcheck.names import (
     DEMONYMS,
     after_name,
     blank_out,
@@ -31,14 +32,14 @@ from engine.stages.check.factcheck.names import (
     unknown_names,
     whole_name,
 )
-from engine.stages.check.factcheck.relations import label_words
-from engine.stages.check.factcheck.slots import Judgement, KFact, Slot, negate, rank
-from engine.stages.check.factcheck.split import first_verb
-from engine.stages.check.factcheck.valuecheck import ValueChecks
-from engine.state import Check, Mention
-from engine.nlp.sentences import literal_text, predicate_key, sentence
-from kgstore.terms import Fact
-from kgstore.vocab import LABEL_PREDICATES, OFFICE_CLASSES, WD, local_name
+from engine.factcheck.kg import KGView
+from engine.factcheck.slots import Judgement, KFact, Reading, negate, rank
+from engine.factcheck.split import LEADING_HEDGE, first_verb
+from engine.factcheck.valuecheck import ValueChecks
+from engine.relations import RelationMatcher
+from engine.nlp.sentences import literal_text
+from engine.state import Check, Evidence, Mention, Verdict
+from kgstore.vocab import local_name
 from rules.similarity import norm
 
 QUESTION = re.compile(r"\?\s*[\"')\]]*\s*$")
@@ -49,130 +50,47 @@ OPINION = re.compile(r"\b(?:i think|i believe|i feel|i guess|in my (?:opinion|vi
                      r"(?:the )?(?:best|greatest|worst|most beautiful|most interesting)\b|should|must see|"
                      r"worth (?:it|seeing|watching|a (?:visit|look|listen)|visiting|checking))\b",
                      re.IGNORECASE)
-HEDGE = re.compile(r"^(?:i (?:think|believe|guess|reckon)|if i'?m not mistaken|as far as i know|if i remember "
-                   r"(?:correctly|rightly)|i'm (?:fairly |pretty )?sure)\s*(?:that\s+)?,?\s*(?=\w)", re.IGNORECASE)
 NEGATION = re.compile(r"\b(?:not|never|isn't|aren't|wasn't|weren't|doesn't|don't|didn't|won't|can't|cannot)\b|n't\b",
                       re.IGNORECASE)
-NONE = re.compile(r"\b(?:no|nobody|nothing|none|no one|neither|nor)\b", re.IGNORECASE)
-_IRI = re.compile(r"^(?:urn|https?):\S+$")
-PERSON_TYPES = frozenset("person human people agent lecturer professor teacher student musician singer artist actor "
-                         "actress author writer director producer player athlete employee researcher scientist chef "
-                         "cook politician mayor composer drummer guitarist".split())
+NONE = re.compile(r"\b(?:no|nobody|nothing|none|no one|neither|nor)\b(?! other\b)", re.IGNORECASE)
+ONLY = re.compile(r"\b(?:only|alone|solely|exclusively|just|no other|none other than)\b", re.IGNORECASE)
+NOT_ONLY = re.compile(r"\bnot (?:only|just|alone)\b", re.IGNORECASE)
 YOU = re.compile(r"\b(?:you|your|yours|yourself)\b", re.IGNORECASE)
 QUALIFIER = re.compile(r"\s*\(([^()]{1,60})\)")
-OFFICE_KIND = re.compile(r"^urn:kgchat:kg:[^:]+:(person|event|room|group):")
-CLASS_KIND = {iri: kind for kind, iri in OFFICE_CLASSES.items()}
-PROPERTY = re.compile(r"/(?:entity|prop/direct)/P\d+$")
 MAX_COMBOS = 8
 
 
+class Verifier:
+    """Checks the claims of one reply. Built per turn: it caches what it reads from the KG.
 
-class Verifier(RelationChecks, ValueChecks):
-    """Checks the claims of one reply. Built per turn: it caches what it reads from the KG."""
+    Made of three parts: `kg` (what it reads from the KG), `links` (the relation between the
+    things a claim names) and `values` (the claim's dates, numbers and contacts); this class
+    reads a claim (its names, pronouns and values) and puts their findings together."""
 
     def __init__(self, background, index, *, now: datetime | None = None, retrieved=(), mentions: list[Mention] = (),
                  history: list[tuple[str, str]] = (), speaker: str | None = None, encoder=None,
                  relation_encoder=None):
-        self.bg = background
-        # The encoder (or a function that builds it) that matches wording to a custom KG's relations.
-        self.relation_encoder = relation_encoder if relation_encoder is not None else encoder
-        self._where: dict[str, list[tuple[int, int]]] = {}
+        self.kg = KGView(background, retrieved)
+        self.context: list[str] = []  # entities in the order the dialogue brought them up
+        # The encoder (or a function that builds it) that matches wording to a KG's relations.
+        self.matcher = RelationMatcher(relation_encoder if relation_encoder is not None else encoder)
+        self.links = RelationChecks(self.kg, self.context, self.matcher, encoder)
+        # Times the user's turn named, for a reply's "then" ("X is busy then").
+        times = [m.value for m in mentions if m.kind == "time" and getattr(m.value, "start", None) is not None]
+        self.values = ValueChecks(self.kg, self.matcher, now, times)
         self._pinned: dict[str, str] = {}  # same-named entities a claim of this reply told apart
-        self._many: dict[tuple[str, str], bool] = {}
-        self._said: set[str] = set()
         self._pin_ok = True
-        self._blank = self._text = ""
-        self._unit_said: set[str] = set()
-        self.encoder = encoder  # engine.nlp.encoder.Encoder, only when the session already has one
         self.index = index
         self.now = now
         self.history = list(history)
-        self.retrieved_keys = {c.fact.key for c in retrieved}
-        self.retrieved = list(retrieved)
-        self._slots: dict[str, dict[tuple[str, str], Slot]] = {}
-        self._cats: dict[str, frozenset[str]] = {}
-        self._labels: dict[str, str] = {}
-        self._predicates: dict[str, bool] = {}
         self.speaker = speaker
         self._speaker_known = speaker is not None
-        self.context: list[str] = []  # entities in the order the dialogue brought them up
         for _, text in self.history[-6:]:
             for m in self._names(text):
                 self.context.append(m.candidates[0][0])
         for m in mentions:
             if m.entity and m.kind != "first_person":
                 self.context.append(m.entity)
-        # Times the user's turn named, for a reply's "then" ("X is busy then").
-        self.times = [m.value for m in mentions if m.kind == "time" and getattr(m.value, "start", None) is not None]
-        self._retrieved_entities = {x for c in self.retrieved for x in (c.fact.s, c.fact.o) if not c.fact.o_literal}
-
-    # -- KG access ---------------------------------------------------------------------------
-    def label(self, iri: str) -> str:
-        if iri not in self._labels:
-            self._labels[iri] = self.bg.label(iri)
-        return self._labels[iri]
-
-    def category(self, iri: str) -> frozenset[str]:
-        """What kind of thing an entity is: person/event/room/group, else its types."""
-        cat = self._cats.get(iri)
-        if cat is None:
-            m = OFFICE_KIND.match(iri)
-            if m:
-                cat = frozenset({m.group(1)})
-            else:
-                types = self.bg.types(iri)
-                kinds = {CLASS_KIND[t] for t in types if t in CLASS_KIND}
-                if WD + "Q5" in types or any(label_words(local_name(t)) in PERSON_TYPES for t in types):
-                    kinds.add("person")  # a custom KG's Lecturer or Musician is someone "they" can stand for
-                cat = frozenset(kinds or types or {"thing"})
-            self._cats[iri] = cat
-        return cat
-
-    def slots(self, iri: str) -> dict[tuple[str, str], Slot]:
-        got = self._slots.get(iri)
-        if got is not None:
-            return got
-        facts = list(self.bg.facts_about(iri, cap=400))
-        seen = {f.key for f in facts}
-        facts += [c.fact for c in self.retrieved if iri in (c.fact.s, c.fact.o) and c.fact.key not in seen]
-        # A derived fact of three entities keeps two in its triple: "X and Y are both connected
-        # to Z" is (X, connected via, Y); its claims "X is connected to Z", "Y is connected to Z"
-        # read the third too.
-        for c in self.retrieved:
-            if len(c.args) > 2 and not c.fact.o_literal and iri in (c.fact.s, c.fact.o):
-                for z in c.args:
-                    if z not in (c.fact.s, c.fact.o) and _IRI.match(z):
-                        extra = Fact(iri, c.fact.p, z)
-                        self.retrieved_keys.add(extra.key)
-                        facts.append(extra)
-        out: dict[tuple[str, str], Slot] = {}
-        for f in facts:
-            if f.p in LABEL_PREDICATES:
-                continue
-            key = predicate_key(f.p) or f.p
-            if f.s == iri:
-                direction, other, literal = "out", f.o, f.o_literal
-            elif f.o == iri and not f.o_literal:
-                direction, other, literal = "in", f.s, False
-            else:
-                continue
-            kf = KFact(f, key, "", other, literal, source="retrieved" if f.key in self.retrieved_keys else "kg")
-            if literal:
-                parsed = V.literal_kind(f.o, f.datatype)
-                kf.kind, kf.value = parsed if parsed else ("text", norm(f.o))
-            slot = out.get((key, direction))
-            if slot is None:
-                slot = out[(key, direction)] = Slot(key, direction, [], literal, kf.kind)
-            slot.facts.append(kf)
-        for slot in out.values():
-            label = self.label(slot.facts[0].fact.p)
-            for kf in slot.facts:
-                kf.p_label = label
-        self._slots[iri] = out
-        return out
-
-    def slot_category(self, slot: Slot) -> frozenset[str]:
-        return self.category(slot.facts[0].other)
 
     # -- mentions ----------------------------------------------------------------------------
     def _names(self, text: str) -> list[Mention]:
@@ -186,19 +104,8 @@ class Verifier(RelationChecks, ValueChecks):
         matches a label ("group" in "Reading Group", "eight" in "Fight Club")."""
         if not m.candidates:
             return False
-        m.candidates = [c for c in m.candidates if not self._is_predicate(c[0])]
+        m.candidates = [c for c in m.candidates if not self.kg.is_predicate(c[0])]
         return bool(m.candidates) and not (m.text.islower() and m.candidates[0][1] < 0.9)
-
-    def _is_predicate(self, iri: str) -> bool:
-        if PROPERTY.search(iri):
-            return True
-        if iri not in self._predicates:
-            ask = getattr(self.bg, "query", None)
-            try:
-                self._predicates[iri] = bool(ask and ask(f"ASK {{ GRAPH ?g {{ ?s <{iri}> ?o }} }}"))
-            except Exception:  # a remote endpoint that refuses the query: treat it as an entity
-                self._predicates[iri] = False
-        return self._predicates[iri]
 
     def _speaker(self) -> str | None:
         if not self._speaker_known:
@@ -217,13 +124,13 @@ class Verifier(RelationChecks, ValueChecks):
         a time, date, phone or e-mail, the most recent one that has such a value ("It starts at
         8" is about the meeting, not the room just named)."""
         fits = [iri for iri in reversed(self.context)
-                if self.category(iri) & set(kinds) or ("thing" in kinds and not self.category(iri) & {"person"})]
+                if self.kg.category(iri) & set(kinds) or ("thing" in kinds and not self.kg.category(iri) & {"person"})]
         if not fits and "person" in kinds:
             # a KG with no types: "his", "her" stand for the last thing of unknown kind
-            fits = [iri for iri in reversed(self.context) if self.category(iri) == frozenset({"thing"})]
+            fits = [iri for iri in reversed(self.context) if self.kg.category(iri) == frozenset({"thing"})]
         if needs:
             for iri in fits[:6]:
-                if any(slot.literal and slot.kind in needs for slot in self.slots(iri).values()):
+                if any(slot.literal and slot.kind in needs for slot in self.kg.slots(iri).values()):
                     return iri
         return fits[0] if fits else None
 
@@ -233,11 +140,11 @@ class Verifier(RelationChecks, ValueChecks):
         ("Amara") goes to the one the dialogue or the retrieved facts point at, unless the name
         was said in full."""
         top_iri, top = m.candidates[0]
-        top_label = self.label(top_iri)
-        same = [iri for iri, _ in m.candidates if self.label(iri) == top_label]
+        top_label = self.kg.label(top_iri)
+        same = [iri for iri, _ in m.candidates if self.kg.label(iri) == top_label]
         recent = next((iri for iri in reversed(self.context) if iri in dict(m.candidates)), None)
         if recent is None:
-            recent = next((iri for iri, _ in m.candidates if iri in self._retrieved_entities), None)
+            recent = next((iri for iri, _ in m.candidates if iri in self.kg.retrieved_entities), None)
         if len(same) > 1:
             pinned = self._pinned.get(top_label) if self._pin_ok else None
             if pinned in same:
@@ -254,8 +161,8 @@ class Verifier(RelationChecks, ValueChecks):
         if not digits:
             return m.candidates
         if not re.search(r"[^\W\d_]", m.text):
-            return [(iri, p) for iri, p in m.candidates if norm(self.label(iri)) == norm(m.text)]
-        return [(iri, p) for iri, p in m.candidates if re.findall(r"\d+", self.label(iri)) == digits]
+            return [(iri, p) for iri, p in m.candidates if norm(self.kg.label(iri)) == norm(m.text)]
+        return [(iri, p) for iri, p in m.candidates if re.findall(r"\d+", self.kg.label(iri)) == digits]
 
     def _exact_names(self, text: str, blank: str) -> list[Mention]:
         """Capitalized words the detector passed over that are exactly a label ("Seminar"), or
@@ -280,7 +187,7 @@ class Verifier(RelationChecks, ValueChecks):
         spans = []
         for m in self._names(sentence):
             trim(m)  # "Grace, the" is the name Grace: a fuzzy match must not swallow the comma after it
-            label = self.label(m.candidates[0][0])
+            label = self.kg.label(m.candidates[0][0])
             cuts = [m.text.find(c) for c in ",(;" if c in m.text and c not in label]
             if cuts and min(cuts) > 0:
                 trim_to(m, min(cuts))
@@ -298,7 +205,7 @@ class Verifier(RelationChecks, ValueChecks):
             return
         said = norm(q.group(1))
         for iri, _ in m.candidates:
-            dates = {norm(literal_text(kf.other, kf.fact.datatype)) for slot in self.slots(iri).values()
+            dates = {norm(literal_text(kf.other, kf.fact.datatype)) for slot in self.kg.slots(iri).values()
                      if slot.literal and slot.kind == "date" for kf in slot.facts}
             if said == norm(local_name(iri)) or said in dates:
                 m.candidates, m.end, m.text = [(iri, 1.0)], q.end(), text[m.start:q.end()]
@@ -309,8 +216,8 @@ class Verifier(RelationChecks, ValueChecks):
         j = self.judge(claim)
         evidence = self.evidence(j)
         if j.verdict == "nei" and j.unknown:
-            evidence["unknown"] = list(j.unknown)
-        return Check(claim=claim, verdict=j.verdict, evidence=evidence, reason=j.reason)
+            evidence.unknown = list(j.unknown)
+        return Check(claim=claim, verdict=Verdict(j.verdict), evidence=evidence, reason=j.reason)
 
     def judge(self, claim: str) -> Judgement:
         text = claim.strip()
@@ -320,7 +227,7 @@ class Verifier(RelationChecks, ValueChecks):
             return Judgement("nei", reason="no statement")
         if QUESTION.search(text):
             return Judgement("nei", reason="a question, not a claim")
-        hedge = HEDGE.match(text)
+        hedge = LEADING_HEDGE.match(text)
         if hedge and not OPINION.search(text[hedge.end():]):
             # "I believe it's in Room B": a hedged claim is still a claim; judged on its own
             # words, and an opinion when the KG has nothing to say on them.
@@ -343,11 +250,11 @@ class Verifier(RelationChecks, ValueChecks):
                 heard = m.text
                 trim(m)
                 said = whole_name(text, m)
-                m.candidates = [c for c in self._same_numbers(m) if spelled_alike(said, self.label(c[0]))]
+                m.candidates = [c for c in self._same_numbers(m) if spelled_alike(said, self.kg.label(c[0]))]
                 # The name as heard, before trimming, first: its article may be part of it ("The
                 # Hidden Cartographer" is not the "Hidden Cartographer" beside it).
-                exact = ([(iri, 1.0) for iri, _ in m.candidates if norm(self.label(iri)) == norm(heard)]
-                         or [(iri, 1.0) for iri, _ in m.candidates if norm(self.label(iri)) == norm(said)])
+                exact = ([(iri, 1.0) for iri, _ in m.candidates if norm(self.kg.label(iri)) == norm(heard)]
+                         or [(iri, 1.0) for iri, _ in m.candidates if norm(self.kg.label(iri)) == norm(said)])
                 m.candidates = exact or m.candidates
                 self._qualify(m, text)
         mentions = [m for m in mentions if m.kind != "name" or m.candidates]
@@ -388,17 +295,17 @@ class Verifier(RelationChecks, ValueChecks):
             if unknown:
                 return Judgement("nei", reason=f"'{unknown[0]}' is not in the KG", unknown=tuple(unknown))
             return self._from_dialogue(text) or Judgement("nei", reason="names nothing the KG knows")
-        implicit = self._implicit_argument(anchors, values, unknown, blank)
+        implicit = self.links.implicit_argument(anchors, values, unknown, blank)
         if implicit is not None:
             anchors.append((Mention("", 0, 0, "definite", entity=implicit), [implicit]))
         best: Judgement | None = None
         choices = [c for _, c in anchors]
         for combo in itertools.islice(itertools.product(*choices), MAX_COMBOS):
-            self._where = {}
+            r = Reading(text, blank)
             for (m, _), iri in zip(anchors, combo):
                 if m.end > m.start:
-                    self._where.setdefault(iri, []).append((m.start, m.end))
-            j = self._judge_with(text, blank, list(dict.fromkeys(combo)), values, unknown, anchors, implied)
+                    r.where.setdefault(iri, []).append((m.start, m.end))
+            j = self._judge_with(r, list(dict.fromkeys(combo)), values, unknown, anchors, implied)
             if best is None or rank(j) > rank(best):
                 best = j
         assert best is not None
@@ -410,24 +317,27 @@ class Verifier(RelationChecks, ValueChecks):
                 # meeting for the reply's next claims ("... in Meeting Room Omega").
                 hit = next((x for kf in best.evidence for x in (kf.fact.s, kf.fact.o) if x in combo_iris), None)
                 if hit is not None:
-                    self._pinned[self.label(hit)] = hit
+                    self._pinned[self.kg.label(hit)] = hit
         if best.evidence:
             self.context += [kf.fact.s for kf in best.evidence[:1]]
+        said = [(m.start, c[0]) for m, c in anchors if m.end > m.start and len(c) == 1 and m.kind != "first_person"]
+        if said:  # the next claim's "it" is most likely what this one is about: its subject, said first
+            self.context.append(min(said)[1])
         if best.verdict == "nei" and not best.evidence:
             return self._from_dialogue(text) or best
         return best
 
-    def _judge_with(self, text: str, blank: str, ents: list[str], values: list[V.Value], unknown: list[str],
+    def _judge_with(self, r: Reading, ents: list[str], values: list[V.Value], unknown: list[str],
                     anchors, implied: set[str]) -> Judgement:
-        negated = bool(NEGATION.search(blank))
-        avail = self._availability(text, blank, ents, values)
+        text, blank = r.text, r.blank
+        negated = bool(NEGATION.search(NOT_ONLY.sub(" ", blank)))  # "not only X" says X, and more
+        avail = self.values.availability(text, blank, ents, values)
         if avail is not None:
             return negate(avail) if negated else avail
         if NONE.search(blank):
             return Judgement("nei", reason="says what there is not; the KG lists what there is")
-        self._blank, self._text, self._unit_said = blank, text, set()
-        said = self._said = self._stated(blank, ents) | implied
-        cues = self._cues(blank, ents) | implied | said
+        said = r.said = self.links.stated(blank, ents) | implied
+        cues = self.links.cues(blank, ents) | implied | said
         support: list[KFact] = []
         contra: list[tuple[KFact, str]] = []
         missing: list[str] = []
@@ -441,11 +351,11 @@ class Verifier(RelationChecks, ValueChecks):
         # Each value must be a value of a thing the claim names.
         unplaced: list[V.Value] = []
         for v in values:
-            found = self._value_support(v, ents, cues, blank)
+            found = self.values.value_support(v, ents, cues, r)
             if found:
                 support.extend(found)
                 continue
-            clash = self._value_clash(v, ents, cues, blank, said)
+            clash = self.values.value_clash(v, ents, cues, r, said)
             if clash:
                 contra.append(clash)
             else:
@@ -455,57 +365,147 @@ class Verifier(RelationChecks, ValueChecks):
         # Each thing the claim names must be connected to another one, or carry one of its values
         # ("X ends at 10, just before Y starts at 10").
         if len(ents) >= 2:
+            found = {b: self.links.connect(b, ents, cues, r, said) for b in ents}
             for b in ents:
-                found = self._connect(b, ents, cues, text, said)
-                if found:
-                    support.extend(found)
+                support.extend(found[b])
+            linked = {x for kf in support for x in (kf.fact.s, kf.fact.o)}
+            for b in ents:
+                if found[b] or b in valued or b in linked:
                     continue
-                if b in valued:
-                    continue
-                clash = self._entity_clash(b, ents, cues, first_verb(blank) is None, said)
+                clash = self.links.entity_clash(b, ents, cues, first_verb(blank) is None, r, said)
                 if clash:
                     contra.append(clash)
                 else:
-                    missing.append(self.label(b))
+                    missing.append(self.kg.label(b))
         missing += [v.text for v in unplaced if not (v.kind == "date" and support and dates_only_context(v))]
 
-        if len(ents) == 1 and len(self._where.get(ents[0], ())) > 1:
-            clash = self._itself(ents[0], said)  # "The Poster Session is organized by the Poster Session."
+        if len(ents) == 1 and len(r.where.get(ents[0], ())) > 1:
+            clash = self.links.itself(ents[0], r, said)  # "The Poster Session is organized by the Poster Session."
             if clash:
                 contra.append(clash)
         invented = []
         for name in unknown:
-            clash = self._unknown_clash(name, ents, cues, said)
+            clash = self.values.unknown_clash(name, ents, cues, r, said)
             if clash:
                 contra.append(clash)
             else:
                 missing.append(name)
                 invented.append(name)
 
-        if contra:
+        if not contra and not (support and not missing):
+            # a value the KG holds in words: "Pad Thai is medium-spicy" (spice level: medium)
+            worded, clash = self.values.text_value(ents, r)
+            if worded:
+                support.extend(worded)
+                missing = [x for x in missing if not any(x == self.kg.label(e) for e in ents)]
+            elif clash:
+                contra.append(clash)
+        path = self._along_path(r, ents, values) if not support else None
+        if path is not None:
+            j = path
+        elif contra:
             j = Judgement("contradicted", [k for k, _ in contra], reason=contra[0][1], supported=len(support))
         elif missing:
             j = Judgement("nei", support, reason=f"the KG has nothing on {', '.join(repr(x) for x in missing[:3])}"
                           + (" here" if support else ""), unknown=tuple(invented))
         elif support:
-            j = Judgement("supported", support, reason="the KG says " + self.say(support[0]), supported=len(support))
+            j = self._only(r, ents, support) or Judgement("supported", support, reason="the KG says " + self.kg.say(
+                support[0]), supported=len(support))
         else:
             j = Judgement("nei", reason="nothing in the claim the KG could confirm")
         if negated and j.verdict != "nei":
             j = negate(j)
         return j
 
+    def _along_path(self, r: Reading, ents: list[str], values: list[V.Value]) -> Judgement | None:
+        """A claim about a thing given by a description ("the department that offers Syntax",
+        "The Glass Harbour's label", "the lead singer of Kestrel Lane"): the thing is reached
+        from a named one by a relation the claim states, and the claim judged of it by another
+        relation the claim states. None when no such path is found."""
+        named = [iri for iri in ents if r.where.get(iri)]
+        if not named:
+            return None
+        # the description hangs on the thing the claim names first ("the head of the
+        # department that offers Syntax", "Germany's capital"); the others are what it says of it
+        for a in [min(named, key=lambda iri: r.where[iri][0][0])]:
+            targets = [b for b in ents if b != a]
+            first = [s for s in self.kg.slots(a).values() if not s.literal and s.key in r.said]
+            for s1 in first:
+                for kf1 in s1.facts[:6]:
+                    x = kf1.other
+                    if x in ents:
+                        continue
+                    said = self.links.stated(r.blank, [x], guess=False) - {s1.key}
+                    if not said:
+                        continue
+                    step = Reading(r.text, r.blank, {**r.where, x: r.where.get(a, [])}, said, set())
+                    for b in targets:
+                        found = self.links.connect(b, [x, b], said, step, said)
+                        if found:
+                            return Judgement("supported", [kf1] + found, reason="the KG says " + " and ".join(
+                                self.kg.say(k) for k in [kf1] + found[:1]), supported=2)
+                        clash = self.links.wrong_value(x, b, step, said)
+                        if clash:
+                            return Judgement("contradicted", [kf1, clash[0]],
+                                             reason=f"the KG says {self.kg.say(kf1)}; {clash[1]}")
+                    if not targets and not values:  # "The creator of nachos worked as a maître d'"
+                        worded, clash = self.values.text_value([x], step)
+                        if worded:
+                            return Judgement("supported", [kf1] + worded[:1], reason="the KG says " + " and ".join(
+                                self.kg.say(k) for k in [kf1] + worded[:1]), supported=2)
+                        if clash:
+                            return Judgement("contradicted", [kf1, clash[0]],
+                                             reason=f"the KG says {self.kg.say(kf1)}; {clash[1]}")
+                    for v in values:
+                        found = self.values.value_support(v, [x], said, step)
+                        if found:
+                            return Judgement("supported", [kf1] + found, reason="the KG says " + " and ".join(
+                                self.kg.say(k) for k in [kf1] + found[:1]), supported=2)
+                        clash = self.values.value_clash(v, [x], said, step, said)
+                        if clash:
+                            return Judgement("contradicted", [kf1, clash[0]],
+                                             reason=f"the KG says {self.kg.say(kf1)}; {clash[1]}")
+        return None
+
+    def _only(self, r: Reading, ents: list[str], support: list[KFact]) -> Judgement | None:
+        """"X speaks only French", "invented by Y alone", "no other ...": a claim about the whole
+        set of a relation's values, contradicted when the KG lists more than the claim names."""
+        said = ONLY.search(r.blank)
+        if said is None or NOT_ONLY.search(r.blank):
+            return None
+        if said.group(0).lower() == "just" and not any(a == said.end() + 1 for spans in r.where.values()
+                                                        for a, _ in spans):
+            return None  # "just over", "just opened": "just" is "only" right before a name
+        # the restricted values: the names after "only", or before "alone"
+        after = said.group(0).lower() != "alone"
+        values = {iri for iri, spans in r.where.items()
+                  if any((a >= said.end()) if after else (b <= said.start()) for a, b in spans)}
+        for kf in support:
+            if kf.literal or kf.other not in values:
+                continue
+            anchor = kf.fact.o if kf.fact.s == kf.other else kf.fact.s
+            slot = next((s for s in self.kg.slots(anchor).values() if kf in s.facts), None)
+            if slot is None:
+                continue
+            more = [o for o in slot.others if o not in ents]
+            if more:
+                names = ", ".join(self.kg.label(o) for o in more[:4])
+                return Judgement("contradicted", [kf], reason=f"the KG lists more than that: also {names}",
+                                 supported=len(support))
+        return None
+
     # -- dialogue ----------------------------------------------------------------------------
-    def _intro_turn(self) -> dict | None:
+    def _intro_turn(self) -> Evidence | None:
         for i, (who, text) in enumerate(self.history, start=1):
             if who == "user" and self.speaker and re.search(r"\b(my name is|i am|i'm)\b", text, re.I):
-                return {"source": "dialogue", "turn": i, "speaker": "user", "text": text}
+                return Evidence(text=text, source="dialogue", turn=i, speaker="user")
         return None
 
     def _from_dialogue(self, text: str) -> Judgement | None:
-        """A claim that restates what the user said (their name, their plans)."""
+        """A claim about the user that restates what they said (their name, their plans, what
+        they asked). What the user said of the KG's world is no evidence for it."""
         words = content_words(text)
-        if len(words) < 2:
+        if len(words) < 2 or not YOU.search(text):
             return None
         for i, (who, turn) in reversed(list(enumerate(self.history, start=1))):
             if who != "user":
@@ -513,26 +513,19 @@ class Verifier(RelationChecks, ValueChecks):
             said = content_words(turn)
             if len(words & said) >= 0.8 * len(words):
                 return Judgement("supported", reason="the user said so",
-                                 extra={"source": "dialogue", "turn": i, "speaker": "user", "text": turn})
+                                 extra=Evidence(text=turn, source="dialogue", turn=i, speaker="user"))
         return None
 
     # -- output ------------------------------------------------------------------------------
-    def say(self, kf: KFact) -> str:
-        f = kf.fact
-        o_label = literal_text(f.o, f.datatype) if f.o_literal else self.label(f.o)
-        return sentence(self.label(f.s), kf.key, kf.p_label, o_label)
-
-    def evidence(self, j: Judgement) -> dict:
+    def evidence(self, j: Judgement) -> Evidence:
         if not j.evidence:
-            return dict(j.extra or {})
+            return dataclasses.replace(j.extra) if j.extra else Evidence()
         facts = list({kf.fact.key: kf for kf in j.evidence}.values())
         out = self._triple(facts[0])
-        if len(facts) > 1:
-            out["more"] = [self._triple(k) for k in facts[1:4]]
+        out.more = [self._triple(k) for k in facts[1:4]]
         return out
 
-    def _triple(self, kf: KFact) -> dict:
+    def _triple(self, kf: KFact) -> Evidence:
         f = kf.fact
-        return {"s": f.s, "p": f.p, "o": f.o, "s_label": self.label(f.s), "p_label": kf.p_label,
-                "o_label": literal_text(f.o, f.datatype) if f.o_literal else self.label(f.o),
-                "text": self.say(kf), "source": kf.source}
+        return Evidence(text=self.kg.say(kf), source=kf.source, s=f.s, p=f.p, o=f.o, s_label=self.kg.label(f.s),
+                        p_label=kf.p_label, o_label=self.kg.value_label(kf))
