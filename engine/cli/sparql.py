@@ -32,7 +32,7 @@ def main(argv: list[str], command: str = "sparql") -> int:
     args = _parser().parse_args(argv)
     from kgstore import KGStore
 
-    store = KGStore(args.store)
+    store = KGStore(args.store, create=False)
     text = args.query
     if text.startswith("@"):
         try:

@@ -62,12 +62,13 @@ def _sniff_json(path: str) -> str:
     raise LoadError(f"{path}: cannot tell which JSON format this is (use --format graphwoz, wikidata or jsonld)")
 
 
-def parse_file(path: str, fmt: str, graph: str, name: str, dialogue_id: str | None = None) -> Parsed:
+def parse_file(path: str, fmt: str, graph: str, name: str, dialogue_id: str | None = None,
+               restore: bool = False) -> Parsed:
     """Parse a whole file into quads for `graph` (datasets keep their graphs, see rdf.py)."""
     if fmt in RDF_FORMATS:
         from kgstore.loaders import rdf
 
-        parsed = rdf.parse(path, fmt, graph, name)
+        parsed = rdf.parse(path, fmt, graph, name, restore)
     elif fmt in ("csv", "tsv"):
         from kgstore.loaders import csv_triples
 

@@ -3,24 +3,25 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from pyoxigraph import DefaultGraph, NamedNode, Quad, RdfFormat, parse as ox_parse
 
+from kgstore.errors import LoadError
 from kgstore.loaders import Parsed, check_file, load_error
-from kgstore.vocab import bg_graph, local_name
+from kgstore.vocab import GRAPH_BG, GRAPH_DERIVED, GRAPH_DIALOGUE, GRAPH_META, GRAPH_RESERVED, bg_graph, local_name
 
 OX_FORMATS = {"turtle": RdfFormat.TURTLE, "ntriples": RdfFormat.N_TRIPLES, "nquads": RdfFormat.N_QUADS,
               "trig": RdfFormat.TRIG, "n3": RdfFormat.N3, "rdfxml": RdfFormat.RDF_XML,
               "jsonld": RdfFormat.JSON_LD}
-KGCHAT_GRAPHS = "urn:kgchat:graph:"
 
 
-def parse(path: str, fmt: str, graph: str, name: str) -> Parsed:
+def parse(path: str, fmt: str, graph: str, name: str, restore: bool = False) -> Parsed:
     check_file(path)
-    mapper = GraphMapper(graph, name)
+    mapper = GraphMapper(path, graph, name, restore=restore)
     try:
-        quads = [mapper.quad(q) for q in ox_parse(path=path, format=OX_FORMATS[fmt], base_iri=base_iri(path))]
+        quads = list(mapper.quads(ox_parse(path=path, format=OX_FORMATS[fmt], base_iri=base_iri(path))))
     except SyntaxError as exc:
         raise syntax_error(path, exc) from None
     except (OSError, ValueError) as exc:
@@ -42,27 +43,39 @@ def syntax_error(path: str, exc: SyntaxError):
 
 class GraphMapper:
     """Where a parsed quad goes: the file's default graph becomes its background graph; named
-    graphs of a dataset (TriG, N-Quads) become background graphs of their own, except kgchat's
-    own graph names (a dump of a kgchat store reloads as it was)."""
+    graphs of a dataset (TriG, N-Quads) become background graphs of their own, but kgchat's
+    background graph names are kept. A file never writes kgchat's other graphs: the dialogue
+    and derived graphs come back only from a dump restored on purpose (`restore`), and the
+    meta graph, whose markers decide what the next open drops, never (a dump's is skipped)."""
 
-    def __init__(self, graph: str, name: str):
+    def __init__(self, path: str, graph: str, name: str, restore: bool = False):
+        self.path = path
         self.graph = NamedNode(graph)
         self.name = name
-        self._named: dict[str, NamedNode] = {}
+        self.restore = restore
+        self._named: dict[str, NamedNode | None] = {}
 
-    def graph_for(self, g) -> NamedNode:
+    def graph_for(self, g) -> NamedNode | None:
+        """The graph a quad of `g` goes to; None: the quad is skipped."""
         if isinstance(g, DefaultGraph):
             return self.graph
         key = str(g)
-        mapped = self._named.get(key)
-        if mapped is None:
+        if key not in self._named:
             value = g.value if isinstance(g, NamedNode) else key
-            if value.startswith(KGCHAT_GRAPHS):
-                mapped = NamedNode(value)
+            if not value.startswith(GRAPH_RESERVED) or value.startswith(GRAPH_BG):
+                self._named[key] = NamedNode(value) if value.startswith(GRAPH_BG) else \
+                    NamedNode(bg_graph(f"{self.name}.{local_name(value)}"))
+            elif self.restore and value == GRAPH_META:
+                self._named[key] = None
+            elif self.restore and value.startswith((GRAPH_DIALOGUE, GRAPH_DERIVED)):
+                self._named[key] = NamedNode(value)
             else:
-                mapped = NamedNode(bg_graph(f"{self.name}.{local_name(value)}"))
-            self._named[key] = mapped
-        return mapped
+                hint = "" if value == GRAPH_META else " (a dump of a kgchat store reloads with --restore)"
+                raise LoadError(f"{self.path}: writes into kgchat's own graph {value}: refused{hint}")
+        return self._named[key]
 
-    def quad(self, q: Quad) -> Quad:
-        return Quad(q.subject, q.predicate, q.object, self.graph_for(q.graph_name))
+    def quads(self, parsed: Iterable[Quad]) -> Iterator[Quad]:
+        for q in parsed:
+            g = self.graph_for(q.graph_name)
+            if g is not None:
+                yield Quad(q.subject, q.predicate, q.object, g)
