@@ -19,6 +19,7 @@ from textual.widgets import Footer, Header, ProgressBar
 
 from engine.config import Config
 from engine.events import ChecksDone, ReplyDone, StageFinished, StageStarted, Token, TurnError
+from engine.inert import inert
 from engine.session import Session
 from kgstore.errors import BadInput
 from kgstore.vocab import LABEL_PREDICATES
@@ -85,8 +86,8 @@ class KGChatApp(CommandsMixin, LoadingMixin, App):
 
     def notify(self, message: str, *, title: str = "", severity="information", timeout: float | None = None,
                markup: bool = False) -> None:
-        """Notifications carry loader errors, paths and queries: brackets in them are text."""
-        super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
+        """Notifications carry loader errors, paths and queries: brackets and controls in them are text."""
+        super().notify(inert(message), title=inert(title), severity=severity, timeout=timeout, markup=markup)
 
     # --- layout -------------------------------------------------------------------------
 

@@ -12,6 +12,7 @@ import traceback
 from collections.abc import Callable
 from importlib import import_module
 
+from engine.inert import InertStream
 from engine.llm.base import LLMError
 from kgstore.errors import BadInput, RemoteUnavailable
 from kgstore.loaders import one_line
@@ -45,7 +46,14 @@ def main(argv: list[str] | None = None) -> int:
         width = max(len(n) for n in COMMANDS)
         print(USAGE.format(commands="\n".join(f"  {n:<{width}}  {h}" for n, (_, h) in COMMANDS.items())))
         return 0
-    return guarded(lambda: _run(argv))
+    if not (argv and argv[0] in COMMANDS):
+        return guarded(lambda: _run(argv))
+    out, err = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = InertStream(out), InertStream(err)
+    try:
+        return guarded(lambda: _run(argv))
+    finally:
+        sys.stdout, sys.stderr = out, err
 
 
 def _run(argv: list[str]) -> int:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import signal
 import sys
 import threading
@@ -11,6 +10,7 @@ from typing import Any
 
 from engine.config import add_config_options, load_config
 from engine.events import Event, ReplyDone, Token, TurnError
+from engine.inert import json_text
 from engine.options import ArgumentParser
 from engine.state import Check, TurnState
 from kgstore.errors import BadInput
@@ -136,7 +136,7 @@ def main(argv: list[str], command: str = "ask") -> int:
         out["model"] = llm.name
         if first_token:
             out["timings_ms"]["first_token"] = round(first_token[0], 1)
-        print(json.dumps(out, ensure_ascii=False))
+        print(json_text(out))
     else:
         print(" [cut]" if state.cut else "")
         if state.composed:

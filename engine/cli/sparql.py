@@ -7,6 +7,7 @@ import os
 import sys
 from contextlib import contextmanager
 
+from engine.inert import json_text
 from engine.options import ArgumentParser, bounded, seconds
 from kgstore.errors import BadInput
 from kgstore.loaders import one_line
@@ -88,7 +89,7 @@ def _print_json(run: BoundedQuery) -> int:
     try:
         with _said_why_stopped(run):
             for i, row in enumerate(run.rows()):
-                out.write(("\n" if i == 0 else ",\n") + json.dumps(row, ensure_ascii=False))
+                out.write(("\n" if i == 0 else ",\n") + json_text(row))
                 out.flush()
     finally:
         out.write(f'], "count": {run.outcome.rows}, "stopped": {json.dumps(run.outcome.stopped)}}}\n')
