@@ -21,7 +21,8 @@ from kgstore.errors import BadInput, LoadError
 from kgstore.storedir import store_key, write_marker
 from kgstore.loaders import detect_format, load_error, one_line, parse_file, check_file
 from kgstore.neighborhood import NAME_PREDICATES, collect
-from kgstore.loaders.rdf import OX_FORMATS, GraphMapper, base_iri, syntax_error
+from kgstore.loaders.rdf import (ENTITY_EXPANSION_CAP, OX_FORMATS, GraphMapper, base_iri, check_entities,
+                                 syntax_error)
 from kgstore.terms import Fact, LabelEntry, LoadReport, Neighborhood
 from kgstore.vocab import (ALIAS_PREDICATES, GRAPH_BG, GRAPH_META, KGC_PENDING_LOAD, KGC_PROBABILITY, KGC_RULE,
                            LABEL_PREDICATES, RDF_REIFIES, RDF_TYPE, WD, WDT, XSD, bg_graph, readable_name,
@@ -185,6 +186,8 @@ class KGStore:
     bulk_workers = min(4, os.cpu_count() or 1)
     # Quads per bulk write when graph names must be rewritten (N-Quads) on the way in.
     bulk_chunk = 200_000
+    # Characters the entity references of an RDF/XML file may expand to (see check_entities).
+    entity_cap = ENTITY_EXPANSION_CAP
 
     def __init__(self, path: str | os.PathLike | None = None, create: bool = True):
         """`create=False` (read-only commands): a missing or empty directory is an error rather
@@ -255,6 +258,8 @@ class KGStore:
             raise BadInput(f"--graph {graph}: {problem}")
         size = check_file(path)  # first: a directory or a missing file is named as such, whatever its name
         fmt = detect_format(path, format)
+        if fmt == "rdfxml":
+            check_entities(path, self.entity_cap)
         name = Path(path).stem
         target = graph or bg_graph(name)
         if fmt in BULK_FORMATS and size >= self.bulk_min_bytes:

@@ -29,6 +29,61 @@ def parse(path: str, fmt: str, graph: str, name: str, restore: bool = False) -> 
     return Parsed(quads=quads)
 
 
+# An RDF/XML file's internal DTD may declare entities (OWL files name their namespaces so); the
+# parser expands them unbounded, so a few hundred bytes of nested declarations make gigabytes
+# ("billion laughs"). Declarations that refer to other entities, parameter entities and
+# external ones (they read another file) are refused; plain ones may expand to this many
+# characters in all, references counted over the whole file.
+ENTITY_EXPANSION_CAP = 16 * 2**20
+# The prolog, DOCTYPE included, must end within this many bytes.
+PROLOG_MAX = 2**16
+_DOCTYPE = re.compile(r"<!DOCTYPE\b")
+_ELEMENT = re.compile(r"<[A-Za-z_]")
+_ENTITY = re.compile(r"<!ENTITY\s+(%\s*)?(\S+)\s+(?:\"([^\"]*)\"|'([^']*)'|(\S+))")
+_REFERENCE = re.compile(r"&[A-Za-z_:][\w.:-]*;")
+
+
+def check_entities(path: str, cap: int = ENTITY_EXPANSION_CAP) -> None:
+    """Refuse an RDF/XML file whose entity declarations could expand past `cap` (see above)."""
+    with open(path, "rb") as f:
+        head = f.read(PROLOG_MAX).decode("utf-8", errors="replace")
+    doctype = _DOCTYPE.search(head)
+    root = _ELEMENT.search(head)
+    if doctype is None or (root is not None and root.start() < doctype.start()):
+        return
+    line = head.count("\n", 0, doctype.start()) + 1
+    end = head.find("]>", doctype.start())
+    if end < 0 or (root is not None and root.start() < end):
+        end = head.find(">", doctype.start())
+    if end < 0:
+        raise load_error(path, f"DOCTYPE longer than {PROLOG_MAX // 1024} KB", line)
+    sizes: dict[str, int] = {}
+    declared = _ENTITY.findall(head, doctype.start(), end)
+    if len(declared) != head.count("<!ENTITY", doctype.start(), end):
+        raise load_error(path, "an entity declaration that cannot be read: refused", line)
+    for m in _ENTITY.finditer(head, doctype.start(), end):
+        name, value = m.group(2), m.group(3) if m.group(3) is not None else m.group(4)
+        where = head.count("\n", 0, m.start()) + 1
+        if m.group(1) or value is None:
+            kind = "parameter" if m.group(1) else "external"
+            raise load_error(path, f"{kind} entity '{name}' refused (only entities with a plain value are read)", where)
+        if _REFERENCE.search(value):
+            raise load_error(path, f"entity '{name}' refers to another entity: refused (entity expansion)", where)
+        sizes[f"&{name};"] = len(value)
+    if not sizes:
+        return
+    expanded = 0
+    with open(path, "rb") as f:
+        tail = ""
+        while chunk := f.read(2**20):
+            text = tail + chunk.decode("utf-8", errors="replace")
+            cut = text.rfind("&") if text.rfind("&") > text.rfind(";") else len(text)
+            expanded += sum(sizes.get(r, 0) for r in _REFERENCE.findall(text, 0, cut))
+            tail = text[cut:][-256:]  # the start of a reference the next chunk ends
+            if expanded > cap:
+                raise load_error(path, f"entity references expand to over {cap:,} characters: refused (entity expansion)")
+
+
 def base_iri(path: str) -> str:
     return Path(path).resolve().as_uri()
 
