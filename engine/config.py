@@ -55,7 +55,11 @@ class Config:
     store: str | None = _opt(None, "on-disk store directory (default: in memory for commands, XDG data dir for the app)")
     memory: bool = _opt(False, "keep nothing on disk (the app's sessions are lost on exit)")
     demo: str = _opt("office", "demo KG to load when no --kg/--sparql is given", choices=("office", "wikidata", "none"))
-    rules: list[str] = _opt([], "extra ProbLog rule file(s) (repeatable)", files=True)
+    rules: list[str] = _opt([], "extra ProbLog rule file(s) (repeatable); they may use rules, ProbLog's arithmetic, "
+                            "comparison, term and list builtins and library(lists|string|assoc)", files=True)
+    trust_rules: bool = _opt(False, "let --rules files run code: load Python modules and other ProbLog libraries, "
+                             "consult and read files (csv_load), print, call goals built at run time; only for rule "
+                             "files you trust")
     reason_timeout_ms: int = _opt(500, "time budget of the reasoning step per turn", ge=1, le=600_000)
     link_threshold: float = _opt(0.5, "refers_to probability above which a reference is resolved", ge=0, le=1)
     now: str | None = _opt(None, "the session clock as ISO 8601 (default: the system clock)")

@@ -22,6 +22,7 @@ from typing import Any
 from kgstore import vocab
 from kgstore.errors import BadInput
 from kgstore.terms import Fact
+from rules.allowlist import check_rule_file
 from rules.similarity import decode, encode
 
 RULES_DIR = Path(__file__).resolve().parent
@@ -127,8 +128,9 @@ def rule_files(extra: list[str] | tuple[str, ...] = ()) -> list[Path]:
     return [RULES_DIR / n for n in BUILTIN_RULE_FILES if n not in replaced] + extra_paths
 
 
-def parse_rule_file(path: Path) -> str:
-    """The text of a rule file, checked by ProbLog's parser; BadInput names file and line."""
+def parse_rule_file(path: Path, allow_list: bool = False) -> str:
+    """The text of a rule file, checked by ProbLog's parser and, with `allow_list` (a user's
+    file not trusted with --trust-rules), by rules.allowlist; BadInput names file and line."""
     from problog.errors import ProbLogError
     from problog.program import PrologString
 
@@ -143,6 +145,8 @@ def parse_rule_file(path: Path) -> str:
         line, col = (loc[1], loc[2]) if len(loc) == 3 else (None, None)
         where = f"{path}:{line}:{col}" if line else f"{path}"
         raise RuleFileError(f"{where}: ProbLog syntax error: {exc.base_message}") from None
+    if allow_list and (refused := check_rule_file(path, text)):
+        raise RuleFileError(refused)
     return text
 
 
@@ -166,9 +170,12 @@ class RuleSet:
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     @classmethod
-    def load(cls, extra: list[str] | tuple[str, ...] = ()) -> "RuleSet":
+    def load(cls, extra: list[str] | tuple[str, ...] = (), trusted: bool = False) -> "RuleSet":
+        """The built-in rule files and the user's `extra` ones, which run against the
+        allow-list of rules.allowlist unless `trusted`."""
         files = rule_files(extra)
-        return cls(files=files, texts={p: parse_rule_file(p) for p in files})
+        users = {Path(p) for p in extra}
+        return cls(files=files, texts={p: parse_rule_file(p, allow_list=p in users and not trusted) for p in files})
 
     def text(self, phase: str = "all") -> str:
         """The rule files a phase runs, one after the other."""
@@ -200,6 +207,9 @@ class RuleSet:
                         self._read_declarations(engine, base)
                 except ProbLogError as exc:
                     raise RuleFileError(f"rule files {', '.join(map(str, self.files))}: {exc}") from None
+                except Exception as exc:  # ProbLog fails on some odd clauses ('all'(_, g, _)) with its own bugs
+                    raise RuleFileError(f"rule files {', '.join(map(str, self.files))}: ProbLog cannot prepare "
+                                        f"them ({type(exc).__name__}: {exc})") from None
                 self._bases[phase] = (engine, base)
             return self._bases[phase]
 
@@ -219,9 +229,9 @@ class RuleSet:
         return [sig for sig in self.templates if kinds is None or sig not in self.about or self.about[sig] & kinds]
 
 
-def validate_rule_files(extra: list[str] | tuple[str, ...] = ()) -> RuleSet:
+def validate_rule_files(extra: list[str] | tuple[str, ...] = (), trusted: bool = False) -> RuleSet:
     """Parse every rule file at start-up so a broken one stops the app before the first turn."""
-    rules = RuleSet.load(extra)
+    rules = RuleSet.load(extra, trusted)
     rules.prepared("link")
     rules.prepared("derive")
     return rules
