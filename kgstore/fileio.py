@@ -6,8 +6,11 @@ dialogue reader, and `kgstore.loaders` can both use it without importing each ot
 
 from __future__ import annotations
 
+import json
 import os
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -31,6 +34,19 @@ def one_line(text: object) -> str:
     return re.sub(r"\s+", " ", str(text)).strip()
 
 
+def json_value(path: str, text: str, line: int | None = None):
+    """`text` (the file, or its line `line`) parsed as JSON; every failure is a LoadError naming
+    the file and line: bad syntax, nesting too deep for the parser, a number too long to read."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise load_error(path, f"not JSON: {exc.msg}", line or exc.lineno, exc.colno) from None
+    except RecursionError:
+        raise load_error(path, "JSON nested too deeply to read", line) from None
+    except ValueError as exc:  # an integer of thousands of digits
+        raise load_error(path, f"unreadable JSON value ({one_line(exc)})", line) from None
+
+
 def check_file(path: str) -> int:
     """The file's size; a clear error when it does not exist, is a directory or is empty."""
     if not os.path.exists(path):
@@ -41,6 +57,23 @@ def check_file(path: str) -> int:
     if size == 0:
         raise LoadError(f"{path}: empty file")
     return size
+
+
+BOM = b"\xef\xbb\xbf"
+
+
+@contextmanager
+def rdf_source(path: str) -> Iterator[dict]:
+    """pyoxigraph's arguments for reading `path`: the path itself, or a stream past a UTF-8
+    byte order mark (its Turtle and N-Triples family parsers take the mark for data)."""
+    with open(path, "rb") as f:
+        bom = f.read(len(BOM)) == BOM
+    if not bom:
+        yield {"path": path}
+        return
+    with open(path, "rb") as f:
+        f.seek(len(BOM))
+        yield {"input": f}
 
 
 def read_head(path: str, n: int) -> str:

@@ -19,7 +19,7 @@ from pyoxigraph import (BlankNode, DefaultGraph, Literal, NamedNode, Quad, Query
 
 from kgstore.errors import BadInput, LoadError
 from kgstore.storedir import store_key, write_marker
-from kgstore.loaders import detect_format, load_error, one_line, parse_file, check_file
+from kgstore.loaders import BOM, detect_format, load_error, one_line, parse_file, check_file, rdf_source
 from kgstore.neighborhood import NAME_PREDICATES, collect
 from kgstore.loaders.rdf import (ENTITY_EXPANSION_CAP, OX_FORMATS, GraphMapper, base_iri, check_entities,
                                  syntax_error)
@@ -151,6 +151,8 @@ def _stream(path: str, data: bytes | None, progress: Callable[[int], None] | Non
     at most one per 16 KiB), and each chunk names blank nodes anew and counts lines from its own
     start; a stream goes through one parser whatever the core count."""
     raw = io.BytesIO(data) if data is not None else open(path, "rb")
+    if raw.read(len(BOM)) != BOM:  # a byte order mark is not data
+        raw.seek(0)
     return _Progress(raw, progress) if progress else raw
 
 
@@ -277,7 +279,8 @@ class KGStore:
         """One pyoxigraph transaction, parsed in Rust: a syntax error writes nothing."""
         before = self.count(target)
         try:
-            self._store.load(path=path, format=OX_FORMATS[fmt], base_iri=base_iri(path), to_graph=NamedNode(target))
+            with rdf_source(path) as source:
+                self._store.load(**source, format=OX_FORMATS[fmt], base_iri=base_iri(path), to_graph=NamedNode(target))
         except SyntaxError as exc:
             raise syntax_error(path, exc) from None
         except (OSError, ValueError) as exc:

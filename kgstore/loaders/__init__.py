@@ -11,7 +11,8 @@ from pathlib import Path
 
 from kgstore.errors import LoadError
 # Re-exported: the loaders and the store read files through these.
-from kgstore.fileio import Parsed, check_file, load_error, one_line, read_head, read_text  # noqa: F401
+from kgstore.fileio import (BOM, Parsed, check_file, json_value, load_error, one_line, rdf_source,  # noqa: F401
+                            read_head, read_text)
 
 # format name -> (file extensions, description shown in errors and the README)
 FORMATS: dict[str, tuple[tuple[str, ...], str]] = {

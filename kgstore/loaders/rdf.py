@@ -9,7 +9,7 @@ from pathlib import Path
 from pyoxigraph import DefaultGraph, NamedNode, Quad, RdfFormat, parse as ox_parse
 
 from kgstore.errors import LoadError
-from kgstore.loaders import Parsed, check_file, load_error
+from kgstore.loaders import Parsed, check_file, load_error, rdf_source
 from kgstore.vocab import GRAPH_BG, GRAPH_DERIVED, GRAPH_DIALOGUE, GRAPH_META, GRAPH_RESERVED, bg_graph, local_name
 
 OX_FORMATS = {"turtle": RdfFormat.TURTLE, "ntriples": RdfFormat.N_TRIPLES, "nquads": RdfFormat.N_QUADS,
@@ -21,7 +21,8 @@ def parse(path: str, fmt: str, graph: str, name: str, restore: bool = False) -> 
     check_file(path)
     mapper = GraphMapper(path, graph, name, restore=restore)
     try:
-        quads = list(mapper.quads(ox_parse(path=path, format=OX_FORMATS[fmt], base_iri=base_iri(path))))
+        with rdf_source(path) as source:
+            quads = list(mapper.quads(ox_parse(**source, format=OX_FORMATS[fmt], base_iri=base_iri(path))))
     except SyntaxError as exc:
         raise syntax_error(path, exc) from None
     except (OSError, ValueError) as exc:
