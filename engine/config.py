@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import tomllib
 from dataclasses import MISSING, dataclass, field, fields
-from datetime import datetime
+from datetime import date, datetime, time
 from pathlib import Path
 from typing import Any
 
@@ -172,10 +172,16 @@ def _apply(cfg: Config, data: dict[str, Any], origin: str) -> None:
         choices = f.metadata.get("choices")
         if choices and value not in choices:
             raise ConfigError(f"{origin}: option '{key}' must be one of {', '.join(choices)}, not {value!r}")
+        if name == "now" and isinstance(value, (date, time)):  # a TOML date-time is the clock as written
+            value = value.isoformat()
         number = isinstance(value, (int, float)) and not isinstance(value, bool)  # TOML's true is no 1
-        same_kind = isinstance(value, type(current)) and isinstance(value, bool) == isinstance(current, bool)
-        if current is not None and not same_kind and not (isinstance(current, float) and number):
-            raise ConfigError(f"{origin}: option '{key}' must be {type(current).__name__}, not {value!r}")
+        kind = str if current is None else type(current)  # the options without a default take text
+        same_kind = isinstance(value, kind) and isinstance(value, bool) == (kind is bool)
+        if not same_kind and not (kind is float and number):
+            raise ConfigError(f"{origin}: option '{key}' must be {kind.__name__}, not {value!r}")
+        items = value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
+        if not all(isinstance(item, str) for item in items):
+            raise ConfigError(f"{origin}: option '{key}' must hold text only, not {value!r}")
         problem = out_of_range(value, **f.metadata["bounds"]) if number else None
         if problem:
             raise ConfigError(f"{origin}: option '{key}' {problem}, not {value!r}")
