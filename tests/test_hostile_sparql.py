@@ -3,6 +3,10 @@
 
 from __future__ import annotations
 
+import http.server
+import json
+import threading
+
 import pytest
 from hypothesis import given, strategies as st
 
@@ -56,3 +60,64 @@ def test_from_names_the_default_graph(db, capsys):
 def test_shape_counts_nesting(n, bracket):
     close = {"(": ")", "{": "}", "[": "]"}[bracket]
     assert shape("ASK " + bracket * n + close * n)[0] == n
+
+
+# ---- a hostile endpoint -----------------------------------------------------------------------
+
+class Endpoint(http.server.BaseHTTPRequestHandler):
+    """Answers the start-up probe properly, then as `mode` says."""
+
+    mode = "trickle"
+    seen = 0
+    stop = threading.Event()
+
+    def do_POST(self):
+        type(self).seen += 1
+        self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        self.send_response(200)
+        self.send_header("Content-Type", "application/sparql-results+json")
+        self.end_headers()
+        if type(self).seen == 1:
+            self.wfile.write(json.dumps({"head": {}, "boolean": True}).encode())
+        elif self.mode == "trickle":  # a byte at a time, each well within the per-read timeout
+            while not self.stop.is_set():
+                self.wfile.write(b" ")
+                self.wfile.flush()
+                self.stop.wait(0.05)
+        elif self.mode == "huge":
+            self.wfile.write(b'{"results": {"bindings": [' + b'{}, ' * 100_000 + b"{}]}}")
+        elif self.mode == "malformed":
+            self.wfile.write(json.dumps({"results": {"bindings": [{"s": 1, "p": {"value": 2}}]}}).encode())
+        else:  # rows without the variables asked for
+            self.wfile.write(json.dumps({"results": {"bindings": [{"x": {"type": "literal", "value": "a"}}]}}).encode())
+
+    def log_message(self, *args):
+        pass
+
+
+@pytest.mark.parametrize("mode,says", [("trickle", "did not answer within 0.5 s"), ("huge", "answered more than"),
+                                       ("malformed", "not SPARQL JSON results"), ("unbound", "without the variables")])
+def test_a_hostile_endpoint_ends_in_remote_unavailable(mode, says):
+    from kgstore.errors import RemoteUnavailable
+    from kgstore.remote import SparqlBackground
+
+    handler = type("E", (Endpoint,), {"mode": mode, "seen": 0, "stop": threading.Event()})
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        remote = SparqlBackground(f"http://127.0.0.1:{server.server_address[1]}/sparql", timeout=0.5)
+        remote.max_answer_bytes = 100_000
+        with pytest.raises(RemoteUnavailable, match=says):
+            remote.types(EX + "a")
+        remote.close()
+    finally:
+        handler.stop.set()
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.mark.parametrize("url", ["http://[", "ftp://example.org/sparql", "sparql", "http://", "http://a b/"])
+def test_an_endpoint_url_that_is_not_http_is_one_line(url, capsys):
+    assert cli(["overview", "--sparql", url]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith(f"kgchat: error: --sparql {url}: ")
