@@ -19,6 +19,7 @@ from platformdirs import user_config_dir, user_data_dir
 
 from engine.options import ArgumentParser, bounded, out_of_range
 from kgstore.errors import BadInput
+from kgstore.fileio import read_bounded
 
 APP_NAME = "kgchat"
 
@@ -149,8 +150,8 @@ def load_config(args: argparse.Namespace | None = None, path: str | Path | None 
     toml_path = Path(explicit) if explicit else default_config_path()
     if toml_path.exists():
         try:
-            data = tomllib.loads(toml_path.read_text(encoding="utf-8"))
-        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+            data = tomllib.loads(read_bounded(str(toml_path), "config file").decode("utf-8"))
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError, RecursionError) as exc:
             raise ConfigError(f"{toml_path}: not valid TOML: {exc}") from None
         _apply(cfg, data, str(toml_path))
     elif explicit:

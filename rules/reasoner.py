@@ -20,7 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from kgstore import vocab
-from kgstore.errors import BadInput
+from kgstore.errors import BadInput, LoadError
+from kgstore.fileio import read_bounded
 from kgstore.terms import Fact
 from rules.allowlist import check_rule_file
 from rules.similarity import decode, encode
@@ -135,9 +136,11 @@ def parse_rule_file(path: Path, allow_list: bool = False) -> str:
     from problog.program import PrologString
 
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise RuleFileError(f"{path}: cannot read rule file: {exc}") from None
+        text = read_bounded(str(path), "rule file").decode("utf-8")
+    except LoadError as exc:
+        raise RuleFileError(str(exc)) from None
+    except UnicodeDecodeError as exc:
+        raise RuleFileError(f"{path}: cannot read rule file: not UTF-8 ({exc.reason} at byte {exc.start})") from None
     try:
         list(PrologString(text))
     except ProbLogError as exc:

@@ -10,6 +10,7 @@ from contextlib import contextmanager
 from engine.inert import json_text
 from engine.options import ArgumentParser, bounded, seconds
 from kgstore.errors import BadInput
+from kgstore.fileio import read_bounded
 from kgstore.loaders import one_line
 from kgstore.query import DEFAULT_LIMIT, DEFAULT_TIMEOUT_S, BoundedQuery, display_width, fit
 
@@ -37,9 +38,8 @@ def main(argv: list[str], command: str = "sparql") -> int:
     text = args.query
     if text.startswith("@"):
         try:
-            with open(text[1:], encoding="utf-8") as f:
-                text = f.read()
-        except (OSError, UnicodeDecodeError) as exc:
+            text = read_bounded(text[1:], "query file").decode("utf-8")
+        except UnicodeDecodeError as exc:
             raise BadInput(f"{text[1:]}: cannot read the query ({one_line(exc)})") from None
     run = BoundedQuery(store, text, limit=args.limit, timeout=args.timeout)
     try:
