@@ -77,8 +77,10 @@ class Config:
     openai_url: str | None = _opt(None, "base URL of an OpenAI-compatible server, e.g. http://127.0.0.1:8000/v1")
     openai_model: str | None = _opt(None, "model name on the OpenAI-compatible server")
     openai_key_env: str = _opt("OPENAI_API_KEY", "environment variable holding the server's API key")
-    openai_timeout: float = _opt(60.0, "seconds an OpenAI-compatible server may stay silent before the reply is "
-                                 "given up", gt=0, le=3600)
+    openai_timeout: float = _opt(60.0, "seconds an OpenAI-compatible server may send no text (keep-alive comments "
+                                 "are none) before the reply is given up", gt=0, le=3600)
+    openai_deadline: float = _opt(600.0, "seconds a whole reply from an OpenAI-compatible server may take",
+                                  gt=0, le=86_400)
     # The answer instruction alone is about 80 tokens and the reply gets up to half the window:
     # below 512 a reply and a handful of facts no longer fit (at 1 the "reply" was one token).
     n_ctx: int = _opt(4096, "context window cap (the model's own size when smaller)", ge=512, le=1_048_576)
