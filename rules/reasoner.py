@@ -10,6 +10,7 @@ the SDD backend and reads the probabilities back. `run` gives up at the deadline
 
 from __future__ import annotations
 
+import os
 import re
 import threading
 import time
@@ -68,6 +69,35 @@ class _Watch:
     def check(self) -> None:
         if self.stopped:
             raise _Abandon()
+
+
+class _MemoryWatch(_Watch):
+    """A watch that also stops the work once the process has grown by `cap` bytes since it
+    began (rule start-up: a runaway clause fills memory long before any deadline)."""
+
+    EVERY_S = 0.02  # between two looks at the process size
+
+    def __init__(self, cap: int) -> None:
+        super().__init__()
+        self.cap, self.over = cap, False
+        self._start, self._next = _rss(), time.monotonic()
+
+    def check(self) -> None:
+        super().check()
+        if self._start is not None and time.monotonic() >= self._next:
+            self._next = time.monotonic() + self.EVERY_S
+            if (_rss() or 0) - self._start > self.cap:
+                self.over = self.stopped = True
+                raise _Abandon()
+
+
+def _rss() -> int | None:
+    """The process's resident size in bytes (None where /proc does not tell)."""
+    try:
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 _STOP_CHECK_EVERY = 1 << 16
@@ -171,6 +201,11 @@ class RuleSet:
     about: dict[tuple[str, int], set[str]] = field(default_factory=dict)
     _bases: dict[str, Any] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
+    # Preparing the rules (their directives, the template/2 declarations) runs rule code too: it
+    # stops at this deadline or this much growth of the process (the built-in rules take about a
+    # second and a few MB on two cores).
+    startup_timeout_s: float = 30.0
+    startup_memory: int = 512 * 2**20
 
     @classmethod
     def load(cls, extra: list[str] | tuple[str, ...] = (), trusted: bool = False) -> "RuleSet":
@@ -199,20 +234,20 @@ class RuleSet:
         """(engine, base ClauseDB) of a phase, built once; every turn extends the base."""
         with self._lock:
             if phase not in self._bases:
-                from problog.engine import DefaultEngine
-                from problog.errors import ProbLogError
                 from problog.program import PrologString
 
-                engine = DefaultEngine()
-                try:
+                def build(engine):
                     base = engine.prepare(PrologString(self.header(phase) + self.text(phase)))
                     if phase == "derive":
                         self._read_declarations(engine, base)
-                except ProbLogError as exc:
-                    raise RuleFileError(f"rule files {', '.join(map(str, self.files))}: {exc}") from None
-                except Exception as exc:  # ProbLog fails on some odd clauses ('all'(_, g, _)) with its own bugs
-                    raise RuleFileError(f"rule files {', '.join(map(str, self.files))}: ProbLog cannot prepare "
-                                        f"them ({type(exc).__name__}: {exc})") from None
+                    return engine, base
+
+                # any failure, ProbLog's own bugs on odd clauses ('all'(_, g, _)) among them, is
+                # the rule files'
+                try:
+                    engine, base = run_with_deadline(build, self.startup_timeout_s, _MemoryWatch(self.startup_memory))
+                except ReasoningFailed as exc:
+                    raise RuleFileError(f"rule files {', '.join(map(str, self.files))}: start-up {exc}") from None
                 self._bases[phase] = (engine, base)
             return self._bases[phase]
 
@@ -407,13 +442,14 @@ def _decode_arg(a):
     return Atom(str(a))
 
 
-def run_with_deadline(fn, timeout_s: float):
+def run_with_deadline(fn, timeout_s: float, watch: _Watch | None = None):
     """fn(engine) in a worker thread, with a fresh ProbLog engine that stops itself once the
-    deadline has passed; ReasoningFailed on timeout or on any error fn raises."""
+    deadline has passed (or `watch` says so); ReasoningFailed on timeout, on the memory cap of
+    a _MemoryWatch, or on any error fn raises."""
     from problog.errors import ProbLogError
 
     box: dict[str, Any] = {}
-    watch = _Watch()
+    watch = watch or _Watch()
 
     def target():
         try:
@@ -426,6 +462,8 @@ def run_with_deadline(fn, timeout_s: float):
     worker = threading.Thread(target=target, name="kgchat-reason", daemon=True)
     worker.start()
     worker.join(timeout_s)
+    if isinstance(watch, _MemoryWatch) and watch.over:
+        raise ReasoningFailed(f"stopped at its memory cap of {watch.cap // 2**20} MB")
     if worker.is_alive() or box.get("abandoned"):
         watch.stopped = True
         raise ReasoningFailed(f"reasoning stopped at its time budget of {timeout_s * 1000:.0f} ms", timeout=True)

@@ -95,3 +95,19 @@ def test_a_refused_builtin_hides_behind_no_allowed_one(allowed, refused):
                 validate_rule_files([str(path)])
         else:
             validate_rule_files([str(path)])
+
+
+def test_start_up_stops_at_its_deadline_with_one_line(tmp_path):
+    text = "template(s, T) :- grow(0, T).\ngrow(N, T) :- M is N + 1, grow(M, T).\n"
+    rules = RuleSet.load([str(_rules(tmp_path, text))])
+    rules.startup_timeout_s = 0.5
+    with pytest.raises(RuleFileError, match="start-up reasoning stopped at its time budget of 500 ms"):
+        rules.prepared("derive")
+
+
+def test_start_up_stops_at_its_memory_cap(tmp_path):
+    rules = RuleSet.load([str(_rules(tmp_path, "template(s, T) :- between(1, 1000000000, T), T < 0.\n"))])
+    rules.startup_timeout_s = 600
+    rules.startup_memory = 32 * 2**20
+    with pytest.raises(RuleFileError, match="start-up stopped at its memory cap of 32 MB"):
+        rules.prepared("derive")
