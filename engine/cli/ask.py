@@ -128,9 +128,10 @@ def main(argv: list[str], command: str = "ask") -> int:
     state: TurnState = result["state"]
     from engine.stages.check import truncation_note
 
-    note = truncation_note(state, config.max_claims)
-    if note:
-        print(f"kgchat: note: {note}", file=sys.stderr)
+    # what a cap or the reasoning budget cut, as `retrieve` says it (stderr: the JSON keeps its shape)
+    for note in (state.candidates_note, state.reasoning_note, truncation_note(state, config.max_claims)):
+        if note:
+            print(f"kgchat: note: {note}", file=sys.stderr)
     if args.json:
         out = turn_json(state)
         out["model"] = llm.name
