@@ -74,3 +74,10 @@ def test_the_app_shows_controls_inert():
     for widget in (UserMessage(HOSTILE), Notice(HOSTILE)):
         assert not _raw(str(widget.content)) and "\\u202e" in str(widget.content)
     assert not _raw(short(HOSTILE, 80))
+
+
+def test_an_argument_that_is_not_utf8_is_named(capsys):
+    assert cli(["check", "--response", "Omar \udcff", "--memory"]) == 2
+    assert capsys.readouterr().err == "kgchat: error: --response: not valid UTF-8 text (byte 0xff at character 6)\n"
+    assert cli(["ask", "who is \udce9?"]) == 2
+    assert "argument 2: not valid UTF-8 text (byte 0xe9" in capsys.readouterr().err

@@ -57,6 +57,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _run(argv: list[str]) -> int:
+    _check_utf8(argv)
     if argv and argv[0] in COMMANDS:
         name = argv.pop(0)
         module = import_module(COMMANDS[name][0])
@@ -66,6 +67,19 @@ def _run(argv: list[str]) -> int:
     if argv and argv[0] == "--help-app":
         argv[0] = "--help"
     return int(import_module("tui.main").main(argv) or 0)
+
+
+def _check_utf8(argv: list[str]) -> None:
+    """Arguments that are not UTF-8 (Python keeps their bytes as lone surrogates) would fail
+    deep inside, far from the argument: name it here."""
+    for i, arg in enumerate(argv):
+        try:
+            arg.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            name = argv[i - 1] if i and argv[i - 1].startswith("-") else f"argument {i + 1}"
+            byte = ord(arg[exc.start]) - 0xDC00 if 0xDC80 <= ord(arg[exc.start]) <= 0xDCFF else None
+            what = f" (byte 0x{byte:02x} at character {exc.start + 1})" if byte is not None else ""
+            raise BadInput(f"{name}: not valid UTF-8 text{what}") from None
 
 
 # Failures from outside kgchat's code (the OS, the store, a remote endpoint, the model) are the
