@@ -3,6 +3,8 @@ the parser's depth, numbers too long to read. Each loads, or fails with one line
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from kgstore import KGStore
@@ -58,3 +60,26 @@ def test_dialogue_files_say_what_is_wrong_with_their_json(tmp_path, text, reason
     with pytest.raises(LoadError, match=f"d.jsonl: .*{reason}"):
         read_dialogue_file(str(path))
 
+
+
+def _graphwoz(tmp_path, people, events):
+    path = tmp_path / "woz.json"
+    path.write_text(json.dumps({"d1": {"log": [], "data": {"people": people, "events": events}}}))
+    return path
+
+
+def test_graphwoz_numbers_where_names_belong_are_read_with_a_warning_and_nulls_skipped(tmp_path):
+    path = _graphwoz(tmp_path, [{"id": "p1", "name": "Ann"}, {"id": "p2", "name": 42}],
+                     [{"id": "e1", "name": "Standup", "attendees": [None, "Ann"], "location": None, "group": 7}])
+    s = KGStore()
+    report = s.load(path, format="graphwoz")
+    labels = {row["l"] for row in s.query("SELECT ?l WHERE { ?s <http://www.w3.org/2000/01/rdf-schema#label> ?l }")}
+    assert "None" not in labels and {"Ann", "42", "Standup", "7"} <= labels
+    assert any("the number 42 where a name belongs read as text" in w for w in report.warnings)
+    assert any("data.events attendees: null where a name belongs skipped" in w for w in report.warnings)
+
+
+def test_a_graphwoz_name_that_is_null_is_one_line(tmp_path):
+    path = _graphwoz(tmp_path, [{"id": "p1", "name": None}], [])
+    with pytest.raises(LoadError, match=r"woz.json: line 1: dialogue d1: data.people\[0\]: 'name' must be text, not null"):
+        KGStore().load(path, format="graphwoz")
