@@ -56,3 +56,27 @@ def test_the_capitalized_runs_of_a_reply_are_found_once_for_all_its_mentions(mon
         start = i * 16 + 5
         assert names.whole_name(text, Mention("Haddad", start, start + 6, "name")) == "Omar Haddad"
     assert len(scans) == 1
+
+
+def test_texts_are_cut_before_the_tokenizer_sees_them():
+    import numpy as np
+
+    from engine.stages.score import encoder
+
+    seen = []
+
+    class Encoding:
+        ids, attention_mask, type_ids = [1, 2], [1, 1], [0, 0]
+
+    class Tokenizer:
+        def encode_batch(self, texts):
+            seen.extend(len(t) for t in texts)
+            return [Encoding() for _ in texts]
+
+    class Session:
+        def run(self, _outputs, feed):
+            return [np.zeros((len(feed["ids"]), encoder.DIM), dtype=np.float32)]
+
+    stub = type("S", (), {"tokenizer": Tokenizer(), "session": Session()})()
+    encoder.OnnxMiniLM.encode(stub, ["label " * 2_000_000, "short"], 8)
+    assert max(seen) == encoder.MAX_TEXT_CHARS and min(seen) == 5
