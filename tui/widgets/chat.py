@@ -8,7 +8,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.message import Message
 from textual.widgets import Markdown, Static, TextArea
 
-from engine.inert import inert
+from engine.inert import UNSAFE, inert
 
 # The most characters of one message its bubble shows: a pasted document goes to the engine
 # whole (which links only its first mentions), but rendering it would swamp the chat.
@@ -73,7 +73,9 @@ class AssistantMessage(Vertical):
         await self.set_text(text)
 
     def set_footer(self, text: Text | str, classes: str = "") -> None:
-        self.footer.update(inert(text) if isinstance(text, str) else Text(inert(text.plain), style=text.style))
+        if isinstance(text, str) or UNSAFE.search(text.plain):  # a styled line of kgchat's own stays as styled
+            text = inert(text if isinstance(text, str) else text.plain)
+        self.footer.update(text)
         self.footer.set_classes(f"footer {classes}".strip())
 
     @property
