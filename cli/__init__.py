@@ -13,6 +13,7 @@ from collections.abc import Callable
 from importlib import import_module
 from typing import NamedTuple
 
+from engine.inert import InertStream
 from engine.llm.base import LLMError
 from kgstore.errors import BadInput, RemoteUnavailable
 from kgstore.loaders import one_line
@@ -69,10 +70,18 @@ def main(argv: list[str] | None = None) -> int:
     if argv and argv[0] in ("-h", "--help"):
         print(help_text())
         return 0
-    return guarded(lambda: _run(argv))
+    if not (argv and argv[0] in COMMANDS):
+        return guarded(lambda: _run(argv))
+    out, err = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = InertStream(out), InertStream(err)
+    try:
+        return guarded(lambda: _run(argv))
+    finally:
+        sys.stdout, sys.stderr = out, err
 
 
 def _run(argv: list[str]) -> int:
+    _check_utf8(argv)
     if argv and argv[0] in COMMANDS:
         name = argv.pop(0)
         module = import_module(COMMANDS[name].module)
@@ -84,6 +93,19 @@ def _run(argv: list[str]) -> int:
     from tui.main import main as app  # the app's imports (Textual) only when the app runs
 
     return int(app(argv) or 0)
+
+
+def _check_utf8(argv: list[str]) -> None:
+    """Arguments that are not UTF-8 (Python keeps their bytes as lone surrogates) would fail
+    deep inside, far from the argument: name it here."""
+    for i, arg in enumerate(argv):
+        try:
+            arg.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            name = argv[i - 1] if i and argv[i - 1].startswith("-") else f"argument {i + 1}"
+            byte = ord(arg[exc.start]) - 0xDC00 if 0xDC80 <= ord(arg[exc.start]) <= 0xDCFF else None
+            what = f" (byte 0x{byte:02x} at character {exc.start + 1})" if byte is not None else ""
+            raise BadInput(f"{name}: not valid UTF-8 text{what}") from None
 
 
 # Failures from outside kgchat's code (the OS, the store, a remote endpoint, the model) are the

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import signal
 import sys
 import threading
@@ -11,6 +10,7 @@ from typing import Any
 
 from engine.config import add_config_options, load_config
 from engine.events import AnswerShown, Event, ReplyDone, Token, TurnError
+from engine.inert import json_text
 from engine.options import ArgumentParser
 from engine.state import TurnState
 from engine.turn_json import answer_json
@@ -102,7 +102,9 @@ def main(argv: list[str], command: str = "ask") -> int:
     state: TurnState = result["state"]
     from engine.checking import truncation_note
 
-    for note in (truncation_note(state, config.max_claims), state.paths_note):
+    # what a cap, the reasoning budget or the path search cut, as `retrieve` says it (stderr: the JSON keeps its shape)
+    for note in (state.candidates_note, state.reasoning_note, truncation_note(state, config.max_claims),
+                 state.paths_note):
         if note:
             print(f"kgchat: note: {note}", file=sys.stderr)
     if args.json:
@@ -110,7 +112,7 @@ def main(argv: list[str], command: str = "ask") -> int:
         out["model"] = llm.name
         if first_token:
             out["timings_ms"]["first_token"] = round(first_token[0], 1)
-        print(json.dumps(out, ensure_ascii=False))
+        print(json_text(out))
     else:
         print(" [cut]" if state.cut else "")
         if state.composed:

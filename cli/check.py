@@ -7,11 +7,11 @@ retrieved facts, linked mentions and the dialogue so far.
 
 from __future__ import annotations
 
-import json
 import sys
 import time
 
 from engine.config import add_config_options, load_config
+from engine.inert import json_text
 from engine.options import ArgumentParser
 from engine.turn_json import checks_json
 
@@ -58,9 +58,9 @@ def main(argv: list[str], command: str = "check") -> int:
     if note:
         print(f"kgchat: note: {note}", file=sys.stderr)
     if args.json:
-        print(json.dumps({"checks": checks_json(state.checks), "checks_truncated": state.checks_truncated,
+        print(json_text({"checks": checks_json(state.checks), "checks_truncated": state.checks_truncated,
                           "fact_score": state.fact_score, "neip": state.neip,
-                          "timings_ms": {"check": round(ms, 2)}}, ensure_ascii=False))
+                          "timings_ms": {"check": round(ms, 2)}}))
         return 0
     if not state.checks:
         print("no claims in the response")

@@ -14,10 +14,13 @@ def _parser() -> ArgumentParser:
     p = ArgumentParser(prog="kgchat load",
                        description="Load KG files into a store, each all or nothing; prints the triples added per file and graph.")
     p.add_argument("files", nargs="+", metavar="FILE")
-    p.add_argument("--store", required=True, metavar="DIR", help="on-disk store directory (created when missing)")
+    p.add_argument("--store", required=True, metavar="DIR", help="on-disk store directory (created when missing or empty)")
     p.add_argument("--format", choices=list(FORMATS), help="file format when the extension does not tell")
-    p.add_argument("--graph", metavar="IRI", help="named graph to load into (default: urn:kgchat:graph:bg:<file name>; GraphWOZ "
-                   "files always get one graph per dialogue)")
+    p.add_argument("--graph", metavar="IRI", help="named graph to load into, an absolute IRI (default: urn:kgchat:graph:bg:<file "
+                   "name>; GraphWOZ files always get one graph per dialogue); kgchat's own names under urn:kgchat:graph: are "
+                   "reserved but for urn:kgchat:graph:bg:<name>")
+    p.add_argument("--restore", action="store_true", help="the files are dumps of a kgchat store (N-Quads, TriG): their "
+                   "dialogue and derived graphs are restored as they were; without it a file naming them is refused")
     p.add_argument("--dialogue-id", metavar="ID", help="GraphWOZ: load only this dialogue's world")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     return p
@@ -31,7 +34,8 @@ def main(argv: list[str], command: str = "load") -> int:
     files = []
     for path in args.files:
         start = time.perf_counter()
-        report = store.load(path, format=args.format, graph=args.graph, dialogue_id=args.dialogue_id)
+        report = store.load(path, format=args.format, graph=args.graph, dialogue_id=args.dialogue_id,
+                            restore=args.restore)
         seconds = time.perf_counter() - start
         for warning in report.warnings:
             print(f"kgchat: warning: {warning}", file=sys.stderr)

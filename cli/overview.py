@@ -3,9 +3,9 @@ entity types with counts, and example questions built from its own relations."""
 
 from __future__ import annotations
 
-import json
 
 from engine.config import add_config_options, load_config
+from engine.inert import json_text
 from engine.options import ArgumentParser
 
 
@@ -19,9 +19,9 @@ def main(argv: list[str], command: str = "overview") -> int:
     args = parser.parse_args(argv)
     o = overview(build_context(load_config(args)))
     if args.json:
-        print(json.dumps({"remote": o.remote} if o.remote else {
+        print(json_text({"remote": o.remote} if o.remote else {
             "triples": o.triples, "graphs": o.graphs, "types": [{"type": t, "entities": n} for t, n in o.types],
-            "examples": o.examples}, ensure_ascii=False))
+            "examples": o.examples}))
     elif o.remote:
         print(f"remote knowledge graph: {o.remote} (not scanned: no types or examples)")
     else:

@@ -7,10 +7,10 @@ reasoning go to stderr so the object keeps exactly that shape.
 
 from __future__ import annotations
 
-import json
 import sys
 
 from engine.config import add_config_options, load_config
+from engine.inert import json_text
 from engine.options import ArgumentParser
 from engine.turn_json import retrieval_json
 
@@ -63,7 +63,7 @@ def main(argv: list[str], command: str = "retrieve") -> int:
                 print(f"kgchat: turn {state.turn}: {note}", file=sys.stderr)
         out.append(retrieval_json(state))
     if args.json:
-        print(json.dumps({"turns": out}, ensure_ascii=False))
+        print(json_text({"turns": out}))
     else:
         if config.scorer in ("learned", "llm"):
             from engine.nlp.relevance import model_for

@@ -7,8 +7,10 @@ import os
 import sys
 from contextlib import contextmanager
 
+from engine.inert import json_text
 from engine.options import ArgumentParser, bounded, seconds
 from kgstore.errors import BadInput
+from kgstore.fileio import read_bounded
 from kgstore.loaders import one_line
 from kgstore.query import DEFAULT_LIMIT, DEFAULT_TIMEOUT_S, BoundedQuery, display_width, fit
 
@@ -32,13 +34,12 @@ def main(argv: list[str], command: str = "sparql") -> int:
     args = _parser().parse_args(argv)
     from kgstore import KGStore
 
-    store = KGStore(args.store)
+    store = KGStore(args.store, create=False)
     text = args.query
     if text.startswith("@"):
         try:
-            with open(text[1:], encoding="utf-8") as f:
-                text = f.read()
-        except (OSError, UnicodeDecodeError) as exc:
+            text = read_bounded(text[1:], "query file").decode("utf-8")
+        except UnicodeDecodeError as exc:
             raise BadInput(f"{text[1:]}: cannot read the query ({one_line(exc)})") from None
     run = BoundedQuery(store, text, limit=args.limit, timeout=args.timeout)
     try:
@@ -88,7 +89,7 @@ def _print_json(run: BoundedQuery) -> int:
     try:
         with _said_why_stopped(run):
             for i, row in enumerate(run.rows()):
-                out.write(("\n" if i == 0 else ",\n") + json.dumps(row, ensure_ascii=False))
+                out.write(("\n" if i == 0 else ",\n") + json_text(row))
                 out.flush()
     finally:
         out.write(f'], "count": {run.outcome.rows}, "stopped": {json.dumps(run.outcome.stopped)}}}\n')

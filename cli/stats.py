@@ -14,7 +14,7 @@ def main(argv: list[str], command: str = "stats") -> int:
     args = p.parse_args(argv)
     from kgstore import KGStore
 
-    store = KGStore(args.store)
+    store = KGStore(args.store, create=False)
     graphs = store.graphs()
     total = store.count()
     if args.json:

@@ -39,9 +39,28 @@ def claims_within(claims: list[str], limit: int, deterministic: bool) -> tuple[l
     return claims[:limit], cut
 
 
+# Characters of a reply that are checked. Finding claims and names is linear in the text, but a
+# reply of megabytes (one endless sentence repeating a name) would still take minutes; what
+# follows is reported as not checked, as claims past --max-claims are.
+MAX_CHECKED_CHARS = 20_000
+
+
+def checked_text(reply: str) -> tuple[str, bool]:
+    """The part of `reply` that is checked (up to the last sentence end within
+    MAX_CHECKED_CHARS), and whether that is not all of it."""
+    if len(reply) <= MAX_CHECKED_CHARS:
+        return reply, False
+    head = reply[:MAX_CHECKED_CHARS]
+    end = max(head.rfind(". "), head.rfind("\n"))
+    return (head[:end + 1] if end > 0 else head), True
+
+
 def truncation_note(state: TurnState, limit: int) -> str | None:
     if not state.checks_truncated:
         return None
+    if state.response and len(state.response) > MAX_CHECKED_CHARS:
+        return (f"only the first {MAX_CHECKED_CHARS:,} characters of the reply ({len(state.checks)} claims) were "
+                "checked; the fact score covers those")
     return (f"only the first {len(state.checks)} claims of the reply were checked (the limit is {limit}, "
             f"--max-claims); the fact score covers those")
 
@@ -56,8 +75,10 @@ def check_turn(state: TurnState, ctx: TurnContext, reply: str) -> tuple[list[Che
 
     verifier = make_verifier(state, ctx)
     split = splitter(state, ctx, verifier)
-    claims = split(reply) if split else split_claims(reply, protect=verifier.protected_spans)
-    claims, truncated = claims_within(claims, ctx.config.max_claims, split is None)
+    text, cut = checked_text(reply)
+    claims = split(text) if split else split_claims(text, protect=verifier.protected_spans)
+    claims, more = claims_within(claims, ctx.config.max_claims, split is None)
+    truncated = cut or more
     checks = check_reply(reply, verifier, lambda _reply: claims)
     if asks_list(state.text):  # a reply naming fewer values than the KG holds is marked, not judged
         mark_incomplete(checks, verifier.kg)

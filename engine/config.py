@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import tomllib
 from dataclasses import MISSING, dataclass, field, fields
-from datetime import datetime
+from datetime import date, datetime, time
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
@@ -20,6 +20,7 @@ from platformdirs import user_config_dir, user_data_dir
 
 from engine.options import ArgumentParser, bounded, out_of_range
 from kgstore.errors import BadInput
+from kgstore.fileio import read_bounded
 
 APP_NAME = "kgchat"
 
@@ -96,7 +97,11 @@ class Config:
     store: str | None = _opt(None, "on-disk store directory (default: in memory for commands, XDG data dir for the app)")
     memory: bool = _opt(False, "keep nothing on disk (the app's sessions are lost on exit)")
     demo: Demo = _opt(Demo.OFFICE, "demo KG to load when no --kg/--sparql is given")
-    rules: list[str] = _opt([], "extra ProbLog rule file(s) (repeatable)", files=True)
+    rules: list[str] = _opt([], "extra ProbLog rule file(s) (repeatable); they may use rules, ProbLog's arithmetic, "
+                            "comparison, term and list builtins and library(lists|string|assoc)", files=True)
+    trust_rules: bool = _opt(False, "let --rules files run code: load Python modules and other ProbLog libraries, "
+                             "consult and read files (csv_load), print, call goals built at run time; only for rule "
+                             "files you trust")
     reason_timeout_ms: int = _opt(500, "time budget of the reasoning step per turn", ge=1, le=600_000)
     link_threshold: float = _opt(0.5, "refers_to probability above which a reference is resolved", ge=0, le=1)
     now: str | None = _opt(None, "the session clock as ISO 8601 (default: the system clock)")
@@ -113,8 +118,10 @@ class Config:
     openai_url: str | None = _opt(None, "base URL of an OpenAI-compatible server, e.g. http://127.0.0.1:8000/v1")
     openai_model: str | None = _opt(None, "model name on the OpenAI-compatible server")
     openai_key_env: str = _opt("OPENAI_API_KEY", "environment variable holding the server's API key")
-    openai_timeout: float = _opt(60.0, "seconds an OpenAI-compatible server may stay silent before the reply is "
-                                 "given up", gt=0, le=3600)
+    openai_timeout: float = _opt(60.0, "seconds an OpenAI-compatible server may send no text (keep-alive comments "
+                                 "are none) before the reply is given up", gt=0, le=3600)
+    openai_deadline: float = _opt(600.0, "seconds a whole reply from an OpenAI-compatible server may take",
+                                  gt=0, le=86_400)
     # The answer instruction alone is about 80 tokens and the reply gets up to half the window:
     # below 512 a reply and a handful of facts no longer fit (at 1 the "reply" was one token).
     n_ctx: int = _opt(4096, "context window cap (the model's own size when smaller)", ge=512, le=1_048_576)
@@ -186,8 +193,8 @@ def load_config(args: argparse.Namespace | None = None, path: str | Path | None 
     toml_path = Path(explicit) if explicit else default_config_path()
     if toml_path.exists():
         try:
-            data = tomllib.loads(toml_path.read_text(encoding="utf-8"))
-        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+            data = tomllib.loads(read_bounded(str(toml_path), "config file").decode("utf-8"))
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError, RecursionError) as exc:
             raise ConfigError(f"{toml_path}: not valid TOML: {exc}") from None
         _apply(cfg, data, str(toml_path))
     elif explicit:
@@ -212,10 +219,16 @@ def _apply(cfg: Config, data: dict[str, Any], origin: str) -> None:
                 raise ConfigError(f"{origin}: option '{key}' must be one of {', '.join(choices)}, not {value!r}")
             setattr(cfg, name, choices(value))
             continue
+        if name == "now" and isinstance(value, (date, time)):  # a TOML date-time is the clock as written
+            value = value.isoformat()
         number = isinstance(value, (int, float)) and not isinstance(value, bool)  # TOML's true is no 1
-        same_kind = isinstance(value, type(current)) and isinstance(value, bool) == isinstance(current, bool)
-        if current is not None and not same_kind and not (isinstance(current, float) and number):
-            raise ConfigError(f"{origin}: option '{key}' must be {type(current).__name__}, not {value!r}")
+        kind = str if current is None else type(current)  # the options without a default take text
+        same_kind = isinstance(value, kind) and isinstance(value, bool) == (kind is bool)
+        if not same_kind and not (kind is float and number):
+            raise ConfigError(f"{origin}: option '{key}' must be {kind.__name__}, not {value!r}")
+        items = value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
+        if not all(isinstance(item, str) for item in items):
+            raise ConfigError(f"{origin}: option '{key}' must hold text only, not {value!r}")
         problem = out_of_range(value, **f.metadata["bounds"]) if number else None
         if problem:
             raise ConfigError(f"{origin}: option '{key}' {problem}, not {value!r}")

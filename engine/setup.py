@@ -12,7 +12,7 @@ def build_context(config: Config) -> TurnContext:
 
     # Every rule file is parsed before anything is opened: a syntax error stops start-up with
     # its file and line, never a session running on half the rules.
-    rules = validate_rule_files(config.rules)
+    rules = validate_rule_files(config.rules, config.trust_rules)
     store = KGStore(None if config.memory else config.store)
     for path in config.kg:
         store.load(path, format=config.format, dialogue_id=config.dialogue_id)

@@ -6,8 +6,14 @@ dialogue reader, and `kgstore.loaders` can both use it without importing each ot
 
 from __future__ import annotations
 
+import json
 import os
 import re
+import select
+import stat
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -31,16 +37,91 @@ def one_line(text: object) -> str:
     return re.sub(r"\s+", " ", str(text)).strip()
 
 
+def json_value(path: str, text: str, line: int | None = None):
+    """`text` (the file, or its line `line`) parsed as JSON; every failure is a LoadError naming
+    the file and line: bad syntax, nesting too deep for the parser, a number too long to read."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise load_error(path, f"not JSON: {exc.msg}", line or exc.lineno, exc.colno) from None
+    except RecursionError:
+        raise load_error(path, "JSON nested too deeply to read", line) from None
+    except ValueError as exc:  # an integer of thousands of digits
+        raise load_error(path, f"unreadable JSON value ({one_line(exc)})", line) from None
+
+
+# Rule, config and query files: the most bytes read, and the longest wait for them (a pipe's
+# writer, as in process substitution, gets this long in all; one that never comes ends it).
+INPUT_CAP = 16 * 2**20
+INPUT_TIMEOUT_S = 10.0
+
+
+def read_bounded(path: str, what: str, cap: int | None = None, timeout: float | None = None) -> bytes:
+    """The bytes of `path` (a file, a pipe, a device), at most `cap` of them within `timeout`
+    seconds; anything else is a LoadError naming the file and `what` it is."""
+    cap = INPUT_CAP if cap is None else cap
+    timeout = INPUT_TIMEOUT_S if timeout is None else timeout
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError as exc:
+        raise LoadError(f"{path}: cannot read the {what} ({exc.strerror})") from None
+    try:
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode):
+            raise LoadError(f"{path}: is a directory, not a {what}")
+        deadline = time.monotonic() + timeout
+        poller = select.poll()
+        poller.register(fd, select.POLLIN)
+        chunks, size = [], 0
+        while True:
+            if not stat.S_ISREG(mode):
+                remaining = deadline - time.monotonic()
+                if remaining <= 0 or not poller.poll(remaining * 1000):
+                    raise LoadError(f"{path}: the {what} did not end within {timeout:g} s (a pipe without a writer?)")
+            try:
+                chunk = os.read(fd, 2**16)
+            except BlockingIOError:
+                continue
+            if not chunk:
+                return b"".join(chunks)
+            size += len(chunk)
+            if size > cap:
+                raise LoadError(f"{path}: the {what} is larger than {cap:,} bytes")
+            chunks.append(chunk)
+    finally:
+        os.close(fd)
+
+
 def check_file(path: str) -> int:
-    """The file's size; a clear error when it does not exist, is a directory or is empty."""
+    """The file's size; a clear error when it does not exist, is a directory, is not a regular
+    file (a pipe or a device: the loaders read files by name, more than once) or is empty."""
     if not os.path.exists(path):
         raise LoadError(f"{path}: file does not exist")
     if os.path.isdir(path):
         raise LoadError(f"{path}: is a directory, not a file")
+    if not os.path.isfile(path):
+        raise LoadError(f"{path}: not a regular file (a pipe or a device); save it to a file to load it")
     size = os.path.getsize(path)
     if size == 0:
         raise LoadError(f"{path}: empty file")
     return size
+
+
+BOM = b"\xef\xbb\xbf"
+
+
+@contextmanager
+def rdf_source(path: str) -> Iterator[dict]:
+    """pyoxigraph's arguments for reading `path`: the path itself, or a stream past a UTF-8
+    byte order mark (its Turtle and N-Triples family parsers take the mark for data)."""
+    with open(path, "rb") as f:
+        bom = f.read(len(BOM)) == BOM
+    if not bom:
+        yield {"path": path}
+        return
+    with open(path, "rb") as f:
+        f.seek(len(BOM))
+        yield {"input": f}
 
 
 def read_head(path: str, n: int) -> str:

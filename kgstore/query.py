@@ -36,6 +36,13 @@ PRODUCER = "kgchat-sparql"
 _PROLOGUE = re.compile(r"\A(?:\s+|#[^\n]*\n?|PREFIX\s+[^\s:]*:\s*<[^>]*>|BASE\s+<[^>]*>)*", re.IGNORECASE)
 _SERVICE = re.compile(r"\bSERVICE\b", re.IGNORECASE)
 _UPDATE = re.compile(r"(?:INSERT|DELETE|LOAD|CLEAR|CREATE|DROP|COPY|MOVE|ADD|WITH)\b", re.IGNORECASE)
+# pyoxigraph's parser recurses per bracket: thousands of nested brackets overflow its stack and
+# kill the process (the app with it), so deeper queries are refused before they are parsed.
+MAX_DEPTH = 128
+# What can hold a bracket that does not nest: strings, IRIs, comments; and the words, for FROM.
+_LEXEME = re.compile(r'"""(?:[^"\\]|\\.|"(?!""))*"""' r"|'''(?:[^'\\]|\\.|'(?!''))*'''"
+                     r'|"(?:[^"\\\n]|\\.)*"' r"|'(?:[^'\\\n]|\\.)*'"
+                     r'|<[^<>"{}|^`\\\x00-\x20]*>|#[^\n]*|[(){}\[\]]|[?$]?[\w:.-]+', re.S)
 
 
 def busy() -> bool:
@@ -47,6 +54,22 @@ def busy() -> bool:
 
 def is_update(text: str) -> bool:
     return bool(_UPDATE.match(text, _PROLOGUE.match(text).end()))
+
+
+def shape(text: str) -> tuple[int, bool]:
+    """How deep the query's brackets nest, and whether it names its dataset (FROM)."""
+    depth = deepest = 0
+    dataset = False
+    for m in _LEXEME.finditer(text):
+        token = m.group()
+        if token in "({[":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif token in ")}]":
+            depth -= 1
+        elif token.upper() == "FROM":
+            dataset = True
+    return deepest, dataset
 
 
 @dataclass
@@ -81,6 +104,9 @@ class BoundedQuery:
         if is_update(text):
             raise BadInput("SPARQL update refused: the console and `kgchat sparql` only read "
                            "(SELECT, ASK, CONSTRUCT, DESCRIBE); use `kgchat load` to add data")
+        depth, self._dataset = shape(text)
+        if depth > MAX_DEPTH:
+            raise BadInput(f"SPARQL query: brackets nested {depth} deep, more than the {MAX_DEPTH} levels read")
         self.limit, self.timeout = limit, timeout
         self.outcome = Outcome()
         self._cancel = threading.Event()
@@ -114,7 +140,8 @@ class BoundedQuery:
     def _produce(self, store, text: str) -> None:
         result = rows = None
         try:
-            result = store._store.query(text, use_default_graph_as_union=True)
+            # the union of all graphs is the default graph, unless the query names its own (FROM)
+            result = store._store.query(text, use_default_graph_as_union=not self._dataset)
             if isinstance(result, QueryBoolean):
                 self._put(Head(boolean=bool(result)))
                 self._put(None)

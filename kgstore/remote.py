@@ -13,8 +13,10 @@ which the candidates stage catches so the turn goes on with the dialogue graph o
 
 from __future__ import annotations
 
+import json
 import re
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -67,10 +69,35 @@ class _Edges:
     complete: bool = False
 
 
+def _well_formed(body) -> bool:
+    """SPARQL JSON results: a boolean, or bindings whose every value is a term with a text value."""
+    if not isinstance(body, dict):
+        return False
+    if "boolean" in body:
+        return isinstance(body["boolean"], bool)
+    results = body.get("results")
+    rows = results.get("bindings") if isinstance(results, dict) else None
+    return isinstance(rows, list) and all(
+        isinstance(row, dict) and all(isinstance(t, dict) and isinstance(t.get("value"), str) for t in row.values())
+        for row in rows)
+
+
+_SELECTED = re.compile(r"SELECT\s+(?:DISTINCT\s+)?((?:\?\w+\s+)+)WHERE")
+
+
 class SparqlBackground:
+    # The most bytes of one answer read: a bigger one is the endpoint failing, not data to hold.
+    max_answer_bytes = 64 * 2**20
+
     def __init__(self, url: str, timeout: float = 2.0, *, max_connections: int = 4, cache_entities: int = 20_000):
         import httpx
 
+        try:
+            parsed = httpx.URL(url)
+        except (httpx.InvalidURL, TypeError) as exc:
+            raise BadInput(f"--sparql {url}: not a URL ({exc})") from None
+        if parsed.scheme not in ("http", "https") or not parsed.host:
+            raise BadInput(f"--sparql {url}: not an http:// or https:// URL")
         self.url = url
         self.timeout = timeout
         self._httpx = httpx
@@ -97,28 +124,59 @@ class SparqlBackground:
     # ---- HTTP ----------------------------------------------------------------------------
 
     def _request(self, query: str) -> dict:
+        """The endpoint's answer, read within `timeout` seconds in all (a watchdog closes a
+        connection that trickles bytes past it) and at most `max_answer_bytes` long."""
         httpx = self._httpx
+        late = f"SPARQL endpoint {self.url} did not answer within {self.timeout:g} s"
+        start = time.monotonic()
         try:
-            response = self._client.post(self.url, data={"query": query})
+            with self._client.stream("POST", self.url, data={"query": query}) as response:
+                watchdog = threading.Timer(max(0.0, self.timeout - (time.monotonic() - start)), response.close)
+                watchdog.start()
+                try:
+                    status, data = response.status_code, self._read(response)
+                finally:
+                    watchdog.cancel()
         except httpx.TimeoutException:
-            raise RemoteUnavailable(f"SPARQL endpoint {self.url} did not answer within {self.timeout:g} s") from None
+            raise RemoteUnavailable(late) from None
         except httpx.HTTPError as exc:
+            if time.monotonic() - start >= self.timeout:  # the watchdog closed it
+                raise RemoteUnavailable(late) from None
             raise RemoteUnavailable(f"SPARQL endpoint {self.url} is unreachable ({type(exc).__name__}: {exc})") from None
-        if response.status_code == 400:
-            raise BadInput(f"SPARQL query refused by {self.url}: {response.text.strip().splitlines()[0][:300] if response.text.strip() else 'HTTP 400'}")
-        if response.status_code != 200:
-            raise RemoteUnavailable(f"SPARQL endpoint {self.url} answered HTTP {response.status_code}")
+        if data is None or time.monotonic() - start >= self.timeout:
+            raise RemoteUnavailable(late if data is not None else
+                                    f"SPARQL endpoint {self.url} answered more than {self.max_answer_bytes // 2**20} MB")
+        text = data.decode("utf-8", errors="replace")
+        if status == 400:
+            raise BadInput(f"SPARQL query refused by {self.url}: {text.strip().splitlines()[0][:300] if text.strip() else 'HTTP 400'}")
+        if status != 200:
+            raise RemoteUnavailable(f"SPARQL endpoint {self.url} answered HTTP {status}")
         try:
-            body = response.json()
-            if "boolean" in body:
-                return body
-            body["results"]["bindings"]
-            return body
-        except (ValueError, KeyError, TypeError):
-            raise RemoteUnavailable(f"SPARQL endpoint {self.url} answered something that is not SPARQL JSON results") from None
+            body = json.loads(text)
+        except (ValueError, RecursionError):
+            body = None
+        if not _well_formed(body):
+            raise RemoteUnavailable(f"SPARQL endpoint {self.url} answered something that is not SPARQL JSON results")
+        return body
+
+    def _read(self, response) -> bytes | None:
+        """The body, or None past `max_answer_bytes`; ends early when the watchdog closes it."""
+        chunks, size = [], 0
+        for chunk in response.iter_bytes():
+            size += len(chunk)
+            if size > self.max_answer_bytes:
+                return None
+            chunks.append(chunk)
+        return b"".join(chunks)
 
     def _select(self, query: str) -> list[dict[str, dict]]:
-        return self._request(query)["results"]["bindings"]
+        """The rows of one of kgchat's own SELECT queries, each binding every variable it selects."""
+        rows = self._request(query)["results"]["bindings"]
+        selected = _SELECTED.match(query)
+        wanted = re.findall(r"\?(\w+)", selected.group(1)) if selected else []
+        if any(name not in row for row in rows for name in wanted):
+            raise RemoteUnavailable(f"SPARQL endpoint {self.url} answered rows without the variables asked for")
+        return rows
 
     def _select_all(self, queries: list[str]) -> list[list[dict[str, dict]]]:
         """Several queries at once over the connection pool."""
@@ -133,8 +191,11 @@ class SparqlBackground:
         return [{k: _lexical(v) for k, v in row.items()} for row in body["results"]["bindings"]]
 
     def count(self) -> int:
-        rows = self._select("SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }")
-        return int(rows[0]["n"]["value"])
+        rows = self._select("SELECT ?n WHERE { { SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o } } }")
+        try:
+            return int(rows[0]["n"]["value"])
+        except (IndexError, ValueError):
+            raise RemoteUnavailable(f"SPARQL endpoint {self.url} answered a count that is not a number") from None
 
     def label(self, value: str) -> str:
         return self.labels([value])[value]

@@ -7,6 +7,7 @@ import io
 import itertools
 import os
 import re
+import secrets
 import threading
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
@@ -17,12 +18,15 @@ from pyoxigraph import (BlankNode, DefaultGraph, Literal, NamedNode, Quad, Query
                         Store, Triple, parse as ox_parse)
 
 from kgstore.errors import BadInput, LoadError
-from kgstore.loaders import detect_format, load_error, one_line, parse_file, check_file
+from kgstore.storedir import store_key, write_marker
+from kgstore.loaders import BOM, detect_format, load_error, one_line, parse_file, check_file, rdf_source
 from kgstore.neighborhood import NAME_PREDICATES, collect
-from kgstore.loaders.rdf import OX_FORMATS, GraphMapper, base_iri, syntax_error
+from kgstore.loaders.rdf import (ENTITY_EXPANSION_CAP, OX_FORMATS, GraphMapper, base_iri, check_entities,
+                                 syntax_error)
 from kgstore.terms import Fact, LabelEntry, LoadReport, Neighborhood
 from kgstore.vocab import (ALIAS_PREDICATES, GRAPH_BG, GRAPH_META, KGC_PENDING_LOAD, KGC_PROBABILITY, KGC_RULE,
-                           LABEL_PREDICATES, RDF_REIFIES, RDF_TYPE, WD, WDT, XSD, bg_graph, readable_name)
+                           LABEL_PREDICATES, RDF_REIFIES, RDF_TYPE, WD, WDT, XSD, bg_graph, readable_name,
+                           user_graph_problem)
 from kgstore.wikidata_labels import PROPERTY_LABELS
 
 DEMOS = {"office": "office.json", "wikidata": "wikidata_demo.ttl"}
@@ -147,6 +151,8 @@ def _stream(path: str, data: bytes | None, progress: Callable[[int], None] | Non
     at most one per 16 KiB), and each chunk names blank nodes anew and counts lines from its own
     start; a stream goes through one parser whatever the core count."""
     raw = io.BytesIO(data) if data is not None else open(path, "rb")
+    if raw.read(len(BOM)) != BOM:  # a byte order mark is not data
+        raw.seek(0)
     return _Progress(raw, progress) if progress else raw
 
 
@@ -182,13 +188,19 @@ class KGStore:
     bulk_workers = min(4, os.cpu_count() or 1)
     # Quads per bulk write when graph names must be rewritten (N-Quads) on the way in.
     bulk_chunk = 200_000
+    # Characters the entity references of an RDF/XML file may expand to (see check_entities).
+    entity_cap = ENTITY_EXPANSION_CAP
 
-    def __init__(self, path: str | os.PathLike | None = None):
+    def __init__(self, path: str | os.PathLike | None = None, create: bool = True):
+        """`create=False` (read-only commands): a missing or empty directory is an error rather
+        than a new, empty store."""
         self.path = str(path) if path else None
+        self._key = secrets.token_hex(16)
         try:
-            if self.path:
-                os.makedirs(self.path, exist_ok=True)
+            key = store_key(self.path, create) if self.path else None
             self._store = Store(self.path) if self.path else Store()
+            if self.path:
+                self._key = key or write_marker(self.path)
         except OSError as exc:
             raise BadInput(f"--store {self.path}: cannot open the store ({one_line(exc)})") from None
         self._label_cache: dict[str, str] = {}
@@ -215,7 +227,9 @@ class KGStore:
         meta = NamedNode(GRAPH_META)
         pending = list(self._store.quads_for_pattern(None, NamedNode(KGC_PENDING_LOAD), None, meta))
         for q in pending:
-            self._store.remove_graph(q.subject)
+            # a marker without this store's key was not written by kgchat: it says nothing
+            if q.object.value.startswith(self._key + " "):
+                self._store.remove_graph(q.subject)
             self._store.remove(q)
         for orphan in Path(self.path).glob("bulk-*.sst"):
             orphan.unlink(missing_ok=True)
@@ -227,26 +241,36 @@ class KGStore:
             self._store = None
             self._store = Store(self.path)
 
+    def pending_marker(self, graph: NamedNode, path: str) -> Quad:
+        """The quad that marks `graph` as being bulk-loaded from `path` until the load ends."""
+        return Quad(graph, NamedNode(KGC_PENDING_LOAD), Literal(f"{self._key} {path}"), NamedNode(GRAPH_META))
+
     def load(self, path, format: str | None = None, graph: str | None = None, dialogue_id: str | None = None,
-             *, progress: Callable[[int], None] | None = None) -> LoadReport:
+             *, progress: Callable[[int], None] | None = None, restore: bool = False) -> LoadReport:
         """Load one file, all or nothing (raises LoadError naming file, line and reason).
 
         Big RDF files into new graphs go through the bulk loader, guarded by a
         pending-load marker so a crash mid-load is undone when the store is next opened.
         `progress`, when given, is called with the bytes read so far during a bulk load.
+        `restore`: the file is a dump of a kgchat store, whose dialogue and derived graphs
+        come back as they were (any other file that names them is refused).
         """
         path = str(path)
+        if graph is not None and (problem := user_graph_problem(graph)):
+            raise BadInput(f"--graph {graph}: {problem}")
         size = check_file(path)  # first: a directory or a missing file is named as such, whatever its name
         fmt = detect_format(path, format)
+        if fmt == "rdfxml":
+            check_entities(path, self.entity_cap)
         name = Path(path).stem
         target = graph or bg_graph(name)
         if fmt in BULK_FORMATS and size >= self.bulk_min_bytes:
-            report = self._bulk(path, fmt, target, name, graph is not None, progress)
+            report = self._bulk(path, fmt, target, name, graph is not None, progress, restore)
             if report is not None:
                 return report
         if fmt in TRIPLE_FORMATS:
             return self._load_triples(path, fmt, target)
-        parsed = parse_file(path, fmt, target, name, dialogue_id)
+        parsed = parse_file(path, fmt, target, name, dialogue_id, restore)
         report = LoadReport(path=path, format=fmt, warnings=parsed.warnings)
         report.graphs = self._commit(parsed.quads)
         return report
@@ -255,7 +279,8 @@ class KGStore:
         """One pyoxigraph transaction, parsed in Rust: a syntax error writes nothing."""
         before = self.count(target)
         try:
-            self._store.load(path=path, format=OX_FORMATS[fmt], base_iri=base_iri(path), to_graph=NamedNode(target))
+            with rdf_source(path) as source:
+                self._store.load(**source, format=OX_FORMATS[fmt], base_iri=base_iri(path), to_graph=NamedNode(target))
         except SyntaxError as exc:
             raise syntax_error(path, exc) from None
         except (OSError, ValueError) as exc:
@@ -279,26 +304,25 @@ class KGStore:
             counts.setdefault(term_str(q.graph_name), 0)
         return dict(counts)
 
-    def _bulk(self, path, fmt, target, name, forced_graph, progress) -> LoadReport | None:
+    def _bulk(self, path, fmt, target, name, forced_graph, progress, restore) -> LoadReport | None:
         """Bulk-load into graphs that are new; None when a graph already has data (the caller
         then loads in one transaction instead, as dropping that graph would lose its data)."""
         report = LoadReport(path=path, format=fmt, bulk=True)
         pending: list[NamedNode] = []
-        meta = NamedNode(GRAPH_META)
 
         def claim(g: NamedNode) -> bool:
             if g in pending:
                 return True
             if next(iter(self._store.quads_for_pattern(None, None, None, g)), None) is not None:
                 return False
-            self._store.add(Quad(g, NamedNode(KGC_PENDING_LOAD), Literal(path), meta))
+            self._store.add(self.pending_marker(g, path))
             pending.append(g)
             return True
 
         def undo() -> None:
             for g in pending:
                 self._store.remove_graph(g)
-                self._store.remove(Quad(g, NamedNode(KGC_PENDING_LOAD), Literal(path), meta))
+                self._store.remove(self.pending_marker(g, path))
             self._changed()
 
         try:
@@ -310,10 +334,11 @@ class KGStore:
                 parts = _ntriples_parts(path, self.bulk_workers) if fmt == "ntriples" else [(0, None)]
                 self._bulk_parts(path, fmt, parts, g, progress)
             else:
-                mapper = GraphMapper(target, name)
+                mapper = GraphMapper(path, target, name, restore=restore)
                 with _stream(path, None, progress) as source:  # pyoxigraph.parse never splits
-                    quads = (Quad(q.subject, q.predicate, q.object, NamedNode(target) if forced_graph else mapper.graph_for(q.graph_name))
-                             for q in ox_parse(input=source, format=OX_FORMATS[fmt], base_iri=base_iri(path)))
+                    parsed = ox_parse(input=source, format=OX_FORMATS[fmt], base_iri=base_iri(path))
+                    quads = (Quad(q.subject, q.predicate, q.object, NamedNode(target)) for q in parsed) if forced_graph \
+                        else mapper.quads(parsed)
                     while chunk := list(itertools.islice(quads, self.bulk_chunk)):
                         if not all(claim(g) for g in {q.graph_name for q in chunk}):
                             undo()
@@ -325,7 +350,7 @@ class KGStore:
         except (OSError, ValueError) as exc:
             undo()
             raise load_error(path, str(exc)) from None
-        except BaseException:
+        except BaseException:  # a refused graph (LoadError) among them
             undo()
             raise
         if fmt in TRIPLE_FORMATS:  # one new graph: the store's size tells, faster than counting it
@@ -337,7 +362,7 @@ class KGStore:
             undo()
             raise LoadError(f"{path}: no triples in the file")
         for g in pending:
-            self._store.remove(Quad(g, NamedNode(KGC_PENDING_LOAD), Literal(path), meta))
+            self._store.remove(self.pending_marker(g, path))
         self._store.flush()
         self._changed()
         return report

@@ -39,6 +39,20 @@ GRAPH_DERIVED = "urn:kgchat:graph:derived:"
 # Bookkeeping of the store itself (loads in progress); never shown as a user graph.
 GRAPH_META = "urn:kgchat:graph:meta"
 KGC_PENDING_LOAD = KGC + "pendingLoad"
+# Graph names under this prefix are kgchat's: a file may fill background graphs there, never
+# the dialogue, derived or meta graphs (but a dump restored on purpose, see KGStore.load).
+GRAPH_RESERVED = "urn:kgchat:graph:"
+_ABSOLUTE_IRI = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:[^\s<>\"{}|\\^`]+")
+
+
+def user_graph_problem(iri: str) -> str | None:
+    """Why `iri` cannot be a graph a user loads into (None: it can): it must be an absolute IRI,
+    and under kgchat's own graph names only a background graph."""
+    if not _ABSOLUTE_IRI.fullmatch(iri):
+        return "not an absolute IRI (e.g. http://example.org/graph)"
+    if iri.startswith(GRAPH_RESERVED) and not (iri.startswith(GRAPH_BG) and len(iri) > len(GRAPH_BG)):
+        return f"kgchat's own graph names under {GRAPH_RESERVED} are reserved (but {GRAPH_BG}<name>)"
+    return None
 
 
 def _slug(text: str) -> str:

@@ -10,6 +10,7 @@ the SDD backend and reads the probabilities back. `run` gives up at the deadline
 
 from __future__ import annotations
 
+import os
 import re
 import threading
 import time
@@ -20,8 +21,10 @@ from pathlib import Path
 from typing import Any
 
 from kgstore import vocab
-from kgstore.errors import BadInput
+from kgstore.errors import BadInput, LoadError
+from kgstore.fileio import read_bounded
 from kgstore.terms import Fact
+from rules.allowlist import check_rule_file
 from rules.similarity import decode, encode
 
 RULES_DIR = Path(__file__).resolve().parent
@@ -66,6 +69,35 @@ class _Watch:
     def check(self) -> None:
         if self.stopped:
             raise _Abandon()
+
+
+class _MemoryWatch(_Watch):
+    """A watch that also stops the work once the process has grown by `cap` bytes since it
+    began (rule start-up: a runaway clause fills memory long before any deadline)."""
+
+    EVERY_S = 0.02  # between two looks at the process size
+
+    def __init__(self, cap: int) -> None:
+        super().__init__()
+        self.cap, self.over = cap, False
+        self._start, self._next = _rss(), time.monotonic()
+
+    def check(self) -> None:
+        super().check()
+        if self._start is not None and time.monotonic() >= self._next:
+            self._next = time.monotonic() + self.EVERY_S
+            if (_rss() or 0) - self._start > self.cap:
+                self.over = self.stopped = True
+                raise _Abandon()
+
+
+def _rss() -> int | None:
+    """The process's resident size in bytes (None where /proc does not tell)."""
+    try:
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 _STOP_CHECK_EVERY = 1 << 16
@@ -127,15 +159,18 @@ def rule_files(extra: list[str] | tuple[str, ...] = ()) -> list[Path]:
     return [RULES_DIR / n for n in BUILTIN_RULE_FILES if n not in replaced] + extra_paths
 
 
-def parse_rule_file(path: Path) -> str:
-    """The text of a rule file, checked by ProbLog's parser; BadInput names file and line."""
+def parse_rule_file(path: Path, allow_list: bool = False) -> str:
+    """The text of a rule file, checked by ProbLog's parser and, with `allow_list` (a user's
+    file not trusted with --trust-rules), by rules.allowlist; BadInput names file and line."""
     from problog.errors import ProbLogError
     from problog.program import PrologString
 
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise RuleFileError(f"{path}: cannot read rule file: {exc}") from None
+        text = read_bounded(str(path), "rule file").decode("utf-8")
+    except LoadError as exc:
+        raise RuleFileError(str(exc)) from None
+    except UnicodeDecodeError as exc:
+        raise RuleFileError(f"{path}: cannot read rule file: not UTF-8 ({exc.reason} at byte {exc.start})") from None
     try:
         list(PrologString(text))
     except ProbLogError as exc:
@@ -143,6 +178,8 @@ def parse_rule_file(path: Path) -> str:
         line, col = (loc[1], loc[2]) if len(loc) == 3 else (None, None)
         where = f"{path}:{line}:{col}" if line else f"{path}"
         raise RuleFileError(f"{where}: ProbLog syntax error: {exc.base_message}") from None
+    if allow_list and (refused := check_rule_file(path, text)):
+        raise RuleFileError(refused)
     return text
 
 
@@ -164,11 +201,19 @@ class RuleSet:
     about: dict[tuple[str, int], set[str]] = field(default_factory=dict)
     _bases: dict[str, Any] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
+    # Preparing the rules (their directives, the template/2 declarations) runs rule code too: it
+    # stops at this deadline or this much growth of the process (the built-in rules take about a
+    # second and a few MB on two cores).
+    startup_timeout_s: float = 30.0
+    startup_memory: int = 512 * 2**20
 
     @classmethod
-    def load(cls, extra: list[str] | tuple[str, ...] = ()) -> "RuleSet":
+    def load(cls, extra: list[str] | tuple[str, ...] = (), trusted: bool = False) -> "RuleSet":
+        """The built-in rule files and the user's `extra` ones, which run against the
+        allow-list of rules.allowlist unless `trusted`."""
         files = rule_files(extra)
-        return cls(files=files, texts={p: parse_rule_file(p) for p in files})
+        users = {Path(p) for p in extra}
+        return cls(files=files, texts={p: parse_rule_file(p, allow_list=p in users and not trusted) for p in files})
 
     def text(self, phase: str = "all") -> str:
         """The rule files a phase runs, one after the other."""
@@ -189,17 +234,20 @@ class RuleSet:
         """(engine, base ClauseDB) of a phase, built once; every turn extends the base."""
         with self._lock:
             if phase not in self._bases:
-                from problog.engine import DefaultEngine
-                from problog.errors import ProbLogError
                 from problog.program import PrologString
 
-                engine = DefaultEngine()
-                try:
+                def build(engine):
                     base = engine.prepare(PrologString(self.header(phase) + self.text(phase)))
                     if phase == "derive":
                         self._read_declarations(engine, base)
-                except ProbLogError as exc:
-                    raise RuleFileError(f"rule files {', '.join(map(str, self.files))}: {exc}") from None
+                    return engine, base
+
+                # any failure, ProbLog's own bugs on odd clauses ('all'(_, g, _)) among them, is
+                # the rule files'
+                try:
+                    engine, base = run_with_deadline(build, self.startup_timeout_s, _MemoryWatch(self.startup_memory))
+                except ReasoningFailed as exc:
+                    raise RuleFileError(f"rule files {', '.join(map(str, self.files))}: start-up {exc}") from None
                 self._bases[phase] = (engine, base)
             return self._bases[phase]
 
@@ -219,9 +267,9 @@ class RuleSet:
         return [sig for sig in self.templates if kinds is None or sig not in self.about or self.about[sig] & kinds]
 
 
-def validate_rule_files(extra: list[str] | tuple[str, ...] = ()) -> RuleSet:
+def validate_rule_files(extra: list[str] | tuple[str, ...] = (), trusted: bool = False) -> RuleSet:
     """Parse every rule file at start-up so a broken one stops the app before the first turn."""
-    rules = RuleSet.load(extra)
+    rules = RuleSet.load(extra, trusted)
     rules.prepared("link")
     rules.prepared("derive")
     return rules
@@ -394,13 +442,14 @@ def _decode_arg(a):
     return Atom(str(a))
 
 
-def run_with_deadline(fn, timeout_s: float):
+def run_with_deadline(fn, timeout_s: float, watch: _Watch | None = None):
     """fn(engine) in a worker thread, with a fresh ProbLog engine that stops itself once the
-    deadline has passed; ReasoningFailed on timeout or on any error fn raises."""
+    deadline has passed (or `watch` says so); ReasoningFailed on timeout, on the memory cap of
+    a _MemoryWatch, or on any error fn raises."""
     from problog.errors import ProbLogError
 
     box: dict[str, Any] = {}
-    watch = _Watch()
+    watch = watch or _Watch()
 
     def target():
         try:
@@ -413,6 +462,8 @@ def run_with_deadline(fn, timeout_s: float):
     worker = threading.Thread(target=target, name="kgchat-reason", daemon=True)
     worker.start()
     worker.join(timeout_s)
+    if isinstance(watch, _MemoryWatch) and watch.over:
+        raise ReasoningFailed(f"stopped at its memory cap of {watch.cap // 2**20} MB")
     if worker.is_alive() or box.get("abandoned"):
         watch.stopped = True
         raise ReasoningFailed(f"reasoning stopped at its time budget of {timeout_s * 1000:.0f} ms", timeout=True)

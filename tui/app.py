@@ -21,6 +21,7 @@ from textual.screen import Screen
 from engine.config import Config, Retriever, Rewrite
 from engine.events import (VIEW_EVENTS, AnswerShown, ChecksDone, Linked, ReplyDone, Retrieved, StageFinished, StageStarted,
                            Token, TurnError)
+from engine.inert import inert
 from engine.session import Session
 from engine.state import AnswerSource, Composed
 from kgstore.errors import BadInput
@@ -88,8 +89,8 @@ class KGChatApp(App):
 
     def notify(self, message: str, *, title: str = "", severity="information", timeout: float | None = None,
                markup: bool = False) -> None:
-        """Notifications carry loader errors, paths and queries: brackets in them are text."""
-        super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
+        """Notifications carry loader errors, paths and queries: brackets and controls in them are text."""
+        super().notify(inert(message), title=inert(title), severity=severity, timeout=timeout, markup=markup)
 
     def get_default_screen(self) -> MainScreen:
         return self.main

@@ -4,12 +4,12 @@ JSON. The JSON turn objects use the field names of `kgchat ask --json` (docs/des
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from engine.inert import inert, json_text
 from engine.state import TurnState
 from engine.turn_json import answer_json
 
@@ -46,7 +46,7 @@ def turn_json(t: ChatTurn) -> dict[str, Any]:
 def to_json(session_id: str, turns: list[ChatTurn], settings: dict[str, Any]) -> str:
     doc = {"session": session_id, "exported": datetime.now().isoformat(timespec="seconds"),
            "settings": settings, "turns": [turn_json(t) for t in turns]}
-    return json.dumps(doc, indent=2, ensure_ascii=False, default=str)
+    return json_text(doc, indent=2, default=str)
 
 
 _MARK = {"supported": "✓", "contradicted": "✗", "nei": "?"}
@@ -94,7 +94,7 @@ def to_markdown(session_id: str, turns: list[ChatTurn], settings: dict[str, Any]
             lines += ["### Refined reply", "", s.refined.response, ""]
         if s.composed and s.response:
             lines += ["### The model's reply (not shown: " + s.composed.reason + ")", "", s.response, ""]
-    return "\n".join(lines).rstrip() + "\n"
+    return inert("\n".join(lines).rstrip() + "\n")  # a viewer or `cat` acts on no control from the data
 
 
 def write_export(directory: Path, session_id: str, turns: list[ChatTurn], settings: dict[str, Any],

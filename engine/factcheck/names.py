@@ -4,6 +4,8 @@ and names the KG does not know."""
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
+from functools import lru_cache
 
 from engine.factcheck import values as V
 from engine.state import Mention
@@ -50,11 +52,12 @@ def name_words(run: str) -> list[str]:
 def capitalized(blank: str) -> list[tuple[str, bool]]:
     """Capitalized word runs, each with whether it is only the sentence's first word."""
     out = []
+    first = len(blank) - len(blank.lstrip())  # where the text begins: a run there starts it
     for m in CAPITALIZED.finditer(blank):
         words = name_words(m.group(0))
         if not words:
             continue
-        at_start = not blank[:m.start()].strip()
+        at_start = m.start() <= first
         out.append((" ".join(words), len(words) == 1 and (at_start or len(words[0]) < 3 or words[0].isupper())))
     return out
 
@@ -93,11 +96,20 @@ def trim_to(m: Mention, n: int) -> None:
 def whole_name(text: str, m: Mention) -> str:
     """The capitalized run a named mention sits in: "Björn Müller" when only "Müller" matched,
     so a surname alone does not make another person of the same family name."""
-    for run in CAPITALIZED.finditer(text):
-        if run.start() <= m.start and m.end <= run.end():
-            words = name_words(run.group(0))
-            return " ".join(words) if words else m.text
+    starts, runs = _capitalized_runs(text)
+    i = bisect_right(starts, m.start) - 1  # the runs do not overlap: only this one can hold it
+    if i >= 0 and m.end <= runs[i].end():
+        words = name_words(runs[i].group(0))
+        return " ".join(words) if words else m.text
     return m.text
+
+
+@lru_cache(maxsize=8)
+def _capitalized_runs(text: str) -> tuple[list[int], list[re.Match]]:
+    """The capitalized runs of a text, found once for all its mentions (not once per mention:
+    quadratic in a long reply)."""
+    runs = list(CAPITALIZED.finditer(text))
+    return [r.start() for r in runs], runs
 
 
 def spelled_alike(said: str, name: str) -> bool:

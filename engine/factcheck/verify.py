@@ -168,12 +168,14 @@ class Verifier:
         """Capitalized words the detector passed over that are exactly a label ("Seminar"), or
         a nationality adjective of a country the KG names ("American")."""
         found = []
-        for name, _ in capitalized(blank):
+        # each distinct name once: a reply repeating one name thousands of times was quadratic
+        for name in dict.fromkeys(name for name, _ in capitalized(blank)):
+            lab = self.index.by_norm.get(norm(DEMONYMS.get(name, name)))
+            if lab is None:
+                continue
             for m in re.finditer(re.escape(name), blank):
-                lab = self.index.by_norm.get(norm(DEMONYMS.get(name, name)))
-                if lab is not None:
-                    found.append(Mention(text[m.start():m.end()], m.start(), m.end(), "name",
-                                         candidates=[(iri, 1.0) for iri in lab.iris], label=lab.text))
+                found.append(Mention(text[m.start():m.end()], m.start(), m.end(), "name",
+                                     candidates=[(iri, 1.0) for iri in lab.iris], label=lab.text))
         return found
 
     def _label_of(self, phrase: str):

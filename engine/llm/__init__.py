@@ -45,7 +45,8 @@ def make_backend(config) -> LLMBackend:
         from engine.llm.openai import OpenAIBackend
 
         return OpenAIBackend(config.openai_url, config.openai_model, api_key=os.environ.get(config.openai_key_env),
-                             n_ctx=config.n_ctx, timeout=config.openai_timeout, seed=config.seed)
+                             n_ctx=config.n_ctx, timeout=config.openai_timeout, deadline=config.openai_deadline,
+                             seed=config.seed)
     from engine.llm.llama import LlamaBackend
 
     return LlamaBackend(config.model or default_model_path(), n_ctx=config.n_ctx,

@@ -131,6 +131,9 @@ def encoder_for(ctx) -> Encoder:
 
 
 MAX_TOKENS = 256  # the model's max_seq_length (sentence_bert_config.json)
+# Characters of one text handed to the tokenizer: far more than MAX_TOKENS tokens take, so what
+# is encoded is the same, but a label of megabytes no longer makes the tokenizer abort.
+MAX_TEXT_CHARS = MAX_TOKENS * 128
 
 
 def onnx_path() -> Path:
@@ -188,7 +191,7 @@ class OnnxMiniLM:
         self.tokenizer.no_padding()
 
     def encode(self, texts: list[str], batch_size: int) -> np.ndarray:
-        encodings = self.tokenizer.encode_batch(texts)
+        encodings = self.tokenizer.encode_batch([t[:MAX_TEXT_CHARS] for t in texts])
         order = sorted(range(len(texts)), key=lambda i: len(encodings[i].ids))  # similar lengths pad little
         out = np.zeros((len(texts), DIM), dtype=np.float32)
         for start in range(0, len(order), batch_size):
@@ -216,5 +219,5 @@ class TorchMiniLM:
         self.device_note = note
 
     def encode(self, texts: list[str], batch_size: int) -> np.ndarray:
-        return self.model.encode(texts, batch_size=batch_size, normalize_embeddings=True, convert_to_numpy=True,
-                                 show_progress_bar=False).astype(np.float32)
+        return self.model.encode([t[:MAX_TEXT_CHARS] for t in texts], batch_size=batch_size, normalize_embeddings=True,
+                                 convert_to_numpy=True, show_progress_bar=False).astype(np.float32)

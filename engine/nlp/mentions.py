@@ -343,6 +343,13 @@ def detect_names(text: str, index: LabelIndex, tokens: list[Token] | None = None
             if old is None or h.score > old[0]:
                 by_span[(h.start, h.end)][iri] = (h.score, h.label.text)
     order = sorted(by_span, key=lambda s: (-(s[1] - s[0]), -max(v[0] for v in by_span[s].values()), s[0]))
+    # spans by their first token: the ones inside a span are found in its own few tokens, not by
+    # a scan of all of them (a text repeating one name thousands of times was quadratic)
+    by_start: dict[int, list[tuple[int, int]]] = defaultdict(list)
+    position = {}
+    for i, span in enumerate(by_span):
+        by_start[span[0]].append(span)
+        position[span] = i
     taken = [False] * len(tokens)
     out: list[Mention] = []
     for span in order:
@@ -350,11 +357,11 @@ def detect_names(text: str, index: LabelIndex, tokens: list[Token] | None = None
             continue
         cands = sorted(by_span[span].items(), key=lambda kv: -kv[1][0])
         # Candidates from overlapping shorter spans join in (the same name heard partly).
-        for other, found in by_span.items():
-            if other != span and other[0] >= span[0] and other[1] <= span[1]:
-                for iri, v in found.items():
-                    if iri not in by_span[span]:
-                        cands.append((iri, (v[0] * 0.9, v[1])))
+        inside = sorted((o for k in range(*span) for o in by_start[k] if o != span and o[1] <= span[1]), key=position.get)
+        for other in inside:
+            for iri, v in by_span[other].items():
+                if iri not in by_span[span]:
+                    cands.append((iri, (v[0] * 0.9, v[1])))
         cands.sort(key=lambda kv: -kv[1][0])
         if cands[0][1][0] < 0.5:
             continue

@@ -58,7 +58,7 @@ FOCUS_ODDS = 0.5  # a mention's entities at least half as likely (in odds) as it
 
 def rules_of(ctx: TurnContext) -> RuleSet:
     """The rule files of this context, parsed and prepared once."""
-    return ctx.resource("rules", lambda: RuleSet.load(ctx.config.rules))
+    return ctx.resource("rules", lambda: RuleSet.load(ctx.config.rules, ctx.config.trust_rules))
 
 
 @dataclass

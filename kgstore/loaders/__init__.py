@@ -11,7 +11,8 @@ from pathlib import Path
 
 from kgstore.errors import LoadError
 # Re-exported: the loaders and the store read files through these.
-from kgstore.fileio import Parsed, check_file, load_error, one_line, read_head, read_text  # noqa: F401
+from kgstore.fileio import (BOM, Parsed, check_file, json_value, load_error, one_line, rdf_source,  # noqa: F401
+                            read_head, read_text)
 
 # format name -> (file extensions, description shown in errors and the README)
 FORMATS: dict[str, tuple[tuple[str, ...], str]] = {
@@ -62,12 +63,13 @@ def _sniff_json(path: str) -> str:
     raise LoadError(f"{path}: cannot tell which JSON format this is (use --format graphwoz, wikidata or jsonld)")
 
 
-def parse_file(path: str, fmt: str, graph: str, name: str, dialogue_id: str | None = None) -> Parsed:
+def parse_file(path: str, fmt: str, graph: str, name: str, dialogue_id: str | None = None,
+               restore: bool = False) -> Parsed:
     """Parse a whole file into quads for `graph` (datasets keep their graphs, see rdf.py)."""
     if fmt in RDF_FORMATS:
         from kgstore.loaders import rdf
 
-        parsed = rdf.parse(path, fmt, graph, name)
+        parsed = rdf.parse(path, fmt, graph, name, restore)
     elif fmt in ("csv", "tsv"):
         from kgstore.loaders import csv_triples
 

@@ -8,6 +8,7 @@ and the generated ones (rooms and groups as lists of names, calendars of event i
 
 from __future__ import annotations
 
+import json
 import re
 
 from pyoxigraph import Literal, NamedNode, Quad
@@ -78,6 +79,11 @@ class World:
         if not isinstance(item, dict):
             raise load_error(self.path, f"dialogue {self.did}: {where}must be an object", dialogue_line(self.text, self.did))
         require(item, "name", self.path, self.text, self.did, where)
+        name = self.name_text(item["name"], f"data.{key}[{index}].name")
+        if name is None:
+            raise load_error(self.path, f"dialogue {self.did}: {where}'name' must be text, not {_shown(item['name'])}",
+                             dialogue_line(self.text, self.did))
+        item = dict(item, name=name)
         for extra in sorted(set(item) - known):
             self.warn(f"unknown key '{extra}' in data.{key} skipped")
         return item
@@ -91,8 +97,8 @@ class World:
             key = str(person.get("id") or person["name"])
             self.person_keys.add(key)
             self.people_by_name.setdefault(str(person["name"]).lower(), key)
-        rooms = [self.place(r, "rooms", i, ROOM_KEYS) for i, r in enumerate(self.items("rooms"))]
-        groups = [self.place(g, "groups", i, GROUP_KEYS) for i, g in enumerate(self.items("groups"))]
+        rooms = [p for p in (self.place(r, "rooms", i, ROOM_KEYS) for i, r in enumerate(self.items("rooms"))) if p]
+        groups = [p for p in (self.place(g, "groups", i, GROUP_KEYS) for i, g in enumerate(self.items("groups"))) if p]
         for room in rooms:
             self.entity("room", self.name_of(room))
         for group in groups:
@@ -103,7 +109,7 @@ class World:
         for group in groups:
             for member in self.listed(group, "members", "groups") if isinstance(group, dict) else []:
                 ref = member.get("id") or member.get("name") if isinstance(member, dict) else member
-                if ref:
+                if ref := self.name_text(ref, "data.groups members"):
                     self.add(self.person_ref(ref), office_predicate("member_of"), self.entity("group", self.name_of(group)))
             self.calendar(group, "groups")
         for room in rooms:
@@ -114,7 +120,7 @@ class World:
     def place(self, item, key: str, index: int, known: set[str]):
         """A room or group: a bare name, or an object (its name from the key it was filed under)."""
         if not isinstance(item, dict):
-            return str(item)
+            return self.name_text(item, f"data.{key}[{index}]")
         return self.record(item, key, index, known)
 
     def calendar(self, owner, where: str) -> list[str]:
@@ -142,6 +148,17 @@ class World:
             return []
         return value
 
+    def name_text(self, value, where: str) -> str | None:
+        """A name or reference as text: a string as it is; a number read as its digits, with a
+        warning; anything else (null, a list, an object) skipped with a warning (None)."""
+        if isinstance(value, str) and value.strip():
+            return value
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            self.warn(f"{where}: the number {_shown(value)} where a name belongs read as text")
+            return str(value)
+        self.warn(f"{where}: {_shown(value)} where a name belongs skipped")
+        return None
+
     def name_of(self, value) -> str:
         return str(value.get("name") if isinstance(value, dict) else value)
 
@@ -159,9 +176,10 @@ class World:
                 self.add(iri, office_predicate(attr), Literal(str(person[attr])))
         groups = person.get("group")
         for group in groups if isinstance(groups, list) else [groups] if groups else []:
-            self.add(iri, office_predicate("member_of"), self.entity("group", str(group)))
-        if person.get("office"):
-            self.add(iri, office_predicate("office"), self.entity("room", str(person["office"])))
+            if group := self.name_text(group, "data.people group"):
+                self.add(iri, office_predicate("member_of"), self.entity("group", group))
+        if person.get("office") and (office := self.name_text(person["office"], "data.people office")):
+            self.add(iri, office_predicate("office"), self.entity("room", office))
         for ref in self.calendar(person, "people"):
             self.add(office_entity(self.did, "event", ref), office_predicate("attendee"), iri)
 
@@ -174,11 +192,17 @@ class World:
             value = str(event.get(attr) or "")
             if value:
                 self.add(iri, office_predicate(attr), literal_for(value, "time" if re.fullmatch(r"\d{1,2}:\d{2}(:\d{2})?", value) else ""))
-        if event.get("location"):
-            self.add(iri, office_predicate("location"), self.entity("room", str(event["location"])))
-        if event.get("organizer"):
-            self.add(iri, office_predicate("organizer"), self.person_ref(event["organizer"]))
+        if event.get("location") and (room := self.name_text(event["location"], "data.events location")):
+            self.add(iri, office_predicate("location"), self.entity("room", room))
+        if event.get("organizer") and (organizer := self.name_text(event["organizer"], "data.events organizer")):
+            self.add(iri, office_predicate("organizer"), self.person_ref(organizer))
         for attendee in self.listed(event, "attendees", "events"):
-            self.add(iri, office_predicate("attendee"), self.person_ref(attendee))
-        if event.get("group"):
-            self.add(iri, office_predicate("group"), self.entity("group", str(event["group"])))
+            if attendee := self.name_text(attendee, "data.events attendees"):
+                self.add(iri, office_predicate("attendee"), self.person_ref(attendee))
+        if event.get("group") and (group := self.name_text(event["group"], "data.events group")):
+            self.add(iri, office_predicate("group"), self.entity("group", group))
+
+
+def _shown(value) -> str:
+    text = json.dumps(value)
+    return text if len(text) <= 40 else text[:39] + "…"

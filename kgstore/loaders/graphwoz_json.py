@@ -9,7 +9,7 @@ import json
 import re
 
 from kgstore.errors import LoadError
-from kgstore.fileio import load_error, read_text
+from kgstore.fileio import json_value, load_error, read_text
 
 SPEAKERS = ("user", "system")
 
@@ -17,10 +17,7 @@ SPEAKERS = ("user", "system")
 def read_graphwoz(path: str) -> tuple[dict, str]:
     """The parsed file and its text (for line numbers in later errors)."""
     text = read_text(path)
-    try:
-        doc = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise load_error(path, f"not JSON: {exc.msg}", exc.lineno, exc.colno) from None
+    doc = json_value(path, text)
     if not isinstance(doc, dict) or not all(isinstance(v, dict) for v in doc.values()):
         raise LoadError(f"{path}: line 1: not a GraphWOZ file (expected an object of dialogues keyed by id)")
     if not doc:
@@ -123,22 +120,18 @@ def read_dialogue_file(path: str) -> list[dict]:
     text = read_text(path)
     stripped = text.lstrip()
     if stripped.startswith("["):
-        try:
-            items = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise load_error(path, f"not JSON: {exc.msg}", exc.lineno, exc.colno) from None
+        items = json_value(path, text)
+        if not isinstance(items, list):
+            raise LoadError(f"{path}: not a list of turns")
         numbered = [(None, i, item) for i, item in enumerate(items)]
-    elif stripped.startswith("{") and _is_graphwoz(text):
+    elif stripped.startswith("{") and _is_graphwoz(path, text):
         raise LoadError(f"{path}: this is a GraphWOZ file: choose a dialogue with --dialogue-id")
     else:
         numbered = []
         for number, line in enumerate(text.splitlines(), start=1):
             if not line.strip():
                 continue
-            try:
-                numbered.append((number, len(numbered), json.loads(line)))
-            except json.JSONDecodeError as exc:
-                raise load_error(path, f"not JSON: {exc.msg}", number, exc.colno) from None
+            numbered.append((number, len(numbered), json_value(path, line, number)))
     turns = []
     for line, index, item in numbered:
         where = f"line {line}" if line else f"item {index}"
@@ -152,9 +145,9 @@ def read_dialogue_file(path: str) -> list[dict]:
     return turns
 
 
-def _is_graphwoz(text: str) -> bool:
+def _is_graphwoz(path: str, text: str) -> bool:
     try:
-        doc = json.loads(text)
-    except json.JSONDecodeError:
+        doc = json_value(path, text)
+    except LoadError:
         return False
     return isinstance(doc, dict) and "speaker" not in doc

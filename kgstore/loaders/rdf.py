@@ -3,29 +3,86 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from pyoxigraph import DefaultGraph, NamedNode, Quad, RdfFormat, parse as ox_parse
 
-from kgstore.loaders import Parsed, check_file, load_error
-from kgstore.vocab import bg_graph, local_name
+from kgstore.errors import LoadError
+from kgstore.loaders import Parsed, check_file, load_error, rdf_source
+from kgstore.vocab import GRAPH_BG, GRAPH_DERIVED, GRAPH_DIALOGUE, GRAPH_META, GRAPH_RESERVED, bg_graph, local_name
 
 OX_FORMATS = {"turtle": RdfFormat.TURTLE, "ntriples": RdfFormat.N_TRIPLES, "nquads": RdfFormat.N_QUADS,
               "trig": RdfFormat.TRIG, "n3": RdfFormat.N3, "rdfxml": RdfFormat.RDF_XML,
               "jsonld": RdfFormat.JSON_LD}
-KGCHAT_GRAPHS = "urn:kgchat:graph:"
 
 
-def parse(path: str, fmt: str, graph: str, name: str) -> Parsed:
+def parse(path: str, fmt: str, graph: str, name: str, restore: bool = False) -> Parsed:
     check_file(path)
-    mapper = GraphMapper(graph, name)
+    mapper = GraphMapper(path, graph, name, restore=restore)
     try:
-        quads = [mapper.quad(q) for q in ox_parse(path=path, format=OX_FORMATS[fmt], base_iri=base_iri(path))]
+        with rdf_source(path) as source:
+            quads = list(mapper.quads(ox_parse(**source, format=OX_FORMATS[fmt], base_iri=base_iri(path))))
     except SyntaxError as exc:
         raise syntax_error(path, exc) from None
     except (OSError, ValueError) as exc:
         raise load_error(path, str(exc)) from None
     return Parsed(quads=quads)
+
+
+# An RDF/XML file's internal DTD may declare entities (OWL files name their namespaces so); the
+# parser expands them unbounded, so a few hundred bytes of nested declarations make gigabytes
+# ("billion laughs"). Declarations that refer to other entities, parameter entities and
+# external ones (they read another file) are refused; plain ones may expand to this many
+# characters in all, references counted over the whole file.
+ENTITY_EXPANSION_CAP = 16 * 2**20
+# The prolog, DOCTYPE included, must end within this many bytes.
+PROLOG_MAX = 2**16
+_DOCTYPE = re.compile(r"<!DOCTYPE\b")
+_ELEMENT = re.compile(r"<[A-Za-z_]")
+_ENTITY = re.compile(r"<!ENTITY\s+(%\s*)?(\S+)\s+(?:\"([^\"]*)\"|'([^']*)'|(\S+))")
+_REFERENCE = re.compile(r"&[A-Za-z_:][\w.:-]*;")
+
+
+def check_entities(path: str, cap: int = ENTITY_EXPANSION_CAP) -> None:
+    """Refuse an RDF/XML file whose entity declarations could expand past `cap` (see above)."""
+    with open(path, "rb") as f:
+        head = f.read(PROLOG_MAX).decode("utf-8", errors="replace")
+    doctype = _DOCTYPE.search(head)
+    root = _ELEMENT.search(head)
+    if doctype is None or (root is not None and root.start() < doctype.start()):
+        return
+    line = head.count("\n", 0, doctype.start()) + 1
+    end = head.find("]>", doctype.start())
+    if end < 0 or (root is not None and root.start() < end):
+        end = head.find(">", doctype.start())
+    if end < 0:
+        raise load_error(path, f"DOCTYPE longer than {PROLOG_MAX // 1024} KB", line)
+    sizes: dict[str, int] = {}
+    declared = _ENTITY.findall(head, doctype.start(), end)
+    if len(declared) != head.count("<!ENTITY", doctype.start(), end):
+        raise load_error(path, "an entity declaration that cannot be read: refused", line)
+    for m in _ENTITY.finditer(head, doctype.start(), end):
+        name, value = m.group(2), m.group(3) if m.group(3) is not None else m.group(4)
+        where = head.count("\n", 0, m.start()) + 1
+        if m.group(1) or value is None:
+            kind = "parameter" if m.group(1) else "external"
+            raise load_error(path, f"{kind} entity '{name}' refused (only entities with a plain value are read)", where)
+        if _REFERENCE.search(value):
+            raise load_error(path, f"entity '{name}' refers to another entity: refused (entity expansion)", where)
+        sizes[f"&{name};"] = len(value)
+    if not sizes:
+        return
+    expanded = 0
+    with open(path, "rb") as f:
+        tail = ""
+        while chunk := f.read(2**20):
+            text = tail + chunk.decode("utf-8", errors="replace")
+            cut = text.rfind("&") if text.rfind("&") > text.rfind(";") else len(text)
+            expanded += sum(sizes.get(r, 0) for r in _REFERENCE.findall(text, 0, cut))
+            tail = text[cut:][-256:]  # the start of a reference the next chunk ends
+            if expanded > cap:
+                raise load_error(path, f"entity references expand to over {cap:,} characters: refused (entity expansion)")
 
 
 def base_iri(path: str) -> str:
@@ -42,27 +99,39 @@ def syntax_error(path: str, exc: SyntaxError):
 
 class GraphMapper:
     """Where a parsed quad goes: the file's default graph becomes its background graph; named
-    graphs of a dataset (TriG, N-Quads) become background graphs of their own, except kgchat's
-    own graph names (a dump of a kgchat store reloads as it was)."""
+    graphs of a dataset (TriG, N-Quads) become background graphs of their own, but kgchat's
+    background graph names are kept. A file never writes kgchat's other graphs: the dialogue
+    and derived graphs come back only from a dump restored on purpose (`restore`), and the
+    meta graph, whose markers decide what the next open drops, never (a dump's is skipped)."""
 
-    def __init__(self, graph: str, name: str):
+    def __init__(self, path: str, graph: str, name: str, restore: bool = False):
+        self.path = path
         self.graph = NamedNode(graph)
         self.name = name
-        self._named: dict[str, NamedNode] = {}
+        self.restore = restore
+        self._named: dict[str, NamedNode | None] = {}
 
-    def graph_for(self, g) -> NamedNode:
+    def graph_for(self, g) -> NamedNode | None:
+        """The graph a quad of `g` goes to; None: the quad is skipped."""
         if isinstance(g, DefaultGraph):
             return self.graph
         key = str(g)
-        mapped = self._named.get(key)
-        if mapped is None:
+        if key not in self._named:
             value = g.value if isinstance(g, NamedNode) else key
-            if value.startswith(KGCHAT_GRAPHS):
-                mapped = NamedNode(value)
+            if not value.startswith(GRAPH_RESERVED) or value.startswith(GRAPH_BG):
+                self._named[key] = NamedNode(value) if value.startswith(GRAPH_BG) else \
+                    NamedNode(bg_graph(f"{self.name}.{local_name(value)}"))
+            elif self.restore and value == GRAPH_META:
+                self._named[key] = None
+            elif self.restore and value.startswith((GRAPH_DIALOGUE, GRAPH_DERIVED)):
+                self._named[key] = NamedNode(value)
             else:
-                mapped = NamedNode(bg_graph(f"{self.name}.{local_name(value)}"))
-            self._named[key] = mapped
-        return mapped
+                hint = "" if value == GRAPH_META else " (a dump of a kgchat store reloads with --restore)"
+                raise LoadError(f"{self.path}: writes into kgchat's own graph {value}: refused{hint}")
+        return self._named[key]
 
-    def quad(self, q: Quad) -> Quad:
-        return Quad(q.subject, q.predicate, q.object, self.graph_for(q.graph_name))
+    def quads(self, parsed: Iterable[Quad]) -> Iterator[Quad]:
+        for q in parsed:
+            g = self.graph_for(q.graph_name)
+            if g is not None:
+                yield Quad(q.subject, q.predicate, q.object, g)

@@ -5,11 +5,9 @@ rdfs:label and English aliases as skos:altLabel."""
 
 from __future__ import annotations
 
-import json
-
 from pyoxigraph import Literal, NamedNode, Quad
 
-from kgstore.loaders import Parsed, load_error, read_text
+from kgstore.loaders import Parsed, json_value, load_error, read_text
 from kgstore.vocab import ALIAS_PREDICATES, RDFS_LABEL, WD, WDT, XSD
 
 GEO_WKT = "http://www.opengis.net/ont/geosparql#wktLiteral"
@@ -25,10 +23,7 @@ def parse(path: str, graph: str) -> Parsed:
         line = raw.strip().rstrip(",").strip()
         if not line or line in ("[", "]"):
             continue
-        try:
-            entity = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise load_error(path, f"not JSON: {exc.msg}", number, exc.colno) from None
+        entity = json_value(path, line, number)
         if not isinstance(entity, dict) or not isinstance(entity.get("id"), str):
             raise load_error(path, "not a Wikidata entity (a JSON object with an 'id')", number)
         try:

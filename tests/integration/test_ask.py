@@ -113,3 +113,12 @@ def test_ask_with_the_default_embedded_model(capsys):
     assert out["response"] and out["device"] == ("CUDA" if gpu_offload_supported() else "CPU") and not out["error"]
     assert "smollm2" in out["model"].lower()
     assert out["timings_ms"]["first_token"] >= out["timings_ms"]["retrieve"]
+
+
+def test_ask_says_what_the_candidate_cap_and_the_reasoning_budget_cut(capsys):
+    with StubChatServer(reply="Fine.") as server:
+        code, _, err = ask(capsys, QUESTION, "--openai-url", server.url, "--memory", "--scorer", "bm25",
+                           "--candidate-cap", "1", "--reason-timeout-ms", "1", "--json")
+    assert code == 0, err
+    notes = [line for line in err.splitlines() if line.startswith("kgchat: note: ")]
+    assert any("capped at 1" in n for n in notes) and any("time budget of 1 ms" in n for n in notes), err

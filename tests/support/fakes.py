@@ -46,7 +46,9 @@ class StubChatServer:
     "error500" fails the first `fail_first` requests with HTTP 500, then streams; "garbage"
     answers 200 text/plain; "bad_event" streams an event that is not JSON; "unauthorized"
     answers 401 with an OpenAI error body; "hang" holds the request until `release` is set;
-    "hang_mid" streams the first token, then holds until `release`.
+    "hang_mid" streams the first token, then holds until `release`; after the first token,
+    "ping" sends keep-alive comments, "endless_line" one line that never ends, and "flood" tokens,
+    each until `release`.
     Use as a context manager; `url` is the base URL (with /v1), `requests` the bodies received.
     """
 
@@ -73,6 +75,16 @@ class StubChatServer:
             def _event(self, data: str) -> None:
                 self.wfile.write(f"data: {data}\n\n".encode())
                 self.wfile.flush()
+
+            def _misbehave(self, mode: str) -> None:
+                unit = {"ping": b": ping\n\n", "endless_line": b"x" * 4096,
+                        "flood": b'data: {"choices": [{"delta": {"content": " more"}}]}\n\n'}[mode]
+                if mode == "endless_line":
+                    self.wfile.write(b"data: ")
+                while not stub.release.is_set():
+                    self.wfile.write(unit)
+                    self.wfile.flush()
+                    stub.release.wait(0.01)
 
             def do_GET(self):
                 self._send(200, "application/json", json.dumps({"data": [{"id": "stub-model"}]}).encode())
@@ -103,6 +115,9 @@ class StubChatServer:
                     if mode == "hang_mid" and i == 1:
                         stub.release.wait()
                     self._event(json.dumps({"choices": [{"delta": {"content": token}}]}))
+                    if i == 0 and mode in ("ping", "endless_line", "flood"):
+                        self._misbehave(mode)
+                        return
                 self._event("[DONE]")
 
         class Server(ThreadingHTTPServer):

@@ -189,3 +189,30 @@ def test_cancel_during_prompt_evaluation_aborts_it_and_leaves_the_model_sound(sm
     assert smollm._lock.acquire(timeout=10)  # the aborted decode let go of the model
     smollm._lock.release()
     assert "".join(smollm.stream(short, max_tokens=8, temperature=0.0)) == reference
+
+
+def test_keep_alive_comments_do_not_keep_a_reply_alive():
+    with StubChatServer(mode="ping") as server:
+        with pytest.raises(LLMError, match="sent no text for 0.3 s"):
+            collect(OpenAIBackend(server.url, "m", timeout=0.3, retries=0))
+
+
+def test_an_endless_event_line_is_an_error_not_a_buffer_without_end(monkeypatch):
+    from engine.llm import openai
+
+    monkeypatch.setattr(openai, "MAX_EVENT_LINE", 64 * 1024)
+    with StubChatServer(mode="endless_line") as server:
+        with pytest.raises(LLMError, match="an event line longer than"):
+            collect(OpenAIBackend(server.url, "m", retries=0))
+
+
+def test_max_tokens_holds_whatever_the_server_sends():
+    with StubChatServer(mode="flood", reply="first second") as server:
+        tokens = list(OpenAIBackend(server.url, "m", retries=0).stream(MESSAGES, max_tokens=5, temperature=0))
+    assert tokens == ["first"] + [" more"] * 4
+
+
+def test_a_reply_past_its_deadline_is_given_up():
+    with StubChatServer(mode="ping") as server:
+        with pytest.raises(LLMError, match="still running after 0.2 s"):
+            collect(OpenAIBackend(server.url, "m", timeout=60, deadline=0.2, retries=0))

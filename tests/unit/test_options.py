@@ -143,11 +143,12 @@ def test_a_command_failing_inside_goes_through_the_boundary(capsys, monkeypatch,
     def broken(store):
         raise OSError(errno.EIO, "Input/output error")
 
+    KGStore(tmp_path / "db")
     monkeypatch.setattr(KGStore, "graphs", broken)
     assert "system: [Errno 5] Input/output error" in one_line_error(capsys, ["stats", "--store", str(tmp_path / "db")])
     # a store path that is a file
     (tmp_path / "file").write_text("x", encoding="utf-8")
-    assert "cannot open the store" in one_line_error(capsys, ["stats", "--store", str(tmp_path / "file")])
+    assert "not a directory" in one_line_error(capsys, ["stats", "--store", str(tmp_path / "file")])
 
 
 def test_ctrl_c_is_exit_130_with_one_line(capsys):

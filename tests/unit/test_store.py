@@ -266,8 +266,7 @@ def test_the_space_of_a_killed_bulk_load_comes_back_on_the_next_open(tmp_path):
     s.load(demo_path("wikidata"))
     before = s.count()
     g = pyoxigraph.NamedNode(bg_graph("killed"))
-    s._store.add(pyoxigraph.Quad(g, pyoxigraph.NamedNode(KGC_PENDING_LOAD), pyoxigraph.Literal("big.nt"),
-                                 pyoxigraph.NamedNode(GRAPH_META)))
+    s._store.add(s.pending_marker(g, "big.nt"))
     s._store.bulk_extend(pyoxigraph.Quad(pyoxigraph.NamedNode(f"{EX}e{i % 1000}"), pyoxigraph.NamedNode(f"{EX}p"),
                                          pyoxigraph.Literal(i), g) for i in range(150_000))
     s._store.flush()

@@ -11,6 +11,7 @@ from textual.screen import ModalScreen
 from textual.widgets import DataTable, Static
 
 from engine import dialogue
+from engine.inert import inert
 
 
 class SessionsScreen(ModalScreen[tuple[str, list[tuple[str, str]]] | None]):
@@ -44,9 +45,9 @@ class SessionsScreen(ModalScreen[tuple[str, list[tuple[str, str]]] | None]):
     def _show(self, sessions) -> None:
         table = self.query_one(DataTable)
         for s in sessions:
-            sid = Text(s.session_id, style="bold" if s.session_id == self.current else "")
+            sid = Text(inert(s.session_id), style="bold" if s.session_id == self.current else "")
             first = s.first_text if len(s.first_text) <= 60 else s.first_text[:59] + "…"
-            table.add_row(sid, s.started.replace("T", " "), str(s.turns), Text(first), key=s.session_id)
+            table.add_row(sid, s.started.replace("T", " "), str(s.turns), Text(inert(first)), key=s.session_id)
         note = f"{len(sessions)} session{'s' if len(sessions) != 1 else ''} in the store" if sessions else \
             "No past sessions in this store (with --memory nothing is kept between runs)."
         self.query_one("#sessions-note", Static).update(Text(note, style="dim"))

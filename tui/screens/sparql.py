@@ -13,6 +13,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Button, DataTable, Footer, Header, Input, Label, Static, TextArea
 
+from engine.inert import inert
 from engine.options import out_of_range
 from kgstore.errors import BadInput
 from kgstore.loaders import one_line
@@ -156,7 +157,7 @@ class SparqlScreen(Screen):
         table = self.query_one("#results", DataTable)
         self.rows.extend(rows)
         for row in rows:
-            table.add_row(*(Text(row.get(c, "")) for c in self._columns))
+            table.add_row(*(Text(inert(row.get(c, ""))) for c in self._columns))
         self._status(f"running… {len(self.rows)} rows", "italic")
 
     def _done(self, run: BoundedQuery, error: str | None, still_busy: bool) -> None:
@@ -183,7 +184,7 @@ class SparqlScreen(Screen):
             self._status(f"✓ {n} row{'s' if n != 1 else ''} in {run.outcome.seconds:.2f} s", "green")
 
     def _status(self, text: str, style: str) -> None:
-        self.query_one("#sparql-status", Static).update(Text(text, style=style))
+        self.query_one("#sparql-status", Static).update(Text(inert(text), style=style))
 
     def _show_error(self, message: str) -> None:
         self._status("✗ " + message, "red")

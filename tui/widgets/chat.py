@@ -8,6 +8,8 @@ from textual.containers import Vertical, VerticalScroll
 from textual.message import Message
 from textual.widgets import Markdown, Static, TextArea
 
+from engine.inert import UNSAFE, inert
+
 # The most characters of one message its bubble shows: a pasted document goes to the engine
 # whole (which links only its first mentions), but rendering it would swamp the chat.
 MAX_SHOWN_CHARS = 4000
@@ -18,7 +20,7 @@ class UserMessage(Static):
         shown = text[:MAX_SHOWN_CHARS]
         if len(text) > MAX_SHOWN_CHARS:
             shown += f"\n… (message of {len(text):,} characters: the first {MAX_SHOWN_CHARS:,} shown, all of it sent)"
-        super().__init__(Text(shown), classes="user")
+        super().__init__(Text(inert(shown)), classes="user")
         self.border_title = "you"
 
 
@@ -47,21 +49,21 @@ class AssistantMessage(Vertical):
                 self.add_class("has-refined")
                 await self.refined.update("**Refined reply:** ")
             self.refined_text += chunk
-            await self.refined.append(chunk)
+            await self.refined.append(inert(chunk))
         else:
             self.text += chunk
             self.streamed += chunk
-            await self.body.append(chunk)
+            await self.body.append(inert(chunk))
 
     async def set_text(self, text: str, refined: bool = False) -> None:
         """Replace the body with the engine's final text (when it differs from the stream)."""
         if refined:
             self.refined_text = text
             self.add_class("has-refined")
-            await self.refined.update("**Refined reply:** " + text)
+            await self.refined.update("**Refined reply:** " + inert(text))
         else:
             self.text = text
-            await self.body.update(text)
+            await self.body.update(inert(text))
 
     async def show_composed(self, text: str, source: str) -> None:
         """kgchat's own answer replaces the model's in the bubble (which stays in the Checks tab)."""
@@ -71,6 +73,8 @@ class AssistantMessage(Vertical):
         await self.set_text(text)
 
     def set_footer(self, text: Text | str, classes: str = "") -> None:
+        if isinstance(text, str) or UNSAFE.search(text.plain):  # a styled line of kgchat's own stays as styled
+            text = inert(text if isinstance(text, str) else text.plain)
         self.footer.update(text)
         self.footer.set_classes(f"footer {classes}".strip())
 
@@ -83,7 +87,7 @@ class Notice(Static):
     """A line in the chat that is neither side speaking: errors, session changes."""
 
     def __init__(self, text: str, kind: str = "info") -> None:
-        super().__init__(Text(text), classes=f"notice {kind}")
+        super().__init__(Text(inert(text)), classes=f"notice {kind}")
 
 
 class ChatLog(VerticalScroll):

@@ -8,6 +8,7 @@ from rich.console import RenderableType
 from rich.style import Style
 from rich.text import Text
 
+from engine.inert import inert
 from engine.state import Candidate, TurnState
 from kgstore.vocab import LABEL_PREDICATES
 
@@ -29,6 +30,7 @@ def score_scale(state: TurnState) -> float:
 
 
 def short(text: str, width: int = 24) -> str:
+    text = inert(text)
     return text if len(text) <= width else text[: width - 1] + "…"
 
 

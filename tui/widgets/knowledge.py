@@ -9,6 +9,7 @@ from textual.containers import HorizontalScroll, Vertical, VerticalScroll
 from textual.message import Message
 from textual.widgets import Collapsible, DataTable, Markdown, Static, TabbedContent, TabPane, Tree
 
+from engine.inert import inert
 from engine.state import AnswerSource, Check, TurnState
 from tui.live import TurnView
 from tui.widgets.graph import DERIVED, draw_subgraph, legend, relevance_colour, score_scale, tree_rows
@@ -142,20 +143,20 @@ class KnowledgePane(Vertical):
         s = view.state
         parts: list = []
         if s.rewritten and s.rewritten != s.text:
-            parts.append(Text.assemble(("rewritten: ", "bold"), s.rewritten))
+            parts.append(Text.assemble(("rewritten: ", "bold"), inert(s.rewritten)))
         mentions = Table(title="Mentions", title_justify="left", expand=True, show_edge=False)
         for col in ("mention", "kind", "entity", "p"):
             mentions.add_column(col, justify="right" if col == "p" else "left")
         for m in s.mentions:
-            mentions.add_row(Text(m.text), m.kind, Text(m.label or m.entity) if m.entity else Text("unlinked", style="dim"),
+            mentions.add_row(Text(inert(m.text)), m.kind, Text(inert(m.label or m.entity)) if m.entity else Text("unlinked", style="dim"),
                              f"{m.p:.2f}" if m.entity else "")
         parts.append(mentions if s.mentions else Text("No mentions.", style="dim"))
         derived = Table(title="Derived facts", title_justify="left", expand=True, show_edge=False)
         for col in ("fact", "p", "rule"):
             derived.add_column(col, justify="right" if col == "p" else "left")
         for d in s.derived:
-            derived.add_row(Text(d.text or f"{d.predicate}({', '.join(d.args)})"), f"{d.p:.2f}",
-                            Text(d.rule, style=DERIVED))
+            derived.add_row(Text(inert(d.text or f"{d.predicate}({', '.join(d.args)})")), f"{d.p:.2f}",
+                            Text(inert(d.rule), style=DERIVED))
         parts.append(derived if s.derived else Text("No derived facts.", style="dim"))
         if s.paths or s.paths_note:
             parts.append(Text("Relation paths asked for", style="bold"))
@@ -205,7 +206,7 @@ class KnowledgePane(Vertical):
             row = [Text("●", style="green") if c.fact.key in kept else Text(""),
                    Text(f"{c.score:.3f}", style=relevance_colour(c.score, scale)), c.hop,
                    Text(f"p={c.p:.2f}", style=DERIVED) if c.derived else Text(""),
-                   Text(c.text or f"{c.s_label} {c.p_label} {c.o_label}")]
+                   Text(inert(c.text or f"{c.s_label} {c.p_label} {c.o_label}"))]
             row += [Text(f"{c.features.get(f, 0.0):.3f}") for f in features]
             table.add_row(*row, key=str(i))
         if s.candidates:
@@ -254,7 +255,7 @@ class KnowledgePane(Vertical):
         table = self.query_one("#checks-table", DataTable)
         table.clear()
         for i, c in enumerate(self._checks):
-            claim = Text(c.claim)
+            claim = Text(inert(c.claim))
             if c.incomplete is not None:
                 claim.append(f"  (incomplete: {c.incomplete.named} of {c.incomplete.total})", style="bold yellow")
             table.add_row(verdict_mark(c.verdict), claim, key=str(i))
@@ -266,19 +267,19 @@ class KnowledgePane(Vertical):
         if event.data_table.id != "checks-table" or event.row_key.value is None:
             return
         c = self._checks[int(event.row_key.value)]
-        lines = Text.assemble(verdict_mark(c.verdict), " ", (c.verdict, "bold"), "  ", c.claim, "\n")
+        lines = Text.assemble(verdict_mark(c.verdict), " ", (c.verdict, "bold"), "  ", inert(c.claim), "\n")
         ev = c.evidence.to_json()
         triple = [ev.pop(k, "") for k in ("s", "p", "o")]
         labels = [ev.pop(k, "") for k in ("s_label", "p_label", "o_label")]
         text = ev.pop("text", "")
         if text or any(labels):
             lines.append("evidence: ", style="bold")
-            lines.append((text or " — ".join(x for x in labels if x)) + "\n")
+            lines.append(inert(text or " — ".join(x for x in labels if x)) + "\n")
         for key, value in ev.items():  # whatever else the checker recorded
             lines.append(f"{key}: ", style="bold")
-            lines.append(f"{value}\n")
+            lines.append(inert(f"{value}") + "\n")
         if any(triple):
-            lines.append(" ".join(triple) + "\n", style="dim")
+            lines.append(inert(" ".join(triple)) + "\n", style="dim")
         if not c.evidence:
             lines.append("no evidence triple\n", style="dim")
         if c.reason:

@@ -11,6 +11,7 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import Static
 
+from engine.inert import inert
 from engine.overview import Overview
 
 
@@ -24,7 +25,7 @@ class ExampleQuestion(Static, can_focus=True):
     BINDINGS = [Binding("enter", "pick", "Use this question", show=False)]
 
     def __init__(self, text: str, **kwargs) -> None:
-        super().__init__(Text("▸ " + text), classes="example", **kwargs)
+        super().__init__(Text("▸ " + inert(text)), classes="example", **kwargs)
         self.question = text
 
     def action_pick(self) -> None:
