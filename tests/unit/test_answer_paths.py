@@ -131,6 +131,8 @@ def test_the_answer_stage_shows_the_paths_answer_over_an_incomplete_model_reply(
     assert state.answer_source == AnswerSource.FACTS
     assert state.shown_reply == "FC Nord's head coach is Ida Berg (Jon Ek plays for FC Nord)."
     assert "does not name" in state.composed.reason
+    # Its claims are the facts it says, each supported (not the counted or parenthesised wording).
+    assert [c.verdict for c in state.composed.checks] == ["supported", "supported"]
     # A reply that names the value is shown as it is.
     state = turn("Who is the manager of the team Jon Ek plays for?", [PLAYS, COACH], [two_hops()])
     state.response = "It is Ida Berg."
