@@ -73,11 +73,12 @@ def focused(state: TurnState, kinds: tuple[str, ...] = FOCUS_KINDS) -> bool:
     """One question, about an entity the turn names or points at ("And her e-mail?"): the turns
     where the relevance model is surest (a compound question's second part can score far below
     the first). Any "and" between words counts as a second part ("the population and the area of
-    Warsaw"); a leading "And" does not."""
-    from engine.stages.score.answer_type import question_parts
+    Warsaw"); a leading "And" does not, nor one inside a name ("Pride and Prejudice")."""
+    from engine.stages.score.answer_type import mask, question_parts
 
+    text = mask(state.text, [m.text for m in state.mentions if m.kind == "name" and m.entity])
     return (any(m.kind in kinds and m.entity for m in state.mentions)
-            and len(question_parts(state.text)) == 1 and not _AND.search(state.text))
+            and len(question_parts(text)) == 1 and not _AND.search(text))
 
 
 def select_pcst(candidates: list[Candidate], k: int, cap: int, prizes: dict | None = None,
