@@ -19,7 +19,7 @@ from pyoxigraph import (BlankNode, DefaultGraph, Literal, NamedNode, Quad, Query
 from kgstore.errors import BadInput, LoadError
 from kgstore.loaders import detect_format, load_error, one_line, parse_file, check_file
 from kgstore.neighborhood import NAME_PREDICATES, collect
-from kgstore.loaders.rdf import OX_FORMATS, GraphMapper, base_iri, syntax_error
+from kgstore.loaders.rdf import OX_FORMATS, GraphMapper, base_iri, local_contexts, syntax_error
 from kgstore.terms import Fact, LabelEntry, LoadReport, Neighborhood
 from kgstore.vocab import (ALIAS_PREDICATES, GRAPH_BG, GRAPH_META, KGC_PENDING_LOAD, KGC_PROBABILITY, KGC_RULE,
                            LABEL_PREDICATES, RDF_REIFIES, RDF_TYPE, WD, WDT, XSD, bg_graph, readable_name)
@@ -254,8 +254,10 @@ class KGStore:
     def _load_triples(self, path: str, fmt: str, target: str) -> LoadReport:
         """One pyoxigraph transaction, parsed in Rust: a syntax error writes nothing."""
         before = self.count(target)
+        data = local_contexts(path) if fmt == "jsonld" else None
+        source = {"path": path} if data is None else {"input": data}
         try:
-            self._store.load(path=path, format=OX_FORMATS[fmt], base_iri=base_iri(path), to_graph=NamedNode(target))
+            self._store.load(**source, format=OX_FORMATS[fmt], base_iri=base_iri(path), to_graph=NamedNode(target))
         except SyntaxError as exc:
             raise syntax_error(path, exc) from None
         except (OSError, ValueError) as exc:

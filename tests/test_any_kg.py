@@ -68,6 +68,17 @@ def test_common_alias_predicates_are_aliases(tmp_path, predicate):
     assert store.facts_about("http://ex.org/k") == []  # a name, not a fact to retrieve
 
 
+@pytest.mark.parametrize("context", ['"https://schema.org"', '"http://schema.org/"',
+                                     '["https://schema.org/", {"ex": "http://ex.org/"}]'])
+def test_a_json_ld_file_whose_context_is_schema_org_by_its_url_loads(tmp_path, context):
+    path = write(tmp_path, "p.jsonld", '{"@context": %s, "@graph": [{"@id": "http://ex.org/heron", '
+                                       '"@type": "Person", "name": "Heron Vale"}]}' % context)
+    store = KGStore()
+    store.load(path)
+    assert store.label("http://ex.org/heron") == "Heron Vale"
+    assert store.types("http://ex.org/heron") == ["http://schema.org/Person"]
+
+
 def test_an_rdfxml_file_in_https_schema_org_names_its_entities(tmp_path):
     path = write(tmp_path, "k.rdf", """<?xml version="1.0"?>
 <rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns:s="https://schema.org/">
