@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from engine.context import TurnContext
-from engine.nlp.answer_type import question_parts
+from engine.nlp.answer_type import mask, question_parts
 from engine.state import TurnState
 
 SMALL_KG = 200_000  # triples; under it the automatic radius is 2 hops
@@ -29,9 +29,10 @@ def focused(state: TurnState, kinds: tuple[str, ...] = FOCUS_KINDS) -> bool:
     """One question, about an entity the turn names or points at ("And her e-mail?"): the turns
     where the relevance model is surest (a compound question's second part can score far below
     the first). Any "and" between words counts as a second part ("the population and the area of
-    Warsaw"); a leading "And" does not."""
+    Warsaw"); a leading "And" does not, nor one inside a name ("Pride and Prejudice")."""
+    text = mask(state.text, [m.text for m in state.mentions if m.kind == "name" and m.entity])
     return (any(m.kind in kinds and m.entity for m in state.mentions)
-            and len(question_parts(state.text)) == 1 and not _AND.search(state.text))
+            and len(question_parts(text)) == 1 and not _AND.search(text))
 
 
 def radius(ctx: TurnContext) -> int:

@@ -93,7 +93,8 @@ class Session:
         was) and forget what was measured on the old background."""
         with self._lock:
             report = self.ctx.store.load(path, format=format, progress=progress)
-            self.ctx.resources.pop("background_size", None)
+            for measured in ("background_size", "entity_kinds", "class_kinds"):
+                self.ctx.resources.pop(measured, None)
             return report
 
     def prepare(self, say: Callable[[str], None] = lambda text: None) -> tuple[str, str]:

@@ -9,6 +9,7 @@ import os
 import re
 import secrets
 import threading
+from contextlib import nullcontext
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from importlib import resources
@@ -22,7 +23,7 @@ from kgstore.storedir import store_key, write_marker
 from kgstore.loaders import BOM, detect_format, load_error, one_line, parse_file, check_file, rdf_source
 from kgstore.neighborhood import NAME_PREDICATES, collect
 from kgstore.loaders.rdf import (ENTITY_EXPANSION_CAP, OX_FORMATS, GraphMapper, base_iri, check_entities,
-                                 syntax_error)
+                                 local_contexts, syntax_error)
 from kgstore.terms import Fact, LabelEntry, LoadReport, Neighborhood
 from kgstore.vocab import (ALIAS_PREDICATES, GRAPH_BG, GRAPH_META, KGC_PENDING_LOAD, KGC_PROBABILITY, KGC_RULE,
                            LABEL_PREDICATES, RDF_REIFIES, RDF_TYPE, WD, WDT, XSD, bg_graph, readable_name,
@@ -278,8 +279,9 @@ class KGStore:
     def _load_triples(self, path: str, fmt: str, target: str) -> LoadReport:
         """One pyoxigraph transaction, parsed in Rust: a syntax error writes nothing."""
         before = self.count(target)
+        data = local_contexts(path) if fmt == "jsonld" else None
         try:
-            with rdf_source(path) as source:
+            with nullcontext({"input": data}) if data is not None else rdf_source(path) as source:
                 self._store.load(**source, format=OX_FORMATS[fmt], base_iri=base_iri(path), to_graph=NamedNode(target))
         except SyntaxError as exc:
             raise syntax_error(path, exc) from None

@@ -14,14 +14,32 @@ RDFS = "http://www.w3.org/2000/01/rdf-schema#"
 XSD = "http://www.w3.org/2001/XMLSchema#"
 SKOS = "http://www.w3.org/2004/02/skos/core#"
 SCHEMA = "http://schema.org/"
+# schema.org publishes its terms under https today and under http before: one vocabulary.
+SCHEMA_HTTPS = "https://schema.org/"
+FOAF = "http://xmlns.com/foaf/0.1/"
 WD = "http://www.wikidata.org/entity/"
 WDT = "http://www.wikidata.org/prop/direct/"
+
+
+def schema_terms(*names: str) -> tuple[str, ...]:
+    """The schema.org terms under both of their published namespaces."""
+    return tuple(ns + n for n in names for ns in (SCHEMA, SCHEMA_HTTPS))
+
+
+def canonical(iri: str) -> str:
+    """An IRI with schema.org's https namespace written as http, for comparing terms."""
+    return SCHEMA + iri[len(SCHEMA_HTTPS):] if iri.startswith(SCHEMA_HTTPS) else iri
+
 
 RDF_TYPE = RDF + "type"
 RDF_REIFIES = RDF + "reifies"
 RDFS_LABEL = RDFS + "label"
-LABEL_PREDICATES = (RDFS_LABEL, SKOS + "prefLabel", SCHEMA + "name")
-ALIAS_PREDICATES = (SKOS + "altLabel",)
+# In order of preference: the first one an entity has is its label.
+LABEL_PREDICATES = (RDFS_LABEL, SKOS + "prefLabel", *schema_terms("name"), FOAF + "name")
+# Other names an entity goes by, as tools export them (SKOS, schema.org, FOAF, DBpedia). The
+# first is the one the loaders write.
+ALIAS_PREDICATES = (SKOS + "altLabel", SKOS + "hiddenLabel", *schema_terms("alternateName"), FOAF + "nick",
+                    "http://dbpedia.org/ontology/alias")
 
 # kgchat's own vocabulary: dialogue state, provenance of derived facts.
 KGC = "urn:kgchat:vocab:"

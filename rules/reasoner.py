@@ -478,11 +478,6 @@ def run_with_deadline(fn, timeout_s: float, watch: _Watch | None = None):
 # --- background facts into rule vocabulary ----------------------------------------------------
 
 _SHORT_PREDICATES = {vocab.RDF_TYPE: "type", vocab.RDFS + "subClassOf": "subclass_of"}
-_KIND_BY_CLASS = {iri: kind for kind, iri in vocab.OFFICE_CLASSES.items()}
-_KIND_BY_CLASS.update({vocab.WD + "Q5": "person", vocab.SCHEMA + "Person": "person",
-                       "http://xmlns.com/foaf/0.1/Person": "person", vocab.SCHEMA + "Event": "event",
-                       vocab.SCHEMA + "Organization": "group", vocab.WD + "Q43229": "group",
-                       vocab.SCHEMA + "Room": "room"})
 
 
 @lru_cache(maxsize=4096)
@@ -512,24 +507,6 @@ def predicate_iri(atom: Atom) -> str:
     if re.fullmatch(r"[a-z][a-z0-9_]*", text):
         return vocab.derived_predicate(text)
     return text
-
-
-# A class of the user's own vocabulary, by the last word of its name ("kitchen:Person",
-# "schema:MusicGroup"): so that "he" can take up a person of any KG, and "they" a band.
-_KIND_BY_CLASS_WORD = {"person": "person", "human": "person", "people": "person", "event": "event",
-                       "group": "group", "organization": "group", "organisation": "group", "band": "group",
-                       "room": "room"}
-
-
-def kind_of_types(types: list[str]) -> str:
-    for t in types:
-        if t in _KIND_BY_CLASS:
-            return _KIND_BY_CLASS[t]
-    for t in types:
-        words = vocab.readable_name(t).casefold().split()
-        if words and words[-1] in _KIND_BY_CLASS_WORD:
-            return _KIND_BY_CLASS_WORD[words[-1]]
-    return "thing"
 
 
 def literal_value(fact: Fact):

@@ -18,6 +18,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from engine.nlp.minilm import common_words
+from engine.nlp.timeexpr import MONTHS, WEEKDAYS
 from engine.state import Mention
 from kgstore import vocab
 from kgstore.errors import BadInput, RemoteUnavailable
@@ -200,7 +201,7 @@ def build_index(store) -> LabelIndex:
 def entity_kind(ctx, iri: str) -> str:
     """"person", "event", "room", "group" ... or "thing": the kind the rules and the linker give an
     entity, from its types (read once per session)."""
-    from rules.reasoner import kind_of_types
+    from rules.kinds import kind_of_types
 
     kinds = ctx.resource("entity_kinds", dict)
     if iri not in kinds:
@@ -318,18 +319,52 @@ def _name_hits(tokens: list[Token], index: LabelIndex) -> list[_Hit]:
                 if best[2] >= 0.88 and best[1] - best[0] == len(lab.words):
                     start, end, score = best[0], best[1], best[2]
                 else:
+                    said = {w: tokens[j] for j in range(start, end) for w in matches[j] if w in words}
                     distinctive = any(index.df(w) <= 2 and w not in STOPWORDS and w not in TYPE_NOUNS
-                                      and w not in index.relation_words for w in covered)
-                    if not distinctive:
+                                      and w not in index.relation_words and not _common_word(said[w])
+                                      for w in covered)
+                    # "Morag Reid" names someone the KG lacks, not the Callum Reid it has.
+                    if not distinctive or _unknown_name_beside(tokens, start, end, index):
                         continue
                     idf = lambda w: math.log(1 + index.n / max(index.df(w), 1))
                     coverage = sum(idf(w) for w in covered) / sum(idf(w) for w in words)
                     score = 0.45 + 0.4 * coverage
             edits = sum(matches[j].get(w, 0) for j in range(start, end) for w in words if w in matches[j])
+            if edits and len(lab.words) == 1 and lab.text.islower():
+                continue  # a one-word concept ("curator") is said as it is: "curated" is another word
             if edits:
                 score -= 0.02 * edits
             hits.append(_Hit(start, end, lab, score))
     return hits
+
+
+# Words before a name that are no part of it ("Professor Reid", "Reid on Monday").
+TITLES = frozenset("mr mrs ms miss mister dr doctor prof professor sir dame lady madam".split())
+NOT_NAME_WORDS = TITLES | frozenset(WEEKDAYS) | frozenset(MONTHS)
+
+
+def _common_word(t: Token) -> bool:
+    """A frequent English word said in lower case: "harbour", "curated", never a name's own."""
+    return t.text.islower() and t.norm in common_words()
+
+
+def _unknown_name_beside(tokens: list[Token], start: int, end: int, index: LabelIndex) -> bool:
+    """Does a word that reads as part of a name, and is no word of any label, stand right
+    before or after the span? Then the span is part of a longer name the KG does not have."""
+    lowercase = not any(t.text[:1].isupper() for t in tokens)  # a transcript: names are not capitalised
+    for j in (start - 1, end):
+        if not 0 <= j < len(tokens):
+            continue
+        t = tokens[j]
+        if t.norm in STOPWORDS or t.norm in TYPE_NOUNS or t.norm in NOT_NAME_WORDS or t.norm in index.by_word \
+                or len(t.norm) < 3 or t.norm.isdigit():
+            continue
+        common = t.norm in common_words()
+        if t.text[:1].isupper() and (j > 0 or not common):
+            return True
+        if lowercase and not common:
+            return True
+    return False
 
 
 def detect_names(text: str, index: LabelIndex, tokens: list[Token] | None = None) -> list[Mention]:
@@ -410,8 +445,8 @@ def detect(text: str, index: LabelIndex) -> list[Mention]:
             if (any(w in REQUEST_WORDS for w in prev) and noun.endswith("s")) or (prev and prev[-1] in ("which", "any")):
                 out.append(Mention(text=text[s:e], start=s, end=e, kind="type",
                                    value=vocab.OFFICE_CLASSES.get(kind), label=kind))
-            elif prev and prev[-1] in DETERMINERS and not _named_after(tokens, i + width, used):
-                s = tokens[i - 1].start
+            elif (d := _determiner_before(lower, i, tokens, used)) is not None and not _named_after(tokens, i + width, used):
+                s = tokens[d].start
                 # "these members" are the group whose members were just spoken of
                 kinds = (kind, "group") if noun in GROUP_MEMBERS else (kind,)
                 out.append(Mention(text=text[s:e], start=s, end=e, kind="definite", value=kinds))
@@ -427,6 +462,24 @@ def detect(text: str, index: LabelIndex) -> list[Mention]:
         i += 1
     out.sort(key=lambda m: m.start)
     return out
+
+
+# Words that may stand between a determiner and its noun: numbers ("those six members") and
+# adjectives that point back or describe ("the other two meetings", "that big room"); not those
+# of time ("the next meeting" is a new one, not one spoken of).
+NUMBER_WORDS = frozenset("one two three four five six seven eight nine ten eleven twelve both several".split())
+REFERENCE_ADJECTIVES = frozenset("other same above mentioned remaining whole entire big small large".split())
+MODIFIERS_BETWEEN = 2
+
+
+def _determiner_before(lower: list[str], i: int, tokens: list[Token], used: list[bool]) -> int | None:
+    """The token position of the determiner of the noun at `i` ("those" in "those six members"),
+    past at most two numbers or adjectives of reference; None when there is none."""
+    j = i - 1
+    while j >= 0 and i - j <= MODIFIERS_BETWEEN and not used[tokens[j].start] and (
+            lower[j] in NUMBER_WORDS or lower[j] in REFERENCE_ADJECTIVES or lower[j].isdigit()):
+        j -= 1
+    return j if j >= 0 and lower[j] in DETERMINERS and not used[tokens[j].start] else None
 
 
 def _named_after(tokens: list[Token], j: int, used: list[bool]) -> bool:

@@ -164,13 +164,52 @@ def with_article(noun: str) -> str:
     return ("an " if noun[:1].lower() in "aeiou" else "a ") + noun
 
 
+# Units a relation's name may end with ("cookingTimeMinutes", "length_km"): they belong after
+# the number ("45 minutes"), not before it.
+UNITS = frozenset("""
+seconds second secs sec minutes minute mins min hours hour hrs days day weeks week months month years year
+km kilometres kilometers kilometre kilometer metres meters metre meter cm mm miles mile ft feet inches
+kg kilograms kilogram grams gram g lbs pounds tonnes tons litres liters litre liter ml kcal calories
+percent pct celsius fahrenheit km2 sqkm hectares ha mph kmh usd eur euros dollars gbp
+""".split())
+_NUMBER = re.compile(r"[+-]?\d[\d,]*(\.\d+)?")
+# Last words after which the value follows as in a sentence ("flows into Lake Ardvane").
+_LINKING_WORDS = frozenset("of in on at by to for from with into as is was are".split())
+
+
+def unit_of(p_label: str, value: str) -> tuple[str, str]:
+    """(relation words, unit) of a relation whose name ends with the unit of its numeric value
+    ("running time minutes", 142 -> "running time", "minutes"); the unit is '' otherwise."""
+    words = p_label.split()
+    if len(words) < 2 or words[-1].casefold() not in UNITS or not _NUMBER.fullmatch(value.strip()):
+        return p_label, ""
+    name = words[:-1]
+    if len(name) > 1 and name[-1].casefold() == "in":  # "length in km"
+        name = name[:-1]
+    return " ".join(name), words[-1]
+
+
+def relation_and_value(p_label: str, o_label: str, literal: bool) -> str:
+    """A relation without a template and its value as words: the unit of its name after the
+    number, and a colon after a name that a value does not follow as in a sentence ("running
+    time: 142 minutes", "office hours: Tue 10-12", but "flows into Lake Ardvane", "has
+    ingredient butter")."""
+    name, unit = unit_of(p_label, o_label)
+    value = f"{o_label} {unit}" if unit else o_label
+    last = name.split()[-1].casefold() if name.split() else ""
+    colon = literal and last not in _LINKING_WORDS and not name.casefold().startswith(("has ", "is "))
+    return f"{name}: {value}" if colon else f"{name} {value}".strip()
+
+
 def sentence(s: str, p_key: str, p_label: str, o: str) -> str:
-    """One fact as a sentence: its template, or the readable fallback `s — relation — o`."""
+    """One fact as a sentence: its template, or the readable fallback `s — relation — o` (a
+    unit in the relation's name goes after the value: "s — cooking time — 45 minutes")."""
     template = TEMPLATES.get(p_key)
     if template:
         text = template.format(s=s, o=o)
     else:
-        text = f"{s} — {p_label} — {o}"
+        name, unit = unit_of(p_label, o)
+        text = f"{s} — {name} — {o} {unit}" if unit else f"{s} — {p_label} — {o}"
     return text[:1].upper() + text[1:]
 
 
@@ -191,19 +230,46 @@ def derived_sentence(predicate: str, arg_labels: list[str]) -> str:
     return f"{arg_labels[0]}: {words} {rest}".strip()
 
 
-def _disambiguated_labels(labels: dict[str, str], candidates: list[Candidate]) -> dict[str, str]:
-    """Give same-named entities a distinguishing suffix: an event's date, else the IRI's local name."""
+def _disambiguated_labels(labels: dict[str, str], candidates: list[Candidate], background=None) -> dict[str, str]:
+    """Give same-named entities a distinguishing suffix: an event's date, else what it is when
+    their classes differ ("Springfield (station)", "Springfield (city)"), else the IRI's local
+    name."""
     by_label: dict[str, list[str]] = {}
     for iri, label in labels.items():
         by_label.setdefault(label.casefold(), []).append(iri)
-    clashes = {iri for iris in by_label.values() if len(iris) > 1 for iri in iris}
-    if not clashes:
+    groups = [iris for iris in by_label.values() if len(iris) > 1]
+    if not groups:
         return labels
+    clashes = {iri for iris in groups for iri in iris}
     dates = {c.fact.s: literal_text(c.fact.o, c.fact.datatype) for c in candidates
              if c.fact.o_literal and predicate_key(c.fact.p) == "date" and c.fact.s in clashes}
     out = dict(labels)
-    for iri in clashes:
-        out[iri] = f"{labels[iri]} ({dates.get(iri) or local_name(iri)})"
+    for iris in groups:
+        kinds = _class_names(iris, background) if background is not None else {}
+        for iri in iris:
+            out[iri] = f"{labels[iri]} ({dates.get(iri) or kinds.get(iri) or local_name(iri)})"
+    return out
+
+
+def _class_names(iris: list[str], background) -> dict[str, str]:
+    """Per entity, the name of a class of it that none of the others has ({} when they cannot
+    be told apart so)."""
+    try:
+        types = {iri: background.types(iri) for iri in iris}
+        names = background.labels({t for ts in types.values() for t in ts})
+    except Exception:  # a remote background that fails: the local names still tell them apart
+        return {}
+    def name(t: str) -> str:
+        n = names.get(t) or readable_name(t)
+        return n.lower() if n[:1].isupper() and not n.isupper() and " " not in n else n
+
+    out = {}
+    for iri in iris:
+        others = {name(t).casefold() for other in iris if other != iri for t in types[other]}
+        unique = [n for n in map(name, types[iri]) if n.casefold() not in others]
+        if not unique:
+            return {}
+        out[iri] = unique[0]
     return out
 
 
@@ -236,7 +302,7 @@ def verbalize(candidates: list[Candidate], background) -> None:
             labels[iri] = readable_name(iri)
     predicates = {c.fact.p for c in candidates}
     plain = {i: l for i, l in labels.items() if i not in predicates}
-    entity_labels = _disambiguated_labels(plain, candidates)
+    entity_labels = _disambiguated_labels(plain, candidates, background)
     labels.update(entity_labels)
     for c in candidates:
         f = c.fact

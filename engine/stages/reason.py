@@ -25,20 +25,9 @@ from engine.state import Derived, Mention, SystemTurn, TurnState
 from kgstore import vocab
 from kgstore.errors import RemoteUnavailable
 from kgstore.terms import Fact
-from rules.reasoner import (
-    Answer,
-    Atom,
-    Program,
-    ReasoningFailed,
-    RuleSet,
-    Stats,
-    Var,
-    add_background,
-    evaluate,
-    kind_of_types,
-    predicate_atom,
-    predicate_iri,
-)
+from rules.kinds import kind_of_relations, kind_of_types
+from rules.reasoner import (Answer, Atom, Program, ReasoningFailed, RuleSet, Stats, Var, add_background,
+                            evaluate, predicate_atom, predicate_iri)
 
 LINKED_KINDS = ("name", "pronoun", "definite", "first_person")
 RECENT_TURNS = 4  # the respond_to chain the recency rules walk
@@ -59,6 +48,41 @@ FOCUS_ODDS = 0.5  # a mention's entities at least half as likely (in odds) as it
 def rules_of(ctx: TurnContext) -> RuleSet:
     """The rule files of this context, parsed and prepared once."""
     return ctx.resource("rules", lambda: RuleSet.load(ctx.config.rules, ctx.config.trust_rules))
+
+
+CLASS_SAMPLE = 25  # instances of a class whose relations tell what the class is
+
+
+def entity_kind(ctx: TurnContext, iri: str) -> str:
+    """The entity's kind by its classes: their IRIs and names, else what their instances carry
+    (a Pilot with a birth date is a person); an entity without classes, by its own relations."""
+    kinds = ctx.resource("entity_kinds", dict)
+    if iri not in kinds:
+        try:
+            types = ctx.background.types(iri)
+            kind = kind_of_types(types, ctx.background.labels(types))
+            if kind == "thing":
+                kind = next((k for k in (class_kind(ctx, t) for t in types) if k != "thing"), "thing")
+            if kind == "thing" and not types:
+                kind = kind_of_relations([_relation_labels(ctx, iri)])
+            kinds[iri] = kind
+        except Exception:  # a remote background that fails: kind unknown, rules still run
+            kinds[iri] = "thing"
+    return kinds[iri]
+
+
+def class_kind(ctx: TurnContext, cls: str) -> str:
+    """The kind most instances of a class are by their relations (cached per context)."""
+    kinds = ctx.resource("class_kinds", dict)
+    if cls not in kinds:
+        members = ctx.background.entities_of_type(cls, cap=CLASS_SAMPLE)
+        kinds[cls] = kind_of_relations(_relation_labels(ctx, m) for m in members)
+    return kinds[cls]
+
+
+def _relation_labels(ctx: TurnContext, iri: str) -> list[str]:
+    predicates = list(dict.fromkeys(f.p for f in ctx.background.facts_about(iri) if f.s == iri))
+    return list(ctx.background.labels(predicates).values()) if predicates else []
 
 
 @dataclass

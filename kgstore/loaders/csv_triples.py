@@ -2,7 +2,8 @@
 
 Heads and relations are names: they get minted IRIs and an rdfs:label. A tail is a literal when
 `tail_type` says so or when it reads as a number, date, time, e-mail, phone number or URL;
-otherwise it is an entity like the head.
+otherwise it is an entity like the head. A row whose relation says what the head is ("instance
+of", "type", "is a") types it: rdf:type, as an RDF file would.
 """
 
 from __future__ import annotations
@@ -14,9 +15,11 @@ import re
 from pyoxigraph import Literal, NamedNode, Quad
 
 from kgstore.loaders import Parsed, load_error, read_text
-from kgstore.vocab import RDFS_LABEL, XSD, kg_iri, split_words
+from kgstore.vocab import RDF_TYPE, RDFS_LABEL, XSD, kg_iri, split_words
 
 HEADER = ("head", "relation", "tail")
+# Relation names that mean rdf:type (compared in lower case, "_" and "-" as spaces).
+TYPE_RELATIONS = frozenset({"instance of", "type", "rdf:type", "is a", "isa", "a", "p31", "wdt:p31"})
 # tail_type column values -> xsd datatype ("" = plain string literal, None = entity)
 TAIL_TYPES: dict[str, str | None] = {
     "entity": None, "iri": None, "literal": "", "string": "", "text": "", "email": "", "phone": "",
@@ -62,6 +65,11 @@ def _full_time(text: str) -> str:
     return f"{int(h):02d}:{m}:{s}"
 
 
+def _is_type_relation(relation: str) -> bool:
+    return " ".join(split_words(relation).replace("-", " ").casefold().split()) in TYPE_RELATIONS \
+        or relation.casefold() in TYPE_RELATIONS
+
+
 def parse(path: str, graph: str, name: str, delimiter: str = ",") -> Parsed:
     text = read_text(path)
     g = NamedNode(graph)
@@ -100,6 +108,9 @@ def parse(path: str, graph: str, name: str, delimiter: str = ",") -> Parsed:
                 obj = None
             else:
                 obj = literal_for(tail, TAIL_TYPES[tail_type])
+            if _is_type_relation(relation) and obj is None:
+                quads.append(Quad(term("entity", head), NamedNode(RDF_TYPE), term("entity", tail), g))
+                continue
             quads.append(Quad(term("entity", head), term("relation", relation),
                               obj if obj is not None else term("entity", tail), g))
     except csv.Error as exc:

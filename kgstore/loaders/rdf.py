@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -10,7 +11,8 @@ from pyoxigraph import DefaultGraph, NamedNode, Quad, RdfFormat, parse as ox_par
 
 from kgstore.errors import LoadError
 from kgstore.loaders import Parsed, check_file, load_error, rdf_source
-from kgstore.vocab import GRAPH_BG, GRAPH_DERIVED, GRAPH_DIALOGUE, GRAPH_META, GRAPH_RESERVED, bg_graph, local_name
+from kgstore.vocab import (GRAPH_BG, GRAPH_DERIVED, GRAPH_DIALOGUE, GRAPH_META, GRAPH_RESERVED, SCHEMA, bg_graph,
+                           local_name)
 
 OX_FORMATS = {"turtle": RdfFormat.TURTLE, "ntriples": RdfFormat.N_TRIPLES, "nquads": RdfFormat.N_QUADS,
               "trig": RdfFormat.TRIG, "n3": RdfFormat.N3, "rdfxml": RdfFormat.RDF_XML,
@@ -83,6 +85,36 @@ def check_entities(path: str, cap: int = ENTITY_EXPANSION_CAP) -> None:
             tail = text[cut:][-256:]  # the start of a reference the next chunk ends
             if expanded > cap:
                 raise load_error(path, f"entity references expand to over {cap:,} characters: refused (entity expansion)")
+
+
+# schema.org's context as exporters name it: the parser fetches no remote context, and this one
+# says no more than that its terms are schema.org's.
+_SCHEMA_CONTEXT = re.compile(r"https?://schema\.org/?")
+_REMOTE_SCHEMA = re.compile(rb'"@context"\s*:\s*\[?[^\]{}]*"https?://schema\.org/?"')
+
+
+def local_contexts(path: str) -> bytes | None:
+    """A JSON-LD file whose "@context" names schema.org by its URL, with that context written
+    out as schema.org's vocabulary; None for any other file (it loads as it is)."""
+    data = Path(path).read_bytes()
+    if not _REMOTE_SCHEMA.search(data):
+        return None
+    try:
+        doc = json.loads(data)
+    except ValueError:
+        return None  # the parser names what is wrong
+
+    def inline(context):
+        if isinstance(context, str) and _SCHEMA_CONTEXT.fullmatch(context):
+            return {"@vocab": SCHEMA}
+        return [inline(c) for c in context] if isinstance(context, list) else context
+
+    def walk(node):
+        if isinstance(node, dict):
+            return {k: inline(v) if k == "@context" else walk(v) for k, v in node.items()}
+        return [walk(n) for n in node] if isinstance(node, list) else node
+
+    return json.dumps(walk(doc)).encode("utf-8")
 
 
 def base_iri(path: str) -> str:

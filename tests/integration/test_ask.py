@@ -16,7 +16,7 @@ from engine.llm.openai import OpenAIBackend
 from engine.session import Session
 from tests.support.fakes import StubChatServer
 
-QUESTION = "What is Omar Haddad's phone number?"
+QUESTION = "What is Jordan Haddad's phone number?"
 
 
 def ask(capsys, *argv) -> tuple[int, dict | None, str]:
@@ -42,15 +42,15 @@ def test_ask_json_has_the_retrieve_turn_the_reply_checks_and_device(capsys):
 
 def test_ask_replays_the_dialogue_before_the_question(capsys, tmp_path):
     dialogue = tmp_path / "d.json"
-    dialogue.write_text(json.dumps([{"speaker": "user", "text": "Who is Omar Haddad?"},
-                                    {"speaker": "system", "text": "Omar Haddad works here."}]))
+    dialogue.write_text(json.dumps([{"speaker": "user", "text": "Who is Jordan Haddad?"},
+                                    {"speaker": "system", "text": "Jordan Haddad works here."}]))
     with StubChatServer(reply="Fine.") as server:
         code, out, err = ask(capsys, "What is his phone number?", "--dialogue", str(dialogue),
                              "--openai-url", server.url, "--memory", "--scorer", "bm25", "--json")
     assert code == 0, err
     assert out["turn"] == 3
     roles = [(m["role"], m["content"]) for m in server.requests[-1]["messages"][1:]]
-    assert roles == [("user", "Who is Omar Haddad?"), ("assistant", "Omar Haddad works here."),
+    assert roles == [("user", "Who is Jordan Haddad?"), ("assistant", "Jordan Haddad works here."),
                      ("user", "What is his phone number?")]
 
 

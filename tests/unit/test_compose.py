@@ -80,7 +80,7 @@ def test_a_fallback_verbalization_reads_as_label_and_value():
                   p_label="flows into", o_label="Lake Ardvane"),
              fact("r", "len", "56", "Ystrad Burn — length km — 56", s_label="Ystrad Burn", p_label="length km",
                   o_label="56")]
-    assert compose_text(facts) == "Ystrad Burn: flows into Lake Ardvane; length km 56."
+    assert compose_text(facts) == "Ystrad Burn: flows into Lake Ardvane; length 56 km."  # the unit after the number
     # A KG whose labels start in lower case ("tarte Tatin"): its sentences start with a capital.
     facts = [fact("t", "ing", "b", "Tarte Tatin — has ingredient — butter", s_label="tarte Tatin",
                   p_label="has ingredient", o_label="butter"),

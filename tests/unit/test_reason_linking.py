@@ -204,7 +204,7 @@ def test_the_nth_one_is_the_nth_item_the_previous_turn_listed(session):
 
 
 def test_a_class_of_the_users_own_vocabulary_gets_its_kind_from_its_name():
-    from rules.reasoner import kind_of_types
+    from rules.kinds import kind_of_types
 
     assert kind_of_types(["http://example.org/kitchen/Person"]) == "person"  # "he" can take it up
     assert kind_of_types(["http://schema.org/MusicGroup"]) == "group"  # "they" can

@@ -6,7 +6,7 @@ never has to tell an invented answer from a fact. Deterministic: the same facts 
 from __future__ import annotations
 
 from engine.nlp.answer_type import asked_records, is_name_noise, recorded
-from engine.nlp.sentences import is_node_fact
+from engine.nlp.sentences import is_node_fact, relation_and_value
 from engine.state import Candidate, TurnState
 from kgstore.vocab import split_words
 
@@ -123,7 +123,7 @@ def _parts(c: Candidate) -> tuple[str, str, str]:
     follows is not said of X alone), is all rest."""
     text = c.text.strip().rstrip(".").strip()
     if " — " in text and c.s_label and text.casefold().startswith(c.s_label.casefold()):
-        return text[:len(c.s_label)], ": ", f"{c.p_label} {c.o_label}".strip()
+        return text[:len(c.s_label)], ": ", relation_and_value(c.p_label, c.o_label, c.fact.o_literal)
     for label in (c.s_label, c.o_label):
         if label and text[:len(label) + 1].casefold() == label.casefold() + " ":
             rest = text[len(label) + 1:]
