@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from engine.dialogue import turn_entities
 from engine.stage import TurnContext, stage
 from engine.state import Candidate, TurnState
 from engine.stages.verbalize import derived_sentence
@@ -55,7 +56,9 @@ def linked_now(state: TurnState) -> dict[str, float]:
     for m in state.mentions:
         if m.entity and m.kind != "time":
             p = m.p if m.p > 0 else 1.0
-            out[m.entity] = max(out.get(m.entity, 0.0), p)
+            # "their phone numbers": every one of the people meant, not only the first
+            for e in [m.entity, *m.together]:
+                out[e] = max(out.get(e, 0.0), p)
     return out
 
 
@@ -101,6 +104,10 @@ def gather(state: TurnState, ctx: TurnContext) -> None:
     if not named:
         for iri, p in focus.previous(state.turn).items():
             seeds.setdefault(iri, p)
+        if not any(m.entity for m in state.mentions if m.kind != "time"):
+            # "What time?": its subject is what the reply before it spoke of
+            for iri, p in turn_entities(ctx.store, state.session_id, state.turn - 1).items():
+                seeds.setdefault(iri, p)
     notes: list[str] = []
     facts: dict[tuple[str, str, str], Candidate] = {}
     nodes: dict[str, Candidate] = {}

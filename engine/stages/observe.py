@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from engine import meeting
 from engine.nlp import mentions as detect_mentions
 from engine.nlp import timeexpr
 from engine.stage import TurnContext, stage
@@ -153,6 +154,15 @@ def _known_person(ctx: TurnContext, name: str, mentions: list[Mention]) -> str |
     return best
 
 
+def _titled_person(ctx: TurnContext, surname: str, mentions: list[Mention]) -> str | None:
+    """"Professor Allen": the one KG person of that surname among the name's candidates."""
+    from engine.stages.reason import entity_kind
+
+    found = {iri for m in mentions for iri, _ in m.candidates if entity_kind(ctx, iri) == "person"
+             and ctx.background.label(iri).lower().split()[-1:] == [surname.lower()]}
+    return found.pop() if len(found) == 1 else None
+
+
 def introduce_speaker(ctx: TurnContext, state: TurnState) -> None:
     """ "My name is X": the session's speaker becomes X, a KG person only when X is that person's
     name; a name the KG lacks is a new person of the dialogue graph, and the words naming them
@@ -160,8 +170,11 @@ def introduce_speaker(ctx: TurnContext, state: TurnState) -> None:
     intro = detect_mentions.introduced_name(state.text)
     if intro is None:
         # Typed in lower case ("i'm omar haddad"): only a KG person's name, heard right after
-        # the introduction, can say who is speaking.
+        # the introduction, can say who is speaking; so can one said when the system asked.
         named = detect_mentions.speaker_name(state.text, state.mentions)
+        if named is None and state.history and state.history[-1][0] == "system" \
+                and detect_mentions.ASKS_SPEAKER.search(state.history[-1][1]):
+            named = next((m for m in state.mentions if m.kind == "name"), None)
         person = named and _known_person(ctx, named.text, [named])
         if person and person != state.speaker_entity:
             state.speaker_entity = person
@@ -170,6 +183,8 @@ def introduce_speaker(ctx: TurnContext, state: TurnState) -> None:
     start, end, name = intro
     inside = [m for m in state.mentions if m.kind == "name" and m.start < end and start < m.end]
     person = _known_person(ctx, name, inside)
+    if person is None and " " not in name and detect_mentions.titled(state.text, start):
+        person = _titled_person(ctx, name, inside)
     if person is None:
         current = state.speaker_entity and ctx.store.label(state.speaker_entity)
         if current and set(name.lower().split()) <= set(current.lower().split()):
@@ -223,13 +238,14 @@ def run(state: TurnState, ctx: TurnContext) -> None:
         if value is not None:
             state.mentions.append(Mention(then.group(0), then.start(), then.end(), "time", value=value))
             state.mentions.sort(key=lambda m: (m.start, m.end))
+    meeting.add_mentions(ctx.store, state)
     write_mentions(ctx, state.session_id, state.turn, state.mentions)
 
 
 def record_system_turn(ctx: TurnContext, session_id: str, turn: int, text: str) -> None:
     """Add a system turn as said; its names are linked (by the same rules, without deriving
     anything) so that the next user turn's pronouns can take them up."""
-    from engine.stages.reason import TurnInput, apply_links, reason_turn
+    from engine.stages.reason import TurnInput, apply_links, entity_kind, reason_turn
 
     from engine.config import parse_now
 
@@ -239,8 +255,9 @@ def record_system_turn(ctx: TurnContext, session_id: str, turn: int, text: str) 
     spans = [(m.start, m.end) for m in names]
     times = [t for t in timeexpr.detect(text, now) if not any(s < t.end and t.start < e for s, e in spans)]
     write_mentions(ctx, session_id, turn, names + times)
-    if not names:
-        return
-    out = reason_turn(ctx, TurnInput(session_id, turn, node, names + times, now, derive=False),
-                      ctx.config.reason_timeout_ms / 1000.0)
-    apply_links(ctx, session_id, names, out.links, rule="entity_linking")
+    if names:
+        out = reason_turn(ctx, TurnInput(session_id, turn, node, names + times, now, derive=False),
+                          ctx.config.reason_timeout_ms / 1000.0)
+        apply_links(ctx, session_id, names, out.links, rule="entity_linking")
+    meeting.system_turn(ctx, session_id, turn, text, names + times, lambda iri: entity_kind(ctx, iri),
+                        session_speaker(ctx, session_id))

@@ -17,6 +17,8 @@ import time
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 
+from engine import meeting
+from engine.nlp import plural
 from engine.nlp.mentions import label_index
 from engine.stage import TurnContext, stage
 from engine.state import Derived, Mention, TurnState
@@ -49,6 +51,8 @@ def rules_of(ctx: TurnContext) -> RuleSet:
 
 
 def entity_kind(ctx: TurnContext, iri: str) -> str:
+    if vocab.is_meeting_node(iri):  # a meeting the user arranges lives in the dialogue graph
+        return "event"
     kinds = ctx.resource("entity_kinds", dict)
     if iri not in kinds:
         try:
@@ -489,6 +493,16 @@ def _derived_fact(rules: RuleSet, inp: TurnInput, ans: Answer) -> Fact | None:
     return Fact(s.text, pred, o.text if isinstance(o, Atom) else str(o), o_literal=True)
 
 
+# --- what the dialogue decides over the rules -----------------------------------------------
+
+def dialogue_links(ctx: TurnContext, state: TurnState, links: dict[str, list[tuple[str, float]]]) -> None:
+    """Plural reference over what the previous turn named, then the meeting being arranged."""
+    previous = [k for k in recent_links(ctx, state.session_id, state.turn) if k.turn == state.turn - 1]
+    plural.link(state.mentions, links, [(kind, e) for _, kind, n, e in _listed(ctx, previous) if n > 0])
+    meeting.link_and_fill(ctx, state, links, lambda iri: entity_kind(ctx, iri),
+                          lambda: recent_links(ctx, state.session_id, state.turn))
+
+
 # --- the stage -------------------------------------------------------------------------------
 
 def apply_links(ctx: TurnContext, session_id: str, mentions: list[Mention], links, rule: str) -> None:
@@ -532,8 +546,11 @@ def reason_state(state: TurnState, ctx: TurnContext, stats: list | None = None) 
     inp = TurnInput(state.session_id, state.turn, state.turn_iri or vocab.turn_node(state.session_id, state.turn),
                     state.mentions, state.now, state.speaker_entity)
     out = reason_turn(ctx, inp, ctx.config.reason_timeout_ms / 1000.0, stats)
+    dialogue_links(ctx, state, out.links)
     apply_links(ctx, state.session_id, state.mentions, out.links,
                 rule="name matching (reasoning failed)" if out.note else "entity_linking")
+    arranging = meeting.current(ctx.store, state.session_id)
+    state.meeting = arranging.summary(ctx.store.label) if arranging else None
     state.derived = out.derived
     state.reasoning_note = "; ".join(note for note in (state.reasoning_note, out.note) if note)
     store_derived(ctx, state.session_id, out.derived)

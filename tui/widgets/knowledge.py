@@ -46,6 +46,20 @@ def replies_markdown(s: TurnState) -> str:
     return "\n\n".join(parts)
 
 
+def meeting_table(meeting: dict) -> Table:
+    """The meeting the user is arranging, as the dialogue graph holds it after this turn."""
+    table = Table(title="Meeting being arranged", title_justify="left", expand=True, show_edge=False,
+                  show_header=False)
+    table.add_column("slot", style="bold")
+    table.add_column("value")
+    when = " – ".join(x for x in (meeting.get("start"), meeting.get("end")) if x)
+    for slot, value in (("name", meeting.get("name")), ("day", meeting.get("day")), ("time", when),
+                        ("room", meeting.get("room")), ("invitees", ", ".join(meeting.get("invitees") or [])),
+                        ("organizer", meeting.get("organizer"))):
+        table.add_row(slot, Text(value) if value else Text("not said yet", style="dim"))
+    return table
+
+
 class NodeSelected(Message):
     """The user picked an entity in the subgraph tree: show its other facts."""
 
@@ -135,6 +149,8 @@ class KnowledgePane(Vertical):
             derived.add_row(Text(d.text or f"{d.predicate}({', '.join(d.args)})"), f"{d.p:.2f}",
                             Text(d.rule, style=DERIVED))
         parts.append(derived if s.derived else Text("No derived facts.", style="dim"))
+        if s.meeting:
+            parts.append(meeting_table(s.meeting))
         if s.reasoning_note:
             parts.append(Text("⚠ " + s.reasoning_note, style="yellow"))
         self.query_one("#reasoning", Static).update(Group(*parts))
