@@ -224,3 +224,10 @@ def test_a_turn_without_a_subject_takes_the_entity_of_the_reply_before(kg):
     session.system_turn("Yes, the lens review.")
     state = session.user_turn("What time?", answer=False)
     assert any(c.fact.o == "10:00:00" for c in state.candidates)
+
+
+def test_my_office_is_the_speakers_office_not_the_speaker(kg):
+    session = open_session(kg)
+    state = turn(session, "Hello, my name is Ines Karlsen. Can you set up a meeting in my office?")
+    assert mention(state, "my office").entity == vocab.office_entity(DID, "room", "Delta")
+    assert state.meeting["room"] == "Delta"

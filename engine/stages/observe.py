@@ -14,6 +14,7 @@ name the best one lost.
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 
 from engine import meeting
@@ -199,6 +200,19 @@ def introduce_speaker(ctx: TurnContext, state: TurnState) -> None:
         set_session_speaker(ctx, state.session_id, person, state.turn_iri)
 
 
+OWN_OFFICE = re.compile(r"\bmy\s+(?:new\s+|own\s+|current\s+)?office\b", re.I)
+
+
+def own_office(state: TurnState) -> None:
+    """"My office" is one mention, a room (the speaker's office, once reason knows the speaker),
+    not the speaker."""
+    for match in OWN_OFFICE.finditer(state.text):
+        phrase = Mention(match.group(0), match.start(), match.end(), "definite", value=("room",))
+        state.mentions = [m for m in state.mentions if not (m.start < phrase.end and phrase.start < m.end)]
+        state.mentions.append(phrase)
+    state.mentions.sort(key=lambda m: (m.start, m.end))
+
+
 def new_person(ctx: TurnContext, session_id: str, name: str) -> str:
     """A person the KG does not know (a visitor who gave their name), in the dialogue graph."""
     iri = vocab.speaker_node(session_id, name)
@@ -228,6 +242,7 @@ def run(state: TurnState, ctx: TurnContext) -> None:
     if state.speaker_entity is None:
         state.speaker_entity = session_speaker(ctx, state.session_id)
     introduce_speaker(ctx, state)
+    own_office(state)
     if len(state.mentions) > MAX_MENTIONS:
         state.reasoning_note = (f"only the first {MAX_MENTIONS} of {len(state.mentions)} mentions "
                                 "in this turn were linked")

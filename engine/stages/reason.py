@@ -499,8 +499,22 @@ def dialogue_links(ctx: TurnContext, state: TurnState, links: dict[str, list[tup
     """Plural reference over what the previous turn named, then the meeting being arranged."""
     previous = [k for k in recent_links(ctx, state.session_id, state.turn) if k.turn == state.turn - 1]
     plural.link(state.mentions, links, [(kind, e) for _, kind, n, e in _listed(ctx, previous) if n > 0])
+    office = _office_of(ctx, state.speaker_entity) if state.speaker_entity else None
+    for m in state.mentions:
+        if office and m.kind == "definite" and m.text.lower().startswith("my "):  # "my office"
+            links[m.iri] = [(office, EXACT_PRIOR)]
     meeting.link_and_fill(ctx, state, links, lambda iri: entity_kind(ctx, iri),
                           lambda: recent_links(ctx, state.session_id, state.turn))
+
+
+def _office_of(ctx: TurnContext, person: str) -> str | None:
+    """The room a relation named "office" gives the person, if any."""
+    try:
+        facts = ctx.background.facts_about(person)
+    except RemoteUnavailable:
+        return None
+    return next((f.o for f in facts if f.s == person and not f.o_literal
+                 and "office" in vocab.local_name(f.p).lower()), None)
 
 
 # --- the stage -------------------------------------------------------------------------------
