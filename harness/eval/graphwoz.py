@@ -261,9 +261,12 @@ def main(argv: list[str], command: str, metric: str) -> int:
     settings = {"file": args.graphwoz, "transcript": args.transcript, "retriever": args.retriever,
                 "scorer": args.scorer, "k": args.k, "reason_timeout_ms": args.reason_timeout_ms}
     key, misses = ("linking", "errors") if metric == "links" else ("answer_recall", "missed_answers")
+    other = "answer_recall" if metric == "links" else "linking"
     if args.json:
+        # Both figures come from one replay: the other one goes along ("also").
         rows = {t: {key: r[key], "dialogues": r["dialogues"], "user_turns": r["user_turns"],
-                    "turns_with_reasoning_note": r["turns_with_reasoning_note"], misses: r[misses][:args.errors]}
+                    "turns_with_reasoning_note": r["turns_with_reasoning_note"], misses: r[misses][:args.errors],
+                    "also": {other: r[other]}}
                 for t, r in results.items()}
         # One transcript keeps the flat shape scripts read; both nest one object per transcript.
         out = rows[transcripts[0]] if len(transcripts) == 1 else {"transcripts": rows}
