@@ -273,6 +273,10 @@ def _fill_times(meeting: Meeting, mentions, text: str) -> None:
                 meeting.end = timeexpr.hhmm(end) + ":00"
 
 
+def _same_name(a: str, b: str) -> bool:
+    return re.sub(r"\W+", " ", a.lower()).strip() == re.sub(r"\W+", " ", b.lower()).strip()
+
+
 def _minutes(match: re.Match) -> int:
     if match.group("min"):
         return int(match.group("min"))
@@ -285,21 +289,30 @@ def _minutes(match: re.Match) -> int:
 def system_turn(ctx, session_id: str, turn: int, text: str, mentions, kind_of, speaker: str | None) -> None:
     """A system turn that confirms what it does for the meeting ("I'll call the meeting
     "networks workshop"", "I've added Natalie to your meeting") fills it in; one that asks
-    what "your meeting" should be called starts it when none is being arranged."""
+    what "your meeting" should be called starts it when none is being arranged. The meeting's
+    name in any reply means the meeting, even where a KG event has that name too."""
     store = ctx.store
     meeting = current(store, session_id)
+    started = meeting is None
     if meeting is None:
         if not (arrange.asks_name(text) and arrange.YOUR_MEETING.search(text)):
             return
         meeting = start(store, session_id, turn, speaker)
-    elif not arrange.confirms(text):
-        return
+    confirmed = arrange.confirms(text)
     quoted = arrange.quoted_name(text)
-    if quoted and arrange.confirms(text):
+    if quoted and confirmed:
         meeting.name = quoted
+    g = vocab.dialogue_graph(session_id)
+    for m in mentions:
+        if m.kind == "name" and meeting.name and _same_name(m.text, meeting.name):
+            store.update(f"DELETE WHERE {{ GRAPH <{g}> {{ <{m.iri}> <{vocab.KGC_REFERS_TO}> ?e }} }}")
+            store.add_probabilistic(Fact(m.iri, vocab.KGC_REFERS_TO, meeting.iri), LINK_P, g, rule="arranged meeting")
+            m.entity = meeting.iri
+    if not (confirmed or started):
+        return
     _fill_times(meeting, mentions, text)
     for m in mentions:
-        if not m.entity:
+        if not m.entity or m.entity == meeting.iri:
             continue
         kind = kind_of(m.entity)
         if kind == "room":
@@ -308,4 +321,3 @@ def system_turn(ctx, session_id: str, turn: int, text: str, mentions, kind_of, s
                 and m.entity != meeting.organizer:
             meeting.invitees.append(m.entity)
     save(store, session_id, meeting)
-

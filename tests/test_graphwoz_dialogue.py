@@ -231,3 +231,14 @@ def test_my_office_is_the_speakers_office_not_the_speaker(kg):
     state = turn(session, "Hello, my name is Ines Karlsen. Can you set up a meeting in my office?")
     assert mention(state, "my office").entity == vocab.office_entity(DID, "room", "Delta")
     assert state.meeting["room"] == "Delta"
+
+
+def test_a_new_meeting_may_share_a_kg_events_name_and_the_reply_saying_it_means_the_meeting(kg):
+    session = open_session(kg)
+    turn(session, "Can you arrange a meeting with Nora Vance tomorrow?")
+    session.system_turn("Sure. What would you like your meeting to be called?")
+    named = turn(session, "Lens review.")
+    meeting_iri = vocab.meeting_node(session.session_id, 1)
+    assert mention(named, "Lens review").entity == meeting_iri
+    session.system_turn('There is nothing else on your calendar at the time of "lens review".')
+    assert mention(turn(session, "Who is invited to the meeting?"), "the meeting").entity == meeting_iri

@@ -80,7 +80,7 @@ def named(text: str) -> tuple[int, int, str, tuple[int, int] | None] | None:
 
 def answered_name(text: str, asked: bool, mentions: list[Mention]) -> tuple[int, int, str] | None:
     """The whole reply as the meeting's name when the system just asked for it ("Action items
-    discussion."): short, not a yes or no, not a time or a name of the KG."""
+    discussion."): short, not a yes or no, not a time."""
     if not asked:
         return None
     cut = _ANSWER_FILLER.match(text)
@@ -91,9 +91,8 @@ def answered_name(text: str, asked: bool, mentions: list[Mention]) -> tuple[int,
         return None
     start = text.index(name, start)
     end = start + len(name)
-    # a KG name or a time is not a new meeting's name (a name without candidates is this one)
-    if any(m.start < end and start < m.end for m in mentions
-           if m.kind in ("time", "type") or (m.kind == "name" and m.candidates)):
+    # a time is no name; a KG event's name may be (the new meeting may share it)
+    if any(m.start < end and start < m.end for m in mentions if m.kind in ("time", "type")):
         return None
     return start, end, name
 
