@@ -27,7 +27,9 @@ def world() -> dict:
               {"name": "Ines Karlsen", "id": "p3", "email": "ines@optics.example", "phone": "+4712340003",
                "group": "Acoustics", "office": "Delta", "calendar": ["e1"]}]
     events = [{"id": "e1", "name": "lens review", "date": "2022-03-29", "start_time": "10:00:00",
-               "end_time": "11:00:00", "location": "Delta", "organizer": "p3", "attendees": ["p3"]}]
+               "end_time": "11:00:00", "location": "Delta", "organizer": "p3", "attendees": ["p3"]},
+              {"id": "e2", "name": "optics workshop", "date": "2022-03-30", "start_time": "13:00:00",
+               "end_time": "14:00:00", "location": "Sigma", "organizer": "p1", "attendees": ["p1"]}]
     return {"people": people, "events": events, "rooms": ["Sigma", "Delta"], "groups": ["Optics", "Acoustics", "Philosophy"]}
 
 
@@ -242,3 +244,13 @@ def test_a_new_meeting_may_share_a_kg_events_name_and_the_reply_saying_it_means_
     assert mention(named, "Lens review").entity == meeting_iri
     session.system_turn('There is nothing else on your calendar at the time of "lens review".')
     assert mention(turn(session, "Who is invited to the meeting?"), "the meeting").entity == meeting_iri
+
+
+def test_that_workshop_reaches_back_past_the_reply_that_named_a_person(kg):
+    session = open_session(kg)
+    turn(session, "When is the optics workshop?")
+    session.system_turn("The optics workshop is on Wednesday at 13:00 in Sigma.")
+    turn(session, "Who organizes it?")
+    session.system_turn("Nora Vance organizes it.")
+    state = turn(session, "Is Tomas Reyes going to that workshop?")
+    assert mention(state, "that workshop").entity == vocab.office_entity(DID, "event", "e2")

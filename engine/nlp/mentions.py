@@ -49,6 +49,8 @@ TYPE_NOUNS: dict[str, str] = {
     "meeting room": "room", "meeting rooms": "room", "room": "room", "rooms": "room",
     "meeting": "event", "meetings": "event", "event": "event", "events": "event",
     "appointment": "event", "appointments": "event", "session": "event", "seminar": "event",
+    "seminars": "event", "workshop": "event", "workshops": "event", "lecture": "event", "lectures": "event",
+    "presentation": "event", "presentations": "event", "conference room": "room", "conference rooms": "room",
     "group": "group", "groups": "group", "team": "group", "teams": "group",
     "department": "group", "departments": "group",
     "person": "person", "people": "person", "colleague": "person", "colleagues": "person",
