@@ -183,6 +183,9 @@ def add_mentions(store, state) -> None:
         for m in state.mentions:
             if m.kind == "pronoun" and (m.start, m.end) == spans["object"]:
                 m.value = ("event",)  # "call her status updates": the meeting, whatever the pronoun
+        s, e = spans["object"]
+        if not any((m.start, m.end) == (s, e) for m in state.mentions):  # "call the meeting X"
+            state.mentions.append(Mention(state.text[s:e], s, e, "definite", value=("event",)))
     state.mentions.sort(key=lambda m: (m.start, m.end))
 
 

@@ -254,3 +254,15 @@ def test_that_workshop_reaches_back_past_the_reply_that_named_a_person(kg):
     session.system_turn("Nora Vance organizes it.")
     state = turn(session, "Is Tomas Reyes going to that workshop?")
     assert mention(state, "that workshop").entity == vocab.office_entity(DID, "event", "e2")
+
+
+def test_is_that_the_one_you_mean_asks_for_no_name_and_call_the_meeting_x_links_the_meeting(kg):
+    session = open_session(kg)
+    turn(session, "Do you know of a meeting called lens review?")
+    session.system_turn('I see a meeting called "lens review" on the calendar, is that the one you mean?')
+    assert turn(session, "Yes, that is the one I mean.").meeting is None
+    turn(session, "Can you arrange a meeting with Nora Vance tomorrow?")
+    session.system_turn("Sure.")
+    named = turn(session, "Can you call the meeting lens review followup?")
+    meeting_iri = vocab.meeting_node(session.session_id, 1)
+    assert mention(named, "the meeting").entity == meeting_iri and named.meeting["name"] == "lens review followup"

@@ -30,8 +30,9 @@ NAMING = re.compile(r"\b(?:" + _NAMED + r")(?P<name>[^.?!]+)", re.I)
 NOT_A_NAME = frozenset({"anything", "nothing", "whatever", "something", "it"})
 _LEADING = re.compile(r"^(?:(?:just|simply|a|an|the|only|something like)\s+)+", re.I)
 # The system asks what the meeting should be called.
-ASKS_NAME = re.compile(r"\b(?:called|name (?:of|for) (?:your|the) (?:meeting|event)|what (?:should|shall|do) "
-                       r"(?:i|we) (?:call|name))\b", re.I)
+ASKS_NAME = re.compile(r"\b(?:(?:to )?be called|like to call|want to call|call (?:it|the meeting|the event|your meeting)|"
+                       r"name (?:of|for) (?:your|the) (?:meeting|event)|what (?:should|shall|do) (?:i|we) "
+                       r"(?:call|name))\b", re.I)
 _ANSWER_FILLER = re.compile(r"^(?:(?:yes|yeah|ok|okay|sure|um|uh|hmm|so|well|please|it's|it is|"
                             r"it should be|call it|let's call it|i'd like|i would like)\b[,.]?\s*)+", re.I)
 INVITE = re.compile(r"\b(?:invit\w*|add(?:ed)?|include|bring|with|send (?:an )?invitation)\b", re.I)
