@@ -97,3 +97,16 @@ def session_turns(store, session_id: str) -> list[TurnRecord]:
 def history(store, session_id: str) -> list[tuple[str, str]]:
     """(speaker, text) of every turn, oldest first: what `Session.history` resumes from."""
     return [(t.speaker, t.text) for t in session_turns(store, session_id)]
+
+
+def turn_entities(store, session_id: str, turn: int) -> dict[str, float]:
+    """What the mentions of one turn refer to (entity -> the highest stored probability): the
+    subject a reply gave a follow-up that names none ("What time?")."""
+    g = vocab.dialogue_graph(session_id)
+    rows = store.query(f"""SELECT ?m ?e WHERE {{ GRAPH <{g}> {{ <{vocab.turn_node(session_id, turn)}>
+        <{vocab.KGC_HAS_MENTION}> ?m . ?m <{vocab.KGC_REFERS_TO}> ?e }} }}""")
+    out: dict[str, float] = {}
+    for row in rows or []:
+        p = store.probability(Fact(row["m"], vocab.KGC_REFERS_TO, row["e"]), g) or 0.0
+        out[row["e"]] = max(out.get(row["e"], 0.0), p)
+    return out

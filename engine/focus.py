@@ -21,7 +21,9 @@ def linked_now(state: TurnState) -> dict[str, float]:
     for m in state.mentions:
         if m.entity and m.kind != "time":
             p = m.p if m.p > 0 else 1.0
-            out[m.entity] = max(out.get(m.entity, 0.0), p)
+            # "their phone numbers": every one of the people meant, not only the first
+            for e in [m.entity, *m.together]:
+                out[e] = max(out.get(e, 0.0), p)
     return out
 
 

@@ -116,10 +116,16 @@ class Session:
             self._record_system_turn(text)
 
     def _record_system_turn(self, text: str) -> None:
-        """Write a system turn to the dialogue graph and link the names it says."""
-        from engine.stages.observe import record_system_turn
+        """Write a system turn to the dialogue graph, link the names it says, and let it fill in
+        the meeting the user is arranging (a confirmation names it, its time, room, invitees)."""
+        from engine import meeting
+        from engine.nlp.mentions import entity_kind
+        from engine.stages.observe import record_system_turn, session_speaker
         from engine.stages.reason import link_system_turn
 
-        link_system_turn(self.ctx, record_system_turn(self.ctx, self.session_id, len(self.history) + 1, text))
+        said = record_system_turn(self.ctx, self.session_id, len(self.history) + 1, text)
+        link_system_turn(self.ctx, said)
+        meeting.system_turn(self.ctx, self.session_id, said.turn, text, said.names + said.times,
+                            lambda iri: entity_kind(self.ctx, iri), session_speaker(self.ctx, self.session_id))
         self.history.append(("system", text))
 

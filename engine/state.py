@@ -45,6 +45,8 @@ class Mention:
     candidates: list[tuple[str, float]] = field(default_factory=list)  # (iri, p) best first
     value: Any = None  # resolved value for time expressions (datetime/date/time/range), type IRI for "type"
     iri: str | None = None  # the mention's own node in the dialogue graph
+    # A plural mention's entities, taken together ("them" after a reply that named two people)
+    together: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -261,6 +263,8 @@ class TurnState:
     paths_note: str = ""  # what bounded the path search this turn
     candidates: list[Candidate] = field(default_factory=list)
     candidates_note: str = ""  # e.g. "neighbourhood of X capped at 2000 facts"
+    # The meeting the user is arranging after this turn (engine.meeting.Meeting.summary), if any
+    meeting: dict[str, Any] | None = None
     retrieved: list[Candidate] = field(default_factory=list)
     subgraph_nodes: list[str] = field(default_factory=list)
     bridging_nodes: list[str] = field(default_factory=list)

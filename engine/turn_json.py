@@ -13,8 +13,8 @@ def retrieval_json(state: TurnState) -> dict[str, Any]:
     """A replayed user turn: what it linked, derived and retrieved."""
     return {
         "turn": state.turn, "speaker": "user", "text": state.text, "rewritten": state.rewritten or state.text,
-        "mentions": [{"text": m.text, "entity": m.entity, "label": m.label, "p": round(float(m.p), 4)}
-                     for m in state.mentions],
+        "mentions": [{"text": m.text, "entity": m.entity, "label": m.label, "p": round(float(m.p), 4),
+                      **({"together": list(m.together)} if m.together else {})} for m in state.mentions],
         "derived": [{"predicate": d.predicate, "args": list(d.args), "p": round(float(d.p), 4), "text": d.text,
                      "restates_kg_fact": d.restates} for d in state.derived],
         "retrieved": [{"s": c.fact.s, "p": c.fact.p, "o": c.fact.o, "s_label": c.s_label, "p_label": c.p_label,
@@ -22,6 +22,7 @@ def retrieval_json(state: TurnState) -> dict[str, Any]:
                        "derived": bool(c.derived), "also_derived": list(c.also_derived)} for c in state.retrieved],
         "paths": [path_json(p) for p in state.paths], "paths_note": state.paths_note,
         "timings_ms": {k: round(v, 1) for k, v in state.timings_ms.items()},
+        "meeting": state.meeting,
     }
 
 

@@ -167,6 +167,9 @@ KGC_START = KGC + "start"  # mention -> character offset in the turn text
 KGC_END = KGC + "end"
 KGC_VALUE = KGC + "value"  # time mention -> ISO value; type mention -> the class IRI
 KGC_REFERS_TO = KGC + "refersTo"  # mention -> entity, reified with kgc:probability
+KGC_ARRANGED_MEETING = KGC + "ArrangedMeeting"  # class of a meeting the user arranges (also an office Event)
+KGC_ARRANGING = KGC + "arranging"  # session -> the meeting being arranged now
+KGC_ARRANGED_IN = KGC + "arrangedIn"  # meeting -> the turn that started it
 
 # Predicates of facts the rules derive: urn:kgchat:derived:<predicate name in the rule file>.
 DERIVED = "urn:kgchat:derived:"
@@ -183,6 +186,15 @@ def session_node(session: str) -> str:
 def speaker_node(session: str, name: str) -> str:
     """A person the dialogue introduced that the KG does not know (the speaker who gave a name)."""
     return f"{session_node(session)}:person:{_slug(name)}"
+
+
+def meeting_node(session: str, n: int) -> str:
+    """The n-th meeting the user arranged in a session (an event of the dialogue graph)."""
+    return f"{session_node(session)}:meeting:{n}"
+
+
+def is_meeting_node(iri: str) -> bool:
+    return iri.startswith("urn:kgchat:dialogue:") and ":meeting:" in iri
 
 
 def turn_node(session: str, turn: int) -> str:

@@ -50,6 +50,8 @@ TYPE_NOUNS: dict[str, str] = {
     "meeting room": "room", "meeting rooms": "room", "room": "room", "rooms": "room",
     "meeting": "event", "meetings": "event", "event": "event", "events": "event",
     "appointment": "event", "appointments": "event", "session": "event", "seminar": "event",
+    "seminars": "event", "workshop": "event", "workshops": "event", "lecture": "event", "lectures": "event",
+    "presentation": "event", "presentations": "event", "conference room": "room", "conference rooms": "room",
     "group": "group", "groups": "group", "team": "group", "teams": "group",
     "department": "group", "departments": "group",
     "person": "person", "people": "person", "colleague": "person", "colleagues": "person",
@@ -63,6 +65,9 @@ SPEAKER_PATTERNS = re.compile(r"\b(?:my name is|my name's|i am|i'm|im|this is|it
 # capitalised words that follow (recognizers and transcribers capitalise names).
 INTRODUCTION = re.compile(r"\b(?:my name is|my name's|call me|this is|i am|i'm)\s+", re.I)
 _NAME_WORD = re.compile(r"[A-Z][\w'-]*")
+# "it's not Robert, it's Isabelle Palmer", "not Robert but Isabelle": the name after the correction
+CORRECTION = re.compile(r"\bnot\s+[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?\s*,?\s*(?:it'?s|it is|i'?m|i am|but|my name is)\s+")
+TITLE = re.compile(r"(?:professor|prof\.?|doctor|dr\.?|mr\.?|mrs\.?|ms\.?|miss)\s+(?=[A-Z])", re.I)
 CANDIDATES_PER_MENTION = 8
 # Predicates that name things or types, not relations a question asks for.
 NOT_RELATIONS = frozenset(vocab.LABEL_PREDICATES + vocab.ALIAS_PREDICATES + (vocab.RDF_TYPE, vocab.WDT + "P31"))
@@ -85,6 +90,15 @@ def tokenize(text: str) -> list[Token]:
         for part in n.split():  # a ligature or accent can fold into two words; keep offsets
             out.append(Token(m.group(0), part, m.start(), m.end()))
     return out
+
+
+# Endings of the adjective and noun forms of a field's name: mathematic-al / mathematic-s,
+# biolog-ical / biolog-y, philosoph-ical / philosoph-y.
+_FORM_ENDING = re.compile(r"(?:ically|ical|ics|ic|al|ies|y|ist|ists|s)$")
+
+
+def word_stem(word: str) -> str:
+    return _FORM_ENDING.sub("", word)
 
 
 def _max_edits(word: str) -> int:
@@ -142,6 +156,20 @@ class LabelIndex:
         self.relation_words = frozenset(w for label in self.relations.values() for w in norm(label).split()) - STOPWORDS
         self.per_turn = False  # names must be looked up per turn (see turn_index)
         self._close_cache: dict[str, list[tuple[str, int]]] = {}
+        self._stems: dict[str, list[str]] | None = None
+
+    def same_stem(self, word: str) -> list[tuple[str, int]]:
+        """Label words of which `word` is another form ("mathematical", "biological", "statistical"
+        for "Mathematics", "Biology", "Statistics"), each counted as one edit."""
+        stem = word_stem(word)
+        if len(stem) < 4 or len(word) < 6:
+            return []
+        if self._stems is None:
+            self._stems = defaultdict(list)
+            for w in self.by_word:
+                if len(w) >= 6 and w not in STOPWORDS:
+                    self._stems[word_stem(w)].append(w)
+        return [(w, 1) for w in self._stems.get(stem, ()) if w != word]
 
     def names_of(self, iri: str) -> list[str]:
         return self._names.get(iri, [])
@@ -198,18 +226,47 @@ def build_index(store) -> LabelIndex:
     return LabelIndex(entries, classes, relations)
 
 
+CLASS_SAMPLE = 25  # instances of a class whose relations tell what the class is
+
+
 def entity_kind(ctx, iri: str) -> str:
     """"person", "event", "room", "group" ... or "thing": the kind the rules and the linker give an
-    entity, from its types (read once per session)."""
-    from rules.kinds import kind_of_types
+    entity (read once per session): by its classes, their IRIs and names, else what their
+    instances carry (a Pilot with a birth date is a person); an entity without classes, by its
+    own relations; a meeting the user arranges is an event of the dialogue graph."""
+    from rules.kinds import kind_of_relations, kind_of_types
 
+    if vocab.is_meeting_node(iri):
+        return "event"
     kinds = ctx.resource("entity_kinds", dict)
     if iri not in kinds:
         try:
-            kinds[iri] = kind_of_types(ctx.background.types(iri))
-        except Exception:  # a remote background that fails: kind unknown, rules still run
+            types = ctx.background.types(iri)
+            kind = kind_of_types(types, ctx.background.labels(types))
+            if kind == "thing":
+                kind = next((k for k in (class_kind(ctx, t) for t in types) if k != "thing"), "thing")
+            if kind == "thing" and not types:
+                kind = kind_of_relations([_relation_labels(ctx, iri)])
+            kinds[iri] = kind
+        except RemoteUnavailable:  # a remote background that fails: kind unknown, rules still run
             kinds[iri] = "thing"
     return kinds[iri]
+
+
+def class_kind(ctx, cls: str) -> str:
+    """The kind most instances of a class are by their relations (cached per context)."""
+    from rules.kinds import kind_of_relations
+
+    kinds = ctx.resource("class_kinds", dict)
+    if cls not in kinds:
+        members = ctx.background.entities_of_type(cls, cap=CLASS_SAMPLE)
+        kinds[cls] = kind_of_relations(_relation_labels(ctx, m) for m in members)
+    return kinds[cls]
+
+
+def _relation_labels(ctx, iri: str) -> list[str]:
+    predicates = list(dict.fromkeys(f.p for f in ctx.background.facts_about(iri) if f.s == iri))
+    return list(ctx.background.labels(predicates).values()) if predicates else []
 
 
 def label_index(ctx) -> LabelIndex:
@@ -260,9 +317,9 @@ def _name_hits(tokens: list[Token], index: LabelIndex) -> list[_Hit]:
         if t.norm in index.by_word:  # heard as a word the labels use: take it as said
             close = [(t.norm, 0)]
         elif t.norm in common_words():  # so is a common English word: "made" is not "male" misheard
-            close = []
+            close = index.same_stem(t.norm)  # ... but "mathematical" is the Mathematics group
         else:  # misheard: keep only the closest spellings
-            close = index.close_words(t.norm)
+            close = index.close_words(t.norm) or index.same_stem(t.norm)
             fewest = min((d for _, d in close), default=0)
             close = [(w, d) for w, d in close if d == fewest]
         matches.append(dict(close))
@@ -503,20 +560,48 @@ def speaker_name(text: str, names: list[Mention]) -> Mention | None:
 
 def introduced_name(text: str) -> tuple[int, int, str] | None:
     """(start, end, name) of the name the speaker introduces themselves with ("my name is Mark
-    Morris and ..."): up to three capitalised words right after the introduction."""
-    for match in INTRODUCTION.finditer(text):
-        pos, words = match.end(), []
-        start = end = pos
-        while len(words) < 3:
-            word = _NAME_WORD.match(text, pos)
-            if word is None or word.group(0).lower() in STOPWORDS or word.group(0) == "I":
-                break
-            words.append(word.group(0))
-            end = word.end()
-            pos = end + (1 if text[end:end + 1] == " " else 0)
-        if words:
-            return start, end, " ".join(words)
-    return None
+    Morris and ..."): up to three capitalised words right after the introduction, a title
+    before them left out ("I'm Professor Allen"). A correction after it wins ("it's not
+    Robert, it's Isabelle Palmer"), and a name said again in full right after replaces its
+    first part ("my name is Ryan, Mark Ryan")."""
+    found = next(filter(None, (_name_words(text, m.end()) for m in INTRODUCTION.finditer(text))), None)
+    for match in CORRECTION.finditer(text):
+        named = _name_words(text, match.end())
+        if named and (found is None or named[0] > found[0]):
+            found = named
+    if found is None:
+        return None
+    again = re.match(r"\s*,\s*", text[found[1]:])
+    if again:
+        repeated = _name_words(text, found[1] + again.end())
+        if repeated and set(found[2].lower().split()) < set(repeated[2].lower().split()):
+            return found[0], repeated[1], repeated[2]
+    return found
+
+
+def titled(text: str, start: int) -> bool:
+    """A title stands right before the name at `start` ("Professor Allen")."""
+    return bool(re.search(r"\b(?:professor|prof|doctor|dr|mr|mrs|ms|miss)\.?\s+$", text[:start], re.I))
+
+
+ASKS_SPEAKER = re.compile(r"\b(?:your name|who (?:am i|are you) (?:speaking|talking) (?:to|with)|"
+                          r"who is (?:this|speaking)|may i ask who)\b", re.I)
+
+
+def _name_words(text: str, pos: int) -> tuple[int, int, str] | None:
+    title = TITLE.match(text, pos)
+    if title:
+        pos = title.end()
+    words: list[str] = []
+    start = end = pos
+    while len(words) < 3:
+        word = _NAME_WORD.match(text, pos)
+        if word is None or word.group(0).lower() in STOPWORDS or word.group(0) == "I":
+            break
+        words.append(word.group(0))
+        end = word.end()
+        pos = end + (1 if text[end:end + 1] == " " else 0)
+    return (start, end, " ".join(words)) if words else None
 
 
 def nbest_votes(alternatives: list[str], index: LabelIndex, floor: float = 0.8) -> dict[str, list[tuple[str, int, int]]]:

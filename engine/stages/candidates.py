@@ -14,6 +14,7 @@ from __future__ import annotations
 from engine.context import TurnContext, stage
 from engine.focus import linked_now, radius
 from engine.nlp.sentences import TYPE_PREDICATES, derived_sentence
+from engine.dialogue import turn_entities
 from engine.state import Candidate, TurnState
 from kgstore.terms import Fact
 from kgstore.vocab import ALIAS_PREDICATES, KGC, LABEL_PREDICATES, RDF_TYPE, RDFS_LABEL
@@ -52,6 +53,10 @@ def gather(state: TurnState, ctx: TurnContext) -> None:
     if not named:
         for iri, p in focus.previous(state.turn).items():
             seeds.setdefault(iri, p)
+        if not any(m.entity for m in state.mentions if m.kind != "time"):
+            # "What time?": its subject is what the reply before it spoke of
+            for iri, p in turn_entities(ctx.store, state.session_id, state.turn - 1).items():
+                seeds.setdefault(iri, p)
     notes: list[str] = []
     facts: dict[tuple[str, str, str], Candidate] = {}
     nodes: dict[str, Candidate] = {}

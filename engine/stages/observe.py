@@ -14,8 +14,10 @@ name the best one lost.
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 
+from engine import meeting
 from engine.context import TurnContext, stage
 from engine.nlp import mentions as detect_mentions
 from engine.nlp import timeexpr
@@ -153,6 +155,15 @@ def _known_person(ctx: TurnContext, name: str, mentions: list[Mention]) -> str |
     return best
 
 
+def _titled_person(ctx: TurnContext, surname: str, mentions: list[Mention]) -> str | None:
+    """"Professor Allen": the one KG person of that surname among the name's candidates."""
+    from engine.nlp.mentions import entity_kind
+
+    found = {iri for m in mentions for iri, _ in m.candidates if entity_kind(ctx, iri) == "person"
+             and ctx.background.label(iri).lower().split()[-1:] == [surname.lower()]}
+    return found.pop() if len(found) == 1 else None
+
+
 def introduce_speaker(ctx: TurnContext, state: TurnState) -> None:
     """ "My name is X": the session's speaker becomes X, a KG person only when X is that person's
     name; a name the KG lacks is a new person of the dialogue graph, and the words naming them
@@ -160,8 +171,11 @@ def introduce_speaker(ctx: TurnContext, state: TurnState) -> None:
     intro = detect_mentions.introduced_name(state.text)
     if intro is None:
         # Typed in lower case ("i'm omar haddad"): only a KG person's name, heard right after
-        # the introduction, can say who is speaking.
+        # the introduction, can say who is speaking; so can one said when the system asked.
         named = detect_mentions.speaker_name(state.text, state.mentions)
+        if named is None and state.history and state.history[-1][0] == "system" \
+                and detect_mentions.ASKS_SPEAKER.search(state.history[-1][1]):
+            named = next((m for m in state.mentions if m.kind == "name"), None)
         person = named and _known_person(ctx, named.text, [named])
         if person and person != state.speaker_entity:
             state.speaker_entity = person
@@ -170,6 +184,8 @@ def introduce_speaker(ctx: TurnContext, state: TurnState) -> None:
     start, end, name = intro
     inside = [m for m in state.mentions if m.kind == "name" and m.start < end and start < m.end]
     person = _known_person(ctx, name, inside)
+    if person is None and " " not in name and detect_mentions.titled(state.text, start):
+        person = _titled_person(ctx, name, inside)
     if person is None:
         current = state.speaker_entity and ctx.store.label(state.speaker_entity)
         if current and set(name.lower().split()) <= set(current.lower().split()):
@@ -182,6 +198,19 @@ def introduce_speaker(ctx: TurnContext, state: TurnState) -> None:
     if person != state.speaker_entity:
         state.speaker_entity = person
         set_session_speaker(ctx, state.session_id, person, state.turn_iri)
+
+
+OWN_OFFICE = re.compile(r"\bmy\s+(?:new\s+|own\s+|current\s+)?office\b", re.I)
+
+
+def own_office(state: TurnState) -> None:
+    """"My office" is one mention, a room (the speaker's office, once reason knows the speaker),
+    not the speaker."""
+    for match in OWN_OFFICE.finditer(state.text):
+        phrase = Mention(match.group(0), match.start(), match.end(), "definite", value=("room",))
+        state.mentions = [m for m in state.mentions if not (m.start < phrase.end and phrase.start < m.end)]
+        state.mentions.append(phrase)
+    state.mentions.sort(key=lambda m: (m.start, m.end))
 
 
 def new_person(ctx: TurnContext, session_id: str, name: str) -> str:
@@ -213,6 +242,7 @@ def run(state: TurnState, ctx: TurnContext) -> None:
     if state.speaker_entity is None:
         state.speaker_entity = session_speaker(ctx, state.session_id)
     introduce_speaker(ctx, state)
+    own_office(state)
     if len(state.mentions) > MAX_MENTIONS:
         state.reasoning_note = (f"only the first {MAX_MENTIONS} of {len(state.mentions)} mentions "
                                 "in this turn were linked")
@@ -223,6 +253,7 @@ def run(state: TurnState, ctx: TurnContext) -> None:
         if value is not None:
             state.mentions.append(Mention(then.group(0), then.start(), then.end(), "time", value=value))
             state.mentions.sort(key=lambda m: (m.start, m.end))
+    meeting.add_mentions(ctx.store, state)
     write_mentions(ctx, state.session_id, state.turn, state.mentions)
 
 

@@ -17,15 +17,17 @@ import time
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 
+from engine import meeting
 from engine.context import TurnContext, stage
 from engine.events import Linked
+from engine.nlp import plural
 from engine.nlp.mentions import entity_kind, label_index
 from engine.nlp.timeexpr import PARTS, TimeValue, day_phrase, hhmm
 from engine.state import Derived, Mention, SystemTurn, TurnState
 from kgstore import vocab
 from kgstore.errors import RemoteUnavailable
 from kgstore.terms import Fact
-from rules.kinds import kind_of_relations, kind_of_types
+from rules.kinds import kind_of_types
 from rules.reasoner import (Answer, Atom, Program, ReasoningFailed, RuleSet, Stats, Var, add_background,
                             evaluate, predicate_atom, predicate_iri)
 
@@ -48,41 +50,6 @@ FOCUS_ODDS = 0.5  # a mention's entities at least half as likely (in odds) as it
 def rules_of(ctx: TurnContext) -> RuleSet:
     """The rule files of this context, parsed and prepared once."""
     return ctx.resource("rules", lambda: RuleSet.load(ctx.config.rules, ctx.config.trust_rules))
-
-
-CLASS_SAMPLE = 25  # instances of a class whose relations tell what the class is
-
-
-def entity_kind(ctx: TurnContext, iri: str) -> str:
-    """The entity's kind by its classes: their IRIs and names, else what their instances carry
-    (a Pilot with a birth date is a person); an entity without classes, by its own relations."""
-    kinds = ctx.resource("entity_kinds", dict)
-    if iri not in kinds:
-        try:
-            types = ctx.background.types(iri)
-            kind = kind_of_types(types, ctx.background.labels(types))
-            if kind == "thing":
-                kind = next((k for k in (class_kind(ctx, t) for t in types) if k != "thing"), "thing")
-            if kind == "thing" and not types:
-                kind = kind_of_relations([_relation_labels(ctx, iri)])
-            kinds[iri] = kind
-        except Exception:  # a remote background that fails: kind unknown, rules still run
-            kinds[iri] = "thing"
-    return kinds[iri]
-
-
-def class_kind(ctx: TurnContext, cls: str) -> str:
-    """The kind most instances of a class are by their relations (cached per context)."""
-    kinds = ctx.resource("class_kinds", dict)
-    if cls not in kinds:
-        members = ctx.background.entities_of_type(cls, cap=CLASS_SAMPLE)
-        kinds[cls] = kind_of_relations(_relation_labels(ctx, m) for m in members)
-    return kinds[cls]
-
-
-def _relation_labels(ctx: TurnContext, iri: str) -> list[str]:
-    predicates = list(dict.fromkeys(f.p for f in ctx.background.facts_about(iri) if f.s == iri))
-    return list(ctx.background.labels(predicates).values()) if predicates else []
 
 
 @dataclass
@@ -516,6 +483,30 @@ def _derived_fact(rules: RuleSet, inp: TurnInput, ans: Answer) -> Fact | None:
     return Fact(s.text, pred, o.text if isinstance(o, Atom) else str(o), o_literal=True)
 
 
+# --- what the dialogue decides over the rules -----------------------------------------------
+
+def dialogue_links(ctx: TurnContext, state: TurnState, links: dict[str, list[tuple[str, float]]]) -> None:
+    """Plural reference over what the previous turn named, then the meeting being arranged."""
+    previous = [k for k in recent_links(ctx, state.session_id, state.turn) if k.turn == state.turn - 1]
+    plural.link(state.mentions, links, [(kind, e) for _, kind, n, e in _listed(ctx, previous) if n > 0])
+    office = _office_of(ctx, state.speaker_entity) if state.speaker_entity else None
+    for m in state.mentions:
+        if office and m.kind == "definite" and m.text.lower().startswith("my "):  # "my office"
+            links[m.iri] = [(office, EXACT_PRIOR)]
+    meeting.link_and_fill(ctx, state, links, lambda iri: entity_kind(ctx, iri),
+                          lambda: recent_links(ctx, state.session_id, state.turn))
+
+
+def _office_of(ctx: TurnContext, person: str) -> str | None:
+    """The room a relation named "office" gives the person, if any."""
+    try:
+        facts = ctx.background.facts_about(person)
+    except RemoteUnavailable:
+        return None
+    return next((f.o for f in facts if f.s == person and not f.o_literal
+                 and "office" in vocab.local_name(f.p).lower()), None)
+
+
 # --- the stage -------------------------------------------------------------------------------
 
 def link_system_turn(ctx: TurnContext, said: SystemTurn) -> None:
@@ -569,8 +560,11 @@ def reason_state(state: TurnState, ctx: TurnContext, stats: list | None = None) 
     inp = TurnInput(state.session_id, state.turn, state.turn_iri or vocab.turn_node(state.session_id, state.turn),
                     state.mentions, state.now, state.speaker_entity)
     out = reason_turn(ctx, inp, ctx.config.reason_timeout_ms / 1000.0, stats)
+    dialogue_links(ctx, state, out.links)
     apply_links(ctx, state.session_id, state.mentions, out.links,
                 rule="name matching (reasoning failed)" if out.note else "entity_linking")
+    arranging = meeting.current(ctx.store, state.session_id)
+    state.meeting = arranging.summary(ctx.store.label) if arranging else None
     state.derived = out.derived
     state.reasoning_note = "; ".join(note for note in (state.reasoning_note, out.note) if note)
     store_derived(ctx, state.session_id, out.derived)

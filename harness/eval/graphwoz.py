@@ -7,12 +7,15 @@ or from the recognizer's best hypotheses (`transcript="asr"`, the other hypothes
 Linking scores the gold `entities` of each user turn ("Mark Morris : @speaker, Philosophy group
 : Philosophy"; from `asr_entities` when replaying ASR, whose mentions are the words the
 recognizer heard): a gold pair is right when a mention detected on the same words refers to the
-entity with that label, or for `@speaker` to the session's speaker. A gold mention whose words
-are not in the replayed text counts as missed.
+entity with that label (or id), for `@speaker` to the session's speaker, for `@newevent` to a
+meeting the user arranges in the dialogue graph. A gold mention whose words are not in the
+replayed text counts as missed. Figures are given by kind of gold: KG entity, speaker, new event;
+an annotation that names no entity (a type request in braces) is not scored and is counted.
 
 Answer recall: the KG values (people, groups, rooms and events by name; phones, e-mails, times)
 that the wizard's reply states, and the share of them present in the facts retrieved for the
-user turn the reply answers.
+user turn the reply answers; beside it, the same share for the top-k (k=10) facts of the same
+scored candidates.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
 from engine.state import TurnState
+from kgstore import vocab
 
 _SPACE = re.compile(r"\s+")
 
@@ -30,16 +34,37 @@ def norm(text: str) -> str:
     return _SPACE.sub(" ", re.sub(r"[^\w@+.:' -]", " ", text.lower())).strip()
 
 
+GOLD_KINDS = ("KG entity", "speaker", "new event")
+TOPK_BESIDE = 10
+# A comma inside braces (a type request's slots) does not end an item.
+_ITEM = re.compile(r"(?:[^,{]|\{[^}]*\}?)+")
+
+
 def gold_pairs(annotation) -> list[tuple[str, str]]:
-    """"words : label, words : label" -> [(words, label)]; items without a label are skipped."""
+    """"words : label, words : label" -> [(words, label)]; items without a label are skipped.
+    Labels are read as the annotators wrote them ("@ speaker" is "@speaker")."""
     if not isinstance(annotation, str):
         return []
     pairs = []
-    for item in annotation.split(","):
+    for item in _ITEM.findall(annotation):
         words, sep, label = item.partition(" : ")
-        if sep and words.strip() and label.strip():
-            pairs.append((words.strip(), label.strip()))
+        label = label.strip()
+        if label.startswith("@"):
+            label = "@" + label[1:].replace(" ", "").lower()
+        if sep and words.strip() and label:
+            pairs.append((words.strip(), label))
     return pairs
+
+
+def gold_kind(label: str) -> str | None:
+    """The kind of a gold label, None for an annotation that names no entity ("{type=...}")."""
+    if label == "@speaker":
+        return "speaker"
+    if label == "@newevent":
+        return "new event"
+    if label.startswith(("@", "{")):
+        return None
+    return "KG entity"
 
 
 def kg_values(data: dict) -> dict[str, str]:
@@ -90,7 +115,7 @@ def _start_time(dialogue: dict) -> str | None:
     return dialogue.get("now")
 
 
-def _link_result(ctx, state: TurnState, words: str, label: str) -> dict:
+def _link_result(ctx, state: TurnState, words: str, label: str, dialogue_id: str) -> dict:
     lower = state.text.lower()
     at = lower.find(words.lower())
     mentions = [m for m in state.mentions if m.kind != "time" and m.entity]
@@ -100,18 +125,29 @@ def _link_result(ctx, state: TurnState, words: str, label: str) -> dict:
         head = words.lower().split()[-1]
         found = [m for m in mentions if head in m.text.lower().split()]
     got = found[0].entity if found else None
-    if label == "@speaker":
+    kind = gold_kind(label)
+    if kind == "speaker":
         ok = got is not None and got == state.speaker_entity
-    else:
-        ok = got is not None and norm(ctx.store.label(got)) == norm(label)
-    return {"mention": words, "gold": label, "got": ctx.store.label(got) if got else None, "ok": ok}
+    elif kind == "new event":
+        ok = got is not None and vocab.is_meeting_node(got)
+    else:  # a label, or the id of one of several events of the same name; "them": any of those meant
+        ok = any(norm(ctx.store.label(e)) == norm(label) or e == vocab.office_entity(dialogue_id, "event", label)
+                 for e in ([got] if got else []) + (found[0].together if found else []))
+    return {"mention": words, "gold": label, "kind": kind, "got": ctx.store.label(got) if got else None, "ok": ok}
+
+
+def _retrieved_text(facts) -> str:
+    text = " ".join(norm(" ".join(str(x) for x in (c.text, c.s_label, c.o_label, c.fact.o))) for c in facts)
+    return f" {text} "
 
 
 def replay(path: str, dialogue_ids: list[str] | None = None, transcript: str = "manual",
-           **options) -> list[TurnResult]:
-    """Replay the dialogues of a published GraphWOZ file and score every user turn."""
+           warnings: list[str] | None = None, **options) -> list[TurnResult]:
+    """Replay the dialogues of a published GraphWOZ file and score every user turn; what the
+    file holds where text belongs (NaN, null) goes into `warnings`."""
     from engine.config import Config
     from engine.session import Session
+    from engine.stages.retrieve import select_topk
     from kgstore.loaders.graphwoz_json import read_dialogue, read_graphwoz
 
     doc, _ = read_graphwoz(path)
@@ -122,44 +158,68 @@ def replay(path: str, dialogue_ids: list[str] | None = None, transcript: str = "
         config = Config(kg=[path], dialogue_id=did, memory=True, demo="none", now=_start_time(dialogue),
                         transcript=transcript, **options)
         session = Session.open(config)
-        turns = read_dialogue(path, did, transcript)
+        turns = read_dialogue(path, did, transcript, warnings)
         last: TurnResult | None = None
-        retrieved = ""
+        retrieved = topk = ""
         for turn in turns:
             if turn["speaker"] == "system":
                 session.system_turn(turn["text"])
                 if last is not None:
-                    last.answers = [{"value": v, "kind": values[v], "found": v in retrieved}
+                    last.answers = [{"value": v, "kind": values[v], "found": v in retrieved, "topk": v in topk}
                                     for v in stated(turn["text"], values)]
                 continue
             state = session.user_turn(turn["text"], answer=False, alternatives=turn.get("alternatives"))
             gold = turn.get("asr_entities" if transcript == "asr" else "entities")
             last = TurnResult(did, state.turn, state.text,
-                              [_link_result(session.ctx, state, w, lab) for w, lab in gold_pairs(gold)],
+                              [_link_result(session.ctx, state, w, lab, did) for w, lab in gold_pairs(gold)],
                               note=state.reasoning_note)
-            retrieved = " ".join(norm(" ".join(str(x) for x in (c.text, c.s_label, c.o_label, c.fact.o)))
-                                 for c in state.retrieved)
-            retrieved = f" {retrieved} "
+            retrieved = _retrieved_text(state.retrieved)
+            topk = _retrieved_text(select_topk(state.candidates, TOPK_BESIDE).facts)
             results.append(last)
     return results
 
 
+def _share(right: int, total: int) -> float | None:
+    return round(right / total, 4) if total else None
+
+
 def summary(results: list[TurnResult]) -> dict:
-    links = [x for r in results for x in r.links]
+    links = [x for r in results for x in r.links if x["kind"] is not None]
     answers = [x for r in results for x in r.answers]
+    by_kind = {}
+    for kind in GOLD_KINDS:
+        these = [x for x in links if x["kind"] == kind]
+        by_kind[kind] = {"gold": len(these), "correct": sum(x["ok"] for x in these),
+                         "accuracy": _share(sum(x["ok"] for x in these), len(these))}
     return {
         "dialogues": len({r.dialogue_id for r in results}),
         "user_turns": len(results),
         "turns_with_reasoning_note": sum(bool(r.note) for r in results),
         "linking": {"gold": len(links), "correct": sum(x["ok"] for x in links),
-                    "accuracy": round(sum(x["ok"] for x in links) / len(links), 4) if links else None},
+                    "accuracy": _share(sum(x["ok"] for x in links), len(links)), "by_kind": by_kind,
+                    "not_scored": sum(x["kind"] is None for r in results for x in r.links)},
         "answer_recall": {"values": len(answers), "found": sum(x["found"] for x in answers),
-                          "recall": round(sum(x["found"] for x in answers) / len(answers), 4) if answers else None},
+                          "recall": _share(sum(x["found"] for x in answers), len(answers)),
+                          f"topk_{TOPK_BESIDE}_found": sum(x["topk"] for x in answers),
+                          f"topk_{TOPK_BESIDE}_recall": _share(sum(x["topk"] for x in answers), len(answers))},
         "errors": [{"dialogue": r.dialogue_id, "turn": r.turn, "text": r.text, **x}
-                   for r in results for x in r.links if not x["ok"]],
+                   for r in results for x in r.links if not x["ok"] and x["kind"] is not None],
         "missed_answers": [{"dialogue": r.dialogue_id, "turn": r.turn, "text": r.text, **x}
                            for r in results for x in r.answers if not x["found"]],
     }
+
+
+def graphwoz_options(parser, what: str) -> None:
+    """The options that switch an office evaluation to a published GraphWOZ file, for its --help
+    (the file's own options are listed by `--graphwoz FILE --help`)."""
+    from kgstore.loaders.graphwoz_json import TRANSCRIPTS
+
+    parser.add_argument("--graphwoz", metavar="FILE",
+                        help=f"score a published GraphWOZ file instead: its {what}; "
+                             "--graphwoz FILE --help lists the options of that evaluation")
+    parser.add_argument("--transcript", choices=TRANSCRIPTS + ("both",),
+                        help="with --graphwoz: replay the manual transcriptions (default), the recognizer's "
+                             "best hypotheses (asr), or both")
 
 
 def main(argv: list[str], command: str, metric: str) -> int:
@@ -175,8 +235,9 @@ def main(argv: list[str], command: str, metric: str) -> int:
     parser = argparse.ArgumentParser(prog=f"kgchat {command}", description=__doc__.splitlines()[0])
     parser.add_argument("--graphwoz", required=True, metavar="FILE", help="a published GraphWOZ file")
     parser.add_argument("--dialogue-id", action="append", metavar="ID", help="only these dialogues (repeatable)")
-    parser.add_argument("--transcript", choices=TRANSCRIPTS, default="manual",
-                        help="replay the manual transcriptions or the recognizer's best hypotheses")
+    parser.add_argument("--transcript", choices=TRANSCRIPTS + ("both",), default="manual",
+                        help="replay the manual transcriptions, the recognizer's best hypotheses, or both "
+                             "(one row each)")
     parser.add_argument("--retriever", choices=("pcst", "topk"), default=Config.retriever)
     parser.add_argument("--scorer", choices=("learned", "bm25", "sbert"), default=Config.scorer)
     parser.add_argument("--k", type=int, default=Config.k)
@@ -190,28 +251,50 @@ def main(argv: list[str], command: str, metric: str) -> int:
     for did in args.dialogue_id or []:
         if did not in doc:
             raise BadInput(f"{args.graphwoz}: dialogue id '{did}' is not in the file")
-    result = summary(replay(args.graphwoz, args.dialogue_id, args.transcript, retriever=args.retriever,
-                            scorer=args.scorer, k=args.k, reason_timeout_ms=args.reason_timeout_ms))
+    transcripts = TRANSCRIPTS if args.transcript == "both" else (args.transcript,)
+    warnings: list[str] = []
+    results = {t: summary(replay(args.graphwoz, args.dialogue_id, t, warnings, retriever=args.retriever,
+                                 scorer=args.scorer, k=args.k, reason_timeout_ms=args.reason_timeout_ms))
+               for t in transcripts}
+    for line in dict.fromkeys(warnings):
+        print(f"warning: {line}", file=sys.stderr)
     settings = {"file": args.graphwoz, "transcript": args.transcript, "retriever": args.retriever,
                 "scorer": args.scorer, "k": args.k, "reason_timeout_ms": args.reason_timeout_ms}
     key, misses = ("linking", "errors") if metric == "links" else ("answer_recall", "missed_answers")
+    other = "answer_recall" if metric == "links" else "linking"
     if args.json:
-        print(json.dumps({key: result[key], "dialogues": result["dialogues"], "user_turns": result["user_turns"],
-                          "turns_with_reasoning_note": result["turns_with_reasoning_note"], "settings": settings,
-                          misses: result[misses][:args.errors]}))
+        # Both figures come from one replay: the other one goes along ("also").
+        rows = {t: {key: r[key], "dialogues": r["dialogues"], "user_turns": r["user_turns"],
+                    "turns_with_reasoning_note": r["turns_with_reasoning_note"], misses: r[misses][:args.errors],
+                    "also": {other: r[other]}}
+                for t, r in results.items()}
+        # One transcript keeps the flat shape scripts read; both nest one object per transcript.
+        out = rows[transcripts[0]] if len(transcripts) == 1 else {"transcripts": rows}
+        print(json.dumps({**out, "settings": settings, "warnings": list(dict.fromkeys(warnings))}))
         return 0
-    print(f"GraphWOZ {args.graphwoz}: {result['dialogues']} dialogues, {result['user_turns']} user turns, "
-          f"{args.transcript} transcripts ({result['turns_with_reasoning_note']} turns hit the "
-          f"{args.reason_timeout_ms} ms reasoning budget or failed)")
-    if metric == "links":
-        r = result["linking"]
-        print(f"gold entity links: {r['correct']}/{r['gold']} right, accuracy "
-              f"{'-' if r['accuracy'] is None else format(r['accuracy'], '.3f')}")
-    else:
-        r = result["answer_recall"]
-        print(f"KG values in the wizard's replies: {r['found']}/{r['values']} in the retrieved facts, recall "
-              f"{'-' if r['recall'] is None else format(r['recall'], '.3f')} ({args.retriever}, {args.scorer}, k={args.k})")
-    for e in result[misses][:args.errors]:
-        what = f"{e['mention']!r}: gold {e['gold']} got {e['got']}" if metric == "links" else f"{e['kind']} {e['value']!r}"
-        print(f"  {e['dialogue']} t{e['turn']} {what}  | {e['text']}", file=sys.stderr)
+    first = next(iter(results.values()))
+    print(f"GraphWOZ {args.graphwoz}: {first['dialogues']} dialogues, {first['user_turns']} user turns")
+    for t, result in results.items():
+        print(f"{t} transcripts ({result['turns_with_reasoning_note']} turns hit the "
+              f"{args.reason_timeout_ms} ms reasoning budget or failed)")
+        if metric == "links":
+            r = result["linking"]
+            print(f"  gold entity links: {r['correct']}/{r['gold']} right, accuracy {_fmt(r['accuracy'])}"
+                  + (f" ({r['not_scored']} annotations that name no entity not scored)" if r["not_scored"] else ""))
+            for kind, row in r["by_kind"].items():
+                print(f"    {kind:<10} {row['correct']:>4}/{row['gold']:<4} {_fmt(row['accuracy'])}")
+        else:
+            r = result["answer_recall"]
+            print(f"  KG values in the wizard's replies: {r['found']}/{r['values']} in the retrieved facts, recall "
+                  f"{_fmt(r['recall'])} ({args.retriever}, {args.scorer}, k={args.k}); top-k k={TOPK_BESIDE} of "
+                  f"the same scores: {r[f'topk_{TOPK_BESIDE}_found']}/{r['values']}, "
+                  f"{_fmt(r[f'topk_{TOPK_BESIDE}_recall'])}")
+        for e in result[misses][:args.errors]:
+            what = (f"{e['mention']!r}: gold {e['gold']} got {e['got']}" if metric == "links"
+                    else f"{e['kind']} {e['value']!r}")
+            print(f"  {e['dialogue']} t{e['turn']} {what}  | {e['text']}", file=sys.stderr)
     return 0
+
+
+def _fmt(x: float | None) -> str:
+    return "-" if x is None else format(x, ".3f")

@@ -77,6 +77,7 @@ def score(turns) -> dict:
 
 def main(argv: list[str], command: str = "eval linking") -> int:
     from harness.office import load_split
+    from harness.eval.graphwoz import graphwoz_options
     from kgstore.errors import BadInput
 
     if any(a == "--graphwoz" or a.startswith("--graphwoz=") for a in argv):  # a published file's gold entities
@@ -91,7 +92,10 @@ def main(argv: list[str], command: str = "eval linking") -> int:
     parser.add_argument("--rules", nargs="+", default=[], metavar="FILE.pl", help="extra or replacing rule files")
     parser.add_argument("--errors", type=nonnegative_int, default=0, metavar="N", help="print the first N wrong links")
     parser.add_argument("--json", action="store_true")
+    graphwoz_options(parser, "gold entities (linking by kind of gold: KG entity, speaker, new event)")
     args = parser.parse_args(argv)
+    if args.transcript:
+        parser.error("--transcript: only with --graphwoz FILE")
     if args.limit is not None and args.limit <= 0:
         raise BadInput("--limit: must be a positive number of dialogues")
     start = time.perf_counter()

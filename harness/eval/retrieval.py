@@ -45,6 +45,7 @@ def table(split: str, results: dict[str, dict]) -> str:
 def main(argv: list[str], command: str = "eval retrieval") -> int:
     from engine.config import Config
     from engine.nlp.relevance import RelevanceModel
+    from harness.eval.graphwoz import graphwoz_options
 
     if any(a == "--graphwoz" or a.startswith("--graphwoz=") for a in argv):  # answer recall on a published file
         from harness.eval.graphwoz import main as graphwoz_main
@@ -71,7 +72,10 @@ def main(argv: list[str], command: str = "eval retrieval") -> int:
                              "the out-of-domain ones 1-2)")
     parser.add_argument("--dev-limit", type=int, default=15, metavar="N",
                         help="with --lodo: select on the first N dialogues of each other domain's dev split")
+    graphwoz_options(parser, "KG values in the wizard's replies (answer recall, beside top-k k=10)")
     args = parser.parse_args(argv)
+    if args.transcript:
+        parser.error("--transcript: only with --graphwoz FILE")
     from harness.eval import lodo
 
     domains = lodo.all_domains() if args.domain == "all" else [args.domain]

@@ -78,6 +78,10 @@ class World:
         where = f"data.{key}[{index}]: "
         if not isinstance(item, dict):
             raise load_error(self.path, f"dialogue {self.did}: {where}must be an object", dialogue_line(self.text, self.did))
+        for field in [f for f, v in item.items() if v is None or (isinstance(v, float) and v != v)]:
+            # NaN or null where a value belongs (the published files have a few): no such fact
+            self.warn(f"{where}'{field}' is {'null' if item[field] is None else 'NaN'}: skipped")
+            item = {f: v for f, v in item.items() if f != field}
         require(item, "name", self.path, self.text, self.did, where)
         name = self.name_text(item["name"], f"data.{key}[{index}].name")
         if name is None:

@@ -53,6 +53,8 @@ LOG_KEYS = {"alternative", "start_timestamp", "end_timestamp", "turn", "wav_id",
             "entities", "intents", "asr_entities", "agent_entities", "entity_spans", "agent_actions",
             "agent_response", "gold"}
 TRANSCRIPTS = ("manual", "asr")
+# Fields of a log entry that hold text (the published files have NaN in a few).
+TEXT_FIELDS = ("manual_transcription", "agent_response", "entities", "asr_entities")
 
 
 def hypotheses(entry: dict) -> list[str]:
@@ -61,6 +63,22 @@ def hypotheses(entry: dict) -> list[str]:
     if not isinstance(alternatives, list):
         return []
     return [a["transcript"] for a in alternatives if isinstance(a, dict) and isinstance(a.get("transcript"), str)]
+
+
+def text_field(entry: dict, key: str) -> tuple[str | None, str]:
+    """A field that should hold text: (the text, "") when it does; (None, what it holds instead)
+    when the published file has NaN, null or a non-string there ("" for an absent field). A
+    number becomes its digits, a transcriber may have typed "45" as a number."""
+    if key not in entry or isinstance(entry[key], str):
+        return entry.get(key), ""
+    value = entry[key]
+    if value is None:
+        return None, "null"
+    if isinstance(value, float) and value != value:
+        return None, "NaN"
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return format(value, "g"), f"the number {value!r}"
+    return None, f"a {type(value).__name__}"
 
 
 def read_dialogue(path: str, dialogue_id: str, transcript: str = "manual",
@@ -94,7 +112,14 @@ def read_dialogue(path: str, dialogue_id: str, transcript: str = "manual",
         for extra in sorted(set(entry) - LOG_KEYS):
             warn(f"unknown key '{extra}' in log entries skipped")
         nbest = hypotheses(entry)
-        manual = entry.get("manual_transcription") if isinstance(entry.get("manual_transcription"), str) else None
+        number = entry.get("turn", i)
+        fields = {}
+        for key in TEXT_FIELDS:
+            fields[key], problem = text_field(entry, key)
+            if problem:
+                warn(f"turn {number}: '{key}' is {problem}, not text: "
+                     + ("read as text" if fields[key] is not None else "taken as empty, the turn goes on"))
+        manual = fields["manual_transcription"]
         user = nbest[0] if transcript == "asr" and nbest else manual
         if transcript == "asr" and not nbest and manual is not None:
             warn("log entries without recognizer hypotheses ('alternative') replayed from 'manual_transcription'")
@@ -103,15 +128,17 @@ def read_dialogue(path: str, dialogue_id: str, transcript: str = "manual",
         if user is None:
             raise load_error(path, f"dialogue {dialogue_id}: log[{i}]: missing key 'manual_transcription' "
                              "(and no 'alternative')", dialogue_line(text, dialogue_id))
-        turn = {"speaker": "user", "text": user, "turn": entry.get("turn", i)}
+        turn = {"speaker": "user", "text": user, "turn": number}
         if transcript == "asr" and len(nbest) > 1:
             turn["alternatives"] = nbest[1:]
-        for key in ("gold", "entities", "asr_entities"):
-            if key in entry:
-                turn[key] = entry[key]
+        if "gold" in entry:
+            turn["gold"] = entry["gold"]
+        for key in ("entities", "asr_entities"):
+            if fields[key] is not None:
+                turn[key] = fields[key]
         turns.append(turn)
-        if entry.get("agent_response"):
-            turns.append({"speaker": "system", "text": entry["agent_response"], "turn": entry.get("turn", i)})
+        if fields["agent_response"]:
+            turns.append({"speaker": "system", "text": fields["agent_response"], "turn": number})
     return turns
 
 

@@ -154,7 +154,8 @@ def test_graphwoz_evaluation_scores_gold_entities_and_answer_recall():
         "10:30", "385", "lena ostrova", "lena.ostrova@lab.example"]
     result = summary(replay(FIXTURE, ["LAB_1"], "manual", retriever="topk", scorer="bm25", k=10,
                             reason_timeout_ms=20000))
-    assert result["linking"] == {"gold": 4, "correct": 4, "accuracy": 1.0}
+    assert {k: result["linking"][k] for k in ("gold", "correct", "accuracy")} == {"gold": 4, "correct": 4, "accuracy": 1.0}
+    assert result["linking"]["by_kind"]["speaker"] == {"gold": 1, "correct": 1, "accuracy": 1.0}
     # Lena Ostrova, Botany; her name and e-mail; the soil seminar, 10:30, room 385.
     assert result["answer_recall"]["values"] == 7 and result["answer_recall"]["found"] >= 6
 

@@ -391,6 +391,19 @@ async def test_knowledge_pane_sections_after_a_turn(kg_file, shared):
         assert state.checks[0].verdict in plain(pane.query_one("#check-evidence", Static))
 
 
+async def test_the_reasoning_pane_shows_the_meeting_being_arranged(kg_file, shared):
+    from textual.widgets import Static
+
+    app = make_app(kg_file, shared, ScriptedLLM(["Sure, I will set it up."]))
+    async with app.run_test(size=(130, 40)) as pilot:
+        await ready(app, pilot)
+        await ask(app, pilot, "Can you set up a meeting with Ada Lindqvist tomorrow at 3 pm?")
+        reasoning = plain(app.pane.query_one("#reasoning", Static))
+        assert "Meeting being arranged" in reasoning and "Ada Lindqvist" in reasoning
+        assert "2024-05-07" in reasoning and "15:00" in reasoning
+        assert "not said yet" in reasoning  # no name, no room yet
+
+
 async def test_a_store_held_elsewhere_falls_back_to_memory_and_says_so(kg_file, shared, isolated):
     from kgstore import KGStore
 

@@ -200,7 +200,8 @@ def test_retrieve_json_has_the_contract_shape(tmp_path, capsys):
     greeting, ask, follow = doc["turns"]
     for t in doc["turns"]:
         assert list(t) == ["turn", "speaker", "text", "rewritten", "mentions", "derived", "retrieved", "paths",
-                           "paths_note", "timings_ms"]
+                           "paths_note", "timings_ms", "meeting"]
+        assert t["meeting"] is None  # no meeting arranged in this dialogue
         assert t["speaker"] == "user"
     assert greeting["retrieved"] == []
     assert ask["turn"] == 3

@@ -69,6 +69,20 @@ def path_lines(s: TurnState, labels: dict[str, str]) -> list[Text]:
     return out
 
 
+def meeting_table(meeting: dict) -> Table:
+    """The meeting the user is arranging, as the dialogue graph holds it after this turn."""
+    table = Table(title="Meeting being arranged", title_justify="left", expand=True, show_edge=False,
+                  show_header=False)
+    table.add_column("slot", style="bold")
+    table.add_column("value")
+    when = " – ".join(x for x in (meeting.get("start"), meeting.get("end")) if x)
+    for slot, value in (("name", meeting.get("name")), ("day", meeting.get("day")), ("time", when),
+                        ("room", meeting.get("room")), ("invitees", ", ".join(meeting.get("invitees") or [])),
+                        ("organizer", meeting.get("organizer"))):
+        table.add_row(slot, Text(value) if value else Text("not said yet", style="dim"))
+    return table
+
+
 class NodeSelected(Message):
     """The user picked an entity in the subgraph tree: show its other facts."""
 
@@ -161,6 +175,8 @@ class KnowledgePane(Vertical):
         if s.paths or s.paths_note:
             parts.append(Text("Relation paths asked for", style="bold"))
             parts.extend(path_lines(s, view.labels))
+        if s.meeting:
+            parts.append(meeting_table(s.meeting))
         if s.reasoning_note:
             parts.append(Text("⚠ " + s.reasoning_note, style="yellow"))
         self.query_one("#reasoning", Static).update(Group(*parts))

@@ -1,0 +1,326 @@
+"""Meetings the user arranges, as entities of the session's dialogue graph.
+
+A meeting being arranged is an office event of the dialogue graph (`vocab.meeting_node`, typed
+`kgc:ArrangedMeeting` too) with what the user and the system's confirmations give it: its name
+(`rdfs:label`), day and times (the office `date`, `start_time`, `end_time`), room (`location`),
+invitees (`attendee`) and organizer (the speaker). The session points at the one being arranged
+(`kgc:arranging`). The background KG is never written: SPARQL over the store sees the meeting
+in the dialogue graph beside the turns that made it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from engine.nlp import arrange, timeexpr
+from engine.state import Mention
+from kgstore import vocab
+from kgstore.terms import Fact
+
+UNNAMED = "the meeting being arranged"
+SLOTS = ("date", "start_time", "end_time", "location", "attendee", "organizer")
+
+
+@dataclass
+class Meeting:
+    iri: str
+    name: str = ""
+    day: str = ""  # ISO date
+    start: str = ""  # HH:MM:SS
+    end: str = ""
+    room: str | None = None
+    invitees: list[str] = field(default_factory=list)
+    organizer: str | None = None
+    turn: int = 0  # the turn that started it
+
+    def summary(self, label) -> dict:
+        """What the app shows and the JSON carries: readable values, `label` names the IRIs."""
+        return {"iri": self.iri, "name": self.name, "day": self.day, "start": self.start[:5], "end": self.end[:5],
+                "room": label(self.room) if self.room else "",
+                "invitees": [label(p) for p in self.invitees],
+                "organizer": label(self.organizer) if self.organizer else ""}
+
+
+def _pred(name: str) -> str:
+    return vocab.office_predicate(name)
+
+
+def current(store, session_id: str) -> Meeting | None:
+    """The meeting the session is arranging, None before the user starts one."""
+    g = vocab.dialogue_graph(session_id)
+    rows = store.query(f"SELECT ?m WHERE {{ GRAPH <{g}> {{ <{vocab.session_node(session_id)}> "
+                       f"<{vocab.KGC_ARRANGING}> ?m }} }} LIMIT 1")
+    return read(store, session_id, rows[0]["m"]) if rows else None
+
+
+def all_meetings(store, session_id: str) -> list[Meeting]:
+    """Every meeting arranged in the session, in the order they were started."""
+    g = vocab.dialogue_graph(session_id)
+    rows = store.query(f"SELECT ?m WHERE {{ GRAPH <{g}> {{ ?m a <{vocab.KGC_ARRANGED_MEETING}> }} }}")
+    found = [read(store, session_id, r["m"]) for r in rows or []]
+    return sorted(found, key=lambda m: (m.turn, m.iri))
+
+
+def read(store, session_id: str, iri: str) -> Meeting:
+    g = vocab.dialogue_graph(session_id)
+    rows = store.query(f"SELECT ?p ?o WHERE {{ GRAPH <{g}> {{ <{iri}> ?p ?o }} }}")
+    m = Meeting(iri)
+    for row in rows or []:
+        p, o = row["p"], row["o"]
+        if p == vocab.RDFS_LABEL and o != UNNAMED:
+            m.name = o
+        elif p == _pred("date"):
+            m.day = o
+        elif p == _pred("start_time"):
+            m.start = o
+        elif p == _pred("end_time"):
+            m.end = o
+        elif p == _pred("location"):
+            m.room = o
+        elif p == _pred("attendee") and o not in m.invitees:
+            m.invitees.append(o)
+        elif p == _pred("organizer"):
+            m.organizer = o
+        elif p == vocab.KGC_ARRANGED_IN:
+            m.turn = int(o.rsplit(":", 1)[-1])
+    return m
+
+
+def start(store, session_id: str, turn: int, organizer: str | None) -> Meeting:
+    """A new meeting, now the one being arranged."""
+    n = len(all_meetings(store, session_id)) + 1
+    meeting = Meeting(vocab.meeting_node(session_id, n), organizer=organizer, turn=turn)
+    g = vocab.dialogue_graph(session_id)
+    session = vocab.session_node(session_id)
+    store.update(f"DELETE WHERE {{ GRAPH <{g}> {{ <{session}> <{vocab.KGC_ARRANGING}> ?m }} }}")
+    store.add([Fact(meeting.iri, vocab.RDF_TYPE, vocab.OFFICE_CLASSES["event"]),
+               Fact(meeting.iri, vocab.RDF_TYPE, vocab.KGC_ARRANGED_MEETING),
+               Fact(meeting.iri, vocab.KGC_ARRANGED_IN, vocab.turn_node(session_id, turn)),
+               Fact(session, vocab.KGC_ARRANGING, meeting.iri)], g)
+    save(store, session_id, meeting)
+    return meeting
+
+
+def save(store, session_id: str, meeting: Meeting) -> None:
+    """Write the meeting's name and slots (replacing what was there)."""
+    g = vocab.dialogue_graph(session_id)
+    for p in (vocab.RDFS_LABEL,) + tuple(_pred(s) for s in SLOTS):
+        store.update(f"DELETE WHERE {{ GRAPH <{g}> {{ <{meeting.iri}> <{p}> ?o }} }}")
+    xsd = vocab.XSD
+    facts = [Fact(meeting.iri, vocab.RDFS_LABEL, meeting.name or UNNAMED, o_literal=True)]
+    if meeting.day:
+        facts.append(Fact(meeting.iri, _pred("date"), meeting.day, o_literal=True, datatype=xsd + "date"))
+    for slot, value in (("start_time", meeting.start), ("end_time", meeting.end)):
+        if value:
+            facts.append(Fact(meeting.iri, _pred(slot), value, o_literal=True, datatype=xsd + "time"))
+    if meeting.room:
+        facts.append(Fact(meeting.iri, _pred("location"), meeting.room))
+    facts += [Fact(meeting.iri, _pred("attendee"), p) for p in meeting.invitees]
+    if meeting.organizer:
+        facts.append(Fact(meeting.iri, _pred("organizer"), meeting.organizer))
+    store.add(facts, g)
+
+
+# --- what a turn does to it ------------------------------------------------------------------
+
+LINK_P = 0.95  # a word that points at the meeting being arranged, as sure as an exact name
+# A question about others ("which rooms are free", "who is in it") gives the meeting nothing.
+ASKS_ABOUT_OTHERS = re.compile(r"\b(?:who|which|is there|are there|list of|how many)\b", re.I)
+DURATION = re.compile(r"\bfor\s+(?:(?P<min>\d+)\s*min\w*|(?P<hours>\d+|an|one|two)\s*hours?|half an hour)\b", re.I)
+
+
+def _previous_system(state) -> str:
+    return state.history[-1][1] if state.history and state.history[-1][0] == "system" else ""
+
+
+def _overlaps(a, b) -> bool:
+    return a.start < b.end and b.start < a.end
+
+
+def _spans(state, meeting_open: bool) -> dict:
+    """The spans of a user turn's words that the meeting's rules read: the start ("a meeting"),
+    the name and the word naming it ("call it X")."""
+    text = state.text
+    out: dict = {}
+    match = arrange.starts(text)
+    if match:
+        out["start"] = arrange.start_mention(text, match)
+    asked = arrange.asks_name(_previous_system(state))
+    if meeting_open or match or asked:
+        named = arrange.named(text)
+        if named:
+            out["name"] = (named[0], named[1], named[2])
+            if named[3]:
+                out["object"] = named[3]
+        elif not arrange.NAMING.search(text):  # "don't call it anything" names nothing
+            answer = arrange.answered_name(text, asked, state.mentions)
+            if answer:
+                out["name"] = answer
+                out["answered"] = True
+    previous = arrange.PREVIOUS.search(text)
+    if previous:
+        out["previous"] = Mention(previous.group(0), previous.start(), previous.end(), "definite", value=("event",))
+    return out
+
+
+def add_mentions(store, state) -> None:
+    """Observe: the words that start or name a meeting become mentions of the turn (their links
+    are set by `link_and_fill` once the rules have run)."""
+    spans = _spans(state, current(store, state.session_id) is not None)
+    start_mention = spans.get("start")
+    if start_mention and not any(_overlaps(start_mention, m) for m in state.mentions):
+        state.mentions.append(start_mention)
+    previous = spans.get("previous")
+    if previous and not any(_overlaps(previous, m) for m in state.mentions):
+        state.mentions.append(previous)
+    if "name" in spans:
+        s, e, name = spans["name"]
+        named = Mention(name, s, e, "name", label=name)
+        # A new name may contain a KG name ("deliverables project meeting followup").
+        state.mentions = [m for m in state.mentions if not _overlaps(m, named)] + [named]
+    if "object" in spans:
+        for m in state.mentions:
+            if m.kind == "pronoun" and (m.start, m.end) == spans["object"]:
+                m.value = ("event",)  # "call her status updates": the meeting, whatever the pronoun
+        s, e = spans["object"]
+        if not any((m.start, m.end) == (s, e) for m in state.mentions):  # "call the meeting X"
+            state.mentions.append(Mention(state.text[s:e], s, e, "definite", value=("event",)))
+    state.mentions.sort(key=lambda m: (m.start, m.end))
+
+
+def _last_turn(links, entity: str) -> int:
+    return max((link.turn for link in links if link.entity == entity), default=-1)
+
+
+def link_and_fill(ctx, state, links: dict[str, list[tuple[str, float]]], kind_of, recent) -> None:
+    """Reason: start the meeting the turn asks for, point the words that mean it at it (over
+    what the rules said), and fill its name, day, time, room and invitees from the turn.
+    `kind_of(iri)` is an entity's kind; `recent()` the links of the last turns."""
+    store, sid, text = ctx.store, state.session_id, state.text
+    meeting = current(store, sid)
+    spans = _spans(state, meeting is not None)
+    started = False
+    if ("start" in spans and (meeting is None or arrange.another(text))) or (meeting is None and spans.get("answered")):
+        meeting = start(store, sid, state.turn, state.speaker_entity)
+        started = True
+    if meeting is None:
+        return
+    best = {m.iri: links[m.iri][0][0] for m in state.mentions if links.get(m.iri)}
+    targets = []
+    for m in state.mentions:
+        span = (m.start, m.end)
+        if ("start" in spans and span == (spans["start"].start, spans["start"].end)) \
+                or ("name" in spans and span == spans["name"][:2]) or span == spans.get("object"):
+            targets.append(m)
+    earlier = None
+    for m in arrange.meeting_mentions(text, state.mentions):
+        rival = best.get(m.iri)
+        if rival and rival != meeting.iri and kind_of(rival) == "event":
+            earlier = earlier if earlier is not None else recent()
+            if _last_turn(earlier, rival) > max(meeting.turn, _last_turn(earlier, meeting.iri)):
+                continue  # "that meeting" is the KG event the dialogue spoke of since
+        targets.append(m)
+    previous = spans.get("previous")
+    before = [x for x in all_meetings(store, sid) if x.turn < meeting.turn] if previous else []
+    for m in state.mentions:
+        if m.iri is None:
+            continue
+        target = meeting.iri
+        if before and _overlaps(m, previous):
+            target = before[-1].iri
+        elif m not in targets:
+            continue
+        others = [(e, min(p, 0.5)) for e, p in links.get(m.iri, []) if e != target][:2]
+        links[m.iri] = [(target, LINK_P)] + others
+        best[m.iri] = target
+    _fill_from_user(state, meeting, spans, started or bool(targets), best, kind_of)
+    save(store, sid, meeting)
+
+
+def _fill_from_user(state, meeting: Meeting, spans: dict, about: bool, best: dict, kind_of) -> None:
+    if "name" in spans:
+        meeting.name = spans["name"][2]
+    if ASKS_ABOUT_OTHERS.search(state.text):
+        return
+    if meeting.organizer is None and state.speaker_entity:
+        meeting.organizer = state.speaker_entity
+    names_event = any(kind_of(e) == "event" and e != meeting.iri for m, e in
+                      ((m, best.get(m.iri)) for m in state.mentions if m.kind == "name") if e)
+    if about or not names_event:
+        _fill_times(meeting, state.mentions, state.text)
+    entities = list(best.values()) + [e for m in state.mentions for e in m.together]
+    for e in entities:
+        kind = kind_of(e)
+        if kind == "room" and (about or not names_event):
+            meeting.room = e
+        elif kind == "person" and e != state.speaker_entity and arrange.invites(state.text) \
+                and e not in meeting.invitees:
+            meeting.invitees.append(e)
+
+
+def _fill_times(meeting: Meeting, mentions, text: str) -> None:
+    for m in mentions:
+        tv = m.value
+        if m.kind != "time" or not isinstance(tv, timeexpr.TimeValue) or tv.part == "now":
+            continue
+        if tv.explicit_day or not meeting.day:
+            meeting.day = tv.day.isoformat()
+        if tv.start is not None and tv.part is None:
+            meeting.start = timeexpr.hhmm(tv.start) + ":00"
+            end = tv.end
+            duration = DURATION.search(text)
+            if duration:
+                end = tv.start + _minutes(duration)
+            if end is not None:
+                meeting.end = timeexpr.hhmm(end) + ":00"
+
+
+def _same_name(a: str, b: str) -> bool:
+    return re.sub(r"\W+", " ", a.lower()).strip() == re.sub(r"\W+", " ", b.lower()).strip()
+
+
+def _minutes(match: re.Match) -> int:
+    if match.group("min"):
+        return int(match.group("min"))
+    hours = match.group("hours")
+    if hours is None:
+        return 30
+    return 60 * ({"an": 1, "one": 1, "two": 2}.get(hours.lower()) or int(hours))
+
+
+def system_turn(ctx, session_id: str, turn: int, text: str, mentions, kind_of, speaker: str | None) -> None:
+    """A system turn that confirms what it does for the meeting ("I'll call the meeting
+    "networks workshop"", "I've added Natalie to your meeting") fills it in; one that asks
+    what "your meeting" should be called starts it when none is being arranged. The meeting's
+    name in any reply means the meeting, even where a KG event has that name too."""
+    store = ctx.store
+    meeting = current(store, session_id)
+    started = meeting is None
+    if meeting is None:
+        if not (arrange.asks_name(text) and arrange.YOUR_MEETING.search(text)):
+            return
+        meeting = start(store, session_id, turn, speaker)
+    confirmed = arrange.confirms(text)
+    quoted = arrange.quoted_name(text)
+    if quoted and confirmed:
+        meeting.name = quoted
+    g = vocab.dialogue_graph(session_id)
+    for m in mentions:
+        if m.kind == "name" and meeting.name and _same_name(m.text, meeting.name):
+            store.update(f"DELETE WHERE {{ GRAPH <{g}> {{ <{m.iri}> <{vocab.KGC_REFERS_TO}> ?e }} }}")
+            store.add_probabilistic(Fact(m.iri, vocab.KGC_REFERS_TO, meeting.iri), LINK_P, g, rule="arranged meeting")
+            m.entity = meeting.iri
+    if not (confirmed or started):
+        return
+    _fill_times(meeting, mentions, text)
+    for m in mentions:
+        if not m.entity or m.entity == meeting.iri:
+            continue
+        kind = kind_of(m.entity)
+        if kind == "room":
+            meeting.room = m.entity
+        elif kind == "person" and arrange.invites(text) and m.entity not in meeting.invitees \
+                and m.entity != meeting.organizer:
+            meeting.invitees.append(m.entity)
+    save(store, session_id, meeting)

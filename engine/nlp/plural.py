@@ -1,0 +1,37 @@
+"""Plural reference: "them", "their", "these events" right after a turn that named several
+people (events, rooms) mean all of those together; after a turn that named one group, or one
+person, the linking rules decide as for any pronoun."""
+
+from __future__ import annotations
+
+from engine.state import Mention
+
+PRONOUNS = frozenset({"they", "them", "their", "theirs", "themselves"})
+DETERMINERS = frozenset({"these", "those", "the", "all"})
+ORDINALS = frozenset({"first", "second", "third", "fourth", "fifth", "last"})
+P = 0.9
+
+
+def link(mentions: list[Mention], links: dict[str, list[tuple[str, float]]],
+         named: list[tuple[str, str]]) -> None:
+    """`named`: (kind, entity) of what the previous turn referred to, in order. Sets each plural
+    mention's `together` and its links (all at the same probability)."""
+    by_kind: dict[str, list[str]] = {}
+    for kind, e in named:
+        if e not in by_kind.setdefault(kind, []):
+            by_kind[kind].append(e)
+    for m in mentions:
+        words = m.text.lower().split()
+        if m.kind == "pronoun" and words[0] in PRONOUNS:
+            kinds: tuple = ("person",)
+        elif (m.kind == "definite" and words[-1].endswith("s") and words[0] in DETERMINERS
+              and not ORDINALS.intersection(words)):
+            kinds = tuple(m.value or ())
+        else:
+            continue
+        for kind in kinds:
+            group = by_kind.get(kind, [])
+            if len(group) >= 2:
+                m.together = list(group)
+                links[m.iri] = [(e, P) for e in group]
+                break
