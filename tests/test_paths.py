@@ -252,6 +252,10 @@ def test_on_a_one_hop_neighbourhood_the_second_hop_is_fetched_bounded(tmp_path, 
     assert steps(out.paths[0]) == [("plays for", True), ("head coach", True)]
     assert FB + "rovers" in remote.calls and out.extra
     assert any(c.fact.o == FB + "carl" for c in out.extra)
+    single = Remote(store)  # a question of one relation fetches nothing
+    assert steps(ask(store, FB + "ann", "Which team does Ann Berg play for?", hops=1, background=single,
+                     one_hop=True).paths[0]) == [("plays for", True)]
+    assert single.calls == []
     monkeypatch.setattr(paths, "EXPAND_ENTITIES", 1)
     few = ask(store, FB + "ann", "Who is the manager of the team Ann Berg plays for?", hops=1,
               background=Remote(store), one_hop=True)
@@ -270,9 +274,10 @@ def test_a_remote_that_fails_leaves_the_one_hop_paths(tmp_path):
             raise RemoteUnavailable("http://kg.example/sparql did not answer in 5 s")
 
     store = kg(tmp_path, "kg.ttl", FOOTBALL)
-    out = ask(store, FB + "ann", "Which team does Ann Berg play for?", hops=1, background=Down(store), one_hop=True)
-    assert steps(out.paths[0]) == [("plays for", True)]
-    assert any("did not answer" in n for n in out.notes)
+    out = ask(store, FB + "ann", "Who is the manager of the team Ann Berg plays for?", hops=1, background=Down(store),
+              one_hop=True)
+    assert all(len(p.steps) == 1 for p in out.paths) and out.extra == []
+    assert any(n.startswith("path search without second hops") and "did not answer" in n for n in out.notes)
 
 
 @pytest.mark.parametrize("question, words", [

@@ -36,8 +36,8 @@ from kgstore.terms import Fact
 
 @dataclass(frozen=True)
 class Weights:
-    """The path scorer's settings, chosen on the generated out-of-domain domains and the office
-    benchmark with each domain left out in turn (`kgchat eval paths`)."""
+    """The path scorer's settings, checked on the generated out-of-domain domains and the office
+    benchmark with each domain left out in turn (`kgchat eval paths --lodo`)."""
 
     floor: float = 0.5  # the least score of a kept path: below it, nothing the entity has reads like the question
     hop_cost: float = 0.45  # the least fit of each step of a two-edge path: what the second relation must add
@@ -62,7 +62,7 @@ give show list all every each else also any there their they them he she him her
 by with as some know let want like us we our one ones much many number""".split())
 _WORD = re.compile(r"\w+", re.UNICODE)
 
-_NAME_WORDS = frozenset(("name", "names", "calle"))  # stems of a turn that asks for names and no relation
+_NAME_WORDS = frozenset(("name", "calle"))  # stems of a turn that asks for names and no relation
 Matcher = Callable[[Sequence[str], Sequence[str]], np.ndarray]
 """(relation labels, question spans) -> similarity in [0, 1], one row per label."""
 
@@ -503,7 +503,7 @@ def search(candidates: list[Candidate], starts: dict[str, str], question: Questi
     if not parts:
         return out
     graph = build_graph(candidates, usable_for(text))
-    if one_hop and background is not None:
+    if one_hop and background is not None and any(p.described for p in parts):  # a chain may be asked
         out.extra, note = expand(graph, list(starts), parts, matcher, background, usable_for(text))
         if note:
             out.notes.append(note)
