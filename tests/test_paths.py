@@ -17,7 +17,7 @@ from kgstore import KGStore
 from kgstore.terms import Fact
 
 SYNONYMS = {"manager": "coach", "singer": "vocalist", "records": "album", "born": "birth", "cost": "price",
-            "come": "origin", "comes": "origin"}
+            "come": "origin", "comes": "origin", "job": "occupation"}
 
 
 def lexical(labels, spans) -> np.ndarray:
@@ -292,6 +292,16 @@ def test_the_words_that_describe_the_middle_entity(question, words):
     text = paths.masked(question, ["Ann Berg"])
     raw, content = paths._content(text)
     assert {raw[content[k]] for k in paths.described(text)} == words
+
+
+def test_the_asked_noun_and_a_record_asked_in_other_words_can_be_the_second_step(tmp_path):
+    extra = ('ex:oslo ex:country ex:norway . ex:norway rdfs:label "Norway" . ex:country rdfs:label "country" .\n'
+             'ex:carl ex:occupation "trainer" . ex:occupation rdfs:label "occupation" .\n')
+    store = kg(tmp_path, "kg.ttl", FOOTBALL + extra)
+    where = ask(store, FB + "ann", "In which country is the city where Ann Berg was born?")
+    assert steps(where.paths[0]) == [("place of birth", True), ("country", True)] and where.paths[0].values == ["Norway"]
+    job = ask(store, FB + "rovers", "What is the job of the coach of Harbour Rovers?")
+    assert steps(job.paths[0]) == [("head coach", True), ("occupation", True)] and job.paths[0].values == ["trainer"]
 
 
 def test_a_question_without_a_described_middle_entity_asks_one_step(tmp_path):
