@@ -36,8 +36,9 @@ from kgstore.terms import Fact
 
 @dataclass(frozen=True)
 class Weights:
-    """The path scorer's settings, checked on the generated out-of-domain domains and the office
-    benchmark with each domain left out in turn (`kgchat eval paths --lodo`)."""
+    """The path scorer's settings: set by hand on the matcher's scale (a step fits from about
+    0.5); `kgchat eval paths --lodo` chooses them on the generated out-of-domain domains and the
+    office benchmark, each domain left out in turn, for a run to confirm or replace them."""
 
     floor: float = 0.5  # the least score of a kept path: below it, nothing the entity has reads like the question
     hop_cost: float = 0.45  # the least fit of each step of a two-edge path: what the second relation must add
