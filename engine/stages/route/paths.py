@@ -7,8 +7,8 @@ relation signature of one edge and of two edges, each edge followed forwards or 
 ("which films did X direct" walks film -> director -> X backwards). Each path's relation labels
 are scored against the words of the question with the entities' names masked: a step fits the
 span of the question it reads most like (`Matcher`); the two steps of a two-edge path must fit
-two different spans, neither of them only the noun of "which city", "what instrument" (that noun
-says what the answer is, not a relation to walk), and the path is worth both fits less a cost,
+two different spans, the first among the words that describe the middle entity ("the team X
+plays for"), the second outside them, and the path is worth both fits less a cost,
 so that the chain wins over its first edge alone when its second relation is asked too ("the
 manager of the team X plays for") and not otherwise; a path gains or loses a little when its
 values are or are not of the type the question asks for ("where", "when", "who"). A path is kept
@@ -36,8 +36,9 @@ from kgstore.terms import Fact
 
 @dataclass(frozen=True)
 class Weights:
-    """The path scorer's settings, chosen on the generated out-of-domain domains and the office
-    benchmark with each domain left out in turn (`kgchat eval paths`)."""
+    """The path scorer's settings: set by hand on the matcher's scale (a step fits from about
+    0.5); `kgchat eval paths --lodo` chooses them on the generated out-of-domain domains and the
+    office benchmark, each domain left out in turn, for a run to confirm or replace them."""
 
     floor: float = 0.5  # the least score of a kept path: below it, nothing the entity has reads like the question
     hop_cost: float = 0.45  # the least fit of each step of a two-edge path: what the second relation must add
@@ -62,7 +63,7 @@ give show list all every each else also any there their they them he she him her
 by with as some know let want like us we our one ones much many number""".split())
 _WORD = re.compile(r"\w+", re.UNICODE)
 
-_NAME_WORDS = frozenset(("name", "names", "calle"))  # stems of a turn that asks for names and no relation
+_NAME_WORDS = frozenset(("name", "calle"))  # stems of a turn that asks for names and no relation
 Matcher = Callable[[Sequence[str], Sequence[str]], np.ndarray]
 """(relation labels, question spans) -> similarity in [0, 1], one row per label."""
 
@@ -343,14 +344,15 @@ def score_paths(found: list[Found], part: Part, sims: dict[str, np.ndarray],
 
 def _two_steps(first: np.ndarray, second: np.ndarray, part: Part, hop_cost: float) -> tuple[float, bool]:
     """Both steps' fits less `hop_cost`: the first step on a span of the words that describe the
-    middle entity, the second on a span outside them (not only the asked noun), each fit above
-    `hop_cost`; 0 when no such pair exists."""
+    middle entity, the second on a span outside them ("In which country is the city where X was
+    born?": the asked noun names the second relation), each fit above `hop_cost`; 0 when no such
+    pair exists."""
     best, plural = 0.0, False
     spans, inner = part.spans, part.described
     if not inner:
         return best, plural
     firsts = [j for j, s in enumerate(spans) if s.words <= inner]
-    seconds = [j for j, s in enumerate(spans) if not s.words & inner and not s.asked_noun]
+    seconds = [j for j, s in enumerate(spans) if not s.words & inner]
     order_a = sorted(firsts, key=lambda j: -first[j])[:6]
     order_b = sorted(seconds, key=lambda j: -second[j])[:6]
     for a in order_a:
@@ -429,14 +431,16 @@ def fact_candidates(facts: Iterable[Fact], hop: int) -> list[Candidate]:
 def usable_for(question: str) -> Callable[[Candidate], bool]:
     """Edges a path may take: KG facts between entities or to values, not node facts (types,
     labels), not rules' facts, and not name records (given name, described by source ...)
-    unless the question names what they record."""
-    from engine.nlp.sentences import is_node_fact
-    from engine.nlp.answer_type import is_name_noise
-    from engine.nlp.sentences import predicate_key
+    unless the question names what they record, in their words or in others ("job": occupation)."""
+    from engine.nlp.answer_type import asked_records, is_name_noise, recorded
+    from engine.nlp.sentences import is_node_fact, predicate_key
+
+    records = asked_records(question)
 
     def usable(c: Candidate) -> bool:
+        key = predicate_key(c.fact.p)
         return (not c.derived and not is_node_fact(c.fact) and bool(c.p_label)
-                and not is_name_noise(c.p_label, predicate_key(c.fact.p), question))
+                and (not is_name_noise(c.p_label, key, question) or recorded(c.p_label, key) in records))
 
     return usable
 
@@ -503,7 +507,7 @@ def search(candidates: list[Candidate], starts: dict[str, str], question: Questi
     if not parts:
         return out
     graph = build_graph(candidates, usable_for(text))
-    if one_hop and background is not None:
+    if one_hop and background is not None and any(p.described for p in parts):  # a chain may be asked
         out.extra, note = expand(graph, list(starts), parts, matcher, background, usable_for(text))
         if note:
             out.notes.append(note)
