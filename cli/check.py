@@ -30,10 +30,10 @@ def main(argv: list[str], command: str = "check") -> int:
     args = parser(command).parse_args(argv)
     config = load_config(args)
     response = sys.stdin.read() if args.response == "-" else args.response
-    from engine.checking import truncation_note
-    from engine.stages.check import run as check
     from cli.retrieve import read_turns
+    from engine.checking import truncation_note
     from engine.session import Session
+    from engine.stages.check import run as check
     from engine.state import TurnState
 
     turns = read_turns(args.dialogue, config.dialogue_id) if args.dialogue else []

@@ -3,7 +3,6 @@ entity types with counts, and example questions built from its own relations."""
 
 from __future__ import annotations
 
-
 from engine.config import add_config_options, load_config
 from engine.inert import json_text
 from engine.options import ArgumentParser

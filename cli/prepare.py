@@ -14,8 +14,8 @@ def main(argv: list[str], command: str = "prepare") -> int:
     p.add_argument("--json", action="store_true", help="print one JSON object")
     args = p.parse_args(argv)
     from engine.nlp.encoder import onnx_path, open_minilm
-    from engine.stages.score.prepare import export
     from engine.nlp.relevance import RelevanceModel
+    from engine.stages.score.prepare import export
 
     say = (lambda text: print(text, file=sys.stderr)) if args.json else print
     seconds, failed = export(say)

@@ -9,9 +9,9 @@ from engine.state import Check, TurnState
 
 
 def make_verifier(state: TurnState, ctx: TurnContext):
+    from engine.factcheck.verify import Verifier
     from engine.nlp.encoder import encoder_for
     from engine.nlp.mentions import label_index
-    from engine.factcheck.verify import Verifier
 
     return Verifier(ctx.background, label_index(ctx), now=state.now, retrieved=state.retrieved,
                     mentions=state.mentions, history=list(state.history) + [("user", state.text)],
@@ -23,8 +23,8 @@ def splitter(state: TurnState, ctx: TurnContext, verifier):
     """The LLM splitter when the config asks for it, else None (the deterministic one)."""
     if ctx.config.checker != "llm":
         return None
-    from engine.llm import backend
     from engine.factcheck.llm_split import llm_split
+    from engine.llm import backend
 
     llm = backend(ctx)
     return lambda reply: llm_split(reply, llm, protect=verifier.protected_spans, cancel=ctx.cancel)

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import wraps
-from typing import Any, Callable, Protocol
+from typing import Any, Protocol
 
 from engine.config import Config
 from engine.events import EventSink, StageFinished, StageStarted, ignore

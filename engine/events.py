@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable, Union
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -64,7 +65,7 @@ class TurnError:
     message: str
 
 
-Event = Union[StageStarted, StageFinished, Token, ReplyDone, ChecksDone, Linked, Retrieved, AnswerShown, TurnError]
+Event = StageStarted | StageFinished | Token | ReplyDone | ChecksDone | Linked | Retrieved | AnswerShown | TurnError
 # Events after which a front end may show the turn as it stands (the app's panes)
 VIEW_EVENTS = (Linked, Retrieved, ChecksDone, AnswerShown)
 EventSink = Callable[[Event], None]

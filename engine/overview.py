@@ -88,15 +88,15 @@ def overview(ctx, examples: int = EXAMPLES) -> Overview:
         out.graphs.append(f"{unquote(g.removeprefix(GRAPH_BG))} ({n:,} triples)")
     if not out.graphs:
         return out
-    rows = store.query(
-        "SELECT ?c (COUNT(DISTINCT ?s) AS ?n) WHERE { %s } GROUP BY ?c ORDER BY DESC(?n) LIMIT %d"
-        % (_in_background(f"?s <{RDF_TYPE}>|<{WDT}P31> ?c"), TYPES_SHOWN))
+    typed = _in_background(f"?s <{RDF_TYPE}>|<{WDT}P31> ?c")
+    rows = store.query(f"SELECT ?c (COUNT(DISTINCT ?s) AS ?n) WHERE {{ {typed} }} GROUP BY ?c ORDER BY DESC(?n) "
+                       f"LIMIT {TYPES_SHOWN:d}")
     classes = [(r["c"], int(r["n"])) for r in rows if r.get("c")]
     class_labels = store.labels([c for c, _ in classes])
     out.types = [(class_labels.get(c) or c, n) for c, n in classes]
     skip = {RDF_TYPE, *LABEL_PREDICATES, *ALIAS_PREDICATES}
-    rows = store.query("SELECT ?p (COUNT(*) AS ?n) WHERE { %s } GROUP BY ?p ORDER BY DESC(?n) LIMIT %d"
-                       % (_in_background("?s ?p ?o"), PREDICATES_TRIED + len(skip)))
+    rows = store.query(f"SELECT ?p (COUNT(*) AS ?n) WHERE {{ {_in_background('?s ?p ?o')} }} GROUP BY ?p "
+                       f"ORDER BY DESC(?n) LIMIT {PREDICATES_TRIED + len(skip):d}")
     predicates = [r["p"] for r in rows if r.get("p") and r["p"] not in skip]
     labels = store.labels(predicates)
     picked: list[tuple[str, str, str]] = []  # (question, subject, subject's type)
@@ -106,9 +106,9 @@ def overview(ctx, examples: int = EXAMPLES) -> Overview:
             continue
         if label.casefold() not in QUESTIONS and not reads_as_noun(label):
             continue
-        found = store.query(
-            "SELECT DISTINCT ?s ?l WHERE { %s ?s <%s> ?l } ORDER BY ?l LIMIT %d"
-            % (_in_background(f"?s <{p}> ?o ."), RDFS_LABEL, examples + 1))
+        having = _in_background(f"?s <{p}> ?o .")
+        found = store.query(f"SELECT DISTINCT ?s ?l WHERE {{ {having} ?s <{RDFS_LABEL}> ?l }} ORDER BY ?l "
+                            f"LIMIT {examples + 1:d}")
         used = {s for _, s, _ in picked}
         row = next((r for r in found if r.get("l") and r["l"] not in used), None)
         if row is None:

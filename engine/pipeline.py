@@ -5,8 +5,21 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.context import StageFn, TurnContext
-from engine.stages import (answer, candidates, check, generate, observe, plan, reason, refine, retrieve, rewrite, route,
-                           score, verbalize)
+from engine.stages import (
+    answer,
+    candidates,
+    check,
+    generate,
+    observe,
+    plan,
+    reason,
+    refine,
+    retrieve,
+    rewrite,
+    route,
+    score,
+    verbalize,
+)
 from engine.state import TurnState
 
 RETRIEVAL_STAGES: tuple[StageFn, ...] = (

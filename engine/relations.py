@@ -459,7 +459,7 @@ class RelationMatcher:
         stems = content_stems(phrase) | content_stems(glosses(phrase))
         meanings = self._meanings(phrase, [r.label for r in relations]) if meaning else [0.0] * len(relations)
         out = []
-        for rel, sense in zip(relations, meanings):
+        for rel, sense in zip(relations, meanings, strict=False):
             label = content_stems(rel.label)
             words = len(label & stems) / len(label) if label else 0.0
             ok = fits(said, rel.kind)

@@ -32,7 +32,7 @@ class Session:
         self.current: TurnState | None = None
 
     @classmethod
-    def open(cls, config: Config, session_id: str | None = None, **resources) -> "Session":
+    def open(cls, config: Config, session_id: str | None = None, **resources) -> Session:
         """Open the store and background named by `config`; `resources` pre-seeds shared
         objects (e.g. `llm=` a backend) instead of building them from the config."""
         from engine.setup import build_context
@@ -119,7 +119,7 @@ class Session:
         """Write a system turn to the dialogue graph, link the names it says, and let it fill in
         the meeting the user is arranging (a confirmation names it, its time, room, invitees)."""
         from engine import meeting
-        from engine.nlp.mentions import entity_kind
+        from engine.nlp.kinds import entity_kind
         from engine.stages.observe import record_system_turn, session_speaker
         from engine.stages.reason import link_system_turn
 

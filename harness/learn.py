@@ -39,11 +39,11 @@ def collect(dialogues: dict[str, dict], limit: int | None, rules_file: Path):
     """(program text of every linking program, examples) from replaying the dialogues."""
     from problog.logic import Term
 
-    from harness.office.replay import dialogue_configs
     from engine.pipeline import run_stages
+    from engine.session import Session
     from engine.stages import observe, reason
     from engine.stages.reason import TurnInput, build_program, rules_of
-    from engine.session import Session
+    from harness.office.replay import dialogue_configs
 
     programs: list[str] = []
     examples: list[list[tuple]] = []
@@ -128,7 +128,7 @@ def main(argv: list[str], command: str = "learn") -> int:
         raise BadInput("no user turn with gold links to learn from")
     score, weights, names, iterations = learn(rule_text, programs, examples, args.max_iter)
     start = [float(m.group(1)) for m in WEIGHT.finditer(rule_text)]
-    rows = [{"rule": n, "start": s, "learned": round(w, 4)} for n, s, w in zip(names, start, weights)]
+    rows = [{"rule": n, "start": s, "learned": round(w, 4)} for n, s, w in zip(names, start, weights, strict=False)]
     if args.out:
         Path(args.out).write_text(with_weights(rule_text, weights), encoding="utf-8")
     if args.json:

@@ -28,9 +28,8 @@ from pathlib import Path
 
 import numpy as np
 
+from engine.nlp.relevance import FEATURES, MODEL_INPUTS, MODEL_PATH
 from harness.retrieval import ReplayedTurn, collect, labels
-from engine.nlp.relevance import FEATURES, MODEL_INPUTS
-from engine.nlp.relevance import MODEL_PATH
 
 HIDDEN = ((32,), (64, 32))
 THRESHOLDS = (0.3, 0.4, 0.5, 0.6, 0.7)

@@ -3,31 +3,52 @@ and derived graphs, labels, and capped neighbourhood queries over the background
 
 from __future__ import annotations
 
-import io
 import itertools
 import os
 import re
 import secrets
 import threading
-from contextlib import nullcontext
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import nullcontext
 from importlib import resources
 from pathlib import Path
 
-from pyoxigraph import (BlankNode, DefaultGraph, Literal, NamedNode, Quad, QueryBoolean, QuerySolutions,
-                        Store, Triple, parse as ox_parse)
+from pyoxigraph import BlankNode, DefaultGraph, Literal, NamedNode, Quad, QueryBoolean, QuerySolutions, Store, Triple
+from pyoxigraph import parse as ox_parse
 
 from kgstore.errors import BadInput, LoadError
-from kgstore.storedir import store_key, write_marker
-from kgstore.loaders import BOM, detect_format, load_error, one_line, parse_file, check_file, rdf_source
+from kgstore.fileio import bulk_stream, ntriples_parts
+from kgstore.loaders import check_file, detect_format, load_error, one_line, parse_file, rdf_source
+from kgstore.loaders.rdf import (
+    ENTITY_EXPANSION_CAP,
+    OX_FORMATS,
+    GraphMapper,
+    base_iri,
+    check_entities,
+    local_contexts,
+    syntax_error,
+)
 from kgstore.neighborhood import NAME_PREDICATES, collect
-from kgstore.loaders.rdf import (ENTITY_EXPANSION_CAP, OX_FORMATS, GraphMapper, base_iri, check_entities,
-                                 local_contexts, syntax_error)
+from kgstore.storedir import store_key, write_marker
 from kgstore.terms import Fact, LabelEntry, LoadReport, Neighborhood
-from kgstore.vocab import (ALIAS_PREDICATES, GRAPH_BG, GRAPH_META, KGC_PENDING_LOAD, KGC_PROBABILITY, KGC_RULE,
-                           LABEL_PREDICATES, RDF_REIFIES, RDF_TYPE, WD, WDT, XSD, bg_graph, readable_name,
-                           user_graph_problem)
+from kgstore.vocab import (
+    ALIAS_PREDICATES,
+    GRAPH_BG,
+    GRAPH_META,
+    KGC_PENDING_LOAD,
+    KGC_PROBABILITY,
+    KGC_RULE,
+    LABEL_PREDICATES,
+    RDF_REIFIES,
+    RDF_TYPE,
+    WD,
+    WDT,
+    XSD,
+    bg_graph,
+    readable_name,
+    user_graph_problem,
+)
 from kgstore.wikidata_labels import PROPERTY_LABELS
 
 DEMOS = {"office": "office.json", "wikidata": "wikidata_demo.ttl"}
@@ -120,60 +141,6 @@ def predicate_forms(iri: str) -> list[str]:
 
 def is_background(graph) -> bool:
     return isinstance(graph, NamedNode) and graph.value.startswith(GRAPH_BG)
-
-
-class _Progress(io.RawIOBase):
-    """A binary stream read through a callback with the bytes read so far (bulk loads report
-    progress)."""
-
-    def __init__(self, file: io.RawIOBase | io.BufferedIOBase, progress: Callable[[int], None]):
-        self._file = file
-        self._progress = progress
-        self.done = 0
-
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, buffer) -> int:
-        n = self._file.readinto(buffer)
-        self.done += n
-        self._progress(self.done)
-        return n
-
-    def close(self) -> None:
-        self._file.close()
-        super().close()
-
-
-def _stream(path: str, data: bytes | None, progress: Callable[[int], None] | None):
-    """What the bulk loader reads (`data`, else the file), always as a stream. Given a path or
-    bytes, pyoxigraph 0.5's `Store.bulk_load` parses N-Triples and N-Quads in parallel chunks
-    whenever Rust's available_parallelism() is 4 or more (available_parallelism() // 2 parsers,
-    at most one per 16 KiB), and each chunk names blank nodes anew and counts lines from its own
-    start; a stream goes through one parser whatever the core count."""
-    raw = io.BytesIO(data) if data is not None else open(path, "rb")
-    if raw.read(len(BOM)) != BOM:  # a byte order mark is not data
-        raw.seek(0)
-    return _Progress(raw, progress) if progress else raw
-
-
-def _ntriples_parts(path: str, n: int) -> list[tuple[int, bytes | None]]:
-    """An N-Triples file cut at line ends into `n` parts of similar size, each with the number
-    of lines before it (None: the whole file, read as it loads). One part when a blank node may
-    occur: each bulk load names blank nodes anew, so `_:b` in two parts would become two nodes."""
-    if n < 2:
-        return [(0, None)]
-    data = Path(path).read_bytes()
-    if b"_:" in data:
-        return [(0, None)]
-    parts, start, lines = [], 0, 0
-    for k in range(1, n + 1):
-        end = len(data) if k == n else data.find(b"\n", max(start, len(data) * k // n)) + 1 or len(data)
-        if end > start:
-            parts.append((lines, data[start:end]))
-            lines += data.count(b"\n", start, end)
-            start = end
-    return parts
 
 
 class KGStore:
@@ -333,11 +300,11 @@ class KGStore:
                 if not claim(g):
                     return None
                 before = len(self._store)
-                parts = _ntriples_parts(path, self.bulk_workers) if fmt == "ntriples" else [(0, None)]
+                parts = ntriples_parts(path, self.bulk_workers) if fmt == "ntriples" else [(0, None)]
                 self._bulk_parts(path, fmt, parts, g, progress)
             else:
                 mapper = GraphMapper(path, target, name, restore=restore)
-                with _stream(path, None, progress) as source:  # pyoxigraph.parse never splits
+                with bulk_stream(path, None, progress) as source:  # pyoxigraph.parse never splits
                     parsed = ox_parse(input=source, format=OX_FORMATS[fmt], base_iri=base_iri(path))
                     quads = (Quad(q.subject, q.predicate, q.object, NamedNode(target)) for q in parsed) if forced_graph \
                         else mapper.quads(parsed)
@@ -384,7 +351,7 @@ class KGStore:
                     progress(sum(done))
 
             try:
-                with _stream(path, data, seen if progress else None) as source:
+                with bulk_stream(path, data, seen if progress else None) as source:
                     self._store.bulk_load(input=source, format=OX_FORMATS[fmt], base_iri=base_iri(path), to_graph=graph)
             except SyntaxError as exc:
                 exc.lineno = (exc.lineno or 1) + first_line
@@ -540,8 +507,7 @@ class KGStore:
     def relations(self) -> list[str]:
         """The predicates of the background's edges (cached until a write)."""
         if self._relations is None:
-            rows = self.query('SELECT DISTINCT ?p WHERE { GRAPH ?g { ?s ?p ?o } FILTER(STRSTARTS(STR(?g), "%s")) }'
-                              % GRAPH_BG)
+            rows = self.query(f'SELECT DISTINCT ?p WHERE {{ GRAPH ?g {{ ?s ?p ?o }} FILTER(STRSTARTS(STR(?g), "{GRAPH_BG}")) }}')
             self._relations = sorted(row["p"] for row in rows)
         return self._relations
 

@@ -15,7 +15,8 @@ import re
 import threading
 import time
 from dataclasses import dataclass, field
-from datetime import date, time as dtime
+from datetime import date
+from datetime import time as dtime
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -208,7 +209,7 @@ class RuleSet:
     startup_memory: int = 512 * 2**20
 
     @classmethod
-    def load(cls, extra: list[str] | tuple[str, ...] = (), trusted: bool = False) -> "RuleSet":
+    def load(cls, extra: list[str] | tuple[str, ...] = (), trusted: bool = False) -> RuleSet:
         """The built-in rule files and the user's `extra` ones, which run against the
         allow-list of rules.allowlist unless `trusted`."""
         files = rule_files(extra)
@@ -296,11 +297,11 @@ class Atom:
     functor: str  # the encoded, quoted form
 
     @classmethod
-    def of(cls, text: str) -> "Atom":
+    def of(cls, text: str) -> Atom:
         return cls(encode(text))
 
     @classmethod
-    def plain(cls, name: str) -> "Atom":
+    def plain(cls, name: str) -> Atom:
         """A lower-case word the rule files spell as is (person, name, ...); anything else is
         quoted like any text."""
         return cls(name) if _PLAIN.fullmatch(name) else cls.of(name)

@@ -19,8 +19,18 @@ from textual.binding import Binding
 from textual.screen import Screen
 
 from engine.config import Config, Retriever, Rewrite
-from engine.events import (VIEW_EVENTS, AnswerShown, ChecksDone, Linked, ReplyDone, Retrieved, StageFinished, StageStarted,
-                           Token, TurnError)
+from engine.events import (
+    VIEW_EVENTS,
+    AnswerShown,
+    ChecksDone,
+    Linked,
+    ReplyDone,
+    Retrieved,
+    StageFinished,
+    StageStarted,
+    Token,
+    TurnError,
+)
 from engine.inert import inert
 from engine.session import Session
 from engine.state import AnswerSource, Composed

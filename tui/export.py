@@ -32,9 +32,9 @@ def turn_json(t: ChatTurn) -> dict[str, Any]:
     out: dict[str, Any] = {}
     if s is not None:
         out = answer_json(s)
-        for row, m in zip(out["mentions"], s.mentions):
+        for row, m in zip(out["mentions"], s.mentions, strict=False):
             row["kind"] = m.kind
-        for row, d in zip(out["derived"], s.derived):
+        for row, d in zip(out["derived"], s.derived, strict=False):
             row["rule"] = d.rule
         out["bridging_nodes"] = s.bridging_nodes
     out.update({"text": t.user, "response": t.reply, "cut": t.cut})

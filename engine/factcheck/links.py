@@ -6,18 +6,17 @@ from __future__ import annotations
 
 import re
 
+from engine.factcheck.kg import RECORD, KGView
 from engine.factcheck.relations import (
     cued,
     custom,
-    functional,
     label_words,
     relation_phrase,
     stated,
 )
-from engine.factcheck.kg import RECORD, KGView
 from engine.factcheck.slots import KFact, Reading, Slot
-from engine.relations import MATCH_MIN, Relation, RelationMatcher, content_stems, glosses
 from engine.nlp.sentences import sentence
+from engine.relations import MATCH_MIN, Relation, RelationMatcher, content_stems, glosses
 
 # Relations that put a place inside another (Wikidata: located in the administrative territorial
 # entity, country, part of, continent, located in/on physical feature).
@@ -136,7 +135,7 @@ class RelationChecks:
                 preps = (self._preposition(b, r), self._preposition(a, r)) if self._verb_fits(a, b, r) else ()
                 stated = [slot for slot in self.kg.slots(a).values() if not slot.literal and (
                     slot.key in said or any(self._by_preposition(slot, p, self._verb_before(x, r))
-                                            for p, x in zip(preps, (b, a))))]
+                                            for p, x in zip(preps, (b, a), strict=False)))]
                 for slot in stated:
                     if b in slot.others:
                         return [f for f in slot.facts if f.other == b][:1]

@@ -61,7 +61,7 @@ def llm_split(reply: str, llm, *, protect=None, max_tokens: int = 256, cancel=No
         best = max(range(len(units)), key=lambda i: len(cw & words[i]))
         mine[best].append(claim)
     claims: list[str] = []
-    for unit, unit_words, got in zip(units, words, mine):
+    for unit, unit_words, got in zip(units, words, mine, strict=False):
         covered = set().union(*(set(norm(c).split()) for c in got)) if got else set()
         if got and unit_words <= covered:
             # A small model's "facts" may still join two; the deterministic splitter finishes the job.

@@ -38,7 +38,7 @@ _NOUNISH_BASE = {"book", "call", "plan", "present", "star", "score", "coach", "a
                  "last", "end", "start", "work", "play", "study", "design", "release", "cost", "meet", "run",
                  "found", "lead", "need", "use", "help", "offer", "host", "chair", "report", "cover", "span",
                  "stand", "fall", "look", "sound", "move", "visit", "love", "like", "share", "want", "rise",
-                 "lie", "mean", "flow", "border", "measure", "weigh", "represent", "act", "appear", "fly"}
+                 "lie", "mean", "flow", "border", "measure", "weigh", "represent", "appear", "fly"}
 
 
 def _inflections(lemma: str) -> set[str]:
@@ -379,7 +379,7 @@ def _coordination(s: str) -> list[str]:
         return [s]
     bounds = [0] + [b for _, b, _ in seps]
     ends = [a for a, _, _ in seps] + [len(s)]
-    parts = [s[a:e].strip(" ,;") for a, e in zip(bounds, ends)]
+    parts = [s[a:e].strip(" ,;") for a, e in zip(bounds, ends, strict=False)]
     parts = [p for p in parts if p]
     if len(parts) < 2:
         return [s]

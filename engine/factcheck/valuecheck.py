@@ -8,6 +8,7 @@ import unicodedata
 from datetime import datetime
 
 from engine.factcheck import values as V
+from engine.factcheck.kg import KGView
 from engine.factcheck.names import FUNCTION_WORDS, blank_out
 from engine.factcheck.relations import (
     COUNT_NOUNS,
@@ -17,7 +18,6 @@ from engine.factcheck.relations import (
     functional,
     label_words,
 )
-from engine.factcheck.kg import KGView
 from engine.factcheck.slots import Judgement, KFact, Reading, Slot
 from engine.nlp.timeexpr import hhmm
 from engine.relations import Relation, RelationMatcher, content_stems, glosses, relation_kind, unit_of

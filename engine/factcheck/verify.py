@@ -18,6 +18,7 @@ import re
 from datetime import datetime
 
 from engine.factcheck import values as V
+from engine.factcheck.kg import KGView
 from engine.factcheck.links import RelationChecks
 from engine.factcheck.names import (
     DEMONYMS,
@@ -32,12 +33,11 @@ from engine.factcheck.names import (
     unknown_names,
     whole_name,
 )
-from engine.factcheck.kg import KGView
 from engine.factcheck.slots import Judgement, KFact, Reading, negate, rank
 from engine.factcheck.split import LEADING_HEDGE, first_verb
 from engine.factcheck.valuecheck import ValueChecks
-from engine.relations import RelationMatcher
 from engine.nlp.sentences import literal_text
+from engine.relations import RelationMatcher
 from engine.state import Check, Evidence, Mention, Verdict
 from kgstore.vocab import local_name
 from rules.similarity import norm
@@ -304,7 +304,7 @@ class Verifier:
         choices = [c for _, c in anchors]
         for combo in itertools.islice(itertools.product(*choices), MAX_COMBOS):
             r = Reading(text, blank)
-            for (m, _), iri in zip(anchors, combo):
+            for (m, _), iri in zip(anchors, combo, strict=False):
                 if m.end > m.start:
                     r.where.setdefault(iri, []).append((m.start, m.end))
             j = self._judge_with(r, list(dict.fromkeys(combo)), values, unknown, anchors, implied)

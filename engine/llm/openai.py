@@ -13,7 +13,6 @@ import httpx
 from engine.llm.base import LLMError, cancellable
 from kgstore.errors import BadInput
 
-
 # The longest event line read: one event is a token's JSON, a few hundred bytes.
 MAX_EVENT_LINE = 2**20
 # Characters per token of --max-tokens a reply may have at most: a server that sends paragraphs

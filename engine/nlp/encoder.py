@@ -80,16 +80,16 @@ class Encoder:
             if missing:
                 wanted = set(missing)
                 todo: dict[bytes, str] = {}
-                for k, t in zip(keys, texts):
+                for k, t in zip(keys, texts, strict=False):
                     if k in wanted:
                         todo.setdefault(k, t)
                 vecs = self.model.encode(list(todo.values()), self.batch_size)
                 self.encoded += len(todo)
-                for k, v in zip(todo, vecs):
+                for k, v in zip(todo, vecs, strict=False):
                     self._memory[k] = v
                 if self._db is not None:
                     self._db.executemany("INSERT OR REPLACE INTO emb (k, v) VALUES (?, ?)",
-                                         [(k, v.tobytes()) for k, v in zip(todo, vecs)])
+                                         [(k, v.tobytes()) for k, v in zip(todo, vecs, strict=False)])
                     self._db.commit()
             return np.stack([self._memory[k] for k in keys])
 

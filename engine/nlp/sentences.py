@@ -281,7 +281,7 @@ def _told_apart(c: Candidate, plain: dict[str, str], told: dict[str, str]) -> st
     for iri in dict.fromkeys(args):
         name, full = plain.get(iri), told.get(iri)
         if name and full and full != name:
-            text = re.sub(rf"(?<!\w){re.escape(name)}(?![\w(]| \()", lambda _: full, text, count=1)
+            text = re.sub(rf"(?<!\w){re.escape(name)}(?![\w(]| \()", lambda _, full=full: full, text, count=1)
     return text
 
 

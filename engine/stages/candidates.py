@@ -12,9 +12,9 @@ its label when it has no type) so that nodes are scored like facts and PCST can 
 from __future__ import annotations
 
 from engine.context import TurnContext, stage
+from engine.dialogue import turn_entities
 from engine.focus import linked_now, radius
 from engine.nlp.sentences import TYPE_PREDICATES, derived_sentence
-from engine.dialogue import turn_entities
 from engine.state import Candidate, TurnState
 from kgstore.terms import Fact
 from kgstore.vocab import ALIAS_PREDICATES, KGC, LABEL_PREDICATES, RDF_TYPE, RDFS_LABEL

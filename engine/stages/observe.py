@@ -139,7 +139,7 @@ def _with_nbest(text: str, found: list[Mention], alternatives: list[str], index)
 
 def _known_person(ctx: TurnContext, name: str, mentions: list[Mention]) -> str | None:
     """The KG person the introduced name names: one whose name it is, or nearly is."""
-    from engine.nlp.mentions import entity_kind
+    from engine.nlp.kinds import entity_kind
     from rules.similarity import measures
 
     best, best_jw = None, SPEAKER_MATCH
@@ -157,7 +157,7 @@ def _known_person(ctx: TurnContext, name: str, mentions: list[Mention]) -> str |
 
 def _titled_person(ctx: TurnContext, surname: str, mentions: list[Mention]) -> str | None:
     """"Professor Allen": the one KG person of that surname among the name's candidates."""
-    from engine.nlp.mentions import entity_kind
+    from engine.nlp.kinds import entity_kind
 
     found = {iri for m in mentions for iri, _ in m.candidates if entity_kind(ctx, iri) == "person"
              and ctx.background.label(iri).lower().split()[-1:] == [surname.lower()]}

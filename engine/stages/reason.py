@@ -21,15 +21,27 @@ from engine import meeting
 from engine.context import TurnContext, stage
 from engine.events import Linked
 from engine.nlp import plural
-from engine.nlp.mentions import entity_kind, label_index
+from engine.nlp.kinds import entity_kind
+from engine.nlp.mentions import label_index
 from engine.nlp.timeexpr import PARTS, TimeValue, day_phrase, hhmm
 from engine.state import Derived, Mention, SystemTurn, TurnState
 from kgstore import vocab
 from kgstore.errors import RemoteUnavailable
 from kgstore.terms import Fact
 from rules.kinds import kind_of_types
-from rules.reasoner import (Answer, Atom, Program, ReasoningFailed, RuleSet, Stats, Var, add_background,
-                            evaluate, predicate_atom, predicate_iri)
+from rules.reasoner import (
+    Answer,
+    Atom,
+    Program,
+    ReasoningFailed,
+    RuleSet,
+    Stats,
+    Var,
+    add_background,
+    evaluate,
+    predicate_atom,
+    predicate_iri,
+)
 
 LINKED_KINDS = ("name", "pronoun", "definite", "first_person")
 RECENT_TURNS = 4  # the respond_to chain the recency rules walk
@@ -454,7 +466,7 @@ def _read_answers(ctx: TurnContext, rules: RuleSet, inp: TurnInput, answers: lis
         args = [a.text if isinstance(a, Atom) else str(a) for a in ans.args]
         text = rules.templates[key]
         for i, a in enumerate(ans.args, 1):
-            text = text.replace("{%d}" % i, show(a))
+            text = text.replace(f"{{{i}}}", show(a))
         derived.append(Derived(ans.predicate, args, round(ans.p, 4), rule=ans.predicate, text=text,
                                fact=_derived_fact(rules, inp, ans)))
     for m, cands in links.items():

@@ -22,6 +22,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+
 from engine.options import ArgumentParser, nonnegative_int, positive_int
 
 PAINTED = b"sk about the knowledge graph"  # the prompt placeholder (its first letter is drawn apart, under the cursor)

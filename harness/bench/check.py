@@ -11,6 +11,7 @@ import json
 import statistics
 import time
 from datetime import datetime
+
 from engine.options import ArgumentParser, positive_int
 
 TARGET_MS = 50.0
@@ -30,9 +31,9 @@ WIKIDATA_REPLY = ("Titanic was directed by James Cameron and was released in 199
 
 
 def measure(path: str, reply: str, repeats: int) -> dict:
-    from engine.stages.check import run as check
     from engine.config import Config
     from engine.context import TurnContext
+    from engine.stages.check import run as check
     from engine.state import TurnState
     from kgstore import KGStore
 

@@ -15,6 +15,7 @@ import random
 import tempfile
 import time
 from pathlib import Path
+
 from engine.options import ArgumentParser, nonnegative_int, positive_int
 
 TARGET_SECONDS = 10.0

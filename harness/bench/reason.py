@@ -47,12 +47,12 @@ def naive_turn(ctx, inp, timeout_s: float) -> tuple[float, float, int, str]:
 
 
 def run_bench(split: str, limit: int | None, naive_turns: int, naive_timeout_s: float, budget_ms: int):
-    from harness.office import load_split
-    from harness.office.replay import dialogue_configs
     from engine.pipeline import run_stages
+    from engine.session import Session
     from engine.stages import observe
     from engine.stages.reason import TurnInput, reason_state
-    from engine.session import Session
+    from harness.office import load_split
+    from harness.office.replay import dialogue_configs
 
     dialogues = load_split(split)
     rows = []

@@ -28,13 +28,13 @@ import time
 from datetime import datetime
 from pathlib import Path
 
-from engine.pipeline import run_stages, stage_name
 from engine.context import TurnContext
+from engine.options import ArgumentParser, nonnegative_int, positive_int
+from engine.pipeline import run_stages, stage_name
 from engine.stages import candidates, plan, retrieve, route, score, verbalize
 from engine.state import Focus, Mention, TurnState
-from kgstore.errors import BadInput
 from harness.timing import percentile
-from engine.options import ArgumentParser, nonnegative_int, positive_int
+from kgstore.errors import BadInput
 
 STAGES = (plan.run, candidates.run, verbalize.run, score.run, route.run, retrieve.run)
 WD = "http://www.wikidata.org/entity/"
@@ -80,11 +80,11 @@ def shared_resources() -> dict:
 def bench_office(dialogues: int, resources: dict, warm: bool = False) -> dict:
     """Replay test-split dialogues; `warm` first runs `engine.prefetch.prefetch` on each world
     (timed apart), else every world starts with an empty embedding cache."""
-    from harness.office import load_split
-    from engine.prefetch import prefetch
     from engine.config import Config
     from engine.nlp.encoder import Encoder
+    from engine.prefetch import prefetch
     from engine.setup import build_context
+    from harness.office import load_split
 
     split = load_split("test")
     times: list[float] = []
@@ -245,8 +245,8 @@ def wikidata_turns(ents: dict, n: int, seed: int) -> list[tuple[str, list[str]]]
 
 def bench_wikidata(triples: int, turns: int, resources: dict, seed: int) -> dict:
     from engine.config import Config
-    from engine.nlp.encoder import Encoder
     from engine.context import TurnContext
+    from engine.nlp.encoder import Encoder
     from kgstore import KGStore
 
     with tempfile.TemporaryDirectory(prefix="kgchat-bench-wd-") as tmp:
@@ -273,7 +273,7 @@ def bench_wikidata(triples: int, turns: int, resources: dict, seed: int) -> dict
             text = template.format(*labels)
             if "{0}" not in template:  # a follow-up: the pronoun stands for the entity
                 labels = [next((w for w in ("it", "he", "she", "there") if f" {w}" in f" {template}"), labels[0])]
-            links = [(lab, WD + iri) for lab, iri in zip(labels, iris)]
+            links = [(lab, WD + iri) for lab, iri in zip(labels, iris, strict=False)]
             ms = timed_turn(ctx, "wd", len(history) + 1, text, links, history, now, focus, stages)
             times.append(ms)
             if i == 0:

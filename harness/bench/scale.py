@@ -148,11 +148,11 @@ def engine_resources(scorer: str, log) -> tuple[dict, str]:
 
 def retrieval_runner(resources: dict, scorer: str):
     """A function timing one turn through the engine's retrieval stages."""
+    from engine.config import Config
+    from engine.context import TurnContext
+    from engine.nlp.encoder import Encoder
     from engine.state import Focus
     from harness.bench.retrieve import timed_turn
-    from engine.config import Config
-    from engine.nlp.encoder import Encoder
-    from engine.context import TurnContext
     from kgstore import KGStore
 
     def make(store, background):
@@ -170,7 +170,7 @@ def retrieval_runner(resources: dict, scorer: str):
         for i, seeds in enumerate(turns):
             labels = [background.label(s) for s in seeds]
             text = "Tell me about " + " and ".join(labels) + "."
-            times.append(timed_turn(ctx, "scale", i + 1, text, list(zip(labels, seeds)), history, now, focus))
+            times.append(timed_turn(ctx, "scale", i + 1, text, list(zip(labels, seeds, strict=False)), history, now, focus))
             history.append(("user", text))
         return times[1:]  # the first turn warms the caches
 

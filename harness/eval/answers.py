@@ -88,7 +88,7 @@ def office_question(entry: dict, state: TurnState, store) -> tuple[str, list[str
         return "other", []
     attribute = m.group(1)
     values = []
-    for s, p, o in (entry.get("gold") or {}).get("edges", []):
+    for _s, p, o in (entry.get("gold") or {}).get("edges", []):
         if p.rsplit(":", 1)[-1].rsplit("/", 1)[-1] == attribute:
             values.append(store.label(o) if re.match(r"^(urn|https?):", o) else o)
     return ("single", values) if values else ("other", [])
@@ -187,8 +187,8 @@ def judge(state: TurnState, kind: str, values: list[str]) -> dict:
 
 def replay(benchmark: str, dialogues: dict, resources: dict, limit: int | None, options: dict,
            progress: Callable[[str], None]) -> Iterator[dict]:
-    from harness.office.replay import dialogue_configs
     from engine.session import Session
+    from harness.office.replay import dialogue_configs
 
     for _, dialogue_id, dialogue, config in dialogue_configs(dialogues, limit, reason_timeout_ms=10_000, **options):
         session = Session.open(config, **resources)
@@ -282,8 +282,8 @@ def main(argv: list[str], command: str = "eval answers") -> int:
     if args.limit is not None and args.limit < 1:
         raise BadInput("--limit: must be at least 1")
     options = {"model": args.model} if args.model else {}
-    from engine.llm import check_model
     from engine.config import Config
+    from engine.llm import check_model
 
     check_model(Config(**options))
     benchmarks: list[tuple[str, str, dict]] = []  # (row name, benchmark kind, dialogues)

@@ -17,8 +17,8 @@ from datetime import datetime
 from pathlib import Path
 
 from engine.factcheck import VERDICTS, session_scores
-from harness.eval.planted import Item, office_items, perturbed_items, wikidata_items
 from engine.options import ArgumentParser, nonnegative_int
+from harness.eval.planted import Item, office_items, perturbed_items, wikidata_items
 from rules.similarity import norm
 
 SEEDS = {"dev": 101, "test": 202}
@@ -51,7 +51,7 @@ def match_checks(planted: list, checks: list) -> list:
         if best is not None and score >= 0.6:
             owners[best].append(c)
     out = []
-    for p, mine in zip(planted, owners):
+    for _planted, mine in zip(planted, owners, strict=True):
         if not mine:
             out.append(None)
             continue
@@ -86,9 +86,9 @@ def _office_state(d: dict, did: str, turn: int, reply: str):
 
 
 def run(split_name: str, domains: tuple[str, ...] = ("office", "wikidata")) -> dict:
-    from harness.office import load_split
     from engine.stages.check import run as check
     from engine.state import TurnState
+    from harness.office import load_split
     from kgstore import KGStore, demo_path
 
     seed = SEEDS[split_name]
@@ -99,7 +99,7 @@ def run(split_name: str, domains: tuple[str, ...] = ("office", "wikidata")) -> d
     sessions: list[tuple[float | None, float | None]] = []  # (fact score, NEIP) per dialogue
 
     def record(item: Item, checks: list) -> None:
-        for p, c in zip(item.planted, match_checks(item.planted, checks)):
+        for p, c in zip(item.planted, match_checks(item.planted, checks), strict=False):
             rows.append({"domain": item.domain, "kind": p.kind, "expected": p.verdict,
                          "got": c.verdict if c is not None else "lost", "claim": p.claim,
                          "checked": c.claim if c is not None else None, "reason": c.reason if c is not None else "",

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from engine.state import TurnState
 from kgstore import vocab
@@ -111,7 +111,7 @@ def _start_time(dialogue: dict) -> str | None:
     log = dialogue.get("log") or []
     stamp = log[0].get("start_timestamp") if log and isinstance(log[0], dict) else None
     if isinstance(stamp, int | float):
-        return datetime.fromtimestamp(stamp, timezone.utc).replace(tzinfo=None, microsecond=0).isoformat()
+        return datetime.fromtimestamp(stamp, UTC).replace(tzinfo=None, microsecond=0).isoformat()
     return dialogue.get("now")
 
 

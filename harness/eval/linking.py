@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import sys
 import time
+
 from engine.config import option_type
 from engine.options import ArgumentParser, nonnegative_int, positive_int
 
@@ -25,10 +26,10 @@ TARGETS = {"name": 0.95, "pronoun": 0.80}
 def replay_links(dialogues: dict[str, dict], *, timeout_ms: int, rules: list[str] | None = None,
                  limit: int | None = None):
     """Yield (dialogue id, user turn state, gold links) for every user turn."""
-    from harness.office.replay import dialogue_configs
     from engine.pipeline import run_stages
-    from engine.stages import observe, reason
     from engine.session import Session
+    from engine.stages import observe, reason
+    from harness.office.replay import dialogue_configs
 
     replay = dialogue_configs(dialogues, limit, reason_timeout_ms=timeout_ms, rules=list(rules or []))
     for _, dialogue_id, dialogue, config in replay:
@@ -76,8 +77,8 @@ def score(turns) -> dict:
 
 
 def main(argv: list[str], command: str = "eval linking") -> int:
-    from harness.office import load_split
     from harness.eval.graphwoz import graphwoz_options
+    from harness.office import load_split
     from kgstore.errors import BadInput
 
     if any(a == "--graphwoz" or a.startswith("--graphwoz=") for a in argv):  # a published file's gold entities

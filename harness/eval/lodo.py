@@ -65,9 +65,9 @@ def fit_without(held_out: str, domains: list[str], args, turns_of, log) -> objec
 def run(args, domains: list[str], done=None) -> dict[str, dict]:
     """Per held-out (or evaluated) domain: the table rows and its settings; `done(domain, entry)`
     is called as each domain finishes (a long LODO run shows its tables as it goes)."""
+    from engine.nlp.relevance import RelevanceModel
     from harness.retrieval import collect
     from harness.retrieval.calibration import reliability
-    from engine.nlp.relevance import RelevanceModel
 
     cache = Path(args.replay_cache) if args.replay_cache else None
     resources: dict = {}

@@ -41,9 +41,9 @@ def right(paths, kind: str, gold: set) -> bool:
 
 def rerun(turns, matcher, w) -> list[bool]:
     """The judgement of each judged turn with the settings `w` (the turn's candidates as replayed)."""
-    from engine.stages.route.paths import Question, search
     from engine.focus import linked_now
     from engine.nlp.answer_type import asks_list
+    from engine.stages.route.paths import Question, search
 
     out = []
     for t in turns:
@@ -70,11 +70,10 @@ def main(argv: list[str], command: str = "eval paths") -> int:
     parser.add_argument("--cache", metavar="DIR", help="keep the replayed turns there (pickles) and reuse them")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
-    from kgstore.errors import BadInput
-
     from engine.stages.route.paths import WEIGHTS, Weights, relation_matcher
     from harness import ood
     from harness.retrieval import collect
+    from kgstore.errors import BadInput
 
     known = ood.domains() + ["office"]
     domains = args.domains or known

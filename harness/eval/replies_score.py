@@ -107,9 +107,9 @@ def addressed_subject(claim: str, addressed: list[str]) -> bool:
 
 
 def run(split: str = "dev") -> dict:
-    from engine.stages.check import run as check
     from engine.config import Config
     from engine.context import TurnContext
+    from engine.stages.check import run as check
     from engine.state import TurnState
 
     rows, vocative_subjects = [], []

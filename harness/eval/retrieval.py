@@ -20,8 +20,9 @@ import time
 from pathlib import Path
 
 from engine.config import option_type
-from harness.retrieval import LITERATURE, ROWS, collect, evaluate
 from engine.options import ArgumentParser, positive_int
+from harness.retrieval import LITERATURE, ROWS, collect, evaluate
+
 
 def table(split: str, results: dict[str, dict]) -> str:
     col = 0 if split == "dev" else 1
@@ -98,7 +99,7 @@ def main(argv: list[str], command: str = "eval retrieval") -> int:
                 "node_prizes_k": 3, "subgraph_cap": args.subgraph_cap, "pcst_learned_prizes": model.prizes,
                 "scorer_device": model.device, "replay_s": round(replay_s, 1)}
     if args.json:
-        print(json.dumps({"rows": [{"row": n, **r, "literature_f1": dict(zip(("dev", "test"), LITERATURE[n]))
+        print(json.dumps({"rows": [{"row": n, **r, "literature_f1": dict(zip(("dev", "test"), LITERATURE[n], strict=False))
                                     if n in LITERATURE else None} for n, r in results.items()],
                           "pcst_learned_minus_best_bm25_f1": margin, "settings": settings}))
     else:

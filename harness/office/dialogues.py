@@ -14,8 +14,17 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from harness.office.gold import Gold, WorldFacts
-from harness.office.world import (DAY_END_MIN, DAY_START_MIN, MEETING_ROOMS, WEEK_START, WEEKDAYS,
-                                    Event, Person, World, hhmm)
+from harness.office.world import (
+    DAY_END_MIN,
+    DAY_START_MIN,
+    MEETING_ROOMS,
+    WEEK_START,
+    WEEKDAYS,
+    Event,
+    Person,
+    World,
+    hhmm,
+)
 
 PRONOUNS = {"she": ("she", "her", "her"), "he": ("he", "him", "his"), "they": ("they", "them", "their")}
 
@@ -65,11 +74,11 @@ class Utterance:
     text: str = ""
     links: list[dict] = field(default_factory=list)
 
-    def say(self, text: str) -> "Utterance":
+    def say(self, text: str) -> Utterance:
         self.text += text
         return self
 
-    def mention(self, text: str, kind: str, entity: str | None, label: str) -> "Utterance":
+    def mention(self, text: str, kind: str, entity: str | None, label: str) -> Utterance:
         start = len(self.text)
         self.text += text
         if entity is not None:

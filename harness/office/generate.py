@@ -10,9 +10,9 @@ import json
 import random
 import sys
 
+from engine.options import ArgumentParser
 from harness.office.dialogues import TEMPLATES, write_dialogue
 from harness.office.world import make_world
-from engine.options import ArgumentParser
 
 # Fixed splits: (first world seed, number of worlds); five dialogues per world.
 SPLITS = {"train": (10_000, 40), "dev": (20_000, 10), "test": (30_000, 10)}

@@ -14,9 +14,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from kgstore.vocab import office_entity, office_predicate
-
 from harness.office.world import World, hhmm
+from kgstore.vocab import office_entity, office_predicate
 
 Edge = tuple[str, str, str]
 
@@ -76,23 +75,23 @@ class Gold:
     nodes: dict[str, None] = field(default_factory=dict)
     edges: dict[Edge, None] = field(default_factory=dict)
 
-    def node(self, iri: str) -> "Gold":
+    def node(self, iri: str) -> Gold:
         self.nodes.setdefault(iri, None)
         return self
 
-    def add_edge(self, edge: Edge) -> "Gold":
+    def add_edge(self, edge: Edge) -> Gold:
         self.edges.setdefault(edge, None)
         self.node(edge[0]).node(edge[2])
         return self
 
-    def entity(self, iri: str) -> "Gold":
+    def entity(self, iri: str) -> Gold:
         """An entity mentioned alone: all its edges and their nodes."""
         self.node(iri)
         for edge in self.facts.touching(iri):
             self.add_edge(edge)
         return self
 
-    def edge_of(self, iri: str, predicate: str, other: str | None = None) -> "Gold":
+    def edge_of(self, iri: str, predicate: str, other: str | None = None) -> Gold:
         """An entity mentioned with a relation: the edge(s) of `predicate` touching it (only the
         one to `other` when given) and their two nodes."""
         self.node(iri)
@@ -102,7 +101,7 @@ class Gold:
                 self.add_edge(edge)
         return self
 
-    def type_request(self, iris: list[str]) -> "Gold":
+    def type_request(self, iris: list[str]) -> Gold:
         """A request for a type of entity: every object of it and its immediate neighbourhood."""
         for iri in iris:
             self.entity(iri)

@@ -166,7 +166,7 @@ def make_world(seed: int) -> World:
     floor = rng.choice((1, 2, 3))
     office_numbers = rng.sample(range(floor * 100 + 1, floor * 100 + 60), n_people)
     people: list[Person] = []
-    for i, (first, last) in enumerate(zip(firsts, lasts)):
+    for i, (first, last) in enumerate(zip(firsts, lasts, strict=False)):
         pid = f"person_{i + 1:02d}"
         # Everyone has an office; a few share one (two to a room), as in a real corridor.
         number = office_numbers[i] if i < n_people - 4 else office_numbers[rng.randrange(n_people - 4)]

@@ -57,7 +57,7 @@ def generate(domain: str, split: str, seed: int | None = None,
     seed = default_seed if seed is None else seed
     world, enc = make_world(domain, split, seed)
     writer = Writer(d, world, enc, random.Random(seed * 31 + 7))
-    kinds, weights = zip(*KIND_WEIGHTS.items())
+    kinds, weights = zip(*KIND_WEIGHTS.items(), strict=False)
     noise = sorted(enc.predicate(r) for r in NAME_NOISE)
     dialogues: dict[str, dict] = {}
     for n in range(default_count if count is None else count):

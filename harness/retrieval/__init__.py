@@ -45,11 +45,11 @@ def replay(dialogues: dict[str, dict], resources: dict | None = None, limit: int
 
     `links="gold"` skips observe/reason/rewrite and gives each turn the benchmark's annotated
     mentions instead (an oracle-linking ablation that isolates retrieval)."""
-    from harness.office.replay import dialogue_configs
     from engine.nlp.relevance import FEATURES
     from engine.pipeline import run_stages
-    from engine.stages import candidates, plan, score, verbalize
     from engine.session import Session
+    from engine.stages import candidates, plan, score, verbalize
+    from harness.office.replay import dialogue_configs
 
     resources = dict(resources or {})
     # The scorer here only has to compute features: BM25 needs no model file.
@@ -165,8 +165,8 @@ def evaluate(turns: list[ReplayedTurn], retriever: str, scorer: str, *, k: int, 
     """Mean P/R/F1 over the turns with non-empty gold for one scorer and retriever, and what
     the prompt gets of the answer (harness/retrieval/answer_facts.py)."""
     from engine.nlp.relevance import FEATURES
-    from harness.retrieval.answer_facts import AnswerTally
     from engine.stages.retrieve import select
+    from harness.retrieval.answer_facts import AnswerTally
 
     bm25_col = FEATURES.index("bm25_rewrite")
     totals = np.zeros(3)
@@ -185,7 +185,7 @@ def evaluate(turns: list[ReplayedTurn], retriever: str, scorer: str, *, k: int, 
             scores = t.X[:, bm25_col]
         else:
             scores = t.X[:, FEATURES.index("cos_1")]
-        for c, s in zip(t.state.candidates, scores):
+        for c, s in zip(t.state.candidates, scores, strict=False):
             c.score = float(s)
         pz = (prizes or model.prizes) if (scorer == "learned" and retriever == "pcst") else None
         sel = select(t.state, retriever, k, cap, pz)

@@ -10,9 +10,9 @@ import re
 from pathlib import Path
 
 from kgstore.errors import LoadError
+
 # Re-exported: the loaders and the store read files through these.
-from kgstore.fileio import (BOM, Parsed, check_file, json_value, load_error, one_line, rdf_source,  # noqa: F401
-                            read_head, read_text)
+from kgstore.fileio import BOM, Parsed, check_file, json_value, load_error, one_line, rdf_source, read_head, read_text  # noqa: F401
 
 # format name -> (file extensions, description shown in errors and the README)
 FORMATS: dict[str, tuple[tuple[str, ...], str]] = {

@@ -14,8 +14,8 @@ import re
 from pyoxigraph import Literal, NamedNode, Quad
 
 from kgstore.fileio import Parsed, load_error
-from kgstore.loaders.graphwoz_json import dialogue_line, read_graphwoz, require, select
 from kgstore.loaders.csv_triples import literal_for
+from kgstore.loaders.graphwoz_json import dialogue_line, read_graphwoz, require, select
 from kgstore.vocab import OFFICE_CLASSES, RDF_TYPE, RDFS_LABEL, bg_graph, office_entity, office_predicate
 
 # `index` is the person's position in the published file: read, and not needed for the graph.

@@ -27,7 +27,7 @@ def read_graphwoz(path: str) -> tuple[dict, str]:
 
 def dialogue_line(text: str, dialogue_id: str) -> int | None:
     """The line where a dialogue's key appears, to point errors at it."""
-    match = re.search(r'"%s"\s*:' % re.escape(json.dumps(dialogue_id)[1:-1]), text)
+    match = re.search(rf'"{re.escape(json.dumps(dialogue_id)[1:-1])}"\s*:', text)
     return text.count("\n", 0, match.start()) + 1 if match else None
 
 

@@ -7,12 +7,21 @@ import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from pyoxigraph import DefaultGraph, NamedNode, Quad, RdfFormat, parse as ox_parse
+from pyoxigraph import DefaultGraph, NamedNode, Quad, RdfFormat
+from pyoxigraph import parse as ox_parse
 
 from kgstore.errors import LoadError
 from kgstore.loaders import Parsed, check_file, load_error, rdf_source
-from kgstore.vocab import (GRAPH_BG, GRAPH_DERIVED, GRAPH_DIALOGUE, GRAPH_META, GRAPH_RESERVED, SCHEMA, bg_graph,
-                           local_name)
+from kgstore.vocab import (
+    GRAPH_BG,
+    GRAPH_DERIVED,
+    GRAPH_DIALOGUE,
+    GRAPH_META,
+    GRAPH_RESERVED,
+    SCHEMA,
+    bg_graph,
+    local_name,
+)
 
 OX_FORMATS = {"turtle": RdfFormat.TURTLE, "ntriples": RdfFormat.N_TRIPLES, "nquads": RdfFormat.N_QUADS,
               "trig": RdfFormat.TRIG, "n3": RdfFormat.N3, "rdfxml": RdfFormat.RDF_XML,

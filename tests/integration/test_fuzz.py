@@ -9,10 +9,11 @@ from dataclasses import fields
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from engine import options
 import cli
+from engine import options
 from engine.config import Config
 from kgstore import KGStore, demo_path
 from kgstore.errors import BadInput

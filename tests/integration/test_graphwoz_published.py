@@ -10,11 +10,11 @@ import pytest
 
 from engine.config import Config
 from engine.pipeline import run_stages
-from engine.stages import observe, reason
 from engine.session import Session
+from engine.stages import observe, reason
 from kgstore import vocab
-from kgstore.loaders.graphwoz_json import read_dialogue
 from kgstore.loaders.graphwoz import parse
+from kgstore.loaders.graphwoz_json import read_dialogue
 from kgstore.store import KGStore
 from kgstore.terms import Fact
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 from dataclasses import fields
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine.config import Config, ConfigError, load_config
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import json
 
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from cli import main as cli
 from engine.inert import UNSAFE, inert, json_text

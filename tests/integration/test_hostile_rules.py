@@ -4,7 +4,8 @@ run time are refused with one line naming file, line and builtin, unless --trust
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from cli import main as cli
 from rules.allowlist import SAFE_BUILTINS

@@ -8,7 +8,8 @@ import json
 import threading
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from cli import main as cli
 from kgstore import KGStore

@@ -12,7 +12,7 @@ from cli import main as cli
 from kgstore import KGStore
 from kgstore.errors import BadInput, LoadError
 from kgstore.storedir import STORE_MARKER
-from kgstore.vocab import GRAPH_META, KGC_PENDING_LOAD, bg_graph, dialogue_graph, derived_graph
+from kgstore.vocab import GRAPH_META, KGC_PENDING_LOAD, bg_graph, derived_graph, dialogue_graph
 
 EX = "http://example.org/"
 N = pyoxigraph.NamedNode

@@ -7,10 +7,10 @@ import re
 
 import pytest
 
-from harness import ood
-from harness.retrieval.answer_facts import AnswerTally, answered, noise_counts
-from harness.ood.generate import DOMAINS, file_name, generate, make_world
 from engine.state import Candidate
+from harness import ood
+from harness.ood.generate import DOMAINS, file_name, generate, make_world
+from harness.retrieval.answer_facts import AnswerTally, answered, noise_counts
 from kgstore.loaders import detect_format
 from kgstore.store import KGStore
 from kgstore.terms import Fact

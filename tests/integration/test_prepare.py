@@ -9,9 +9,8 @@ from pathlib import Path
 import onnxruntime
 import pytest
 
-from engine.nlp import encoder
-from engine.nlp import onnx
 from cli import main
+from engine.nlp import encoder, onnx
 from engine.nlp.onnx import onnx_session
 from engine.nlp.relevance import MODEL_PATH
 from tests.support.fakes import StubChatServer

@@ -53,7 +53,7 @@ def argv_of(example: str) -> list[str]:
     argv = shlex.split(text, comments=True)[1:]
     # a FILE after --dialogue is a dialogue (GraphWOZ, so that --dialogue-id applies too)
     return [DIALOGUE if a == "FILE" and prev == "--dialogue" else PLACEHOLDERS.get(a, a)
-            for prev, a in zip([""] + argv, argv)]
+            for prev, a in zip([""] + argv, argv, strict=False)]
 
 
 class Reached(BadInput):

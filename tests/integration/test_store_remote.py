@@ -14,6 +14,7 @@ from kgstore.remote import SparqlBackground
 from kgstore.vocab import OFFICE_CLASSES, WD, office_entity
 from tests.support.loopback import OxigraphServer, free_port
 
+
 @pytest.fixture(scope="module")
 def local() -> KGStore:
     s = KGStore()

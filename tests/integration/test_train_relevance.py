@@ -6,10 +6,10 @@ from datetime import datetime
 
 import numpy as np
 
+from engine.nlp.relevance import FEATURES, MODEL_INPUTS
+from engine.state import Candidate, TurnState
 from harness import train_relevance as tr
 from harness.retrieval import ReplayedTurn
-from engine.state import Candidate, TurnState
-from engine.nlp.relevance import FEATURES, MODEL_INPUTS
 from kgstore.terms import Fact
 
 SIGNAL = {"a": FEATURES.index(MODEL_INPUTS[0]), "b": FEATURES.index(MODEL_INPUTS[1]),
@@ -24,7 +24,7 @@ def _turns(domain: str, split: str, n: int, rng: np.random.Generator) -> list[Re
         X = rng.normal(size=(20, len(FEATURES))).astype(np.float32)
         X[:, [col for d, col in SIGNAL.items() if col != SIGNAL[domain]]] = 0.0
         cands = [Candidate(fact=Fact(f"urn:{domain}{i}", "urn:p", f"urn:o{j}")) for j in range(20)]
-        gold = {"edges": [c.fact.key for c, x in zip(cands, X) if x[SIGNAL[domain]] > 1.0]}
+        gold = {"edges": [c.fact.key for c, x in zip(cands, X, strict=False) if x[SIGNAL[domain]] > 1.0]}
         t = ReplayedTurn(f"{domain}-{split}-{i}", 1, TurnState("s", 1, "?", datetime(2026, 1, 1)), gold, X)
         t.state.candidates = cands
         t.domain = domain

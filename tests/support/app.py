@@ -11,6 +11,7 @@ from tui.app import KGChatApp
 from tui.main import app_config
 from tui.widgets.chat import AssistantMessage, PromptInput
 
+
 def make_app(kg_file: Path, shared: dict, llm=None, *args: str) -> KGChatApp:
     config = app_config(["--memory", "--kg", str(kg_file), "--scorer", "bm25", "--now", NOW,
                          "--refine-steps", "0", *args])

@@ -133,7 +133,7 @@ class StubChatServer:
     def url(self) -> str:
         return f"http://127.0.0.1:{self._server.server_address[1]}/v1"
 
-    def __enter__(self) -> "StubChatServer":
+    def __enter__(self) -> StubChatServer:
         self._thread.start()
         return self
 

@@ -16,11 +16,11 @@ pytest.importorskip("textual")
 
 from textual.widgets import DataTable, Input  # noqa: E402
 
+from tests.support.app import ask, make_app, plain, ready, remember_encoder  # noqa: E402
+from tests.support.office import NOW, REPLY  # noqa: E402
 from tui.app import KGChatApp  # noqa: E402
 from tui.main import app_config  # noqa: E402
 from tui.widgets.chat import AssistantMessage, Notice, UserMessage  # noqa: E402
-from tests.support.app import ask, make_app, plain, ready, remember_encoder  # noqa: E402
-from tests.support.office import NOW, REPLY  # noqa: E402
 
 
 async def test_send_message_streams_the_whole_reply(kg_file, shared):

@@ -4,8 +4,22 @@ from datetime import datetime
 
 import pytest
 
-from engine.nlp.answer_type import (NUMBER, ORGANIZATION, PERSON, PLACE, RECORD, TIME, asked_types, asks_list, asks_record, is_name_noise,
-                                             is_record, mask, question_parts, value_type)
+from engine.nlp.answer_type import (
+    NUMBER,
+    ORGANIZATION,
+    PERSON,
+    PLACE,
+    RECORD,
+    TIME,
+    asked_types,
+    asks_list,
+    asks_record,
+    is_name_noise,
+    is_record,
+    mask,
+    question_parts,
+    value_type,
+)
 from engine.state import Candidate
 from kgstore.terms import Fact
 from kgstore.vocab import XSD
@@ -98,12 +112,11 @@ def test_masked_relation_similarity_prefers_the_asked_relation_over_name_noise(t
     """With the player's name masked out of the question, "place of birth" is the relation that
     fits "Where was it born?"; the unmasked sentence "Tom Baker's given name is Tom" no longer
     wins by repeating the name."""
-    from engine.stages import candidates
-    from engine.stages import verbalize
     from engine.config import Config
-    from engine.nlp.encoder import Encoder
-    from engine.stages.score.features import compute
     from engine.context import TurnContext
+    from engine.nlp.encoder import Encoder
+    from engine.stages import candidates, verbalize
+    from engine.stages.score.features import compute
     from engine.state import Mention, TurnState
     from kgstore import KGStore
 

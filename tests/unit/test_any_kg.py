@@ -71,8 +71,8 @@ def test_common_alias_predicates_are_aliases(tmp_path, predicate):
 @pytest.mark.parametrize("context", ['"https://schema.org"', '"http://schema.org/"',
                                      '["https://schema.org/", {"ex": "http://ex.org/"}]'])
 def test_a_json_ld_file_whose_context_is_schema_org_by_its_url_loads(tmp_path, context):
-    path = write(tmp_path, "p.jsonld", '{"@context": %s, "@graph": [{"@id": "http://ex.org/heron", '
-                                       '"@type": "Person", "name": "Heron Vale"}]}' % context)
+    path = write(tmp_path, "p.jsonld", f'{{"@context": {context}, "@graph": [{{"@id": "http://ex.org/heron", '
+                                       '"@type": "Person", "name": "Heron Vale"}]}')
     store = KGStore()
     store.load(path)
     assert store.label("http://ex.org/heron") == "Heron Vale"
@@ -240,8 +240,8 @@ ex:City rdfs:label "City" .
 
 
 def test_a_unit_in_a_relation_name_follows_the_value_and_same_names_say_what_they_are(tmp_path):
-    from engine.stages.answer.compose import compose_text
     from engine.nlp.sentences import verbalize
+    from engine.stages.answer.compose import compose_text
     from engine.state import Candidate
     from kgstore.terms import Fact
 

@@ -8,8 +8,8 @@ from datetime import datetime
 import pytest
 
 from engine.config import Config
-from engine.events import ChecksDone
 from engine.context import TurnContext
+from engine.events import ChecksDone
 from engine.state import TurnState
 from kgstore import KGStore, demo_path
 from tests.support.fakes import ScriptedLLM
@@ -119,9 +119,9 @@ def test_cli_check_bad_input_exits_2(capsys, tmp_path):
 
 
 def test_a_reply_with_more_claims_than_the_limit_says_so(wikidata_store, capsys):
-    from engine.stages.check import run
     from cli import main
     from engine.factcheck.split import MAX_CLAIMS
+    from engine.stages.check import run
 
     ctx, events = context(wikidata_store, max_claims=2)
     s = state(REPLY)

@@ -10,13 +10,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.config import Config, ConfigError, load_config
+from engine.nlp.sentences import merge_restatements
 from engine.session import Session
 from engine.stages.answer.compose import compose_text, select, text_key
 from engine.stages.answer.missing import asked_about, not_found_text
 from engine.state import Candidate, Evidence
-from engine.nlp.sentences import merge_restatements
-from tests.support.fakes import ScriptedLLM
 from kgstore.terms import Fact
+from tests.support.fakes import ScriptedLLM
 from tests.support.office import NOW, office_turtle
 
 WRONG_PHONE = "Mark Taylor's phone number is +47 999 99 999."

@@ -12,10 +12,9 @@ from engine.factcheck import check_reply, scores, session_scores
 from engine.factcheck import values as V
 from engine.factcheck.split import MAX_CLAIMS, split_claims
 from engine.state import Check, Mention
-from tests.support.kb import from_turtle, loaded
 from kgstore import KGStore, demo_path
 from kgstore.vocab import XSD
-
+from tests.support.kb import from_turtle, loaded
 
 # -- splitter -------------------------------------------------------------------------------------
 

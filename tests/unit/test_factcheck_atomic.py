@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 
 from engine.factcheck import check_reply, scores
 from engine.factcheck.split import first_verb, split_claims
-from tests.support.kb import loaded
 from kgstore import demo_path
 from kgstore.terms import Fact
+from tests.support.kb import loaded
 
 
 @pytest.fixture(scope="module")
@@ -151,7 +151,7 @@ def test_a_chain_of_values_gives_one_claim_per_value_with_the_reply_words(chain)
     reply = f"The Poster Session is scheduled {' '.join(chain)}."
     claims = split_claims(reply)
     assert len(claims) == len(chain)
-    for claim, part in zip(claims, chain):
+    for claim, part in zip(claims, chain, strict=False):
         assert claim == f"The Poster Session is scheduled {part}."
 
 
@@ -170,8 +170,8 @@ def test_out_of_generator_replies_are_well_formed():
 
 
 def test_value_scoring_uses_the_claim_that_holds_the_value():
-    from harness.eval.replies_score import addressed_subject, own_claim
     from engine.state import Check
+    from harness.eval.replies_score import addressed_subject, own_claim
 
     checks = [Check("The Poster Session is planned for Tuesday.", "contradicted"),
               Check("The Poster Session is planned at 3 pm in Room B.", "contradicted")]

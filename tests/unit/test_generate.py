@@ -2,11 +2,11 @@ import threading
 from datetime import datetime
 
 from engine.config import Config
+from engine.context import TurnContext
 from engine.events import ReplyDone, StageFinished, Token, TurnError
-from engine.stages.generate import run as generate
 from engine.llm import LLMError
 from engine.llm.base import cancellable
-from engine.context import TurnContext
+from engine.stages.generate import run as generate
 from engine.state import Candidate, TurnState
 from kgstore.terms import Fact
 from tests.support.fakes import ScriptedLLM

@@ -1,9 +1,9 @@
 from datetime import datetime
 
 from engine.config import Config
+from engine.context import TurnContext
 from engine.llm import LLMError
 from engine.stages.rewrite.llm import rewrite
-from engine.context import TurnContext
 from engine.state import TurnState
 from tests.support.fakes import ScriptedLLM
 

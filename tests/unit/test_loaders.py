@@ -16,8 +16,8 @@ import pytest
 from cli import main as kgchat
 from kgstore import KGStore
 from kgstore.errors import LoadError
-from kgstore.loaders.graphwoz_json import read_dialogue, read_dialogue_file
 from kgstore.loaders import detect_format
+from kgstore.loaders.graphwoz_json import read_dialogue, read_dialogue_file
 from kgstore.vocab import RDFS_LABEL, WD, WDT, XSD, bg_graph, kg_iri, office_entity, office_predicate
 from tests.support.child import child_env
 

@@ -131,8 +131,8 @@ def test_a_hundred_thousand_labels_still_match():
 
 def test_a_remote_that_cannot_list_its_labels_is_searched_per_turn():
     from engine.config import Config
-    from engine.nlp.mentions import label_index, turn_index
     from engine.context import TurnContext
+    from engine.nlp.mentions import label_index, turn_index
     from kgstore.errors import RemoteUnavailable
 
     class Remote:

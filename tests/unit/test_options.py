@@ -8,7 +8,8 @@ import errno
 import pytest
 
 import cli
-from cli import guarded, main as kgchat
+from cli import guarded
+from cli import main as kgchat
 from engine.config import Config, ConfigError, load_config
 from engine.llm.base import LLMError
 from kgstore import demo_path

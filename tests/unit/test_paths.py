@@ -9,12 +9,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from engine.nlp.sentences import verbalize
 from engine.stages.route import paths
 from engine.stages.route.paths import Question, enumerate_paths, parts_of, relation_matcher, search, spans_of, stems
 from engine.state import Candidate
-from engine.nlp.sentences import verbalize
 from kgstore import KGStore
-from kgstore.terms import Fact
 
 SYNONYMS = {"manager": "coach", "singer": "vocalist", "records": "album", "born": "birth", "cost": "price",
             "come": "origin", "comes": "origin", "job": "occupation"}

@@ -1,5 +1,12 @@
-from engine.llm.prompt import (ANSWER_INSTRUCTION, NO_KNOWLEDGE, SMALL_TALK, answer_messages, correction_note, parse_rewrite,
-                           rewrite_messages)
+from engine.llm.prompt import (
+    ANSWER_INSTRUCTION,
+    NO_KNOWLEDGE,
+    SMALL_TALK,
+    answer_messages,
+    correction_note,
+    parse_rewrite,
+    rewrite_messages,
+)
 
 
 def words(text: str) -> int:

@@ -5,9 +5,9 @@ import pytest
 
 import engine.stages.refine as refine_mod
 from engine.config import Config
+from engine.context import TurnContext
 from engine.events import ChecksDone, ReplyDone
 from engine.stages.refine import evidence_weights, needs_refining, rework_evidence
-from engine.context import TurnContext
 from engine.state import Candidate, Check, Evidence, TurnState
 from kgstore.terms import Fact
 from tests.support.fakes import ScriptedLLM

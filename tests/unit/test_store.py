@@ -14,8 +14,18 @@ import pytest
 from kgstore import KGStore, demo_path
 from kgstore.errors import BadInput
 from kgstore.terms import Fact
-from kgstore.vocab import (GRAPH_META, KGC_PENDING_LOAD, RDF_TYPE, RDFS_LABEL, SKOS, WD, WDT, bg_graph,
-                           derived_graph, dialogue_graph)
+from kgstore.vocab import (
+    GRAPH_META,
+    KGC_PENDING_LOAD,
+    RDF_TYPE,
+    RDFS_LABEL,
+    SKOS,
+    WD,
+    WDT,
+    bg_graph,
+    derived_graph,
+    dialogue_graph,
+)
 from tests.support.child import child_env
 
 EX = "http://example.org/"

@@ -1,7 +1,7 @@
 """Verbalization: templates per predicate, literal formats, fallback, same-named entities."""
 
-from engine.state import Candidate
 from engine.nlp.sentences import literal_text, verbalize
+from engine.state import Candidate
 from kgstore import KGStore
 from kgstore.terms import Fact
 from kgstore.vocab import RDF_TYPE, WDT, XSD, office_predicate

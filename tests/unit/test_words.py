@@ -35,8 +35,8 @@ def test_readable_name_takes_the_last_segment():
 
 
 def test_unlabelled_predicates_verbalize_as_words(tmp_path):
-    from engine.state import Candidate
     from engine.nlp.sentences import verbalize
+    from engine.state import Candidate
     from kgstore.store import KGStore
     from kgstore.terms import Fact
 

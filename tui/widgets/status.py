@@ -7,7 +7,6 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widgets import Static
 
-
 REMOTE = -2  # kg_size of a SPARQL endpoint background: not counted
 
 

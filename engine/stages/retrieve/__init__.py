@@ -102,11 +102,11 @@ def select_pcst(candidates: list[Candidate], k: int, cap: int, prizes: dict | No
                                       ungated=_past_the_gate(edges) if gate and edges else ())
     if on_paths:
         top = max(edge_p, default=0.0) or 1.0
-        edge_p = [top if c.fact.key in on_paths else p for c, p in zip(edges, edge_p)]
+        edge_p = [top if c.fact.key in on_paths else p for c, p in zip(edges, edge_p, strict=False)]
     if prizes is not None:
         node_p = _capped_by_edges(node_ids, node_facts, node_p, edges, edge_p)
-    node_prizes = {i: p for i, p in zip(node_ids, node_p) if p > 0}
-    graph = [(_node(c.fact.s, False), _node(c.fact.o, c.fact.o_literal), p) for c, p in zip(edges, edge_p)]
+    node_prizes = {i: p for i, p in zip(node_ids, node_p, strict=False) if p > 0}
+    graph = [(_node(c.fact.s, False), _node(c.fact.o, c.fact.o_literal), p) for c, p in zip(edges, edge_p, strict=False)]
     sub = pcst.solve(node_prizes, graph)
     sub = pcst.cap_subgraph(sub, graph, cap, node_prizes)
     chosen = sorted((edges[i] for i in sub.edges), key=lambda c: -c.score)
@@ -140,12 +140,12 @@ def _capped_by_edges(node_ids: list[str], node_facts: dict[str, Candidate], node
     that reaches it: a well-scored value node ("male", "Wikipedia") must not pull its low-scored
     edge ("sex or gender", "described by source") into the tree."""
     reach: dict[str, float] = {}
-    for c, p in zip(edges, edge_p):
+    for c, p in zip(edges, edge_p, strict=False):
         for end in (c.fact.s, None if c.fact.o_literal else c.fact.o):
             if end:
                 reach[end] = max(reach.get(end, 0.0), p)
     out = []
-    for iri, p in zip(node_ids, node_p):
+    for iri, p in zip(node_ids, node_p, strict=False):
         c = node_facts[iri]
         own = c.hop == 0 or c.features.get("type_match", 0.0) > 0
         out.append(p if own else min(p, reach.get(iri, 0.0)))

@@ -10,10 +10,10 @@ hop of the likeliest first steps is fetched here, bounded, and joins the candida
 
 from __future__ import annotations
 
-from engine.stages.route.paths import Question, relation_matcher, search
 from engine.context import TurnContext, stage
-from engine.state import TurnState
 from engine.focus import linked_now, radius
+from engine.stages.route.paths import Question, relation_matcher, search
+from engine.state import TurnState
 
 MATCHER = "path_matcher"
 

@@ -33,7 +33,6 @@ from engine.state import Candidate, PathStep, RelationPath
 from kgstore.terms import Fact
 
 
-
 @dataclass(frozen=True)
 class Weights:
     """The path scorer's settings: set by hand on the matcher's scale (a step fits from about
@@ -414,7 +413,7 @@ def relation_path(s: Scored, start_label: str, asks_all: bool, part: str = "") -
             values.append(last.o_label if end == last.fact.o else last.s_label)
     total = len(chains)
     cut = f"{total} values, the first {VALUES_CAP} kept" if total > VALUES_CAP else ""
-    steps = [PathStep(p, label, fwd) for (p, fwd), label in zip(f.signature, f.labels)]
+    steps = [PathStep(p, label, fwd) for (p, fwd), label in zip(f.signature, f.labels, strict=False)]
     return RelationPath(start=f.start, start_label=start_label, steps=steps, score=round(s.score, 4),
                         asks_all=asks_all, chains=chains[:VALUES_CAP], values=values[:VALUES_CAP], total=total,
                         cut=cut, part=part)
@@ -447,8 +446,8 @@ def usable_for(question: str) -> Callable[[Candidate], bool]:
 
 def typer(candidates: list[Candidate]) -> Callable[[Found], str]:
     """The type of a path's values ("place", "time", "person" ...), read from its end facts."""
-    from engine.nlp.sentences import TYPE_PREDICATES
     from engine.nlp.answer_type import persons, value_type
+    from engine.nlp.sentences import TYPE_PREDICATES
 
     about: dict[str, list[Candidate]] = {}
     for c in candidates:
@@ -544,7 +543,7 @@ def label_fit(graph: Graph, starts: list[str], parts: list[Part], matcher: Match
     spans = list(dict.fromkeys(s.text for p in parts for s in p.spans))
     if not labels or not spans:
         return {}
-    return dict(zip(labels, (float(v) for v in matcher(labels, spans).max(axis=1))))
+    return dict(zip(labels, (float(v) for v in matcher(labels, spans).max(axis=1)), strict=False))
 
 
 def _said(path: RelationPath) -> str:

@@ -89,7 +89,7 @@ def run(state: TurnState, ctx: TurnContext) -> None:
     X, bm25_raw = compute_for(state, ctx)
     scorer = ctx.config.scorer
     scores = scores_for("learned" if scorer == "llm" else scorer, X, bm25_raw, ctx)
-    for c, s in zip(state.candidates, scores):
+    for c, s in zip(state.candidates, scores, strict=False):
         c.score = round(float(s), 4)
     if scorer == "llm":
         note = llm_blend(state, ctx, state.candidates)

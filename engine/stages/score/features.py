@@ -157,10 +157,10 @@ def compute(state: TurnState, candidates: list[Candidate], encoder, previous: di
     # so that each part of a compound question has its own best relation.
     by_part = pred @ part_emb.T  # (labels, parts)
     label_row = {lab: i for i, lab in enumerate(p_labels)}
-    for (label, _), e in zip(phrases, phrase_emb):
+    for (label, _), e in zip(phrases, phrase_emb, strict=False):
         by_part[label_row[label]] = np.maximum(by_part[label_row[label]], e @ part_emb.T)
     edge_mask = np.array([not is_node_fact(c.fact) for c in candidates])
-    edge_labels = sorted({c.p_label for c, e in zip(candidates, edge_mask) if e})
+    edge_labels = sorted({c.p_label for c, e in zip(candidates, edge_mask, strict=False) if e})
     rank = np.zeros(len(p_labels))
     if edge_labels:
         rows = [label_row[lab] for lab in edge_labels]
@@ -184,7 +184,7 @@ def compute(state: TurnState, candidates: list[Candidate], encoder, previous: di
     X[:, col["mcos_1"]:col["mcos_3"] + 1] = mcos
     X[:, col["mcos_pred"]] = cos_pred
     X[:, col["mcos_pred_gap"]] = np.where(edge_mask, cos_pred - best_pred, 0.0)
-    X[:, col["mcos_pred_rank"]] = [rank[label_row[c.p_label]] if e else 0.0 for c, e in zip(candidates, edge_mask)]
+    X[:, col["mcos_pred_rank"]] = [rank[label_row[c.p_label]] if e else 0.0 for c, e in zip(candidates, edge_mask, strict=False)]
     X[:, col["mbm25"]] = _scaled(masked_bm25)
     X[:, col["asks_type"]] = 1.0 if asked else 0.0
     for i, c in enumerate(candidates):
@@ -206,7 +206,7 @@ def compute(state: TurnState, candidates: list[Candidate], encoder, previous: di
         X[i, col["type_match"]] = 1.0 if (s in members or (o in members if o else False)) else 0.0
     X[near, col["embedded"]] = 1.0
     for i, c in enumerate(candidates):
-        c.features = dict(zip(FEATURES, (round(float(v), 4) for v in X[i])))
+        c.features = dict(zip(FEATURES, (round(float(v), 4) for v in X[i]), strict=False))
     return X, raw_rewrite
 def compute_for(state: TurnState, ctx) -> tuple[np.ndarray, np.ndarray]:
     from engine.nlp.encoder import encoder_for
