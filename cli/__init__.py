@@ -42,9 +42,10 @@ COMMANDS: dict[str, Command] = {
                      "check a given reply against the KG, claim by claim"),
     "overview": Command("cli.overview", "overview --kg FILE... [--json]",
                         "what the app's first screen shows of a KG: graphs, entity types, example questions"),
-    "eval": Command("cli.eval", "eval retrieval|factcheck|linking|answers [--split dev|test] [--json]",
+    "eval": Command("cli.eval", "eval retrieval|factcheck|linking|answers|paths [--split dev|test] [--json]",
                     "the evaluation harness on the generated benchmarks (eval linking|retrieval --graphwoz FILE: "
-                    "a published GraphWOZ file)"),
+                    "a published GraphWOZ file; eval answers --benchmarks handwritten --handwritten DIR: a "
+                    "hand-written set)"),
     "bench": Command("cli.bench", "bench load|retrieve|reason|generate|check|scale [--json]",
                      "benchmarks that print their figures"),
     "learn": Command("harness.learn", "learn [--split train|dev|test] [--limit N] [--out FILE.pl] [--json]",
@@ -68,8 +69,7 @@ def help_text() -> str:
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] in ("-h", "--help"):
-        print(help_text())
-        return 0
+        return guarded(lambda: print(help_text()) or 0)  # `kgchat --help | head` is no error
     if not (argv and argv[0] in COMMANDS):
         return guarded(lambda: _run(argv))
     out, err = sys.stdout, sys.stderr
