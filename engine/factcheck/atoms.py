@@ -74,14 +74,14 @@ def atomize(claim: str, first_verb, is_verb_word) -> list[str]:
     fronted = FRONTED_VALUE.match(body[:verb])
     if fronted and not AVAILABILITY.search(body) and any(_valueish(t) for t in fronted.group("pp").split()[1:]):
         # "On Monday, the seminar starts at 10": the fronted value is a claim of the clause too
-        rest = body[fronted.end():]
-        rest_verb = first_verb(rest)
+        clause = body[fronted.end():]
+        rest_verb = first_verb(clause)
         if rest_verb is not None:
-            toks = [(m.start() + rest_verb, m.group(0)) for m in _TOKEN.finditer(rest[rest_verb:])]
+            toks = [(m.start() + rest_verb, m.group(0)) for m in _TOKEN.finditer(clause[rest_verb:])]
             k = _verb_group(toks, is_verb_word)
-            head = rest[:toks[k][0]].rstrip() if k < len(toks) else rest
+            head = clause[:toks[k][0]].rstrip() if k < len(toks) else clause
             pp = fronted.group("pp")
-            return (atomize(_finish(rest, end), first_verb, is_verb_word)
+            return (atomize(_finish(clause, end), first_verb, is_verb_word)
                     + [_finish(f"{head} {pp[0].lower()}{pp[1:]}", end)] + extra)
     toks = [(m.start() + verb, m.group(0)) for m in _TOKEN.finditer(body[verb:])]
     k = _verb_group(toks, is_verb_word)

@@ -4,6 +4,7 @@ grouped by relation and direction (slots), and which relations hold one value. C
 from __future__ import annotations
 
 import re
+from collections.abc import Set as AbstractSet
 
 from engine.factcheck import values as V
 from engine.factcheck.relations import custom, functional, label_words
@@ -144,7 +145,7 @@ class KGView:
                 self._many[key] = True
         return self._many[key]
 
-    def single(self, slot: Slot, said: set[str]) -> bool:
+    def single(self, slot: Slot, said: AbstractSet[str]) -> bool:
         """One value per subject: by the schema, or a relation the claim states (`said`: by its
         words or its value's unit) that holds one number, date or thing here and for every
         other subject of the KG ("draws 500,000 monthly listeners", "was formed in Leeds")."""

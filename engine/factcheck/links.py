@@ -5,6 +5,7 @@ support; a wrong value, or a thing of the wrong kind, for a single-valued relati
 from __future__ import annotations
 
 import re
+from collections.abc import Set as AbstractSet
 
 from engine.factcheck.kg import RECORD, KGView
 from engine.factcheck.relations import (
@@ -81,9 +82,9 @@ class RelationChecks:
         phrase = relation_phrase(blank)
         if out or len(labels) < 2 or not phrase or not guess:
             return out
-        best = self.matcher.best(phrase, [Relation(label, key) for key, label in labels.items()])
-        if best is not None:
-            out.add(best.relation.key)
+        match = self.matcher.best(phrase, [Relation(label, key) for key, label in labels.items()])
+        if match is not None:
+            out.add(match.relation.key)
         return out
 
     def cues(self, blank: str, ents: list[str]) -> set[str]:
@@ -106,7 +107,7 @@ class RelationChecks:
 
     def _closest_relation(self, claim: str, rivals: list[Slot], a: str, b: str) -> str | None:
         """The relation whose sentence about a and b reads most like the claim, by a clear margin."""
-        keys = {}
+        keys: dict[str, Slot] = {}
         for s in rivals:
             keys.setdefault(s.key, s)
         if self.encoder is None or len(keys) < 2:
@@ -164,7 +165,8 @@ class RelationChecks:
     def within(self, x: str, b: str, depth: int = 3) -> list[KFact]:
         """The containment facts (located in, part of, country ...) that lead from place x up to
         b, or []: a place is in every place that contains it."""
-        frontier, seen = [(x, [])], {x}
+        frontier: list[tuple[str, list[KFact]]] = [(x, [])]
+        seen = {x}
         for _ in range(depth):
             nxt = []
             for node, path in frontier:
@@ -239,7 +241,7 @@ class RelationChecks:
                 return kf, f"the KG says {self.kg.say(kf)}, not {self.kg.label(a)} itself"
         return None
 
-    def wrong_value(self, a: str, b: str, r: Reading, said: set[str]) -> tuple[KFact, str] | None:
+    def wrong_value(self, a: str, b: str, r: Reading, said: AbstractSet[str]) -> tuple[KFact, str] | None:
         """b given as the value of a single-valued relation the claim states of a (a named
         first), where the KG has another value — whatever kind of thing b is: a room or an
         event as an organizer is as wrong as another person."""
@@ -267,7 +269,7 @@ class RelationChecks:
         return bool(shared - {"thing"})
 
     def entity_clash(self, b: str, ents: list[str], cues: set[str], fragment: bool, r: Reading,
-                     said: set[str] = frozenset()) -> tuple[KFact, str] | None:
+                     said: AbstractSet[str] = frozenset()) -> tuple[KFact, str] | None:
         """b in a single-valued relation the claim names (or, in a verbless fragment like
         "Seminar: Monday, Room B", the only one b's kind fits) where the KG has another value."""
         cat_b = self.kg.category(b)

@@ -32,7 +32,7 @@ DEMONYMS = {"American": "United States", "British": "United Kingdom", "English":
 
 def after_name(before: str) -> bool:
     m = re.search(r"([A-Z][\w'’\-]*)\s$", before)
-    return bool(m) and m.group(1).lower() not in COMMON_CAPS
+    return m is not None and m.group(1).lower() not in COMMON_CAPS
 
 
 def blank_out(text: str, spans: list[tuple[int, int]]) -> str:

@@ -66,10 +66,10 @@ class Judgement:
 def rank(j: Judgement) -> tuple[int, int, int]:
     """Which reading of an ambiguous name to believe: the one the KG supports, else one it
     does not contradict (the weekly meeting on the day the claim names)."""
-    return ({"supported": 2, "nei": 1, "contradicted": 0}[j.verdict], j.supported, len(j.evidence))
+    return ({Verdict.SUPPORTED: 2, Verdict.NEI: 1, Verdict.CONTRADICTED: 0}[j.verdict], j.supported, len(j.evidence))
 
 
 def negate(j: Judgement) -> Judgement:
-    flipped = {"supported": "contradicted", "contradicted": "supported"}.get(j.verdict, j.verdict)
+    flipped = {Verdict.SUPPORTED: Verdict.CONTRADICTED, Verdict.CONTRADICTED: Verdict.SUPPORTED}.get(j.verdict, j.verdict)
     return Judgement(flipped, j.evidence, reason=("negated: " + j.reason) if flipped != j.verdict else j.reason,
                      extra=j.extra, supported=j.supported)

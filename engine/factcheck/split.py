@@ -183,8 +183,9 @@ def _separators(sentence: str) -> list[tuple[int, int, str]]:
     for m in re.finditer(r"\s*;\s*|,?\s+(?:and|but)\s+(?:also\s+)?|,\s+|:\s+", sentence):
         kind = "and" if re.search(r"\b(and|but)\b", m.group(0)) else (m.group(0).strip()[:1] or ",")
         if kind == ":":
-            nxt = re.search(r"\s*;\s*|,?\s+(?:and|but)\s+|,\s+|$", sentence[m.end():])
-            if not _is_clause(sentence[m.end():m.end() + nxt.start()]):
+            after = re.search(r"\s*;\s*|,?\s+(?:and|but)\s+|,\s+|$", sentence[m.end():])
+            assert after is not None  # the pattern's "$" always matches
+            if not _is_clause(sentence[m.end():m.end() + after.start()]):
                 continue  # "has 4 members: A, B" frames a list; the colon is not a boundary
         found.append((m.start(), m.end(), kind))
     # A comma separates only in a list ("A, B and C") or before an independent clause.

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Set as AbstractSet
 from datetime import datetime
 
 from engine.factcheck import values as V
@@ -21,7 +22,7 @@ from engine.factcheck.relations import (
 from engine.factcheck.slots import Judgement, KFact, Reading, Slot
 from engine.nlp.timeexpr import hhmm
 from engine.relations import Relation, RelationMatcher, content_stems, glosses, relation_kind, unit_of
-from engine.state import Evidence
+from engine.state import Evidence, Verdict
 
 FREE = re.compile(r"\b(?:free|available|open)\b", re.IGNORECASE)
 NOTHING_ON = re.compile(r"\b(?:(?:has|have) no (?:bookings|meetings|events|appointments)|has nothing (?:booked|scheduled|planned)|"
@@ -36,8 +37,8 @@ CONTACT_KINDS = ("phone", "email")
 
 def _years(slot: Slot) -> bool:
     """Integers that read as years ("founded 1965", "opened 2004")."""
-    return slot.kind == "number" and all(float(kf.value).is_integer() and 1000 <= kf.value <= 2100
-                                         for kf in slot.facts)
+    return slot.kind == "number" and all(float(n).is_integer() and 1000 <= n <= 2100
+                                         for n in (V.number_value(kf.value) for kf in slot.facts))
 
 
 def whole_words(phrase: str, text: str) -> bool:
@@ -68,7 +69,7 @@ class ValueChecks:
                     continue
                 numbered = [kf for kf in slot.facts if re.search(r"\d", self.kg.label(kf.other))]
                 if numbered:
-                    said = f"{v.value[0]:g}"
+                    said = f"{V.number_of(v)[0]:g}"
                     hits = [kf for kf in numbered if said in re.findall(r"\d+", self.kg.label(kf.other))]
                     return (hits or numbered), bool(hits)
         return None
@@ -135,7 +136,7 @@ class ValueChecks:
         return counted[0][:1] if counted and counted[1] else []
 
     def value_clash(self, v: V.Value, ents: list[str], cues: set[str], r: Reading,
-                     said: set[str] = frozenset()) -> tuple[KFact, str] | None:
+                     said: AbstractSet[str] = frozenset()) -> tuple[KFact, str] | None:
         counted = self._count(v, ents, r.blank)
         if counted and not counted[1]:
             facts = counted[0]
@@ -186,9 +187,9 @@ class ValueChecks:
                     # label words give another value; a relation said only through a synonym, or
                     # no words after it, give none
                     label = content_stems(slot.facts[0].p_label or label_words(slot.key))
-                    words = re.findall(r"[\w'’-]+", r.blank)
-                    at = max((i for i, w in enumerate(words) if content_stems(w) & label), default=None)
-                    after = content_stems(" ".join(words[at + 1:])) if at is not None else frozenset()
+                    tokens = re.findall(r"[\w'’-]+", r.blank)
+                    at = max((i for i, w in enumerate(tokens) if content_stems(w) & label), default=None)
+                    after = content_stems(" ".join(tokens[at + 1:])) if at is not None else frozenset()
                     if after - label - STATED_FILLER:
                         kf = slot.facts[0]
                         clash = kf, f"the KG says {self.kg.say(kf)}"
@@ -210,7 +211,7 @@ class ValueChecks:
         return None
 
     def unknown_clash(self, name: str, ents: list[str], cues: set[str], r: Reading,
-                       said: set[str] = frozenset()) -> tuple[KFact, str] | None:
+                       said: AbstractSet[str] = frozenset()) -> tuple[KFact, str] | None:
         # An invented name stands in for a person, or for a room when it says so; for a
         # relation of one's own KG that the claim states and that holds one thing here ("formed
         # in Toronto"), for that thing, whatever its kind.
@@ -250,7 +251,7 @@ class ValueChecks:
             return None
         dates = [v for v in values if v.kind == "date"]
         if dates:
-            day = dates[0].value
+            day = V.date_of(dates[0].value)
         elif whole_day and not times:
             return None  # "has no meetings" without a day says nothing about one calendar day
         elif self.now is not None:
@@ -261,7 +262,7 @@ class ValueChecks:
         slots = self.kg.slots(who)
         keys = [("attendee", "in"), ("organizer", "in")] if "person" in self.kg.category(who) else [("location", "in")]
         events = {f.other for k in keys if k in slots for f in slots[k].facts}
-        moments = times[0].value if times else frozenset(range(0, 24 * 60))
+        moments = V.minutes_of(times[0].value) if times else frozenset(range(0, 24 * 60))
         if len(moments) > 1 and times:  # "at 3": the working-hours reading
             moments = frozenset(x for x in moments if 7 * 60 <= x <= 19 * 60) or moments
         busy_with: list[KFact] = []
@@ -271,9 +272,9 @@ class ValueChecks:
             start_f, end_f = es.get(("start_time", "out")), es.get(("end_time", "out"))
             if not (date_f and start_f and end_f):
                 continue
-            if not V.same_date(day, date_f.facts[0].value):
+            if not V.same_date(day, V.date_of(date_f.facts[0].value)):
                 continue
-            start, end = min(start_f.facts[0].value), min(end_f.facts[0].value)
+            start, end = min(V.minutes_of(start_f.facts[0].value)), min(V.minutes_of(end_f.facts[0].value))
             if any(start <= t < end for t in moments):
                 busy_with = [start_f.facts[0], end_f.facts[0]]
                 break
@@ -281,10 +282,10 @@ class ValueChecks:
         when = hhmm(min(moments)) if times else ""
         if busy_with:
             ev = self.kg.say(busy_with[0])
-            verdict = "supported" if says_busy and not says_free else "contradicted"
+            verdict = Verdict.SUPPORTED if says_busy and not says_free else Verdict.CONTRADICTED
             busy = f"is busy at {when}" if times else "has something that day"
             return Judgement(verdict, busy_with, reason=f"the KG says {ev}, so {name} {busy}")
-        verdict = "supported" if says_free else "contradicted"
+        verdict = Verdict.SUPPORTED if says_free else Verdict.CONTRADICTED
         return Judgement(verdict, reason=f"{name} has nothing in the calendar at {when} that day" if times
                          else f"{name} has nothing in the calendar that day",
                          extra=Evidence(text=f"{name} has no event {'at ' + when + ' ' if times else ''}that day", s=who,

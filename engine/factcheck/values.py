@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
+from typing import cast
 
 from engine.relations import UNITS, Unit, quantities
 from kgstore.vocab import XSD
@@ -26,6 +27,7 @@ NUMBER_WORDS.update({"thirty": 30, "forty": 40, "fifty": 50, "a dozen": 12, "a h
 HOUR_WORDS = {w: i for w, i in NUMBER_WORDS.items() if 1 <= i <= 12}
 del NUMBER_WORDS["one"]  # "the first one", "one of them": rarely a count
 SCALE = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "k": 1e3, "m": 1e6, "bn": 1e9}
+Minutes = frozenset[int]  # the minutes after midnight a time may mean
 
 
 @dataclass
@@ -41,6 +43,27 @@ class Value:
     text: str
     slot: str = ""  # time: "start" | "end" | "" (either), from the words before it
     unit: Unit | None = None  # number: the unit said after it ("45 minutes", "415 km²"), the number in it
+
+
+# A value's type follows its kind (Value.value by Value.kind, a KG literal's by literal_kind),
+# which one dataclass field cannot say; these read a value whose kind was checked as its type.
+def number_of(v: Value) -> tuple[float, float]:
+    """(number, tolerance) of a claim's number."""
+    return cast("tuple[float, float]", v.value)
+
+
+def date_of(value: object) -> tuple[int | None, ...]:
+    """A date's (year, month, day, weekday); a claim's ambiguous d/m date adds its readings."""
+    return cast("tuple[int | None, ...]", value)
+
+
+def minutes_of(value: object) -> Minutes:
+    return cast(Minutes, value)
+
+
+def number_value(value: object) -> float:
+    """A KG number literal's value."""
+    return cast(float, value)
 
 
 _MONTH = r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
@@ -181,7 +204,7 @@ def in_unit(v: Value, unit: Unit | None) -> Value:
     as said when either unit is unknown or they measure different things."""
     if v.kind != "number" or v.unit is None or unit is None or v.unit.kind != unit.kind:
         return v
-    num, tol = v.value
+    num, tol = number_of(v)
     k = v.unit.factor / unit.factor
     return Value(v.kind, (num * k, tol * k), v.start, v.end, v.text, v.slot, unit)
 
@@ -316,33 +339,34 @@ def _year_number(v: Value) -> bool:
     """A whole number that may be a year where no "in" says so ("year created 1943")."""
     if v.kind != "number":
         return False
-    num, tolerance = v.value
+    num, tolerance = number_of(v)
     return tolerance == 0 and num.is_integer() and 1000 <= num <= 2100
 
 
 def matches(v: Value, kind: str, kg_value: object) -> bool:
     """Does claim value `v` say the same as KG value `kg_value` of `kind`?"""
     if v.kind == "year" and kind == "date":
-        return kg_value[0] == v.value
+        return date_of(kg_value)[0] == v.value
     if kind == "date" and _year_number(v):
-        return kg_value[0] == int(v.value[0])
+        return date_of(kg_value)[0] == int(number_of(v)[0])
     if v.kind == "year" and kind == "number":
-        return float(v.value) == kg_value
+        return float(cast(int, v.value)) == kg_value
     if v.kind != kind:
         return False
     if kind == "date":
-        return same_date(v.value, kg_value)
+        return same_date(date_of(v.value), date_of(kg_value))
     if kind == "time":
-        return bool(v.value & kg_value)
+        return bool(minutes_of(v.value) & minutes_of(kg_value))
     if kind == "phone":
-        a, b = v.value, kg_value
+        a, b = cast(str, v.value), cast(str, kg_value)
         n = min(len(a), len(b), 8)
         return a == b or (n >= 7 and a[-n:] == b[-n:])
     if kind == "email":
         return v.value == kg_value
     if kind == "number":
-        num, tol = v.value
-        return abs(num - kg_value) <= max(tol, 1e-9 * abs(kg_value))
+        num, tol = number_of(v)
+        kg_num = number_value(kg_value)
+        return abs(num - kg_num) <= max(tol, 1e-9 * abs(kg_num))
     return False
 
 

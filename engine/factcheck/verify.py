@@ -15,6 +15,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import re
+from collections.abc import Iterable, Sequence
 from datetime import datetime
 
 from engine.factcheck import values as V
@@ -67,8 +68,8 @@ class Verifier:
     things a claim names) and `values` (the claim's dates, numbers and contacts); this class
     reads a claim (its names, pronouns and values) and puts their findings together."""
 
-    def __init__(self, background, index, *, now: datetime | None = None, retrieved=(), mentions: list[Mention] = (),
-                 history: list[tuple[str, str]] = (), speaker: str | None = None, encoder=None,
+    def __init__(self, background, index, *, now: datetime | None = None, retrieved=(), mentions: Sequence[Mention] = (),
+                 history: Iterable[tuple[str, str]] = (), speaker: str | None = None, encoder=None,
                  relation_encoder=None):
         self.kg = KGView(background, retrieved)
         self.context: list[str] = []  # entities in the order the dialogue brought them up
@@ -217,33 +218,33 @@ class Verifier:
     def check(self, claim: str) -> Check:
         j = self.judge(claim)
         evidence = self.evidence(j)
-        if j.verdict == "nei" and j.unknown:
+        if j.verdict == Verdict.NEI and j.unknown:
             evidence.unknown = list(j.unknown)
-        return Check(claim=claim, verdict=Verdict(j.verdict), evidence=evidence, reason=j.reason)
+        return Check(claim=claim, verdict=j.verdict, evidence=evidence, reason=j.reason)
 
     def judge(self, claim: str) -> Judgement:
         text = claim.strip()
         if text.startswith(("```", "~~~")):
-            return Judgement("nei", reason="a code block, not a claim")
+            return Judgement(Verdict.NEI, reason="a code block, not a claim")
         if not re.search(r"\w", text):
-            return Judgement("nei", reason="no statement")
+            return Judgement(Verdict.NEI, reason="no statement")
         if QUESTION.search(text):
-            return Judgement("nei", reason="a question, not a claim")
+            return Judgement(Verdict.NEI, reason="a question, not a claim")
         hedge = LEADING_HEDGE.match(text)
         if hedge and not OPINION.search(text[hedge.end():]):
             # "I believe it's in Room B": a hedged claim is still a claim; judged on its own
             # words, and an opinion when the KG has nothing to say on them.
             j = self.judge(text[hedge.end():])
-            return j if j.verdict != "nei" else Judgement("nei", reason="an opinion, not a fact the KG can hold",
+            return j if j.verdict != Verdict.NEI else Judgement(Verdict.NEI, reason="an opinion, not a fact the KG can hold",
                                                           unknown=j.unknown)
         if OPINION.search(text):
-            return Judgement("nei", reason="an opinion, not a fact the KG can hold")
+            return Judgement(Verdict.NEI, reason="an opinion, not a fact the KG can hold")
         from engine.nlp.mentions import detect
 
         # Names inside an e-mail address or a phone number are part of the value.
-        said = V.extract(text, self.now)
-        inside = [(v.start, v.end) for v in said if v.kind in ("email", "phone")]
-        needs = {v.kind for v in said if v.kind in ("time", "date", "phone", "email")}
+        stated = V.extract(text, self.now)
+        inside = [(v.start, v.end) for v in stated if v.kind in ("email", "phone")]
+        needs = {v.kind for v in stated if v.kind in ("time", "date", "phone", "email")}
         self._pin_ok = not needs & {"time", "date"}  # a claim's own day or time tells a weekly meeting apart
         mentions = [m for m in detect(text, self.index) if m.kind in ("name", "pronoun", "definite")
                     and V.free(inside, m.start, m.end) and (m.kind != "name" or self._names_a_thing(m))]
@@ -251,13 +252,13 @@ class Verifier:
             if m.kind == "name":
                 heard = m.text
                 trim(m)
-                said = whole_name(text, m)
-                m.candidates = [c for c in self._same_numbers(m) if spelled_alike(said, self.kg.label(c[0]))]
+                whole = whole_name(text, m)
+                m.candidates = [c for c in self._same_numbers(m) if spelled_alike(whole, self.kg.label(c[0]))]
                 # The name as heard, before trimming, first: its article may be part of it ("The
                 # Hidden Cartographer" is not the "Hidden Cartographer" beside it).
-                exact = ([(iri, 1.0) for iri, _ in m.candidates if norm(self.kg.label(iri)) == norm(heard)]
-                         or [(iri, 1.0) for iri, _ in m.candidates if norm(self.kg.label(iri)) == norm(said)])
-                m.candidates = exact or m.candidates
+                as_said = ([(iri, 1.0) for iri, _ in m.candidates if norm(self.kg.label(iri)) == norm(heard)]
+                           or [(iri, 1.0) for iri, _ in m.candidates if norm(self.kg.label(iri)) == norm(whole)])
+                m.candidates = as_said or m.candidates
                 self._qualify(m, text)
         mentions = [m for m in mentions if m.kind != "name" or m.candidates]
         anchors: list[tuple[Mention, list[str]]] = []
@@ -272,10 +273,10 @@ class Verifier:
                 iri = self._resolve(tuple(m.value or ("thing",)), needs)
                 if iri:
                     anchors.append((m, [iri]))
-        for m in YOU.finditer(text):
+        for you in YOU.finditer(text):
             speaker = self._speaker()
             if speaker:
-                anchors.append((Mention(m.group(0), m.start(), m.end(), "first_person"), [speaker]))
+                anchors.append((Mention(you.group(0), you.start(), you.end(), "first_person"), [speaker]))
         spans = [(m.start, m.end) for m, _ in anchors] + [(m.start, m.end) for m in mentions if m.kind == "name"]
         # A number right after a capitalized word belongs to a name ("Office 115", "Apollo 13").
         values = [v for v in V.extract(text, self.now, spans)
@@ -295,8 +296,8 @@ class Verifier:
             unknown = [u for u in unknown if not any(m.text == u for m in exact)]
         if not anchors:
             if unknown:
-                return Judgement("nei", reason=f"'{unknown[0]}' is not in the KG", unknown=tuple(unknown))
-            return self._from_dialogue(text) or Judgement("nei", reason="names nothing the KG knows")
+                return Judgement(Verdict.NEI, reason=f"'{unknown[0]}' is not in the KG", unknown=tuple(unknown))
+            return self._from_dialogue(text) or Judgement(Verdict.NEI, reason="names nothing the KG knows")
         implicit = self.links.implicit_argument(anchors, values, unknown, blank)
         if implicit is not None:
             anchors.append((Mention("", 0, 0, "definite", entity=implicit), [implicit]))
@@ -314,7 +315,7 @@ class Verifier:
         for _, combo_iris in anchors:
             if len(combo_iris) == 1:
                 self.context.append(combo_iris[0])
-            elif best.verdict == "supported":
+            elif best.verdict == Verdict.SUPPORTED:
                 # A weekly meeting told apart by one value ("Design Review from 15:30") stays that
                 # meeting for the reply's next claims ("... in Meeting Room Omega").
                 hit = next((x for kf in best.evidence for x in (kf.fact.s, kf.fact.o) if x in combo_iris), None)
@@ -325,7 +326,7 @@ class Verifier:
         said = [(m.start, c[0]) for m, c in anchors if m.end > m.start and len(c) == 1 and m.kind != "first_person"]
         if said:  # the next claim's "it" is most likely what this one is about: its subject, said first
             self.context.append(min(said)[1])
-        if best.verdict == "nei" and not best.evidence:
+        if best.verdict == Verdict.NEI and not best.evidence:
             return self._from_dialogue(text) or best
         return best
 
@@ -337,7 +338,7 @@ class Verifier:
         if avail is not None:
             return negate(avail) if negated else avail
         if NONE.search(blank):
-            return Judgement("nei", reason="says what there is not; the KG lists what there is")
+            return Judgement(Verdict.NEI, reason="says what there is not; the KG lists what there is")
         said = r.said = self.links.stated(blank, ents) | implied
         cues = self.links.cues(blank, ents) | implied | said
         support: list[KFact] = []
@@ -348,7 +349,7 @@ class Verifier:
                 and any(m.kind == "name" for m, _ in anchors)):  # "You are Mei Nguyen."
             turn = self._intro_turn()
             if turn is not None:
-                return Judgement("supported", reason="the user said so", extra=turn)
+                return Judgement(Verdict.SUPPORTED, reason="the user said so", extra=turn)
 
         # Each value must be a value of a thing the claim names.
         unplaced: list[V.Value] = []
@@ -367,12 +368,12 @@ class Verifier:
         # Each thing the claim names must be connected to another one, or carry one of its values
         # ("X ends at 10, just before Y starts at 10").
         if len(ents) >= 2:
-            found = {b: self.links.connect(b, ents, cues, r, said) for b in ents}
+            connected = {b: self.links.connect(b, ents, cues, r, said) for b in ents}
             for b in ents:
-                support.extend(found[b])
+                support.extend(connected[b])
             linked = {x for kf in support for x in (kf.fact.s, kf.fact.o)}
             for b in ents:
-                if found[b] or b in valued or b in linked:
+                if connected[b] or b in valued or b in linked:
                     continue
                 clash = self.links.entity_clash(b, ents, cues, first_verb(blank) is None, r, said)
                 if clash:
@@ -406,16 +407,16 @@ class Verifier:
         if path is not None:
             j = path
         elif contra:
-            j = Judgement("contradicted", [k for k, _ in contra], reason=contra[0][1], supported=len(support))
+            j = Judgement(Verdict.CONTRADICTED, [k for k, _ in contra], reason=contra[0][1], supported=len(support))
         elif missing:
-            j = Judgement("nei", support, reason=f"the KG has nothing on {', '.join(repr(x) for x in missing[:3])}"
+            j = Judgement(Verdict.NEI, support, reason=f"the KG has nothing on {', '.join(repr(x) for x in missing[:3])}"
                           + (" here" if support else ""), unknown=tuple(invented))
         elif support:
-            j = self._only(r, ents, support) or Judgement("supported", support, reason="the KG says " + self.kg.say(
+            j = self._only(r, ents, support) or Judgement(Verdict.SUPPORTED, support, reason="the KG says " + self.kg.say(
                 support[0]), supported=len(support))
         else:
-            j = Judgement("nei", reason="nothing in the claim the KG could confirm")
-        if negated and j.verdict != "nei":
+            j = Judgement(Verdict.NEI, reason="nothing in the claim the KG could confirm")
+        if negated and j.verdict != Verdict.NEI:
             j = negate(j)
         return j
 
@@ -444,28 +445,28 @@ class Verifier:
                     for b in targets:
                         found = self.links.connect(b, [x, b], said, step, said)
                         if found:
-                            return Judgement("supported", [kf1] + found, reason="the KG says " + " and ".join(
+                            return Judgement(Verdict.SUPPORTED, [kf1] + found, reason="the KG says " + " and ".join(
                                 self.kg.say(k) for k in [kf1] + found[:1]), supported=2)
                         clash = self.links.wrong_value(x, b, step, said)
                         if clash:
-                            return Judgement("contradicted", [kf1, clash[0]],
+                            return Judgement(Verdict.CONTRADICTED, [kf1, clash[0]],
                                              reason=f"the KG says {self.kg.say(kf1)}; {clash[1]}")
                     if not targets and not values:  # "The creator of nachos worked as a maître d'"
                         worded, clash = self.values.text_value([x], step)
                         if worded:
-                            return Judgement("supported", [kf1] + worded[:1], reason="the KG says " + " and ".join(
+                            return Judgement(Verdict.SUPPORTED, [kf1] + worded[:1], reason="the KG says " + " and ".join(
                                 self.kg.say(k) for k in [kf1] + worded[:1]), supported=2)
                         if clash:
-                            return Judgement("contradicted", [kf1, clash[0]],
+                            return Judgement(Verdict.CONTRADICTED, [kf1, clash[0]],
                                              reason=f"the KG says {self.kg.say(kf1)}; {clash[1]}")
                     for v in values:
                         found = self.values.value_support(v, [x], said, step)
                         if found:
-                            return Judgement("supported", [kf1] + found, reason="the KG says " + " and ".join(
+                            return Judgement(Verdict.SUPPORTED, [kf1] + found, reason="the KG says " + " and ".join(
                                 self.kg.say(k) for k in [kf1] + found[:1]), supported=2)
                         clash = self.values.value_clash(v, [x], said, step, said)
                         if clash:
-                            return Judgement("contradicted", [kf1, clash[0]],
+                            return Judgement(Verdict.CONTRADICTED, [kf1, clash[0]],
                                              reason=f"the KG says {self.kg.say(kf1)}; {clash[1]}")
         return None
 
@@ -492,7 +493,7 @@ class Verifier:
             more = [o for o in slot.others if o not in ents]
             if more:
                 names = ", ".join(self.kg.label(o) for o in more[:4])
-                return Judgement("contradicted", [kf], reason=f"the KG lists more than that: also {names}",
+                return Judgement(Verdict.CONTRADICTED, [kf], reason=f"the KG lists more than that: also {names}",
                                  supported=len(support))
         return None
 
@@ -514,7 +515,7 @@ class Verifier:
                 continue
             said = content_words(turn)
             if len(words & said) >= 0.8 * len(words):
-                return Judgement("supported", reason="the user said so",
+                return Judgement(Verdict.SUPPORTED, reason="the user said so",
                                  extra=Evidence(text=turn, source="dialogue", turn=i, speaker="user"))
         return None
 
