@@ -72,7 +72,7 @@ def _said_why_stopped(run: BoundedQuery):
     except KeyboardInterrupt:
         run.outcome.stopped = "interrupted"
         raise
-    except Exception:
+    except Exception:  # any failure ends the stream; recorded so the closing line says why, then re-raised
         run.outcome.stopped = "error"
         raise
 

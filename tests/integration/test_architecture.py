@@ -1,7 +1,8 @@
 """The house rules of docs/design.md, "Layout and layers", checked rather than hoped for: the import contract of
-pyproject.toml (layers, no Textual below the app, forbidden imports, no cycles), modules under 600 lines, no class
-of the app spread over several modules, and every stage of the pipeline found in `engine/stages/` under its own
-name."""
+pyproject.toml (layers, no Textual below the app, forbidden imports, no cycles), the linters (ruff over the
+repository, mypy over engine, kgstore and rules, both configured in pyproject.toml), modules under 600 lines, no
+class of the app spread over several modules, and every stage of the pipeline found in `engine/stages/` under its
+own name."""
 
 from __future__ import annotations
 
@@ -19,6 +20,18 @@ def test_the_import_contract_holds():
     done = subprocess.run([str(lint), "--no-cache"], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
     assert "0 broken" in done.stdout
+
+
+def test_ruff_finds_nothing():
+    ruff = Path(sys.executable).with_name("ruff")
+    done = subprocess.run([str(ruff), "check", "--no-cache", "."], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
+
+
+def test_mypy_finds_nothing():
+    done = subprocess.run([sys.executable, "-m", "mypy", "--no-incremental", "--cache-dir", "/dev/null"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
 
 
 def test_no_module_outside_data_and_tests_is_over_600_lines():
