@@ -155,7 +155,12 @@ def add_config_options(parser: ArgumentParser) -> None:
             continue
         flag = meta.get("flag") or "--" + f.name.replace("_", "-")
         kwargs: dict[str, Any] = {"dest": f.name, "default": argparse.SUPPRESS, "help": meta["help"]}
-        default = f.default if f.default is not MISSING else f.default_factory()  # type: ignore[misc]
+        if f.default is not MISSING:
+            default = f.default
+        elif f.default_factory is not MISSING:
+            default = f.default_factory()
+        else:
+            raise TypeError(f"Config.{f.name} has no default")
         if isinstance(default, bool):
             kwargs["action"] = "store_true"
         elif meta.get("files"):

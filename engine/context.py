@@ -13,7 +13,7 @@ from typing import Any, Protocol
 from engine.config import Config
 from engine.events import EventSink, StageFinished, StageStarted, ignore
 from engine.state import TurnState
-from kgstore.terms import Fact, Neighborhood
+from kgstore.terms import Fact, LabelEntry, LoadReport, Neighborhood
 
 
 class Background(Protocol):
@@ -28,6 +28,7 @@ class Background(Protocol):
     def neighborhood(self, seeds: Iterable[str], hops: int = 1, cap: int = 2000) -> Neighborhood: ...
     def query(self, sparql: str) -> list[dict[str, str]] | bool: ...
     def count(self, graph: str | None = None) -> int: ...
+    def label_entries(self) -> list[LabelEntry]: ...
 
 
 class Store(Background, Protocol):
@@ -38,6 +39,17 @@ class Store(Background, Protocol):
     def update(self, sparql_update: str) -> None: ...
     def probability(self, fact: Fact, graph: str | None = None) -> float | None: ...
     def remove_graph(self, graph: str) -> None: ...
+    def load(self, path: str, format: str | None = None, *,
+             progress: Callable[[int], None] | None = None) -> LoadReport: ...
+
+
+def select(source: Background, sparql: str) -> list[dict[str, str]]:
+    """The rows of a SELECT query: `query` answers an ASK with a bool, which no caller of this
+    one sends."""
+    rows = source.query(sparql)
+    if isinstance(rows, bool):
+        raise TypeError(f"not a SELECT query: {sparql[:80]}")
+    return rows
 
 
 class Cancelled(Exception):

@@ -117,7 +117,8 @@ def overview(ctx, examples: int = EXAMPLES) -> Overview:
         picked.append((question(label, row["l"]), row["l"], kinds[0] if kinds else ""))
     # One question per kind of thing first (a person's, an event's, a film's), then the rest.
     seen_types: set[str] = set()
-    first, rest = [], []
+    first: list[str] = []
+    rest: list[str] = []
     for q, _, kind in picked:
         (rest if kind in seen_types else first).append(q)
         seen_types.add(kind)

@@ -48,6 +48,13 @@ class Mention:
     # A plural mention's entities, taken together ("them" after a reply that named two people)
     together: list[str] = field(default_factory=list)
 
+    @property
+    def node(self) -> str:
+        """`iri`, which observe gives every mention of a turn before anything links it."""
+        if self.iri is None:
+            raise ValueError(f"mention {self.text!r} has no node in the dialogue graph")
+        return self.iri
+
 
 @dataclass
 class Derived:

@@ -73,7 +73,8 @@ def read_bounded(path: str, what: str, cap: int | None = None, timeout: float | 
         deadline = time.monotonic() + timeout
         poller = select.poll()
         poller.register(fd, select.POLLIN)
-        chunks, size = [], 0
+        chunks: list[bytes] = []
+        size = 0
         while True:
             if not stat.S_ISREG(mode):
                 remaining = deadline - time.monotonic()
@@ -190,7 +191,8 @@ def ntriples_parts(path: str, n: int) -> list[tuple[int, bytes | None]]:
     data = Path(path).read_bytes()
     if b"_:" in data:
         return [(0, None)]
-    parts, start, lines = [], 0, 0
+    parts: list[tuple[int, bytes | None]] = []
+    start = lines = 0
     for k in range(1, n + 1):
         end = len(data) if k == n else data.find(b"\n", max(start, len(data) * k // n)) + 1 or len(data)
         if end > start:

@@ -53,7 +53,9 @@ def busy() -> bool:
 
 
 def is_update(text: str) -> bool:
-    return bool(_UPDATE.match(text, _PROLOGUE.match(text).end()))
+    prologue = _PROLOGUE.match(text)
+    assert prologue is not None  # the pattern matches the empty string too
+    return bool(_UPDATE.match(text, prologue.end()))
 
 
 def shape(text: str) -> tuple[int, bool]:
@@ -217,7 +219,8 @@ class BoundedQuery:
     def rows(self, idle: float | None = None) -> Iterator[dict[str, str] | None]:
         """Rows as they come, each a dict variable -> IRI, "_:id" or a literal's lexical form.
         With `idle`, None comes whenever no row came for that long (a table can print then)."""
-        if self.head() is None or self._head.boolean is not None:
+        head = self.head()
+        if head is None or head.boolean is not None:
             self._finish()
             return
         try:

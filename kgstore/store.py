@@ -196,9 +196,11 @@ class KGStore:
         pending = list(self._store.quads_for_pattern(None, NamedNode(KGC_PENDING_LOAD), None, meta))
         for q in pending:
             # a marker without this store's key was not written by kgchat: it says nothing
-            if q.object.value.startswith(self._key + " "):
+            if isinstance(q.object, Literal) and q.object.value.startswith(self._key + " ") \
+                    and isinstance(q.subject, NamedNode | BlankNode):
                 self._store.remove_graph(q.subject)
             self._store.remove(q)
+        assert self.path is not None  # only a store on disk has anything to recover
         for orphan in Path(self.path).glob("bulk-*.sst"):
             orphan.unlink(missing_ok=True)
         if pending:  # the deletions go to disk first, so that the compaction can drop what they delete
@@ -206,7 +208,7 @@ class KGStore:
             self._store.optimize()
             # RocksDB deletes the now obsolete log of those deletions (often larger than the
             # data they delete) only when the store is opened again
-            self._store = None
+            del self._store
             self._store = Store(self.path)
 
     def pending_marker(self, graph: NamedNode, path: str) -> Quad:
@@ -300,7 +302,8 @@ class KGStore:
                 if not claim(g):
                     return None
                 before = len(self._store)
-                parts = ntriples_parts(path, self.bulk_workers) if fmt == "ntriples" else [(0, None)]
+                parts: list[tuple[int, bytes | None]] = \
+                    ntriples_parts(path, self.bulk_workers) if fmt == "ntriples" else [(0, None)]
                 self._bulk_parts(path, fmt, parts, g, progress)
             else:
                 mapper = GraphMapper(path, target, name, restore=restore)
@@ -309,7 +312,9 @@ class KGStore:
                     quads = (Quad(q.subject, q.predicate, q.object, NamedNode(target)) for q in parsed) if forced_graph \
                         else mapper.quads(parsed)
                     while chunk := list(itertools.islice(quads, self.bulk_chunk)):
-                        if not all(claim(g) for g in {q.graph_name for q in chunk}):
+                        # the forced graph and the mapper only ever name named graphs
+                        named = {q.graph_name for q in chunk if isinstance(q.graph_name, NamedNode)}
+                        if not all(claim(g) for g in named):
                             undo()
                             return None
                         self._store.bulk_extend(chunk)
@@ -345,13 +350,17 @@ class KGStore:
         reporting = threading.Lock()  # callers get one progress call at a time, as with one stream
 
         def load(i: int, first_line: int, data: bytes | None) -> None:
-            def seen(n: int) -> None:
-                with reporting:
-                    done[i] = n
-                    progress(sum(done))
+            seen: Callable[[int], None] | None = None
+            if progress is not None:
+                report = progress
+
+                def seen(n: int) -> None:
+                    with reporting:
+                        done[i] = n
+                        report(sum(done))
 
             try:
-                with bulk_stream(path, data, seen if progress else None) as source:
+                with bulk_stream(path, data, seen) as source:
                     self._store.bulk_load(input=source, format=OX_FORMATS[fmt], base_iri=base_iri(path), to_graph=graph)
             except SyntaxError as exc:
                 exc.lineno = (exc.lineno or 1) + first_line
@@ -409,7 +418,8 @@ class KGStore:
         best = None
         for q in self._store.quads_for_pattern(None, NamedNode(RDF_REIFIES), triple, g):
             for pq in self._store.quads_for_pattern(q.subject, NamedNode(KGC_PROBABILITY), None, q.graph_name):
-                best = max(best or 0.0, float(pq.object.value))
+                if isinstance(pq.object, Literal):
+                    best = max(best or 0.0, float(pq.object.value))
         return best
 
     def remove_graph(self, graph: str) -> None:
@@ -428,13 +438,17 @@ class KGStore:
     def dump(self, graph: str | None = None) -> bytes:
         """The store as N-Quads, or one graph's triples as N-Triples (export, serving elsewhere)."""
         if graph is None:
-            return self._store.dump(format=OX_FORMATS["nquads"])
-        return self._store.dump(format=OX_FORMATS["ntriples"], from_graph=NamedNode(graph))
+            data = self._store.dump(format=OX_FORMATS["nquads"])
+        else:
+            data = self._store.dump(format=OX_FORMATS["ntriples"], from_graph=NamedNode(graph))
+        assert data is not None  # given no `output` to write to, dump returns the bytes
+        return data
 
     def count(self, graph: str | None = None) -> int:
         if graph is None:
             return len(self._store)
         rows = self._store.query(f"SELECT (COUNT(*) AS ?n) WHERE {{ GRAPH {NamedNode(graph)} {{ ?s ?p ?o }} }}")
+        assert isinstance(rows, QuerySolutions)  # a SELECT
         return int(next(iter(rows))["n"].value)
 
     def graphs(self) -> list[tuple[str, int]]:
@@ -508,6 +522,7 @@ class KGStore:
         """The predicates of the background's edges (cached until a write)."""
         if self._relations is None:
             rows = self.query(f'SELECT DISTINCT ?p WHERE {{ GRAPH ?g {{ ?s ?p ?o }} FILTER(STRSTARTS(STR(?g), "{GRAPH_BG}")) }}')
+            assert isinstance(rows, list)  # a SELECT
             self._relations = sorted(row["p"] for row in rows)
         return self._relations
 

@@ -394,7 +394,7 @@ def detect_names(text: str, index: LabelIndex, tokens: list[Token] | None = None
     # spans by their first token: the ones inside a span are found in its own few tokens, not by
     # a scan of all of them (a text repeating one name thousands of times was quadratic)
     by_start: dict[int, list[tuple[int, int]]] = defaultdict(list)
-    position = {}
+    position: dict[tuple[int, int], int] = {}
     for i, span in enumerate(by_span):
         by_start[span[0]].append(span)
         position[span] = i
@@ -405,7 +405,7 @@ def detect_names(text: str, index: LabelIndex, tokens: list[Token] | None = None
             continue
         cands = sorted(by_span[span].items(), key=lambda kv: -kv[1][0])
         # Candidates from overlapping shorter spans join in (the same name heard partly).
-        inside = sorted((o for k in range(*span) for o in by_start[k] if o != span and o[1] <= span[1]), key=position.get)
+        inside = sorted((o for k in range(*span) for o in by_start[k] if o != span and o[1] <= span[1]), key=position.__getitem__)
         for other in inside:
             for iri, v in by_span[other].items():
                 if iri not in by_span[span]:
@@ -444,7 +444,7 @@ def detect(text: str, index: LabelIndex) -> list[Mention]:
             # "the first one", "the second meeting": a definite noun phrase with a position
             head = lower[i + 1]
             if head == "one" or head in TYPE_NOUNS:
-                kinds = ANY_KIND if head == "one" else (TYPE_NOUNS[head],)
+                kinds: tuple[str, ...] = ANY_KIND if head == "one" else (TYPE_NOUNS[head],)
                 s, e = tokens[i - 1].start, tokens[i + 1].end
                 out.append(Mention(text=text[s:e], start=s, end=e, kind="definite", value=kinds))
                 i += 2

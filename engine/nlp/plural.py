@@ -33,5 +33,5 @@ def link(mentions: list[Mention], links: dict[str, list[tuple[str, float]]],
             group = by_kind.get(kind, [])
             if len(group) >= 2:
                 m.together = list(group)
-                links[m.iri] = [(e, P) for e in group]
+                links[m.node] = [(e, P) for e in group]
                 break

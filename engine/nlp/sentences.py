@@ -9,6 +9,7 @@ rather than like triples.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from datetime import date, time
 from functools import cache
 
@@ -273,6 +274,11 @@ def _class_names(iris: list[str], background) -> dict[str, str]:
     return out
 
 
+def _verbatim(text: str) -> Callable[[re.Match[str]], str]:
+    """A re.sub replacement that is `text` as is (a label's backslashes are not escapes)."""
+    return lambda _: text
+
+
 def _told_apart(c: Candidate, plain: dict[str, str], told: dict[str, str]) -> str:
     """A rule's sentence names its entities by their plain labels; a same-named one gets its
     distinguishing suffix there too, so "Michael Okafor organizes Staff Meeting" says which."""
@@ -281,7 +287,7 @@ def _told_apart(c: Candidate, plain: dict[str, str], told: dict[str, str]) -> st
     for iri in dict.fromkeys(args):
         name, full = plain.get(iri), told.get(iri)
         if name and full and full != name:
-            text = re.sub(rf"(?<!\w){re.escape(name)}(?![\w(]| \()", lambda _, full=full: full, text, count=1)
+            text = re.sub(rf"(?<!\w){re.escape(name)}(?![\w(]| \()", _verbatim(full), text, count=1)
     return text
 
 

@@ -99,17 +99,17 @@ def gather(state: TurnState, ctx: TurnContext) -> None:
     derived = [derived_candidate(d) for d in state.derived]
     # Every entity node of the kept facts gets its node fact; untyped ones fall back to a label fact.
     for c in edges + derived:
-        for iri in (c.fact.s, None if c.fact.o_literal else c.fact.o):
-            if iri and iri not in nodes:
-                nodes[iri] = Candidate(fact=Fact(iri, RDFS_LABEL, "", o_literal=True), hop=c.hop)
+        for end in (c.fact.s, None if c.fact.o_literal else c.fact.o):
+            if end and end not in nodes:
+                nodes[end] = Candidate(fact=Fact(end, RDFS_LABEL, "", o_literal=True), hop=c.hop)
     for iri in seeds:
         nodes.setdefault(iri, Candidate(fact=Fact(iri, RDFS_LABEL, "", o_literal=True), hop=0))
     # A node's hop is its distance from the seeds: the nearest fact that reaches it.
     distance = {iri: 0 for iri in seeds}
     for c in edges + derived:
-        for iri in (c.fact.s, None if c.fact.o_literal else c.fact.o):
-            if iri and iri not in seeds:
-                distance[iri] = min(distance.get(iri, c.hop), c.hop)
+        for end in (c.fact.s, None if c.fact.o_literal else c.fact.o):
+            if end and end not in seeds:
+                distance[end] = min(distance.get(end, c.hop), c.hop)
     for iri, c in nodes.items():
         c.hop = distance.get(iri, c.hop)
     state.candidates = derived + edges + list(nodes.values())

@@ -18,7 +18,7 @@ import re
 from datetime import datetime
 
 from engine import meeting
-from engine.context import TurnContext, stage
+from engine.context import TurnContext, select, stage
 from engine.nlp import mentions as detect_mentions
 from engine.nlp import timeexpr
 from engine.state import Mention, SystemTurn, TurnState
@@ -73,9 +73,14 @@ def write_mentions(ctx: TurnContext, session_id: str, turn: int, mentions: list[
 
 
 def session_speaker(ctx: TurnContext, session_id: str) -> str | None:
-    rows = ctx.store.query(f"SELECT ?e WHERE {{ GRAPH <{vocab.dialogue_graph(session_id)}> {{ "
-                           f"<{vocab.session_node(session_id)}> <{vocab.KGC_SPEAKER_ENTITY}> ?e }} }} LIMIT 1")
+    rows = select(ctx.store, f"SELECT ?e WHERE {{ GRAPH <{vocab.dialogue_graph(session_id)}> {{ "
+                             f"<{vocab.session_node(session_id)}> <{vocab.KGC_SPEAKER_ENTITY}> ?e }} }} LIMIT 1")
     return rows[0]["e"] if rows else None
+
+
+def _turn_node(state: TurnState) -> str:
+    """The turn's node: run() writes it first; a caller that did not gets the same IRI."""
+    return state.turn_iri or vocab.turn_node(state.session_id, state.turn)
 
 
 def set_session_speaker(ctx: TurnContext, session_id: str, entity: str, turn_iri: str) -> None:
@@ -179,7 +184,7 @@ def introduce_speaker(ctx: TurnContext, state: TurnState) -> None:
         person = named and _known_person(ctx, named.text, [named])
         if person and person != state.speaker_entity:
             state.speaker_entity = person
-            set_session_speaker(ctx, state.session_id, person, state.turn_iri)
+            set_session_speaker(ctx, state.session_id, person, _turn_node(state))
         return
     start, end, name = intro
     inside = [m for m in state.mentions if m.kind == "name" and m.start < end and start < m.end]
@@ -188,7 +193,7 @@ def introduce_speaker(ctx: TurnContext, state: TurnState) -> None:
         person = _titled_person(ctx, name, inside)
     if person is None:
         current = state.speaker_entity and ctx.store.label(state.speaker_entity)
-        if current and set(name.lower().split()) <= set(current.lower().split()):
+        if current and state.speaker_entity and set(name.lower().split()) <= set(current.lower().split()):
             person = state.speaker_entity  # "my name is Karen" from Karen Hill
         else:
             person = new_person(ctx, state.session_id, name)
@@ -197,7 +202,7 @@ def introduce_speaker(ctx: TurnContext, state: TurnState) -> None:
         state.mentions.sort(key=lambda m: (m.start, m.end))
     if person != state.speaker_entity:
         state.speaker_entity = person
-        set_session_speaker(ctx, state.session_id, person, state.turn_iri)
+        set_session_speaker(ctx, state.session_id, person, _turn_node(state))
 
 
 OWN_OFFICE = re.compile(r"\bmy\s+(?:new\s+|own\s+|current\s+)?office\b", re.I)
@@ -223,7 +228,7 @@ def new_person(ctx: TurnContext, session_id: str, name: str) -> str:
 
 def earlier_time(ctx: TurnContext, session_id: str, turn: int) -> timeexpr.TimeValue | None:
     """The last time a user turn before `turn` named (what "then" means)."""
-    rows = ctx.store.query(f"""SELECT ?i ?v WHERE {{ GRAPH <{vocab.dialogue_graph(session_id)}> {{
+    rows = select(ctx.store, f"""SELECT ?i ?v WHERE {{ GRAPH <{vocab.dialogue_graph(session_id)}> {{
         ?t <{vocab.KGC_INDEX}> ?i ; <{vocab.KGC_SPEAKER}> "user" ; <{vocab.KGC_HAS_MENTION}> ?m .
         ?m <{vocab.KGC_KIND}> "time" ; <{vocab.KGC_VALUE}> ?v ; <{vocab.KGC_START}> ?s }} FILTER(?i < {turn}) }}
         ORDER BY DESC(?i) DESC(?s) LIMIT 1""")

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 
 from engine import meeting
-from engine.context import TurnContext, stage
+from engine.context import TurnContext, select, stage
 from engine.events import Linked
 from engine.nlp import plural
 from engine.nlp.kinds import entity_kind
@@ -77,7 +77,7 @@ class RecentLink:
 def recent_links(ctx: TurnContext, session_id: str, turn: int) -> list[RecentLink]:
     """What the mentions of the last ten turns referred to, with the stored probabilities."""
     graph = vocab.dialogue_graph(session_id)
-    rows = ctx.store.query(
+    rows = select(ctx.store,
         f"""SELECT ?idx ?m ?e ?kind ?start WHERE {{ GRAPH <{graph}> {{
               ?t <{vocab.KGC_INDEX}> ?idx ; <{vocab.KGC_HAS_MENTION}> ?m . ?m <{vocab.KGC_REFERS_TO}> ?e ;
               <{vocab.KGC_KIND}> ?kind ; <{vocab.KGC_START}> ?start }}
@@ -145,10 +145,10 @@ def build_program(ctx: TurnContext, rules: RuleSet, inp: TurnInput, *, whole_kg:
     # Earlier links: the evidence recency rules build on.
     links = recent_links(ctx, inp.session_id, inp.turn)
     for link in links:
-        m = Atom.of(link.mention)
-        prog.fact("mention", m, turn_atom(link.turn))
-        prog.fact("mention_kind", m, Atom.plain(link.kind))
-        prog.prob_fact(link.p, "linked", m, ent(link.entity))
+        earlier = Atom.of(link.mention)
+        prog.fact("mention", earlier, turn_atom(link.turn))
+        prog.fact("mention_kind", earlier, Atom.plain(link.kind))
+        prog.prob_fact(link.p, "linked", earlier, ent(link.entity))
     listed = _listed(ctx, [k for k in links if k.turn == inp.turn - 1])
     for t, kind, n, e in listed:
         prog.fact("listed", turn_atom(t), Atom.plain(kind), n, ent(e))
@@ -159,10 +159,10 @@ def build_program(ctx: TurnContext, rules: RuleSet, inp: TurnInput, *, whole_kg:
     if inp.speaker_entity:
         prog.fact("speaker", ent(inp.speaker_entity))
 
-    index = label_index(ctx) if whole_kg else None
+    labels = label_index(ctx).labels if whole_kg else []
     linked = [m for m in inp.mentions if m.kind in LINKED_KINDS]
     for j, m in enumerate(linked):
-        ma = Atom.of(m.iri)
+        ma = Atom.of(m.node)
         prog.fact("new", ma)
         prog.fact("mention", ma, this_turn)
         prog.fact("string", ma, Atom.of(m.text))
@@ -177,11 +177,11 @@ def build_program(ctx: TurnContext, rules: RuleSet, inp: TurnInput, *, whole_kg:
         for k in kinds:
             prog.fact("wants_kind", ma, Atom.plain(k))
         for other in linked[:j]:
-            prog.fact("before", Atom.of(other.iri), ma)
+            prog.fact("before", Atom.of(other.node), ma)
         # Candidates far behind the best name match cannot win; the rules need not see them.
         cands = _program_candidates(m)
         if whole_kg and m.kind == "name":
-            cands = list(dict.fromkeys(iri for lab in index.labels for iri in lab.iris))
+            cands = list(dict.fromkeys(iri for lab in labels for iri in lab.iris))
         for iri in cands:
             prog.fact("candidate", ma, ent(iri))
         # Every candidate's own facts: a recurring "Methods Workshop" has one event per day, and
@@ -190,7 +190,7 @@ def build_program(ctx: TurnContext, rules: RuleSet, inp: TurnInput, *, whole_kg:
             seeds.setdefault(iri, None)
         prog.query("refers_to", ma, Var("E"))
     if whole_kg:
-        for lab in index.labels:
+        for lab in labels:
             for iri in lab.iris:
                 prog.fact("name", ent(iri), Atom.of(lab.text))
                 prog.fact("requested", ent(iri))  # the naive way: derive everything about everything
@@ -238,7 +238,7 @@ def derive_program(ctx: TurnContext, rules: RuleSet, inp: TurnInput,
         cands = links.get(m.iri or "")
         if not cands or m.kind not in LINKED_KINDS:
             continue
-        ma = Atom.of(m.iri)
+        ma = Atom.of(m.node)
         prog.fact("new", ma)
         best = _odds(cands[0][1])
         for e, p in cands:
@@ -282,7 +282,7 @@ def _chains(ctx: TurnContext, seeds: list[str]) -> list[Fact]:
     for step in range(CHAIN_STEPS + 1):
         nxt = []
         for node in frontier:
-            rows = ctx.background.query(f"SELECT ?p ?o WHERE {{ <{node}> ?p ?o . FILTER(isIRI(?o) && ?p IN ({preds})) }}")
+            rows = select(ctx.background, f"SELECT ?p ?o WHERE {{ <{node}> ?p ?o . FILTER(isIRI(?o) && ?p IN ({preds})) }}")
             for row in rows or []:
                 if step > 0 and row["p"] not in CHAIN_PREDICATES:
                     continue  # the class of a class is not the entity's
@@ -326,13 +326,14 @@ def _time_facts(prog: Program, inp: TurnInput, this_turn: Atom, *, slots: bool, 
     if not slots:
         return
     days_only = [tv for tv in times if tv.start is None]
-    with_time = [tv for tv in times if tv.start is not None]
-    for tv in with_time:
+    # the parser gives every start its end
+    spans = [(tv, tv.start, tv.end) for tv in times if tv.start is not None and tv.end is not None]
+    for tv, start, end in spans:
         text = Atom.of(tv.text(inp.now))
         if tv.part in PARTS:
-            prog.fact("part", tv.day.toordinal(), tv.start // 60, -(-tv.end // 60), text)
+            prog.fact("part", tv.day.toordinal(), start // 60, -(-end // 60), text)
         else:
-            prog.fact("slot", tv.day.toordinal(), tv.start, tv.end, text)
+            prog.fact("slot", tv.day.toordinal(), start, end, text)
     for tv in days_only:
         if tv.day not in (today, today + timedelta(days=1)):
             prog.fact("asked_day", tv.day.toordinal(), Atom.of(day_phrase(tv.day, today)))
@@ -428,12 +429,12 @@ def reason_turn(ctx: TurnContext, inp: TurnInput, budget_s: float, stats: list |
 
 
 def _prior_links(inp: TurnInput) -> dict[str, list[tuple[str, float]]]:
-    out = {}
+    out: dict[str, list[tuple[str, float]]] = {}
     for m in inp.mentions:
         if m.kind == "name" and m.candidates:
-            out[m.iri] = list(m.candidates)
+            out[m.node] = list(m.candidates)
         elif m.kind == "first_person" and inp.speaker_entity:
-            out[m.iri] = [(inp.speaker_entity, 1.0)]
+            out[m.node] = [(inp.speaker_entity, 1.0)]
     return out
 
 
@@ -504,7 +505,7 @@ def dialogue_links(ctx: TurnContext, state: TurnState, links: dict[str, list[tup
     office = _office_of(ctx, state.speaker_entity) if state.speaker_entity else None
     for m in state.mentions:
         if office and m.kind == "definite" and m.text.lower().startswith("my "):  # "my office"
-            links[m.iri] = [(office, EXACT_PRIOR)]
+            links[m.node] = [(office, EXACT_PRIOR)]
     meeting.link_and_fill(ctx, state, links, lambda iri: entity_kind(ctx, iri),
                           lambda: recent_links(ctx, state.session_id, state.turn))
 
@@ -547,7 +548,7 @@ def apply_links(ctx: TurnContext, session_id: str, mentions: list[Mention], link
             continue
         for e, p in cands[:KEEP_LINKS]:
             if p >= MIN_LINK_P:
-                ctx.store.add_probabilistic(Fact(m.iri, vocab.KGC_REFERS_TO, e), p, graph, rule=rule)
+                ctx.store.add_probabilistic(Fact(m.node, vocab.KGC_REFERS_TO, e), p, graph, rule=rule)
 
 
 def store_derived(ctx: TurnContext, session_id: str, derived: list[Derived]) -> None:

@@ -30,7 +30,11 @@ def needs_refining(checks: list[Check], fact_score: float | None, threshold: flo
     return any(c.verdict == "contradicted" for c in checks) or (fact_score is not None and fact_score < threshold)
 
 
-def _evidence_key(evidence: Evidence) -> tuple[str, str, str] | str | None:
+# What evidence and candidates are matched by: a fact's triple, or a sentence.
+Key = tuple[str, str, str] | str
+
+
+def _evidence_key(evidence: Evidence) -> Key | None:
     """What a verdict's evidence points at: its triple when it names one, else its sentence;
     None for evidence that is not knowledge (what someone said in the dialogue)."""
     if evidence.source == "dialogue":
@@ -38,13 +42,13 @@ def _evidence_key(evidence: Evidence) -> tuple[str, str, str] | str | None:
     return evidence.triple or evidence.text or None
 
 
-def _evidence_keys(evidence: Evidence) -> list:
+def _evidence_keys(evidence: Evidence) -> list[Key]:
     """The main evidence and the further triples the checker gave (`more`)."""
     found = [_evidence_key(evidence)] + [_evidence_key(e) for e in evidence.more]
     return [k for k in found if k is not None]
 
 
-def _keys(c: Candidate) -> set:
+def _keys(c: Candidate) -> set[Key]:
     return {c.fact.key, c.text}
 
 
@@ -57,19 +61,20 @@ def evidence_weights(facts: list[Candidate], checks: list[Check]) -> tuple[list[
             supporting.update(keys)
         elif check.verdict == "contradicted":
             contradicting.update(keys[:1])  # the fact the claim disagrees with
-    weights, pinned = [], set()
+    weights: list[float] = []
+    pinned: set[int] = set()
     for i, fact in enumerate(facts):
-        keys = _keys(fact)
-        if keys & contradicting:
+        fact_keys = _keys(fact)
+        if fact_keys & contradicting:
             pinned.add(i)
-        consistency = 1.0 if keys & supporting else UNTOUCHED
+        consistency = 1.0 if fact_keys & supporting else UNTOUCHED
         weights.append(max(fact.score, MIN_RELEVANCE) * consistency)
     return weights, pinned
 
 
 def _contradicting_facts(checks: list[Check], pool: list[Candidate]) -> list[Candidate]:
     """The facts the checker contradicted claims with, as candidates (from the pool when there)."""
-    by_key = {}
+    by_key: dict[Key, Candidate] = {}
     for c in pool:
         for k in _keys(c):
             by_key.setdefault(k, c)

@@ -130,6 +130,7 @@ class World:
     def calendar(self, owner, where: str) -> list[str]:
         """The event ids of a calendar; whole event objects not among `data.events` become events."""
         ids = []
+        ref: str | None
         for entry in self.listed(owner, "calendar", where) if isinstance(owner, dict) else []:
             if isinstance(entry, dict) and entry.get("id") is not None:
                 ref = str(entry["id"])

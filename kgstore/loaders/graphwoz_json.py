@@ -150,7 +150,8 @@ def read_dialogue_file(path: str) -> list[dict]:
         items = json_value(path, text)
         if not isinstance(items, list):
             raise LoadError(f"{path}: not a list of turns")
-        numbered = [(None, i, item) for i, item in enumerate(items)]
+        # (line number, None for a JSON list; index; turn)
+        numbered: list[tuple[int | None, int, object]] = [(None, i, item) for i, item in enumerate(items)]
     elif stripped.startswith("{") and _is_graphwoz(path, text):
         raise LoadError(f"{path}: this is a GraphWOZ file: choose a dialogue with --dialogue-id")
     else:
@@ -160,8 +161,8 @@ def read_dialogue_file(path: str) -> list[dict]:
                 continue
             numbered.append((number, len(numbered), json_value(path, line, number)))
     turns = []
-    for line, index, item in numbered:
-        where = f"line {line}" if line else f"item {index}"
+    for line_number, index, item in numbered:
+        where = f"line {line_number}" if line_number else f"item {index}"
         if not isinstance(item, dict) or not isinstance(item.get("text"), str):
             raise LoadError(f"{path}: {where}: each turn must be an object with a 'text' string")
         if item.get("speaker") not in SPEAKERS:

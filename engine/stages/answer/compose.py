@@ -101,7 +101,7 @@ def facts_about_question(state: TurnState) -> list[Candidate]:
     return sorted(out.values(), key=rank)
 
 
-def select(facts: list[Candidate], asked: set[str] = frozenset()) -> list[Candidate]:
+def select(facts: list[Candidate], asked: set[str] | frozenset[str] = frozenset()) -> list[Candidate]:
     """The best fact and the other values of its relation (so a list answer is whole); then,
     unless the question names that relation (`asked`: its words, and so has its answer), the
     next best few."""

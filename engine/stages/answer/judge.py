@@ -44,7 +44,7 @@ def invented(checks: list[Check], dialogue: str) -> list[str]:
 
 
 def replacement_reason(checks: list[Check], response: str, error: str, facts: list[Candidate],
-                       asked: set[str] = frozenset(), dialogue: str | None = None) -> str:
+                       asked: set[str] | frozenset[str] = frozenset(), dialogue: str | None = None) -> str:
     """Why `--answer auto` does not show the model's reply, or "" to show it. `dialogue`: what
     the user said so far, for a turn that looks something up (names from there are not
     invented); None for small talk, where a name the KG lacks is no answer passed off."""

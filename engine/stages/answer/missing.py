@@ -3,6 +3,8 @@ names it has), or no fact of the relation it asks for (with what it does have)."
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from engine.context import TurnContext
 from engine.focus import focused
 from engine.nlp.answer_type import asked_records
@@ -135,7 +137,7 @@ def lacking_relation(state: TurnState, ctx: TurnContext) -> str:
     return max(named, key=lambda n: n[0])[1]
 
 
-def missing_text(what: str, about: list[str], closest: str, relations: list[str] = ()) -> str:
+def missing_text(what: str, about: list[str], closest: str, relations: Sequence[str] = ()) -> str:
     """`relations`: what the KG does have about the entities, by relation."""
     subject = " and ".join(about)
     text = (f"I found no fact on “{what}” about {subject} in the knowledge graph." if what and subject

@@ -148,7 +148,7 @@ def _said(reply: str, value: str) -> bool:
     if value and value in norm:
         return True
     date = re.fullmatch(r"\w+ (\d{1,2}) (\w+) (\d{4})", value)  # "wednesday 20 february 1957"
-    return bool(date) and date.group(3) in norm and f"{date.group(1)} {date.group(2)}" in norm
+    return date is not None and date.group(3) in norm and f"{date.group(1)} {date.group(2)}" in norm
 
 
 def missing_from(reply: str, state: TurnState, background) -> str:

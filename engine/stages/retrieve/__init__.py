@@ -23,7 +23,6 @@ prize and lead the selection (`with_paths`): the chain from the named entity to 
 
 from __future__ import annotations
 
-from collections.abc import Hashable
 from dataclasses import dataclass, field
 
 from engine.context import TurnContext, stage
@@ -51,11 +50,15 @@ class Selection:
     bridging: list[str] = field(default_factory=list)
 
 
-def _node(value: str, literal: bool) -> Hashable:
+# A node of the PCST graph: an IRI, or a literal value kept apart from any IRI spelled the same.
+Node = str | tuple[str, str]
+
+
+def _node(value: str, literal: bool) -> Node:
     return ("lit", value) if literal else value
 
 
-def _name(node: Hashable) -> str:
+def _name(node: Node) -> str:
     return node[1] if isinstance(node, tuple) else node
 
 
@@ -101,16 +104,16 @@ def select_pcst(candidates: list[Candidate], k: int, cap: int, prizes: dict | No
         edge_p = pcst.adaptive_prizes([c.score for c in edges], t, s, k, ratio, top, gate=gate, no_entry=barred,
                                       ungated=_past_the_gate(edges) if gate and edges else ())
     if on_paths:
-        top = max(edge_p, default=0.0) or 1.0
-        edge_p = [top if c.fact.key in on_paths else p for c, p in zip(edges, edge_p, strict=False)]
+        best = max(edge_p, default=0.0) or 1.0
+        edge_p = [best if c.fact.key in on_paths else p for c, p in zip(edges, edge_p, strict=False)]
     if prizes is not None:
         node_p = _capped_by_edges(node_ids, node_facts, node_p, edges, edge_p)
-    node_prizes = {i: p for i, p in zip(node_ids, node_p, strict=False) if p > 0}
+    node_prizes: dict[Node, float] = {i: p for i, p in zip(node_ids, node_p, strict=False) if p > 0}
     graph = [(_node(c.fact.s, False), _node(c.fact.o, c.fact.o_literal), p) for c, p in zip(edges, edge_p, strict=False)]
     sub = pcst.solve(node_prizes, graph)
     sub = pcst.cap_subgraph(sub, graph, cap, node_prizes)
     chosen = sorted((edges[i] for i in sub.edges), key=lambda c: -c.score)
-    degree: dict[Hashable, int] = {}
+    degree: dict[Node, int] = {}
     for i in sub.edges:
         for end in {graph[i][0], graph[i][1]}:
             degree[end] = degree.get(end, 0) + 1

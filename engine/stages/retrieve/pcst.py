@@ -9,28 +9,32 @@ hold bridging nodes of no prize of their own.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Generic, TypeVar
 
 import numpy as np
 
+# A node: whatever the caller names them with (retrieve: an IRI, or a literal's tagged value).
+N = TypeVar("N", bound=Hashable)
+
 
 @dataclass
-class Subgraph:
-    nodes: list[Hashable]
+class Subgraph(Generic[N]):
+    nodes: list[N]
     edges: list[int]  # indices into the edge list given to `solve`
 
 
-def solve(node_prizes: dict[Hashable, float], edges: Sequence[tuple[Hashable, Hashable, float]],
-          edge_cost: float = 1.0, costs: Sequence[float] | None = None) -> Subgraph:
+def solve(node_prizes: Mapping[N, float], edges: Sequence[tuple[N, N, float]],
+          edge_cost: float = 1.0, costs: Sequence[float] | None = None) -> Subgraph[N]:
     """The PCST over nodes (with prizes; a node absent from the dict has none) and edges
     `(u, v, prize)` with cost `edge_cost` each (or `costs[i]`), split in halves."""
     from pcst_fast import pcst_fast
 
-    index: dict[Hashable, int] = {}
-    names: list[Hashable] = []
+    index: dict[N, int] = {}
+    names: list[N] = []
 
-    def idx(node: Hashable) -> int:
+    def idx(node: N) -> int:
         if node not in index:
             index[node] = len(names)
             names.append(node)
@@ -61,7 +65,7 @@ def solve(node_prizes: dict[Hashable, float], edges: Sequence[tuple[Hashable, Ha
         return Subgraph([best], [])
     vertices, _ = pcst_fast(pairs, prizes, half, -1, 1, "gw", 0)
     chosen_edges = sorted(int(v) - n for v in vertices if v >= n)
-    nodes: dict[Hashable, None] = {}
+    nodes: dict[N, None] = {}
     for v in vertices:
         if v < n:
             nodes.setdefault(names[int(v)], None)
@@ -72,8 +76,8 @@ def solve(node_prizes: dict[Hashable, float], edges: Sequence[tuple[Hashable, Ha
     return Subgraph(list(nodes), chosen_edges)
 
 
-def cap_subgraph(sub: Subgraph, edges: Sequence[tuple[Hashable, Hashable, float]], cap: int,
-                 node_prizes: dict[Hashable, float] | None = None) -> Subgraph:
+def cap_subgraph(sub: Subgraph[N], edges: Sequence[tuple[N, N, float]], cap: int,
+                 node_prizes: Mapping[N, float] | None = None) -> Subgraph[N]:
     """Shrink to at most `cap` edges, keeping it connected: drop the cheapest edge that hangs
     off a leaf (or closes a cycle) until it fits, and the leaf node with it unless it has a prize
     of its own that another edge still holds."""
@@ -82,7 +86,7 @@ def cap_subgraph(sub: Subgraph, edges: Sequence[tuple[Hashable, Hashable, float]
     prizes = node_prizes or {}
     kept = list(sub.edges)
     while len(kept) > cap:
-        degree: dict[Hashable, int] = {}
+        degree: dict[N, int] = {}
         for e in kept:
             u, v, _ = edges[e]
             degree[u] = degree.get(u, 0) + 1
@@ -94,7 +98,7 @@ def cap_subgraph(sub: Subgraph, edges: Sequence[tuple[Hashable, Hashable, float]
             removable = kept
         drop = min(removable, key=lambda e: (edges[e][2], -e))
         kept.remove(drop)
-    touched: dict[Hashable, None] = {}
+    touched: dict[N, None] = {}
     for e in kept:
         touched.setdefault(edges[e][0], None)
         touched.setdefault(edges[e][1], None)

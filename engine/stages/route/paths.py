@@ -239,7 +239,7 @@ def enumerate_paths(graph: Graph, start: str, hops: int = 2, max_paths: int = 30
     first, by `first_order`)."""
     found: dict[Signature, Found] = {}
     for c, fwd in graph.steps(start):
-        sig = ((c.fact.p, fwd),)
+        sig: Signature = ((c.fact.p, fwd),)
         found.setdefault(sig, Found(start, sig, [c.p_label])).add([c])
     firsts = sorted(found.values(), key=lambda f: -(first_order(f.labels[0]) if first_order else 0.0))
     cut = len(found) > max_paths
@@ -467,7 +467,7 @@ def typer(candidates: list[Candidate]) -> Callable[[Found], str]:
             k = value_type(c, not forward, people, classes)
             if k:
                 counts[k] = counts.get(k, 0) + 1
-        known[id(f)] = max(counts, key=counts.get) if counts else ""
+        known[id(f)] = max(counts, key=counts.__getitem__) if counts else ""
         return known[id(f)]
 
     return kind
