@@ -78,8 +78,9 @@ class World:
         where = f"data.{key}[{index}]: "
         if not isinstance(item, dict):
             raise load_error(self.path, f"dialogue {self.did}: {where}must be an object", dialogue_line(self.text, self.did))
-        for field in [f for f, v in item.items() if v is None or (isinstance(v, float) and v != v)]:
-            # NaN or null where a value belongs (the published files have a few): no such fact
+        for field in [f for f, v in item.items() if f != "name" and (v is None or (isinstance(v, float) and v != v))]:
+            # NaN or null where a value belongs (the published files have a few): no such fact; a
+            # record without a name of its own is no record, and the error below says so
             self.warn(f"{where}'{field}' is {'null' if item[field] is None else 'NaN'}: skipped")
             item = {f: v for f, v in item.items() if f != field}
         require(item, "name", self.path, self.text, self.did, where)
