@@ -3,6 +3,7 @@ wait for the app's workers instead of sleeping."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 from tests.support.fakes import ScriptedLLM
@@ -53,3 +54,16 @@ def plain(widget) -> str:
 def remember_encoder(app: KGChatApp, shared: dict) -> None:
     if app.session is not None and "encoder" in app.session.ctx.resources:
         shared.setdefault("encoder", app.session.ctx.resources["encoder"])
+
+
+async def settle(app: KGChatApp) -> None:
+    """Wait until no worker of the app runs. Unlike `wait_for_complete`, a worker that a newer one
+    of its exclusive group cancelled (the first screen drawn again after a load) is no failure;
+    any other failure of a worker still is."""
+    from textual.worker import WorkerCancelled, WorkerState
+
+    while running := [w for w in app.workers if w.state in (WorkerState.PENDING, WorkerState.RUNNING)]:
+        done = await asyncio.gather(*(w.wait() for w in running), return_exceptions=True)
+        failed = [e for e in done if isinstance(e, BaseException) and not isinstance(e, WorkerCancelled)]
+        if failed:
+            raise failed[0]

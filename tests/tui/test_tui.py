@@ -16,7 +16,7 @@ pytest.importorskip("textual")
 
 from textual.widgets import DataTable, Input  # noqa: E402
 
-from tests.support.app import ask, make_app, plain, ready, remember_encoder  # noqa: E402
+from tests.support.app import ask, make_app, plain, ready, remember_encoder, settle  # noqa: E402
 from tests.support.office import NOW, REPLY  # noqa: E402
 from tui.app import KGChatApp  # noqa: E402
 from tui.main import app_config  # noqa: E402
@@ -161,7 +161,7 @@ async def test_load_kg_good_then_broken_from_the_picker(kg_file, shared):
         await ready(app, pilot)
         before = app.status.kg_size
         app.load_files([str(good)])
-        await app.workers.wait_for_complete()
+        await settle(app)
         await pilot.pause()
         assert app.status.kg_size == before + 2
         assert any(isinstance(n, Notice) and "more.nt" in str(n.render()) for n in app.query(Notice))
@@ -173,7 +173,7 @@ async def test_load_kg_good_then_broken_from_the_picker(kg_file, shared):
         picker.query_one(Input).value = str(broken)
         picker.query_one(Input).focus()
         await pilot.press("enter")
-        await app.workers.wait_for_complete()
+        await settle(app)
         await pilot.pause()
         assert store.count() == quads  # nothing changed
         assert app.status.kg_size == before + 2
@@ -191,7 +191,7 @@ async def test_one_load_at_a_time_and_the_bar_goes_when_it_ends(kg_file, shared)
         app.load_files([str(more)])
         assert bar.has_class("visible")
         app.load_files([str(more)])  # while the first one runs
-        await app.workers.wait_for_complete()
+        await settle(app)
         await pilot.pause()
         warnings = [n.message for n in app._notifications if n.severity == "warning"]
         assert "Wait for the current load to finish." in warnings
@@ -199,7 +199,7 @@ async def test_one_load_at_a_time_and_the_bar_goes_when_it_ends(kg_file, shared)
         assert len(loaded) == 1
         assert not bar.has_class("visible")
         app.load_files([str(more)])  # the next load is welcome again
-        await app.workers.wait_for_complete()
+        await settle(app)
         await pilot.pause()
         assert len([n for n in app.query(Notice) if "loaded more.nt" in str(n.render())]) == 2
 
@@ -511,7 +511,7 @@ async def test_brackets_in_an_error_are_shown_as_text(kg_file, shared):
     async with app.run_test(size=(100, 30)) as pilot:
         await ready(app, pilot)
         app.load_files([str(bad)])
-        await app.workers.wait_for_complete()
+        await settle(app)
         await pilot.pause()
         errors = [n for n in app._notifications if n.severity == "error"]
         assert errors and "[draft] broken.ttl" in errors[-1].message and not errors[-1].markup
