@@ -24,8 +24,8 @@ ANSWER_TYPES = (PLACE, TIME, NUMBER, PERSON, ORGANIZATION)
 _ASKS: tuple[tuple[re.Pattern, tuple[str, ...]], ...] = (
     (re.compile(r"\bhow (many|much)\b|\bhow (big|large|old|tall|long|far|heavy|high)\b|\bwhat (number|amount|size)\b"
                 r"|\bnumber of\b|\bpopulation\b|\bcapacity\b"), (NUMBER,)),
-    (re.compile(r"\bwhen\b|\bwhat (time|date|day|year|month)\b|\bwhich (day|date|year|month)\b|\bwhat's the date\b"
-                r"|\bin (what|which) year\b|\bwhat hour\b"), (TIME,)),
+    (re.compile(r"\bwhen\b|\bwhat (time(?! ?zone)|date|day|year|month)\b|\bwhich (day|date|year|month)\b|\bwhat's the date\b"
+                r"|\bin (what|which) year\b|\bwhat hour\b|\bdate of\b|\bbirthday\b"), (TIME,)),
     (re.compile(r"\bwhere\b|\b(what|which) (place|city|town|country|room|venue|stadium|ground|location|building"
                 r"|region|state|village)\b|\bin (what|which) (city|town|country|room|place)\b"
                 r"|\bhome ?town\b|\bbirthplace\b|\bplace of birth\b|\bheadquarters\b|\bwhereabouts\b"), (PLACE,)),

@@ -114,6 +114,22 @@ def test_the_asked_type_picks_between_relations_that_read_alike(tmp_path):
     assert steps(when.paths[0]) == [("date of birth", True)]
 
 
+
+def test_a_path_whose_values_cannot_be_the_asked_type_is_no_answer(tmp_path):
+    """Words alike are not enough: "When was Quay Park built?" reads like "built by", but a person
+    is no date, and "How much does Ann cost?" is not answered by the club she plays for."""
+    store = kg(tmp_path, "kg.ttl", FOOTBALL + f"""@prefix ex: <{FB}> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+ex:quay ex:builtBy ex:carl . ex:builtBy rdfs:label "built by" .
+ex:ann ex:price ex:rovers . ex:price rdfs:label "price" .
+""")
+    assert ask(store, FB + "quay", "Who built Quay Park?").paths[0].values == ["Carl Dunn"]
+    assert ask(store, FB + "quay", "When was Quay Park built?").paths == []
+    assert ask(store, FB + "ann", "How much does Ann Berg cost?").paths == []
+    # A date of birth for "when", whatever else reads like "born"; a year founded for "what year".
+    assert steps(ask(store, FB + "ann", "What is Ann Berg's date of birth?").paths[0]) == [("date of birth", True)]
+    assert ask(store, FB + "rovers", "In what year was Harbour Rovers founded?").paths[0].values == ["1901"]
+
 FILMS_CSV = """head,relation,tail,tail_type
 Tide Film,director,Dara Quinlan,
 Lantern Film,director,Dara Quinlan,

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from engine.stages.route.kinds import ENTITY_VALUE, clashes, typer
 from engine.state import Candidate, PathStep, RelationPath
 from kgstore.terms import Fact
 
@@ -335,7 +336,9 @@ def score_paths(found: list[Found], part: Part, sims: dict[str, np.ndarray],
         kind = value_type(f) if part.types else ""
         if part.borrowed and kind not in part.types:
             continue  # "When" of "Who wrote it and when": only a date answers it
-        if kind:
+        if clashes(kind, part.types):
+            continue  # "When was it first made?" is not answered by who made it, however alike the words
+        if kind and kind != ENTITY_VALUE:
             score += w.type_bonus if kind in part.types else -w.type_bonus
         out.append(Scored(f, score, 0, plural))
     return out
@@ -442,35 +445,6 @@ def usable_for(question: str) -> Callable[[Candidate], bool]:
                 and (not is_name_noise(c.p_label, key, question) or recorded(c.p_label, key) in records))
 
     return usable
-
-
-def typer(candidates: list[Candidate]) -> Callable[[Found], str]:
-    """The type of a path's values ("place", "time", "person" ...), read from its end facts."""
-    from engine.nlp.answer_type import persons, value_type
-    from engine.nlp.sentences import TYPE_PREDICATES
-
-    about: dict[str, list[Candidate]] = {}
-    for c in candidates:
-        about.setdefault(c.fact.s, []).append(c)
-    classes = {c.fact.s: c.o_label for c in candidates if c.fact.p in TYPE_PREDICATES}
-    known: dict[int, str] = {}
-
-    def kind(f: Found) -> str:
-        if id(f) in known:
-            return known[id(f)]
-        forward = f.signature[-1][1]
-        ends = [chain[-1] for chain in f.chains[:8]]
-        values = {c.fact.o if forward else c.fact.s for c in ends}
-        people = persons([c for v in values for c in about.get(v, ())])  # only the values' own facts
-        counts: dict[str, int] = {}
-        for c in ends:
-            k = value_type(c, not forward, people, classes)
-            if k:
-                counts[k] = counts.get(k, 0) + 1
-        known[id(f)] = max(counts, key=counts.__getitem__) if counts else ""
-        return known[id(f)]
-
-    return kind
 
 
 @dataclass

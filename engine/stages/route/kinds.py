@@ -1,0 +1,57 @@
+"""The kind of value a relation path leads to ("place", "time", "person" ...), and which kinds
+cannot answer which questions."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from engine.state import Candidate
+
+if TYPE_CHECKING:
+    from engine.stages.route.paths import Found
+
+ENTITY_VALUE = "entity"  # a path's values are entities of no known type: not a date nor a number
+_MEASURE = re.compile(r"^\W*\d")  # a label that is a number or a date (an entity minted for a value)
+
+
+def clashes(kind: str, asked: set[str]) -> bool:
+    """Can a value of this kind not answer a question asking for these types? A date or a number
+    is never an entity. (Not the other way round: "where" and "who" also open relative clauses,
+    "the city where X died", so they say less surely what the question asks.)"""
+    from engine.nlp.answer_type import NUMBER, ORGANIZATION, PERSON, PLACE, RECORD, TIME
+
+    return bool(kind and asked and asked <= {TIME, NUMBER}
+                and kind in (PERSON, PLACE, ORGANIZATION, RECORD, ENTITY_VALUE))
+
+
+def typer(candidates: list[Candidate]) -> Callable[[Found], str]:
+    """The type of a path's values ("place", "time", "person" ...), read from its end facts."""
+    from engine.nlp.answer_type import persons, value_type
+    from engine.nlp.sentences import TYPE_PREDICATES
+
+    about: dict[str, list[Candidate]] = {}
+    for c in candidates:
+        about.setdefault(c.fact.s, []).append(c)
+    classes = {c.fact.s: c.o_label for c in candidates if c.fact.p in TYPE_PREDICATES}
+    known: dict[int, str] = {}
+
+    def kind(f: Found) -> str:
+        if id(f) in known:
+            return known[id(f)]
+        forward = f.signature[-1][1]
+        ends = [chain[-1] for chain in f.chains[:8]]
+        values = {c.fact.o if forward else c.fact.s for c in ends}
+        people = persons([c for v in values for c in about.get(v, ())])  # only the values' own facts
+        counts: dict[str, int] = {}
+        for c in ends:
+            k = value_type(c, not forward, people, classes)
+            if k:
+                counts[k] = counts.get(k, 0) + 1
+        entities = not counts and ends and all(not (forward and c.fact.o_literal) and not _MEASURE.match(
+            c.o_label if forward else c.s_label) for c in ends)
+        known[id(f)] = max(counts, key=counts.__getitem__) if counts else (ENTITY_VALUE if entities else "")
+        return known[id(f)]
+
+    return kind
