@@ -78,6 +78,19 @@ def _pair_measures(a: str, b: str) -> tuple[float, int, int, int, int]:
     return jw, lev, lcs, shared, missing
 
 
+# A name word typed with a capital stands for a label's word only this alike: a typed name whose
+# word differs wholly ("Karin" for "Henrik") is someone else's, however alike the whole names read
+# (a transcript's words may be misheard beyond that).
+NAME_WORD_ALIKE = 0.8
+
+
+def word_alike(word: str, others) -> float:
+    """The best Jaro-Winkler similarity of `word` to any of `others` (0 without any)."""
+    from rapidfuzz.distance import JaroWinkler
+
+    return max((JaroWinkler.similarity(word, o) for o in others), default=0.0)
+
+
 def _close_word(a: str, b: str) -> bool:
     from rapidfuzz.distance import Levenshtein
 

@@ -22,7 +22,7 @@ from engine.nlp.timeexpr import MONTHS, WEEKDAYS
 from engine.state import Mention
 from kgstore import vocab
 from kgstore.errors import BadInput, RemoteUnavailable
-from rules.similarity import measures, norm
+from rules.similarity import NAME_WORD_ALIKE, measures, norm, word_alike
 
 # Words that never start a name match on their own (they may sit inside a full label).
 STOPWORDS = frozenset("""
@@ -329,7 +329,9 @@ def _name_hits(tokens: list[Token], index: LabelIndex) -> list[_Hit]:
                         jw = measures(text, lab.norm)[0]
                         if jw > best[2]:
                             best = (a, b, jw)
-                if best[2] >= 0.88 and best[1] - best[0] == len(lab.words):
+                if best[2] >= 0.88 and best[1] - best[0] == len(lab.words) and all(  # "Karin" is no typo of "Henrik"
+                        not t.text[:1].isupper() or word_alike(t.norm, words - covered) >= NAME_WORD_ALIKE
+                        for t in tokens[best[0]:start] + tokens[end:best[1]]):
                     start, end, score = best[0], best[1], best[2]
                 else:
                     said = {w: tokens[j] for j in range(start, end) for w in matches[j] if w in words}
