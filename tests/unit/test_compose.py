@@ -373,3 +373,26 @@ ex:english rdfs:label "English" . ex:felipe rdfs:label "Felipe Gallagher" .
                     refine_steps=0)
     state = Session.open(config, llm=ScriptedLLM(["-"])).user_turn("in what tongue is the unfinished ledger")
     assert state.answer_source != "not_found" and "English" in state.shown_reply
+
+
+def test_with_no_relation_path_a_fact_under_even_odds_is_no_answer():
+    """Before the model: a question about one named entity that no relation path reads like, whose
+    best fact is less likely than not its answer, is "not found"; a likelier fact is left to answer."""
+    from datetime import datetime
+    from types import SimpleNamespace
+
+    from engine.stages.answer.missing import MISSING_P, relation_missing
+    from engine.state import Mention, TurnState
+
+    text = "What is Ann Berg's shoe size?"
+    start = text.index("Ann Berg")
+    state = TurnState(session_id="s", turn=1, text=text, now=datetime(2026, 3, 4),
+                      mentions=[Mention("Ann Berg", start, start + 8, "name", entity="ex:ann")])
+    ctx = SimpleNamespace(config=Config(scorer="learned"))
+    unsure = fact("ex:ann", "ex:playsFor", "ex:rovers", "Ann Berg plays for Harbour Rovers", score=0.3,
+                  s_label="Ann Berg", o_label="Harbour Rovers", p_label="plays for")
+    assert MISSING_P >= 0.5 > unsure.score
+    assert relation_missing(state, ctx, [unsure], MISSING_P)
+    likely = fact("ex:ann", "ex:height", "1.7", "Ann Berg: height 1.7", score=0.6, s_label="Ann Berg",
+                  o_label="1.7", p_label="height")
+    assert not relation_missing(state, ctx, [unsure, likely], MISSING_P)
