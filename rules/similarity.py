@@ -113,3 +113,21 @@ def _longest_common_substring(a: str, b: str) -> int:
 
 def measures(mention: str, name: str) -> tuple[float, int, int, int, int]:
     return _pair_measures(norm(mention), norm(name))
+
+
+# Endings of the adjective and noun forms of a field's name: mathematic-al / mathematic-s,
+# biolog-ical / biolog-y, philosoph-ical / philosoph-y.
+_FORM_ENDING = re.compile(r"(?:ically|ical|ics|ic|al|ies|y|ist|ists|s)$")
+
+
+def word_stem(word: str) -> str:
+    return _FORM_ENDING.sub("", word)
+
+
+def max_edits(word: str) -> int:
+    return 0 if len(word) <= 3 else (1 if len(word) <= 6 else 2)
+
+
+def trigrams(word: str) -> set[str]:
+    w = f" {word} "
+    return {w[i:i + 3] for i in range(len(w) - 2)}

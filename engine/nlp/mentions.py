@@ -18,11 +18,12 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from engine.nlp.minilm import common_words
+from engine.nlp.plural import plural_of
 from engine.nlp.timeexpr import MONTHS, WEEKDAYS
 from engine.state import Mention
 from kgstore import vocab
 from kgstore.errors import BadInput, RemoteUnavailable
-from rules.similarity import NAME_WORD_ALIKE, measures, norm, word_alike
+from rules.similarity import NAME_WORD_ALIKE, max_edits, measures, norm, trigrams, word_alike, word_stem
 
 # Words that never start a name match on their own (they may sit inside a full label).
 STOPWORDS = frozenset("""
@@ -92,24 +93,6 @@ def tokenize(text: str) -> list[Token]:
     return out
 
 
-# Endings of the adjective and noun forms of a field's name: mathematic-al / mathematic-s,
-# biolog-ical / biolog-y, philosoph-ical / philosoph-y.
-_FORM_ENDING = re.compile(r"(?:ically|ical|ics|ic|al|ies|y|ist|ists|s)$")
-
-
-def word_stem(word: str) -> str:
-    return _FORM_ENDING.sub("", word)
-
-
-def _max_edits(word: str) -> int:
-    return 0 if len(word) <= 3 else (1 if len(word) <= 6 else 2)
-
-
-def _trigrams(word: str) -> set[str]:
-    w = f" {word} "
-    return {w[i:i + 3] for i in range(len(w) - 2)}
-
-
 @dataclass
 class _Label:
     norm: str
@@ -145,7 +128,7 @@ class LabelIndex:
         self.grams: dict[str, list[str]] = defaultdict(list)
         for w in self.by_word:
             if len(w) >= 4:
-                for g in _trigrams(w):
+                for g in trigrams(w):
                     self.grams[g].append(w)
         self.n = max(len(self.labels), 1)
         self.classes = classes or {}  # normalized class label -> class IRI
@@ -185,9 +168,9 @@ class LabelIndex:
         from rapidfuzz.distance import Levenshtein
 
         out = [(word, 0)] if word in self.by_word else []
-        k = _max_edits(word)
+        k = max_edits(word)
         if k:
-            grams = _trigrams(word)
+            grams = trigrams(word)
             counts: dict[str, int] = defaultdict(int)
             for g in grams:
                 for w in self.grams.get(g, ()):
@@ -272,6 +255,8 @@ def _name_hits(tokens: list[Token], index: LabelIndex) -> list[_Hit]:
             continue
         if t.norm in index.by_word:  # heard as a word the labels use: take it as said
             close = [(t.norm, 0)]
+        elif singular := plural_of(t.norm, index.by_word):  # "politicians": the label's word, many
+            close = [(singular, 0)]
         elif t.norm in common_words():  # so is a common English word: "made" is not "male" misheard
             close = index.same_stem(t.norm)  # ... but "mathematical" is the Mathematics group
         else:  # misheard: keep only the closest spellings

@@ -1,6 +1,7 @@
-"""Plural reference: "them", "their", "these events" right after a turn that named several
-people (events, rooms) mean all of those together; after a turn that named one group, or one
-person, the linking rules decide as for any pronoun."""
+"""Plurals: a plural word of a label ("politicians" for the occupation "politician"); and plural
+reference: "them", "their", "these events" right after a turn that named several people
+(events, rooms) mean all of those together; after a turn that named one group, or one person,
+the linking rules decide as for any pronoun."""
 
 from __future__ import annotations
 
@@ -10,6 +11,17 @@ PRONOUNS = frozenset({"they", "them", "their", "theirs", "themselves"})
 DETERMINERS = frozenset({"these", "those", "the", "all"})
 ORDINALS = frozenset({"first", "second", "third", "fourth", "fifth", "last"})
 P = 0.9
+
+
+def plural_of(word: str, vocabulary) -> str:
+    """The word of `vocabulary` that `word` is the plural of ("desserts", "cities", "boxes"), or ""."""
+    if len(word) < 4 or not word.endswith("s") or word.endswith("ss"):
+        return ""
+    for singular in (word[:-3] + "y" if word.endswith("ies") else "", word[:-2] if word.endswith("es") else "",
+                     word[:-1]):
+        if singular and singular in vocabulary:
+            return singular
+    return ""
 
 
 def link(mentions: list[Mention], links: dict[str, list[tuple[str, float]]],
