@@ -342,3 +342,38 @@ def test_the_shared_relation_matcher_scores_every_label_against_every_span():
     assert m[0, 0] == pytest.approx(0.5) and m[0, 1] == 0.0
     assert m[1, 1] == pytest.approx(1.0) and m[1, 0] == 0.0
     assert match([], ["a"]).shape == (0, 1) and match(["a"], []).shape == (1, 0)
+
+
+DISHES = """head,relation,tail,tail_type
+Plum Tart,course,pudding,
+Fig Fool,course,pudding,
+Leek Soup,course,starter,
+Fig Fool,made by,Ada Lowe,
+Ada Lowe,occupation,pastry cook,
+"""
+
+
+def test_a_follow_up_asking_only_for_names_takes_the_one_relation_that_reaches_what_was_spoken_of(tmp_path):
+    """"Who are they?" after "Two dishes are puddings.": the pudding is reached by one relation
+    only, and what it is reached from is the answer, counted; a thing reached by several relations
+    is no guess."""
+    store = kg(tmp_path, "kg.csv", DISHES)
+    pudding = next(e.iri for e in store.label_entries() if e.text == "pudding")
+    out = ask(store, pudding, "And their names?", earlier="Yes, two of the dishes are puddings.")
+    assert steps(out.paths[0]) == [("course", False)] and sorted(out.paths[0].values) == ["Fig Fool", "Plum Tart"]
+    assert out.paths[0].asks_all
+    fool = next(e.iri for e in store.label_entries() if e.text == "Fig Fool")
+    assert ask(store, pudding, "And their names?").paths == []  # nothing was spoken of
+    assert ask(store, fool, "Who are they?", earlier="Two things are linked to it.").paths == []
+
+
+def test_a_plural_of_a_label_word_links_to_it():
+    from engine.nlp.mentions import LabelIndex, detect_names
+    from engine.nlp.plural import plural_of
+    from kgstore.terms import LabelEntry
+
+    index = LabelIndex([LabelEntry("pudding", "c:pudding"), LabelEntry("city", "c:city"), LabelEntry("box", "c:box")])
+    assert [(m.text, m.candidates[0][0]) for m in detect_names("Are there any puddings?", index)] == [
+        ("puddings", "c:pudding")]
+    assert plural_of("cities", index.by_word) == "city" and plural_of("boxes", index.by_word) == "box"
+    assert plural_of("glass", index.by_word) == "" and plural_of("puddingz", index.by_word) == ""

@@ -404,6 +404,27 @@ def choose(found: list[Found], parts: list[Part], matcher: Matcher, value_type: 
     return list(out.values())
 
 
+def only_way_in(candidates: list[Candidate], starts: dict[str, str], text: str, earlier: str,
+                w: Weights = WEIGHTS) -> list[Scored]:
+    """"Who are they?" after "Two people in it are politicians.": a follow-up that asks only for
+    names, about one entity spoken of that is reached by one relation only (the occupation of
+    people, the course type of dishes, a record or not): the things it is reached from."""
+    from engine.nlp.sentences import is_node_fact
+
+    if not earlier or not stems(text) <= _NAME_WORDS or len(starts) != 1:
+        return []
+    start = next(iter(starts))
+    inward = Graph()
+    for c in candidates:
+        if c.fact.o == start and not c.derived and not is_node_fact(c.fact) and c.p_label:
+            inward.add(c)
+    relations = {c.fact.p for c in inward.into.get(start, ())}
+    if len(relations) != 1:
+        return []
+    found, _ = enumerate_paths(inward, start, hops=1)
+    return [Scored(found[0], w.floor, 0, plural=True)]
+
+
 def relation_path(s: Scored, start_label: str, asks_all: bool, part: str = "") -> RelationPath:
     f = s.found
     chains, values, seen = [], [], set()
@@ -478,7 +499,7 @@ def search(candidates: list[Candidate], starts: dict[str, str], question: Questi
     if not parts and question.earlier:
         parts = parts_of(masked(question.earlier, question.names) + " " + text)
     if not parts:
-        return out
+        return _listed(out, only_way_in(candidates, starts, text, question.earlier, w), starts, question)
     graph = build_graph(candidates, usable_for(text))
     if one_hop and background is not None and any(p.described for p in parts):  # a chain may be asked
         out.extra, note = expand(graph, list(starts), parts, matcher, background, usable_for(text))
@@ -499,6 +520,12 @@ def search(candidates: list[Candidate], starts: dict[str, str], question: Questi
         # "And their names?" after "The band has four members.": the relation is in the turn before.
         retry = parts_of(masked(question.earlier, question.names) + " " + text)
         chosen = choose(found, retry, matcher, kind, w)
+    chosen = chosen or only_way_in(candidates, starts, text, question.earlier, w)
+    return _listed(out, chosen, starts, question, single=len(parts) == 1)
+
+
+def _listed(out: Search, chosen: list[Scored], starts: dict[str, str], question: Question, single=True) -> Search:
+    """The chosen paths with their values, and what the notes must say of them."""
     for s in chosen:
         many = len({end_of(c, s.found.start) for c in s.found.chains}) > 1
         path = relation_path(s, starts[s.found.start], question.asks_list or (s.plural and many), s.clause)
@@ -506,7 +533,7 @@ def search(candidates: list[Candidate], starts: dict[str, str], question: Questi
             out.notes.append(f"{_said(path)}: {path.cut}")
         out.paths.append(path)
     tied = [p for p in out.paths[1:] if p.score >= out.paths[0].score - TIE] if out.paths else []
-    if tied and len(parts) == 1:
+    if tied and single:
         out.notes.append("paths that read alike: " + "; ".join(_said(p) for p in [out.paths[0], *tied]))
     return out
 
