@@ -119,7 +119,6 @@ def relation_matcher(encoder) -> Matcher:
 class Span:
     text: str
     words: frozenset[int]  # positions of its content words: two steps need disjoint spans
-    plural: bool = False
     asked_noun: bool = False  # only the noun of "which city", "what instrument": the answer's kind
 
 
@@ -172,10 +171,7 @@ def spans_of(text: str, longest: int = 2) -> list[Span]:
     for n in range(1, longest + 1):
         for i in range(len(words) - n + 1):
             chunk = words[i:i + n]
-            last = chunk[-1].casefold()
-            out.append(Span(" ".join(chunk), frozenset(range(i, i + n)),
-                            plural=last.endswith("s") and not last.endswith(("ss", "us", "is")),
-                            asked_noun=n == 1 and i in asked))
+            out.append(Span(" ".join(chunk), frozenset(range(i, i + n)), asked_noun=n == 1 and i in asked))
     if len(words) > 1:
         out.append(Span(" ".join(text.replace(ENTITY, "it").split()), frozenset(range(len(words)))))
     return out
@@ -310,7 +306,6 @@ class Scored:
     found: Found
     score: float
     part: int
-    plural: bool = False
     clause: str = ""
 
 
@@ -318,7 +313,7 @@ def score_paths(found: list[Found], part: Part, sims: dict[str, np.ndarray],
                 value_type: Callable[[Found], str], w: Weights = WEIGHTS) -> list[Scored]:
     """Each path's score against one clause (`sims`: label -> similarity per span of it)."""
     out = []
-    fits: dict[tuple[str, ...], tuple[float, bool]] = {}  # many paths share their labels
+    fits: dict[tuple[str, ...], float] = {}  # many paths share their labels
     for f in found:
         key = tuple(f.labels)
         if key not in fits:
@@ -327,10 +322,10 @@ def score_paths(found: list[Found], part: Part, sims: dict[str, np.ndarray],
                 j = int(np.argmax(rows[0]))
                 # "In which league does it play?": the relation that the asked noun names goes first.
                 named = any(s.asked_noun and rows[0][k] >= rows[0][j] for k, s in enumerate(part.spans))
-                fits[key] = float(rows[0][j]) + (ASKED_NOUN_BONUS if named else 0.0), part.spans[j].plural
+                fits[key] = float(rows[0][j]) + (ASKED_NOUN_BONUS if named else 0.0)
             else:
                 fits[key] = _two_steps(rows[0], rows[1], part, w.hop_cost)
-        score, plural = fits[key]
+        score = fits[key]
         if score <= 0:
             continue
         kind = value_type(f) if part.types else ""
@@ -340,19 +335,19 @@ def score_paths(found: list[Found], part: Part, sims: dict[str, np.ndarray],
             continue  # "When was it first made?" is not answered by who made it, however alike the words
         if kind and kind != ENTITY_VALUE:
             score += w.type_bonus if kind in part.types else -w.type_bonus
-        out.append(Scored(f, score, 0, plural))
+        out.append(Scored(f, score, 0))
     return out
 
 
-def _two_steps(first: np.ndarray, second: np.ndarray, part: Part, hop_cost: float) -> tuple[float, bool]:
+def _two_steps(first: np.ndarray, second: np.ndarray, part: Part, hop_cost: float) -> float:
     """Both steps' fits less `hop_cost`: the first step on a span of the words that describe the
     middle entity, the second on a span outside them ("In which country is the city where X was
     born?": the asked noun names the second relation), each fit above `hop_cost`; 0 when no such
     pair exists."""
-    best, plural = 0.0, False
+    best = 0.0
     spans, inner = part.spans, part.described
     if not inner:
-        return best, plural
+        return best
     firsts = [j for j, s in enumerate(spans) if s.words <= inner]
     seconds = [j for j, s in enumerate(spans) if not s.words & inner]
     order_a = sorted(firsts, key=lambda j: -first[j])[:6]
@@ -362,9 +357,8 @@ def _two_steps(first: np.ndarray, second: np.ndarray, part: Part, hop_cost: floa
             fa, fb = float(first[a]), float(second[b])
             if spans[a].words & spans[b].words or min(fa, fb) <= hop_cost:
                 continue
-            if fa + fb - hop_cost > best:
-                best, plural = fa + fb - hop_cost, spans[b].plural
-    return best, plural
+            best = max(best, fa + fb - hop_cost)
+    return best
 
 
 @dataclass
@@ -422,7 +416,7 @@ def only_way_in(candidates: list[Candidate], starts: dict[str, str], text: str, 
     if len(relations) != 1:
         return []
     found, _ = enumerate_paths(inward, start, hops=1)
-    return [Scored(found[0], w.floor, 0, plural=True)]
+    return [Scored(found[0], w.floor, 0)]
 
 
 def relation_path(s: Scored, start_label: str, asks_all: bool, part: str = "") -> RelationPath:
@@ -528,7 +522,8 @@ def _listed(out: Search, chosen: list[Scored], starts: dict[str, str], question:
     """The chosen paths with their values, and what the notes must say of them."""
     for s in chosen:
         many = len({end_of(c, s.found.start) for c in s.found.chains}) > 1
-        path = relation_path(s, starts[s.found.start], question.asks_list or (s.plural and many), s.clause)
+        # Several values are all the answer, asked for as a list or not ("Who was born in X?").
+        path = relation_path(s, starts[s.found.start], question.asks_list or many, s.clause)
         if path.cut:
             out.notes.append(f"{_said(path)}: {path.cut}")
         out.paths.append(path)
