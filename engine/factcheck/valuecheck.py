@@ -21,7 +21,8 @@ from engine.factcheck.relations import (
 )
 from engine.factcheck.slots import Judgement, KFact, Reading, Slot
 from engine.nlp.timeexpr import hhmm
-from engine.relations import Relation, RelationMatcher, content_stems, glosses, relation_kind, unit_of
+from engine.nlp.units import unit_of
+from engine.relations import Relation, RelationMatcher, content_stems, glosses, relation_kind
 from engine.state import Evidence, Verdict
 
 FREE = re.compile(r"\b(?:free|available|open)\b", re.IGNORECASE)
