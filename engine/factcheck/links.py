@@ -18,6 +18,7 @@ from engine.factcheck.relations import (
 from engine.factcheck.slots import KFact, Reading, Slot
 from engine.nlp.sentences import TYPE_PREDICATES, sentence
 from engine.relations import MATCH_MIN, Relation, RelationMatcher, content_stems, glosses
+from rules.similarity import norm
 
 # Relations that put a place inside another (Wikidata: located in the administrative territorial
 # entity, country, part of, continent, located in/on physical feature).
@@ -343,4 +344,26 @@ class RelationChecks:
                 if b not in slot.others:
                     kf = slot.facts[0]
                     return kf, f"the KG says {self.kg.say(kf)}, not {self.kg.label(b)}"
+        return self._role_clash(b, ents, r, said)
+
+    def _role_clash(self, b: str, ents: list[str], r: Reading, said: AbstractSet[str]) -> tuple[KFact, str] | None:
+        """b is in the KG only ever the value of one relation (a course type, an occupation),
+        the claim names it (not an adjective of it: "spoke Italian" gives no place), states no
+        relation b could be the value of, and another thing of the claim holds one other value
+        of that relation: "Caesar salad is served as a main course" where the KG's course type
+        of it is starter."""
+        if not any(norm(r.text[x:y]) == norm(self.kg.label(b)) for x, y in r.where.get(b, ())):
+            return None
+        roles = {key for (key, direction), slot in self.kg.slots(b).items() if direction == "in" and not slot.literal
+                 and slot.facts[0].fact.p not in TYPE_PREDICATES}  # a thing may be of many classes
+        out = {key for (key, direction), slot in self.kg.slots(b).items() if direction == "out" and not slot.literal
+               and slot.facts[0].fact.p not in TYPE_PREDICATES}
+        if len(roles) != 1 or out or roles & said:
+            return None
+        key = next(iter(roles))
+        for a in ents:
+            slot = self.kg.slots(a).get((key, "out"))
+            if a != b and slot is not None and b not in slot.others and self.kg.single(slot, {key}):
+                kf = slot.facts[0]
+                return kf, f"the KG says {self.kg.say(kf)}, not {self.kg.label(b)}"
         return None

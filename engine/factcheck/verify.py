@@ -407,6 +407,8 @@ class Verifier:
                 missing = [x for x in missing if not any(x == self.kg.label(e) for e in ents) and norm(x) not in values_said]
             elif clash:
                 contra.append(clash)
+            elif (named_class := self.values.class_word(ents, r)) is not None:
+                contra.append(named_class)
         path = self._along_path(r, ents, values) if not support else None
         if path is not None:
             j = path

@@ -2,8 +2,9 @@
 capitalized word ("speaks Basque"), a nationality adjective for a country ("a Spanish dessert"),
 a class after an article ("is a dessert"), and a verb that says a value's relation while the
 two things it joins are joined by another one ("The Quiet Orbit recorded Glass Tides in 2019"),
-and a relation's own word that is also the name of a thing ("the kitchen manager", where
-"manager" is an occupation).
+a relation's own word that is also the name of a thing ("the kitchen manager", where
+"manager" is an occupation), and a thing or a word that the KG only ever holds as one relation's
+value ("a main course", "a professor") given to something that holds another.
 One small KG of a kitchen and a record shelf, with its own predicate names."""
 
 from __future__ import annotations
@@ -24,8 +25,20 @@ s:performer rdfs:label "performer" .
 s:dateRecorded rdfs:label "date recorded" .
 s:Dessert rdfs:label "dessert" .
 s:Album rdfs:label "album" .
-s:ines rdfs:label "Ines Arrieta" ; s:speaks "Basque", "Spanish" .
-s:joel rdfs:label "Joel Varga" ; s:speaks "Hungarian" .
+s:title rdfs:label "title" .
+s:courseType rdfs:label "course type" .
+s:birthPlace rdfs:label "birth place" .
+s:ines rdfs:label "Ines Arrieta" ; s:speaks "Basque", "Spanish" ; s:title "Professor" ; s:birthPlace s:portugal .
+s:joel rdfs:label "Joel Varga" ; s:speaks "Hungarian" ; s:title "Lecturer" ; s:birthPlace s:hungary .
+s:portugal rdfs:label "Portugal" .
+s:hungary rdfs:label "Hungary" .
+s:servedWith rdfs:label "served with" .
+s:gazpacho rdfs:label "Gazpacho" ; s:courseType s:starter ; s:servedWith s:bread, s:olives .
+s:bread rdfs:label "bread" .
+s:olives rdfs:label "olives" .
+s:paella rdfs:label "Paella" ; s:courseType s:mainCourse .
+s:starter rdfs:label "starter" .
+s:mainCourse rdfs:label "main course" .
 s:flan a s:Dessert ; rdfs:label "Crema Royale" ; s:originCountry s:spain .
 s:crepe a s:Dessert ; rdfs:label "Crepe Suzette" ; s:originCountry s:france .
 s:spain rdfs:label "Spain" .
@@ -89,3 +102,17 @@ def test_a_relation_s_word_that_names_a_thing_still_states_the_relation(kg):
     assert verdict(kg, "Ode Lanz is the kitchen manager of Bistro Lumen.") == "supported"
     assert verdict(kg, "Mara Quist is the kitchen manager of Bistro Lumen.") == "contradicted"  # the porter
     assert verdict(kg, "Mara Quist is the kitchen porter of Bistro Lumen.") == "supported"
+
+
+def test_a_thing_only_ever_a_value_of_one_relation_contradicts_another_value_of_it(kg):
+    assert verdict(kg, "Gazpacho is served as a main course.") == "contradicted"  # a starter
+    assert verdict(kg, "Paella is served as a main course.") != "contradicted"
+    # a nationality adjective is no place given as a value ("Portuguese" is a language here)
+    assert verdict(kg, "Joel Varga spoke Portuguese as well.") == "nei"
+
+
+def test_a_noun_the_kg_holds_as_words_of_a_one_valued_relation(kg):
+    assert verdict(kg, "Joel Varga is a professor.") == "contradicted"  # a lecturer
+    assert verdict(kg, "Ines Arrieta is a professor.") == "supported"
+    assert verdict(kg, "Joel Varga is a lecturer.") == "supported"
+    assert verdict(kg, "Joel Varga is a violinist.") == "nei"  # no title of anyone: nothing to tell
