@@ -29,13 +29,14 @@ API::
     m.rank(phrase, relations, value=None, kind=None) -> list[Match]    # best first
     m.best(phrase, relations, value=None, kind=None) -> Match | None   # the relation it states:
                                              # score >= MATCH_MIN and MARGIN ahead of the next
+    m.grid(labels, phrases) -> array         # rank's kind-free score of every label for every
+                                             # phrase, one encoder batch (a route's spans)
     Relation(label, key="", kind="")         # kind: a value kind below, "" when unknown
     relation_kind(label, value=None, datatype=None) -> str  # a relation's kind from its label and
                                              # one of its values (None: the value is an entity)
     value_kind(text) -> str                  # the kind of value a phrase carries or asks for
     fits(value_kind, relation_kind) -> bool | None         # None: nothing to tell
     quantity(text) -> Quantity | None        # "about an hour" -> 60 minutes, "415 km²", "3 t"
-    unit_of(label) -> Unit | None            # the unit a relation's label names ("cookingTimeMinutes")
     stem(word), content_stems(text), glosses(text)
 
 `value` is the value words of a claim when the caller has them apart from the phrase, `kind` the
@@ -61,6 +62,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+import numpy as np
+
+from engine.nlp.units import ROUGH, SCALE, UNITS, YEAR, unit_of
 from kgstore.vocab import split_words
 
 # The encoder's cosine between a phrase and a label that says nothing of it (~COS_FLOOR) and one
@@ -186,35 +190,6 @@ def glosses(text: str) -> str:
 
 # -- units and answer types -------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class Unit:
-    kind: str  # a value kind
-    factor: float  # how many of the kind's base unit one of it is (minutes, metres, m², kg, people)
-
-
-UNITS: dict[str, Unit] = {}
-for _names, _unit in (
-    ("second,seconds,sec,secs,s", Unit("duration", 1 / 60)),
-    ("minute,minutes,min,mins", Unit("duration", 1.0)),
-    ("hour,hours,hr,hrs,h", Unit("duration", 60.0)),
-    ("day,days", Unit("duration", 1440.0)),
-    ("week,weeks", Unit("duration", 10080.0)),
-    ("millimetre,millimetres,millimeter,millimeters,mm", Unit("length", 0.001)),
-    ("centimetre,centimetres,centimeter,centimeters,cm", Unit("length", 0.01)),
-    ("metre,metres,meter,meters,m", Unit("length", 1.0)),
-    ("kilometre,kilometres,kilometer,kilometers,km", Unit("length", 1000.0)),
-    ("mile,miles,mi", Unit("length", 1609.344)),
-    ("km²,km2,sq km,square kilometres,square kilometers", Unit("area", 1e6)),
-    ("m²,m2,square metres,square meters", Unit("area", 1.0)),
-    ("hectare,hectares,ha", Unit("area", 1e4)),
-    ("gram,grams,g", Unit("mass", 0.001)),
-    ("kilogram,kilograms,kilo,kilos,kg", Unit("mass", 1.0)),
-    ("tonne,tonnes,ton,tons,t", Unit("mass", 1000.0)),
-    ("pound,pounds,lb,lbs", Unit("mass", 0.45359237)),
-    ("euro,euros,eur,€,dollar,dollars,usd,$,£,gbp", Unit("money", 1.0)),
-):
-    for _n in _names.split(","):
-        UNITS[_n] = _unit
 # Nouns that make a number a count of things.
 COUNT_NOUNS = frozenset("""people persons person inhabitants residents citizens students pupils members employees staff
 workers spectators fans visitors listeners followers subscribers tracks songs albums books films pages chapters
@@ -239,13 +214,9 @@ _NUM = r"(?:\d[\d,]*(?:\.\d+)?|a|an|one|two|three|four|five|six|seven|eight|nine
 _WORD_NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
                  "nine": 9, "ten": 10, "twelve": 12, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50,
                  "half a": 0.5, "half an": 0.5, "a couple of": 2, "a few": 3}
-_SCALE = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "k": 1e3, "m": 1e6, "bn": 1e9}
 _UNIT_NAMES = "|".join(sorted((re.escape(u) for u in UNITS), key=len, reverse=True))
 _QUANTITY = re.compile(rf"(?<![\w.])({_NUM})(?:\s*(thousand|million|billion|bn)\b)?\s*({_UNIT_NAMES})(?![\w²])",
                        re.IGNORECASE)
-_ROUGH = re.compile(r"\b(?:about|around|roughly|approximately|approx\.?|nearly|almost|some|close to|circa|ca\.?|"
-                    r"just over|just under|over|under|more than|less than)\s*$|~\s*$", re.IGNORECASE)
-_YEAR = re.compile(r"(?<![\d,.])(?:1[0-9]{3}|20[0-9]{2})(?![\d,])")
 _DATE = re.compile(r"\b\d{4}-\d{2}(?:-\d{2})?\b|\b\d{1,2}(?:st|nd|rd|th)? (?:of )?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|"
                    r"oct|nov|dec)[a-z]*\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]* \d{1,4}\b", re.I)
 _CLOCK = re.compile(r"\b\d{1,2}[:.]\d{2}\b|\b\d{1,2}\s*(?:am|pm|a\.m\.|p\.m\.)(?![a-z])|\bo'clock\b", re.I)
@@ -296,8 +267,8 @@ def quantities(text: str) -> list[Quantity]:
         gap = text[m.end(2) if m.group(2) else m.end(1):m.start(3)]
         if len(name) == 1 and (not gap or not re.match(r"\d", m.group(1))):
             continue  # "1990s", "a m": a letter right after a number is no unit
-        n *= _SCALE.get((m.group(2) or "").lower(), 1.0)
-        rough = bool(_ROUGH.search(text[:m.start()])) or not re.match(r"\d", m.group(1))
+        n *= SCALE.get((m.group(2) or "").lower(), 1.0)
+        rough = bool(ROUGH.search(text[:m.start()])) or not re.match(r"\d", m.group(1))
         out.append(Quantity(n * unit.factor, unit.kind, rough, m.group(0), name, m.start(), m.end()))
     return out
 
@@ -306,15 +277,6 @@ def quantity(text: str) -> Quantity | None:
     """The first number said with a unit, in its kind's base unit."""
     found = quantities(text)
     return found[0] if found else None
-
-
-def unit_of(label: str) -> Unit | None:
-    """The unit a relation's label names ("cookingTimeMinutes", "area (km²)", "height in m")."""
-    words = re.findall(r"[a-z²0-9]+", split_words(label).lower().replace("km2", "km²"))
-    for w in reversed(words):  # the unit comes last: "running time in minutes"
-        if w in UNITS and (len(w) > 2 or w in ("km", "kg", "cm", "mm", "km²", "m²")):
-            return UNITS[w]
-    return None
 
 
 def value_kind(text: str) -> str:
@@ -326,7 +288,7 @@ def value_kind(text: str) -> str:
     q = quantity(text)
     if q is not None:
         return q.kind
-    if _DATE.search(text) or _YEAR.search(text):
+    if _DATE.search(text) or YEAR.search(text):
         return "date"
     if _CLOCK.search(text):
         return "time"
@@ -431,19 +393,45 @@ class RelationMatcher:
             self._encoder, self._built = self._encoder(), True
         return self._encoder
 
-    def _meanings(self, phrase: str, labels: Sequence[str]) -> list[float]:
-        words = phrase_words(phrase + " " + glosses(phrase))
-        if self._encoder is None or not words or not labels:
-            return [0.0] * len(labels)
+    def _meanings(self, labels: Sequence[str], phrases: Sequence[str]) -> np.ndarray:
+        """The encoder's similarity of each label (rows) to each phrase (columns), mapped to
+        [0, 1] between COS_FLOOR and COS_SURE; zeros without an encoder, and for a phrase with
+        no content words. One encoder batch for the whole grid."""
+        out = np.zeros((len(labels), len(phrases)))
+        said = [phrase_words(p + " " + glosses(p)) for p in phrases]
+        has = np.array([bool(w) for w in said], dtype=bool)
+        if self._encoder is None or not labels or not has.any():
+            return out
         encoder = self.encoder
         if encoder is None:
-            return [0.0] * len(labels)
-        vectors = encoder.encode([words] + [split_words(label).lower() for label in labels])
-        out = []
-        for vec in vectors[1:]:
-            cos = float(vectors[0] @ vec)
-            out.append(min(1.0, max(0.0, (cos - COS_FLOOR) / (COS_SURE - COS_FLOOR))))
+            return out
+        names = [split_words(label).lower() for label in labels]
+        texts = list(dict.fromkeys([w for w in said if w] + names))
+        row = {t: i for i, t in enumerate(texts)}
+        emb = np.asarray(encoder.encode(texts), dtype=np.float64)
+        cos = emb[[row[n] for n in names]] @ emb[[row[w] for w in said if w]].T
+        out[:, has] = np.clip((cos - COS_FLOOR) / (COS_SURE - COS_FLOOR), 0.0, 1.0)
         return out
+
+    @staticmethod
+    def _words(labels: Sequence[str], phrases: Sequence[str]) -> np.ndarray:
+        """The share of each label's stemmed content words (rows) that each phrase, widened by
+        its everyday paraphrases, says (columns)."""
+        out = np.zeros((len(labels), len(phrases)))
+        said = [content_stems(p) | content_stems(glosses(p)) for p in phrases]
+        for i, label in enumerate(labels):
+            own = content_stems(label)
+            if own:
+                out[i] = [len(own & s) / len(own) for s in said]
+        return out
+
+    def grid(self, labels: Sequence[str], phrases: Sequence[str]) -> np.ndarray:
+        """`rank`'s score of every label (rows) for every phrase (columns) at once, kind-free
+        (the relations' kinds unknown): the better of label words and meaning. One encoder batch
+        for the grid, where `rank` asks once per phrase (a route's question spans)."""
+        if not labels or not phrases:
+            return np.zeros((len(labels), len(phrases)))
+        return np.maximum(self._words(labels, phrases), self._meanings(labels, phrases))
 
     def rank(self, phrase: str, relations: Iterable[Relation], value: str | None = None,
              kind: str | None = None) -> list[Match]:
@@ -456,12 +444,12 @@ class RelationMatcher:
         if not relations:
             return []
         said = kind if kind is not None else value_kind(value if value is not None else phrase)
-        stems = content_stems(phrase) | content_stems(glosses(phrase))
-        meanings = self._meanings(phrase, [r.label for r in relations]) if meaning else [0.0] * len(relations)
+        labels = [r.label for r in relations]
+        shares = self._words(labels, [phrase])[:, 0]
+        meanings = self._meanings(labels, [phrase])[:, 0] if meaning else np.zeros(len(relations))
         out = []
-        for rel, sense in zip(relations, meanings, strict=False):
-            label = content_stems(rel.label)
-            words = len(label & stems) / len(label) if label else 0.0
+        for rel, share, sense_ in zip(relations, shares, meanings, strict=True):
+            words, sense = float(share), float(sense_)
             ok = fits(said, rel.kind)
             score = 0.0
             if ok is not False:

@@ -42,6 +42,7 @@ class KGView:
         self._slots: dict[str, dict[tuple[str, str], Slot]] = {}
         self._predicates: dict[str, bool] = {}
         self._many: dict[tuple[str, str], bool] = {}
+        self._texts: dict[tuple[str, str], bool] = {}
 
     def label(self, iri: str) -> str:
         if iri not in self._labels:
@@ -144,6 +145,19 @@ class KGView:
             except Exception:  # an endpoint that refuses the query: assume several values, claim nothing
                 self._many[key] = True
         return self._many[key]
+
+    def holds_text(self, p: str, text: str) -> bool:
+        """Does any subject of the KG hold `text` (case aside) as a value of predicate p?"""
+        key = (p, norm(text))
+        if key not in self._texts:
+            ask = getattr(self.bg, "query", None)
+            quoted = text.lower().replace("\\", "\\\\").replace('"', '\\"')
+            try:
+                self._texts[key] = bool(ask and ask(
+                    f'ASK {{ GRAPH ?g {{ ?s <{p}> ?o . FILTER(isLiteral(?o) && LCASE(STR(?o)) = "{quoted}") }} }}'))
+            except Exception:  # an endpoint that refuses the query: no value known
+                self._texts[key] = False
+        return self._texts[key]
 
     def single(self, slot: Slot, said: AbstractSet[str]) -> bool:
         """One value per subject: by the schema, or a relation the claim states (`said`: by its

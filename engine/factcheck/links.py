@@ -16,8 +16,9 @@ from engine.factcheck.relations import (
     stated,
 )
 from engine.factcheck.slots import KFact, Reading, Slot
-from engine.nlp.sentences import sentence
+from engine.nlp.sentences import TYPE_PREDICATES, sentence
 from engine.relations import MATCH_MIN, Relation, RelationMatcher, content_stems, glosses
+from rules.similarity import norm
 
 # Relations that put a place inside another (Wikidata: located in the administrative territorial
 # entity, country, part of, continent, located in/on physical feature).
@@ -27,6 +28,9 @@ CONTAINMENT = re.compile(r"^(?:country|region|province|county|district|state|con
 # A relation whose label says its value is a place: "in" introduces that value ("born in Italy").
 GENERIC_PLACE = content_stems("place date time location country city")
 PLACE_LABEL = re.compile(r"\b(?:place|location|country|city|town|room|venue|origin|headquarters|residence|hometown)\b")
+# An article and at most two words (adjectives, a nationality) before a class's name: "is a French dish".
+A_CLASS = re.compile(r"\ban?\s+(?:[\w'’-]+\s+){0,2}$", re.IGNORECASE)
+NATIONALITY = re.compile(r"\b(?:country|nationality|citizenship|citizen|origin)\b")
 SEMANTIC_MARGIN = 0.05  # how much closer to the claim one relation's sentence must be than the next
 PREPOSITIONS = frozenset("in at on from during near inside into within across to by of for with".split())
 LOCATIVE = frozenset("in at on from during near inside into within across".split())
@@ -132,7 +136,10 @@ class RelationChecks:
         for a in ents:
             if a == b:
                 continue
-            if said and not (self._possessive(a, r) or self._possessive(b, r)):
+            typed = self._instance_of(a, b, r) or self._instance_of(b, a, r)
+            if typed:
+                return typed
+            if said and not (self._possessive(a, r) or self._possessive(b, r)) and self._links_said(said, a, b):
                 preps = (self._preposition(b, r), self._preposition(a, r)) if self._verb_fits(a, b, r) else ()
                 stated = [slot for slot in self.kg.slots(a).values() if not slot.literal and (
                     slot.key in said or any(self._by_preposition(slot, p, self._verb_before(x, r))
@@ -147,16 +154,55 @@ class RelationChecks:
                             return [kf] + path
                 continue
             rivals = [s for s in self.kg.slots(a).values() if not s.literal and self.kg.slot_category(s) & cat_b]
+            phrase = " ".join(self.unsaid(r.phrase, said, ents).split())
             for slot in rivals:
-                if b in slot.others and self._allowed(slot, rivals, cues, claim, a, b) and self._says(slot, r, cues):
+                if b in slot.others and self._allowed(slot, rivals, cues, claim, a, b) and self._says(slot, phrase, cues):
                     return [f for f in slot.facts if f.other == b][:1]
         return []
 
-    def _says(self, slot: Slot, r: Reading, cues: set[str]) -> bool:
-        """Does the claim's wording allow this relation? A claim with words of a relation ("the
-        manager of ...") is not made true by a fact of another one between the same two things;
-        a claim with none ("Omar is in Engineering") is read as any relation that fits."""
-        phrase = r.phrase
+    def _instance_of(self, x: str, cls: str, r: Reading) -> list[KFact]:
+        """"Tarte Tatin is a French dish": the class said after an article, and x an instance of
+        it in the KG, whatever other relation the claim's words state."""
+        spans = r.where.get(cls)
+        if not spans or not A_CLASS.search(r.text[:spans[0][0]]):
+            return []
+        for slot in self.kg.slots(x).values():
+            if slot.direction == "out" and not slot.literal and slot.facts[0].fact.p in TYPE_PREDICATES:
+                return [f for f in slot.facts if f.other == cls][:1]
+        return []
+
+    def nationality(self, ents: list[str]) -> set[str]:
+        """The relations a nationality adjective may say of the claim's things ("a French dish":
+        its country of origin; "a French actor": citizenship)."""
+        return {"P27"} | {key for iri in ents for (key, _), slot in self.kg.slots(iri).items()
+                          if not slot.literal and NATIONALITY.search(label_words(slot.facts[0].p_label or key))}
+
+    def _links_said(self, said: set[str], a: str, b: str) -> bool:
+        """Does the claim state a relation between things, of a or b? "Velvet Static released
+        Neon Parish in 2013" states the album's date only: the band and the album are joined
+        by whatever relation the wording allows."""
+        return any(not slot.literal and slot.key in said for x in (a, b) for slot in self.kg.slots(x).values())
+
+    def unsaid(self, text: str, said: AbstractSet[str], ents: list[str]) -> str:
+        """The claim's words with those that state the relations `said` of its things blanked:
+        in "Velvet Static released Neon Parish in 2013", "released" is the album's date, and
+        says nothing of how the band and the album are joined."""
+        if not said:
+            return text
+        labels = {key: slot.facts[0].p_label for iri in ents for (key, _), slot in self.kg.slots(iri).items()
+                  if key in said}
+
+        def blank(m: re.Match) -> str:
+            w = m.group(0)
+            return " " * len(w) if any(stated(key, label, w, glosses(w)) > 0 for key, label in labels.items()) else w
+
+        return re.sub(r"[^\W\d_]+", blank, text)
+
+    def _says(self, slot: Slot, phrase: str, cues: set[str]) -> bool:
+        """Does the claim's wording (its relation words) allow this relation? A claim with words
+        of a relation ("the manager of ...") is not made true by a fact of another one between
+        the same two things; a claim with none ("Omar is in Engineering") is read as any
+        relation that fits."""
         if not phrase or slot.key in cues:
             return True
         label = slot.facts[0].p_label or label_words(slot.key)
@@ -262,6 +308,15 @@ class RelationChecks:
                 return kf, f"the KG says {self.kg.say(kf)}, not {self.kg.label(b)}{kind}"
         return None
 
+    def names_said(self, b: str, ents: list[str], said: AbstractSet[str] | None = None) -> bool:
+        """Is b's name words of the label of a relation of the claim's other things (of one it
+        states, when `said` is given)? "is the department administrator": the occupation
+        "administrator" names the relation; it is no thing the claim gives as a value."""
+        own = content_stems(self.kg.label(b))
+        return bool(own) and any(own <= content_stems(label_words(slot.facts[0].p_label or key))
+                                 for iri in ents if iri != b for (key, _), slot in self.kg.slots(iri).items()
+                                 if said is None or key in said)
+
     def _same_kind(self, slot: Slot, b: str) -> bool:
         """Is b a thing of the typed kind the relation's value is ("born in Hamburg" where the KG
         says Berlin: both cities), so that "in" introduces it as that value, not as a place?"""
@@ -289,4 +344,26 @@ class RelationChecks:
                 if b not in slot.others:
                     kf = slot.facts[0]
                     return kf, f"the KG says {self.kg.say(kf)}, not {self.kg.label(b)}"
+        return self._role_clash(b, ents, r, said)
+
+    def _role_clash(self, b: str, ents: list[str], r: Reading, said: AbstractSet[str]) -> tuple[KFact, str] | None:
+        """b is in the KG only ever the value of one relation (a course type, an occupation),
+        the claim names it (not an adjective of it: "spoke Italian" gives no place), states no
+        relation b could be the value of, and another thing of the claim holds one other value
+        of that relation: "Caesar salad is served as a main course" where the KG's course type
+        of it is starter."""
+        if not any(norm(r.text[x:y]) == norm(self.kg.label(b)) for x, y in r.where.get(b, ())):
+            return None
+        roles = {key for (key, direction), slot in self.kg.slots(b).items() if direction == "in" and not slot.literal
+                 and slot.facts[0].fact.p not in TYPE_PREDICATES}  # a thing may be of many classes
+        out = {key for (key, direction), slot in self.kg.slots(b).items() if direction == "out" and not slot.literal
+               and slot.facts[0].fact.p not in TYPE_PREDICATES}
+        if len(roles) != 1 or out or roles & said:
+            return None
+        key = next(iter(roles))
+        for a in ents:
+            slot = self.kg.slots(a).get((key, "out"))
+            if a != b and slot is not None and b not in slot.others and self.kg.single(slot, {key}):
+                kf = slot.facts[0]
+                return kf, f"the KG says {self.kg.say(kf)}, not {self.kg.label(b)}"
         return None

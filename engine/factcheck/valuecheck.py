@@ -21,7 +21,8 @@ from engine.factcheck.relations import (
 )
 from engine.factcheck.slots import Judgement, KFact, Reading, Slot
 from engine.nlp.timeexpr import hhmm
-from engine.relations import Relation, RelationMatcher, content_stems, glosses, relation_kind, unit_of
+from engine.nlp.units import unit_of
+from engine.relations import Relation, RelationMatcher, content_stems, glosses, relation_kind
 from engine.state import Evidence, Verdict
 
 FREE = re.compile(r"\b(?:free|available|open)\b", re.IGNORECASE)
@@ -33,6 +34,9 @@ THEN = re.compile(r"\b(?:then|at that time|at that hour)\b", re.IGNORECASE)
 STATED_FILLER = content_stems("main usual usually typical typically kind type sort style dish course one thing made")
 # Literal kinds no other kind of value can stand for.
 CONTACT_KINDS = ("phone", "email")
+# "X is a professor", "X worked as a chef": the whole claim after its subject gives one noun.
+A_NOUN = re.compile(r"^\s*(?:is|was|works as|worked as)\s+an?\s+([^\W\d_](?:[^\W\d_]|['’ -]){1,40}?)\s*[.!]?\s*$",
+                    re.IGNORECASE)
 
 
 def _years(slot: Slot) -> bool:
@@ -194,6 +198,20 @@ class ValueChecks:
                         kf = slot.facts[0]
                         clash = kf, f"the KG says {self.kg.say(kf)}"
         return found, (None if found else clash)
+
+    def class_word(self, ents: list[str], r: Reading) -> tuple[KFact, str] | None:
+        """"Sofia Lindqvist is a professor": a noun that the KG holds as words as another
+        subject's value of a relation (a title) where this thing holds one other value of it."""
+        said = A_NOUN.match(r.blank)
+        if said is None or len(ents) != 1:
+            return None
+        noun = said.group(1)
+        for slot in self.kg.slots(ents[0]).values():
+            if (slot.direction == "out" and slot.literal and slot.kind == "text" and len(slot.facts) == 1
+                    and not self.kg.many_valued(slot) and self.kg.holds_text(slot.facts[0].fact.p, noun)):
+                kf = slot.facts[0]
+                return kf, f"the KG says {self.kg.say(kf)}, not {noun}"
+        return None
 
     def _count(self, v: V.Value, ents: list[str], blank: str) -> tuple[list[KFact], bool] | None:
         """"has 4 members": the number of values of one relation, in a closed-world calendar."""

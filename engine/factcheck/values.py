@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import cast
 
-from engine.relations import UNITS, Unit, quantities
+from engine.nlp.units import ROUGH, SCALE, UNITS, YEAR, Unit
+from engine.relations import quantities
 from kgstore.vocab import XSD
 
 MONTHS = {m: i + 1 for i, m in enumerate(("january", "february", "march", "april", "may", "june", "july",
@@ -26,7 +27,6 @@ NUMBER_WORDS = {w: i for i, w in enumerate(("zero one two three four five six se
 NUMBER_WORDS.update({"thirty": 30, "forty": 40, "fifty": 50, "a dozen": 12, "a hundred": 100})
 HOUR_WORDS = {w: i for w, i in NUMBER_WORDS.items() if 1 <= i <= 12}
 del NUMBER_WORDS["one"]  # "the first one", "one of them": rarely a count
-SCALE = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "k": 1e3, "m": 1e6, "bn": 1e9}
 Minutes = frozenset[int]  # the minutes after midnight a time may mean
 
 
@@ -93,9 +93,6 @@ TIME_PATTERNS = (
 BARE_HOUR = re.compile(r"\b(at|from|until|till|to|by|before|after|around|between)\s+(\d{1,2})(?=\s+(?:and|to|until|on|in|tomorrow|today)\b|[\s,.!?;]*$|[,.!?;])", re.I)
 NUMBER = re.compile(r"(?<![\w.+\-])(\d+(?:,\d{3})*(?:\.\d+)?)(?:\s*(thousand|million|billion|bn|k|m)\b)?(?![\w])", re.I)
 WORD_NUMBER = re.compile(r"\b(" + "|".join(sorted(NUMBER_WORDS, key=len, reverse=True)) + r")\b", re.I)
-HEDGE = re.compile(r"\b(?:about|around|roughly|approximately|approx\.?|nearly|almost|some|close to|just over|"
-                   r"just under|over|more than|under|ca\.?|circa|~)\s*$", re.I)
-YEAR = re.compile(r"\b(1[0-9]{3}|20[0-9]{2}|2100)\b")
 END_CUES = re.compile(r"\b(until|till|to|ends?|ending|ended|finish(?:es|ed)?|over|through|wraps? up|wrapping up|"
                       r"conclud(?:es|ed|ing)|closes?|done by|let out)\b", re.I)
 START_CUES = re.compile(r"\b(from|starts?|starting|started|begins?|beginning|began|at|opens?)\b", re.I)
@@ -175,7 +172,7 @@ def extract(text: str, now: datetime | None = None, taken: list[tuple[int, int]]
             num = float(raw) * scale
             decimals = len(raw.split(".")[1]) if "." in raw else 0
             tolerance = 0.5 * 10 ** (-decimals) * scale if scale > 1 or decimals else 0.0
-            if HEDGE.search(text[max(0, m.start() - 20):m.start()]) and not decimals and scale == 1:
+            if ROUGH.search(text[max(0, m.start() - 20):m.start()]) and not decimals and scale == 1:
                 # "about 410,000", "about 415": a hedged number holds of any value that rounds to
                 # it at its last non-zero digit
                 zeros = len(raw) - len(raw.rstrip("0"))

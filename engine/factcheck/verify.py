@@ -36,7 +36,7 @@ from engine.factcheck.names import (
 )
 from engine.factcheck.slots import Judgement, KFact, Reading, negate, rank
 from engine.factcheck.split import LEADING_HEDGE, first_verb
-from engine.factcheck.valuecheck import ValueChecks
+from engine.factcheck.valuecheck import ValueChecks, whole_words
 from engine.nlp.sentences import literal_text
 from engine.relations import RelationMatcher
 from engine.state import Check, Evidence, Mention, Verdict
@@ -339,7 +339,9 @@ class Verifier:
             return negate(avail) if negated else avail
         if NONE.search(blank):
             return Judgement(Verdict.NEI, reason="says what there is not; the KG lists what there is")
-        said = r.said = self.links.stated(blank, ents) | implied
+        if implied:
+            implied = implied | self.links.nationality(ents)
+        said = r.said = self.links.stated(self._relation_words_kept(r, ents), ents) | implied
         cues = self.links.cues(blank, ents) | implied | said
         support: list[KFact] = []
         contra: list[tuple[KFact, str]] = []
@@ -373,7 +375,7 @@ class Verifier:
                 support.extend(connected[b])
             linked = {x for kf in support for x in (kf.fact.s, kf.fact.o)}
             for b in ents:
-                if connected[b] or b in valued or b in linked:
+                if connected[b] or b in valued or b in linked or self.links.names_said(b, ents, said):
                     continue
                 clash = self.links.entity_clash(b, ents, cues, first_verb(blank) is None, r, said)
                 if clash:
@@ -400,9 +402,13 @@ class Verifier:
             worded, clash = self.values.text_value(ents, r)
             if worded:
                 support.extend(worded)
-                missing = [x for x in missing if not any(x == self.kg.label(e) for e in ents)]
+                # a capitalized value the KG holds as words ("spoke Thai") is no unknown name
+                values_said = {norm(self.kg.value_label(kf)) for kf in worded}
+                missing = [x for x in missing if not any(x == self.kg.label(e) for e in ents) and norm(x) not in values_said]
             elif clash:
                 contra.append(clash)
+            elif (named_class := self.values.class_word(ents, r)) is not None:
+                contra.append(named_class)
         path = self._along_path(r, ents, values) if not support else None
         if path is not None:
             j = path
@@ -419,6 +425,17 @@ class Verifier:
         if negated and j.verdict != Verdict.NEI:
             j = negate(j)
         return j
+
+    def _relation_words_kept(self, r: Reading, ents: list[str]) -> str:
+        """The claim with its names blanked, but for a thing named in lower case by words of a
+        relation of the others ("the department administrator"): those words state the relation."""
+        chars = list(r.blank)
+        for iri in ents:
+            if self.links.names_said(iri, ents):
+                for a, b in r.where.get(iri, ()):
+                    if r.text[a:b].islower():
+                        chars[a:b] = r.text[a:b]
+        return "".join(chars)
 
     def _along_path(self, r: Reading, ents: list[str], values: list[V.Value]) -> Judgement | None:
         """A claim about a thing given by a description ("the department that offers Syntax",
@@ -438,7 +455,8 @@ class Verifier:
                     x = kf1.other
                     if x in ents:
                         continue
-                    said = self.links.stated(r.blank, [x], guess=False) - {s1.key}
+                    # what the claim says of x, in words other than those that led to it
+                    said = self.links.stated(self.links.unsaid(r.blank, {s1.key}, [a]), [x], guess=False) - {s1.key}
                     if not said:
                         continue
                     step = Reading(r.text, r.blank, {**r.where, x: r.where.get(a, [])}, said, set())
@@ -483,16 +501,19 @@ class Verifier:
         after = said.group(0).lower() != "alone"
         values = {iri for iri, spans in r.where.items()
                   if any((a >= said.end()) if after else (b <= said.start()) for a, b in spans)}
+        region = r.text[said.end():] if after else r.text[:said.start()]
         for kf in support:
-            if kf.literal or kf.other not in values:
+            # a value the KG holds as words ("speaks only English") is restricted as a name is
+            if not (whole_words(self.kg.value_label(kf), region) if kf.literal else kf.other in values):
                 continue
             anchor = kf.fact.o if kf.fact.s == kf.other else kf.fact.s
             slot = next((s for s in self.kg.slots(anchor).values() if kf in s.facts), None)
             if slot is None:
                 continue
-            more = [o for o in slot.others if o not in ents]
+            more = [self.kg.value_label(f) for f in slot.facts if not whole_words(self.kg.value_label(f), r.text)
+                    ] if kf.literal else [self.kg.label(o) for o in slot.others if o not in ents]
             if more:
-                names = ", ".join(self.kg.label(o) for o in more[:4])
+                names = ", ".join(more[:4])
                 return Judgement(Verdict.CONTRADICTED, [kf], reason=f"the KG lists more than that: also {names}",
                                  supported=len(support))
         return None

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from datetime import date, time
 from functools import cache
 
+from engine.nlp.units import label_unit
 from engine.state import Candidate
 from kgstore.store import TYPE_PREDICATES as STORE_TYPE_PREDICATES
 from kgstore.terms import Fact
@@ -165,24 +166,17 @@ def with_article(noun: str) -> str:
     return ("an " if noun[:1].lower() in "aeiou" else "a ") + noun
 
 
-# Units a relation's name may end with ("cookingTimeMinutes", "length_km"): they belong after
-# the number ("45 minutes"), not before it.
-UNITS = frozenset("""
-seconds second secs sec minutes minute mins min hours hour hrs days day weeks week months month years year
-km kilometres kilometers kilometre kilometer metres meters metre meter cm mm miles mile ft feet inches
-kg kilograms kilogram grams gram g lbs pounds tonnes tons litres liters litre liter ml kcal calories
-percent pct celsius fahrenheit km2 sqkm hectares ha mph kmh usd eur euros dollars gbp
-""".split())
 _NUMBER = re.compile(r"[+-]?\d[\d,]*(\.\d+)?")
 # Last words after which the value follows as in a sentence ("flows into Lake Ardvane").
 _LINKING_WORDS = frozenset("of in on at by to for from with into as is was are".split())
 
 
-def unit_of(p_label: str, value: str) -> tuple[str, str]:
+def name_and_unit(p_label: str, value: str) -> tuple[str, str]:
     """(relation words, unit) of a relation whose name ends with the unit of its numeric value
-    ("running time minutes", 142 -> "running time", "minutes"); the unit is '' otherwise."""
+    ("running time minutes", 142 -> "running time", "minutes"); the unit is '' otherwise. The
+    unit goes after the number ("45 minutes"), not before it."""
     words = p_label.split()
-    if len(words) < 2 or words[-1].casefold() not in UNITS or not _NUMBER.fullmatch(value.strip()):
+    if len(words) < 2 or not label_unit(words[-1]) or not _NUMBER.fullmatch(value.strip()):
         return p_label, ""
     name = words[:-1]
     if len(name) > 1 and name[-1].casefold() == "in":  # "length in km"
@@ -195,7 +189,7 @@ def relation_and_value(p_label: str, o_label: str, literal: bool) -> str:
     number, and a colon after a name that a value does not follow as in a sentence ("running
     time: 142 minutes", "office hours: Tue 10-12", but "flows into Lake Ardvane", "has
     ingredient butter")."""
-    name, unit = unit_of(p_label, o_label)
+    name, unit = name_and_unit(p_label, o_label)
     value = f"{o_label} {unit}" if unit else o_label
     last = name.split()[-1].casefold() if name.split() else ""
     colon = literal and last not in _LINKING_WORDS and not name.casefold().startswith(("has ", "is "))
@@ -209,7 +203,7 @@ def sentence(s: str, p_key: str, p_label: str, o: str) -> str:
     if template:
         text = template.format(s=s, o=o)
     else:
-        name, unit = unit_of(p_label, o)
+        name, unit = name_and_unit(p_label, o)
         text = f"{s} — {name} — {o} {unit}" if unit else f"{s} — {p_label} — {o}"
     return text[:1].upper() + text[1:]
 

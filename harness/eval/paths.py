@@ -70,7 +70,8 @@ def main(argv: list[str], command: str = "eval paths") -> int:
     parser.add_argument("--cache", metavar="DIR", help="keep the replayed turns there (pickles) and reuse them")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
-    from engine.stages.route.paths import WEIGHTS, Weights, relation_matcher
+    from engine.relations import RelationMatcher
+    from engine.stages.route.paths import WEIGHTS, Weights
     from harness import ood
     from harness.retrieval import collect
     from kgstore.errors import BadInput
@@ -92,7 +93,7 @@ def main(argv: list[str], command: str = "eval paths") -> int:
                 t.judged = j
                 turns.append(t)
         by_domain[d] = turns
-    matcher = relation_matcher(resources["encoder"])
+    matcher = RelationMatcher(resources["encoder"]).grid
 
     def score(d: str, w) -> tuple[int, int]:
         hits = rerun(by_domain[d], matcher, w)

@@ -10,8 +10,9 @@ import numpy as np
 import pytest
 
 from engine.nlp.sentences import verbalize
+from engine.relations import RelationMatcher
 from engine.stages.route import paths
-from engine.stages.route.paths import Question, enumerate_paths, parts_of, relation_matcher, search, spans_of, stems
+from engine.stages.route.paths import Question, enumerate_paths, parts_of, search, spans_of, stems
 from engine.state import Candidate
 from kgstore import KGStore
 
@@ -336,7 +337,7 @@ def test_clauses_and_spans_of_a_question():
 
 
 def test_the_shared_relation_matcher_scores_every_label_against_every_span():
-    match = relation_matcher(None)  # its words and paraphrases only: no encoder in this test
+    match = RelationMatcher(None).grid  # its words and paraphrases only: no encoder in this test
     m = match(["head coach", "date published"], ["coach", "came out"])
     assert m.shape == (2, 2)
     assert m[0, 0] == pytest.approx(0.5) and m[0, 1] == 0.0

@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from engine.nlp.units import unit_of
 from engine.relations import (
     MATCH_MIN,
     Relation,
@@ -15,7 +16,6 @@ from engine.relations import (
     quantity,
     relation_kind,
     stem,
-    unit_of,
     value_kind,
 )
 
@@ -156,6 +156,38 @@ def test_an_encoder_factory_is_built_once_and_only_when_needed():
     m.rank("was produced by", BAND)
     m.rank("was released by", BAND)
     assert built == [1]
+
+
+class SpreadEncoder:
+    """Unit vectors in four dimensions drawn from each text: cosines spread over the whole range
+    the matcher maps, so that a grid and a ranking that differ anywhere are told apart."""
+
+    def __init__(self):
+        self.calls = 0
+
+    def encode(self, texts):
+        self.calls += 1
+        out = []
+        for t in texts:
+            v = np.random.default_rng(sum(ord(c) * (i + 1) for i, c in enumerate(t))).normal(size=4)
+            out.append(v / np.linalg.norm(v))
+        return np.array(out, dtype=np.float32)
+
+
+def test_the_grid_scores_every_label_for_every_phrase_as_rank_does():
+    labels = ["date published", "recordLabel", "head coach", "place of birth", "former member", "capacity"]
+    phrases = ["came out", "was born in", "coach", "holds 60,000 people", "is signed to", "the", ""]
+    enc = SpreadEncoder()
+    m = RelationMatcher(enc)
+    grid = m.grid(labels, phrases)
+    assert enc.calls == 1 and grid.shape == (len(labels), len(phrases))
+    ranked = np.array([[m.score(p, Relation(label)) for p in phrases] for label in labels])
+    assert grid == pytest.approx(ranked, abs=1e-6)
+    words_only = RelationMatcher().grid(labels, phrases)
+    assert (grid > words_only).any() and (words_only > 0).any()  # meanings and words both at work
+    assert words_only == pytest.approx(np.array([[RelationMatcher().score(p, Relation(label)) for p in phrases]
+                                                 for label in labels]))
+    assert m.grid([], phrases).shape == (0, len(phrases)) and m.grid(labels, []).shape == (len(labels), 0)
 
 
 @given(st.text(max_size=60), st.sampled_from(BAND + PERSON), st.sampled_from(["", "date", "count", "entity", None]))

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from engine.context import TurnContext, stage
 from engine.focus import linked_now, radius
-from engine.stages.route.paths import Question, relation_matcher, search
+from engine.relations import RelationMatcher
+from engine.stages.route.paths import Question, search
 from engine.state import TurnState
 
 MATCHER = "path_matcher"
@@ -23,7 +24,7 @@ def matcher_for(ctx: TurnContext):
     once per session; a test or another scorer may set it."""
     from engine.nlp.encoder import encoder_for
 
-    return ctx.resource(MATCHER, lambda: relation_matcher(encoder_for(ctx)))
+    return ctx.resource(MATCHER, lambda: RelationMatcher(encoder_for(ctx)).grid)
 
 
 def starts_of(state: TurnState, ctx: TurnContext) -> dict[str, str]:

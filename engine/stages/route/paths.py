@@ -78,43 +78,6 @@ def stems(text: str) -> set[str]:
     return out
 
 
-def relation_matcher(encoder) -> Matcher:
-    """The relation matcher that retrieval, answering and checking share (engine.relations),
-    kind-free (the asked kind concerns a path's last step only, and the path weighs it), for a
-    whole grid of labels and spans at once: its score of a label for a phrase is the better of
-    the share of the label's stemmed words the phrase (widened by its everyday paraphrases) says
-    and the encoder's cosine mapped between the matcher's COS_FLOOR and COS_SURE. One encoder
-    batch per turn instead of one per span (RelationMatcher.rank, which this equals, asks per
-    phrase)."""
-    from engine.relations import COS_FLOOR, COS_SURE, content_stems, glosses, phrase_words
-    from kgstore.vocab import split_words
-
-    def match(labels: Sequence[str], spans: Sequence[str]) -> np.ndarray:
-        out = np.zeros((len(labels), len(spans)), dtype=np.float32)
-        if not labels or not spans:
-            return out
-        said = [content_stems(s) | content_stems(glosses(s)) for s in spans]
-        for i, label in enumerate(labels):
-            own = content_stems(label)
-            if own:
-                out[i] = [len(own & s) / len(own) for s in said]
-        if encoder is not None:
-            phrases = [phrase_words(s + " " + glosses(s)) for s in spans]
-            names = [split_words(label).lower() for label in labels]
-            texts = list(dict.fromkeys(t for t in phrases + names if t))
-            row = {t: i for i, t in enumerate(texts)}
-            emb = encoder.encode(texts)
-            has = np.array([bool(p) for p in phrases])
-            if has.any():
-                p_emb = emb[[row[p] for p in phrases if p]]
-                cos = emb[[row[n] for n in names]] @ p_emb.T
-                sense = np.clip((cos - COS_FLOOR) / (COS_SURE - COS_FLOOR), 0.0, 1.0)
-                out[:, has] = np.maximum(out[:, has], sense)
-        return out
-
-    return match
-
-
 @dataclass
 class Span:
     text: str

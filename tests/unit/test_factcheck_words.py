@@ -1,0 +1,118 @@
+"""Claims whose words carry the value in other shapes than a name: a value the KG holds as a
+capitalized word ("speaks Basque"), a nationality adjective for a country ("a Spanish dessert"),
+a class after an article ("is a dessert"), and a verb that says a value's relation while the
+two things it joins are joined by another one ("The Quiet Orbit recorded Glass Tides in 2019"),
+a relation's own word that is also the name of a thing ("the kitchen manager", where
+"manager" is an occupation), and a thing or a word that the KG only ever holds as one relation's
+value ("a main course", "a professor") given to something that holds another.
+One small KG of a kitchen and a record shelf, with its own predicate names."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.factcheck import check_reply
+from tests.support.kb import from_turtle
+
+SHELF = """
+@prefix s: <http://shelf.example/> .
+@prefix rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
+s:speaks rdfs:label "speaks" .
+s:originCountry rdfs:label "origin country" .
+s:performer rdfs:label "performer" .
+s:dateRecorded rdfs:label "date recorded" .
+s:Dessert rdfs:label "dessert" .
+s:Album rdfs:label "album" .
+s:title rdfs:label "title" .
+s:courseType rdfs:label "course type" .
+s:birthPlace rdfs:label "birth place" .
+s:ines rdfs:label "Ines Arrieta" ; s:speaks "Basque", "Spanish" ; s:title "Professor" ; s:birthPlace s:portugal .
+s:joel rdfs:label "Joel Varga" ; s:speaks "Hungarian" ; s:title "Lecturer" ; s:birthPlace s:hungary .
+s:portugal rdfs:label "Portugal" .
+s:hungary rdfs:label "Hungary" .
+s:servedWith rdfs:label "served with" .
+s:gazpacho rdfs:label "Gazpacho" ; s:courseType s:starter ; s:servedWith s:bread, s:olives .
+s:bread rdfs:label "bread" .
+s:olives rdfs:label "olives" .
+s:paella rdfs:label "Paella" ; s:courseType s:mainCourse .
+s:starter rdfs:label "starter" .
+s:mainCourse rdfs:label "main course" .
+s:flan a s:Dessert ; rdfs:label "Crema Royale" ; s:originCountry s:spain .
+s:crepe a s:Dessert ; rdfs:label "Crepe Suzette" ; s:originCountry s:france .
+s:spain rdfs:label "Spain" .
+s:france rdfs:label "France" .
+s:tides a s:Album ; rdfs:label "Glass Tides" ; s:performer s:orbit ; s:dateRecorded "2019-05-02"^^xsd:date .
+s:orbit rdfs:label "The Quiet Orbit" .
+s:lanterns rdfs:label "Paper Moths" .
+s:kitchenPorter rdfs:label "kitchen porter" .
+s:kitchenManager rdfs:label "kitchen manager" .
+s:occupation rdfs:label "occupation" .
+s:bistro rdfs:label "Bistro Lumen" ; s:kitchenPorter s:mara ; s:kitchenManager s:ode .
+s:mara rdfs:label "Mara Quist" ; s:occupation s:porter .
+s:ode rdfs:label "Ode Lanz" ; s:occupation s:manager .
+s:porter rdfs:label "porter" .
+s:manager rdfs:label "manager" .
+"""
+
+
+@pytest.fixture(scope="module")
+def kg(tmp_path_factory):
+    return from_turtle(tmp_path_factory.mktemp("shelf"), SHELF)
+
+
+def verdict(kg, claim):
+    from engine.factcheck.verify import Verifier
+
+    checks = check_reply(claim, Verifier(kg[0], kg[1]))
+    assert len(checks) == 1, [c.claim for c in checks]
+    return str(checks[0].verdict)
+
+
+def test_a_capitalized_value_the_kg_holds_as_words_is_said_not_invented(kg):
+    assert verdict(kg, "Joel Varga speaks Hungarian.") == "supported"
+    assert verdict(kg, "Ines Arrieta speaks Basque.") == "supported"
+    assert verdict(kg, "Joel Varga speaks Finnish.") == "nei"  # a name the KG does not know
+
+
+def test_only_holds_of_values_held_as_words_too(kg):
+    assert verdict(kg, "Joel Varga speaks only Hungarian.") == "supported"
+    assert verdict(kg, "Ines Arrieta speaks only Basque.") == "contradicted"  # and Spanish
+
+
+def test_a_nationality_adjective_says_a_country_relation_of_the_kg(kg):
+    assert verdict(kg, "Crema Royale is a Spanish dessert.") == "supported"
+    assert verdict(kg, "Crepe Suzette is a Spanish dessert.") == "contradicted"  # from France
+
+
+def test_a_class_after_an_article_is_the_thing_s_type(kg):
+    assert verdict(kg, "Crepe Suzette is a dessert.") == "supported"
+    # the class beside another relation the claim states is no wrong value of that relation
+    assert verdict(kg, "Glass Tides is an album performed by The Quiet Orbit.") == "supported"
+    assert verdict(kg, "Glass Tides is a dessert.") == "nei"  # an album: no fact makes it one
+
+
+def test_a_verb_that_says_the_value_s_relation_leaves_the_link_to_the_kg(kg):
+    assert verdict(kg, "The Quiet Orbit recorded Glass Tides in 2019.") == "supported"
+    assert verdict(kg, "Paper Moths recorded Glass Tides in 2019.") == "nei"  # no fact joins them
+
+
+def test_a_relation_s_word_that_names_a_thing_still_states_the_relation(kg):
+    assert verdict(kg, "Ode Lanz is the kitchen manager of Bistro Lumen.") == "supported"
+    assert verdict(kg, "Mara Quist is the kitchen manager of Bistro Lumen.") == "contradicted"  # the porter
+    assert verdict(kg, "Mara Quist is the kitchen porter of Bistro Lumen.") == "supported"
+
+
+def test_a_thing_only_ever_a_value_of_one_relation_contradicts_another_value_of_it(kg):
+    assert verdict(kg, "Gazpacho is served as a main course.") == "contradicted"  # a starter
+    assert verdict(kg, "Paella is served as a main course.") != "contradicted"
+    # a nationality adjective is no place given as a value ("Portuguese" is a language here)
+    assert verdict(kg, "Joel Varga spoke Portuguese as well.") == "nei"
+
+
+def test_a_noun_the_kg_holds_as_words_of_a_one_valued_relation(kg):
+    assert verdict(kg, "Joel Varga is a professor.") == "contradicted"  # a lecturer
+    assert verdict(kg, "Ines Arrieta is a professor.") == "supported"
+    assert verdict(kg, "Joel Varga is a lecturer.") == "supported"
+    assert verdict(kg, "Joel Varga is a violinist.") == "nei"  # no title of anyone: nothing to tell
