@@ -309,6 +309,10 @@ def verbalize(candidates: list[Candidate], background) -> None:
         c.s_label = labels[f.s]
         c.p_label = labels[f.p]
         c.o_label = literal_text(f.o, f.datatype) if f.o_literal else labels[f.o]
+        if f.o_literal and f.datatype == XSD + "date" and c.o_label != f.o and not f.p.startswith(OFFICE):
+            # A KG's date also as it writes it, so that it can be found as written; the calendar's
+            # own dates are said as a person schedules ("Friday 24 February 2017").
+            c.o_label += f" ({f.o[:10]})"
         if c.derived and c.text:
             c.text = _told_apart(c, plain, entity_labels)
             continue

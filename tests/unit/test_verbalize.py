@@ -99,3 +99,14 @@ def test_literal_formats():
     assert literal_text("2026-03-06", XSD + "date") == "Friday 6 March 2026"
     assert literal_text("not a date", XSD + "date") == "not a date"
     assert literal_text("+1952-00-00T00:00:00Z", None) == "1952"
+
+
+def test_a_kgs_date_is_also_said_as_written_the_calendars_as_scheduled(tmp_path):
+    store = _store(tmp_path)
+    born = Candidate(fact=Fact("urn:e:ann", "http://example.org/birthDate", "1990-07-09", o_literal=True,
+                               datatype=XSD + "date"))
+    meeting = Candidate(fact=Fact("urn:e:ev1", office_predicate("date"), "2026-03-02", o_literal=True,
+                                  datatype=XSD + "date"))
+    verbalize([born, meeting], store)
+    assert born.o_label == "Monday 9 July 1990 (1990-07-09)" and "1990-07-09" in born.text
+    assert meeting.o_label == "Monday 2 March 2026"
