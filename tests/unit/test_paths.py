@@ -303,6 +303,7 @@ def test_a_remote_that_fails_leaves_the_one_hop_paths(tmp_path):
     ("Which team does Ann Berg play for?", set()),
     ("Where was Ann Berg born?", set()),
     ("What is its home ground?", {"home"}),
+    ("What is the address of the ground that hosts the Ann Berg?", {"ground", "hosts"}),  # the name's own article
 ])
 def test_the_words_that_describe_the_middle_entity(question, words):
     text = paths.masked(question, ["Ann Berg"])

@@ -116,11 +116,12 @@ def described(text: str) -> frozenset[int]:
         after = m + (1 if raw[m] in _POSSESSIVES else 2)
         # One word: the next may be the second relation's already ("X's coach born").
         return frozenset(at[i] for i in range(after, min(after + 1, len(raw))) if i in at)
-    det = next((i for i in range(m - 1, max(-1, m - 8), -1) if raw[i] in _DETERMINERS), None)
+    edge = m - 1 if m and raw[m - 1] in _DETERMINERS else m  # "houses the xentity": the name's own article
+    det = next((i for i in range(edge - 1, max(-1, edge - 8), -1) if raw[i] in _DETERMINERS), None)
     if det is None:
         return frozenset()
-    inside = {at[i] for i in range(det + 1, m) if i in at}
-    if inside and raw[m - 1] not in _LINKS:
+    inside = {at[i] for i in range(det + 1, edge) if i in at}
+    if inside and raw[edge - 1] not in _LINKS:
         inside |= {at[i] for i in range(m + 1, len(raw)) if i in at}
     return frozenset(inside)
 
