@@ -163,6 +163,7 @@ _GLOSSES: tuple[tuple[str, str], ...] = (
     (r"\bserved as\b|\bcourse\b|\bstarter\b|\bdessert\b", "course"),
     (r"\bcapital\b", "capital"),
     (r"\bmayor\b|\bgoverned by\b|\bled by\b|\bleader\b|\bin charge\b", "mayor head of government leader head"),
+    (r"\bruns\b|\bheads\b|\bboss\b|\bmanages\b|\bin charge\b", "head chief executive director manager"),
     (r"\btwinned\b|\bsister cit", "twin city sister city"),
     (r"\bborders?\b|\bneighbou?r", "shares border with"),
     (r"\bcreat|\binvent|\bcame up with\b|\bdevis|\bdevelop|\bdesign", "creator inventor created by invented by"),

@@ -90,6 +90,9 @@ def test_label_words_pick_the_relation():
     assert m.best("has 12 tracks", BAND).relation.key == "p:tracks"
     # a paraphrase of the relation no stemmer joins: "came out" is a publication
     assert m.best("came out in", BAND, value="2015").relation.key == "p:date"
+    # who "runs" or "heads" an organisation is its head, whatever the KG calls the post
+    firm = [Relation("chief executive", "p:ceo"), Relation("headquarters", "p:hq"), Relation("founded", "p:founded")]
+    assert m.best("runs", firm, kind="entity").relation.key == "p:ceo"
 
 
 def test_the_value_kind_decides_between_relations_the_words_both_name():
