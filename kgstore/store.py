@@ -22,10 +22,12 @@ from kgstore.fileio import bulk_stream, ntriples_parts
 from kgstore.loaders import check_file, detect_format, load_error, one_line, parse_file, rdf_source
 from kgstore.loaders.rdf import (
     ENTITY_EXPANSION_CAP,
+    MAX_XML_DEPTH,
     OX_FORMATS,
     GraphMapper,
     base_iri,
     check_entities,
+    check_nesting,
     local_contexts,
     syntax_error,
 )
@@ -158,6 +160,8 @@ class KGStore:
     bulk_chunk = 200_000
     # Characters the entity references of an RDF/XML file may expand to (see check_entities).
     entity_cap = ENTITY_EXPANSION_CAP
+    # How deep the elements of an RDF/XML file may nest (see check_nesting).
+    xml_depth_cap = MAX_XML_DEPTH
 
     def __init__(self, path: str | os.PathLike | None = None, create: bool = True):
         """`create=False` (read-only commands): a missing or empty directory is an error rather
@@ -232,6 +236,7 @@ class KGStore:
         fmt = detect_format(path, format)
         if fmt == "rdfxml":
             check_entities(path, self.entity_cap)
+            check_nesting(path, self.xml_depth_cap)
         name = Path(path).stem
         target = graph or bg_graph(name)
         if fmt in BULK_FORMATS and size >= self.bulk_min_bytes:

@@ -96,6 +96,56 @@ def check_entities(path: str, cap: int = ENTITY_EXPANSION_CAP) -> None:
                 raise load_error(path, f"entity references expand to over {cap:,} characters: refused (entity expansion)")
 
 
+
+# pyoxigraph's RDF/XML parser does work in proportion to the depth for every element it reads,
+# so a file of elements nested tens of thousands deep takes minutes (4.6 MB: 80 s); no RDF/XML
+# an exporter writes comes near this depth, and at it a file costs at most a few times a flat one.
+MAX_XML_DEPTH = 1000
+# What holds a "<" that opens no element: comments, CDATA, processing instructions; removed
+# before the tags are counted (a lone opening is carried on to the next read).
+_NOT_MARKUP = re.compile(rb"<!--.*?-->|<!\[CDATA\[.*?\]\]>|<\?.*?\?>", re.S)
+_OPEN_NOT_MARKUP = re.compile(rb"<!--|<!\[CDATA\[|<\?")
+_TAG_END = re.compile(rb"(?:[^>\"']|\"[^\"]*\"|'[^']*')*>")
+
+
+def check_nesting(path: str, cap: int = MAX_XML_DEPTH) -> None:
+    """Refuse an RDF/XML file whose elements nest deeper than `cap` (see above), naming the line
+    where the element one too deep starts; the file is read once, a MB at a time, and looked at
+    in Python once per tag."""
+    depth = lines = 0
+    carry = b""
+    with open(path, "rb") as f:
+        while True:
+            chunk = f.read(max(2**20, len(carry)))  # a long comment is read on in ever larger reads
+            buf = _NOT_MARKUP.sub(lambda m: b"\n" * m.group().count(b"\n"), carry + chunk)  # lines kept
+            carry = b""
+            if chunk:  # the last tag, or an unended comment, may end in the next read
+                cut = buf.rfind(b"<") % (len(buf) + 1)
+                if (opened := _OPEN_NOT_MARKUP.search(buf)) is not None:
+                    cut = opened.start()
+                buf, carry = buf[:cut], buf[cut:]
+            pieces = buf.split(b"<")
+            for i in range(1, len(pieces)):
+                tag = pieces[i]  # the tag and the text after it, which holds no "<"
+                first = tag[:1]
+                if first == b"/":
+                    depth -= 1
+                    continue
+                end = tag.find(b">")
+                if tag.find(b">", end + 1) >= 0:  # a ">" in an attribute value or the text after
+                    m = _TAG_END.match(tag)
+                    end = m.end() - 1 if m else end
+                if first in b"!?" or tag[end - 1:end] == b"/":  # the DOCTYPE; an empty element
+                    continue
+                depth += 1
+                if depth > cap:
+                    line = lines + sum(p.count(b"\n") for p in pieces[:i]) + 1
+                    raise load_error(path, f"elements nested more than {cap:,} deep: refused", line)
+            if not chunk:
+                return
+            lines += buf.count(b"\n")
+
+
 # schema.org's context as exporters name it: the parser fetches no remote context, and this one
 # says no more than that its terms are schema.org's.
 _SCHEMA_CONTEXT = re.compile(r"https?://schema\.org/?")
