@@ -28,8 +28,10 @@ from kgstore.loaders.rdf import (
     base_iri,
     check_entities,
     check_nesting,
+    is_term_too_long,
     local_contexts,
     syntax_error,
+    term_too_long,
 )
 from kgstore.neighborhood import NAME_PREDICATES, collect
 from kgstore.storedir import store_key, write_marker
@@ -237,6 +239,15 @@ class KGStore:
         if fmt == "rdfxml":
             check_entities(path, self.entity_cap)
             check_nesting(path, self.xml_depth_cap)
+        try:
+            return self._load(path, fmt, size, graph, dialogue_id, progress, restore)
+        except MemoryError as exc:  # each path below undoes what it wrote before it raises
+            if is_term_too_long(exc):
+                raise term_too_long(path, fmt) from None
+            raise
+
+    def _load(self, path: str, fmt: str, size: int, graph: str | None, dialogue_id: str | None,
+              progress: Callable[[int], None] | None, restore: bool) -> LoadReport:
         name = Path(path).stem
         target = graph or bg_graph(name)
         if fmt in BULK_FORMATS and size >= self.bulk_min_bytes:

@@ -11,7 +11,8 @@ from pyoxigraph import DefaultGraph, NamedNode, Quad, RdfFormat
 from pyoxigraph import parse as ox_parse
 
 from kgstore.errors import LoadError
-from kgstore.loaders import Parsed, check_file, load_error, rdf_source
+from kgstore.fileio import bulk_stream
+from kgstore.loaders import FORMATS, Parsed, check_file, load_error, rdf_source
 from kgstore.vocab import (
     GRAPH_BG,
     GRAPH_DERIVED,
@@ -145,6 +146,43 @@ def check_nesting(path: str, cap: int = MAX_XML_DEPTH) -> None:
                 return
             lines += buf.count(b"\n")
 
+
+
+# pyoxigraph's parsers but RDF/XML's hold each term (a literal, an IRI) whole in a buffer of at
+# most this many bytes, and raise MemoryError past it; RDF/XML reads any length.
+TERM_BUFFER = 16 * 2**20
+
+
+def is_term_too_long(exc: MemoryError) -> bool:
+    return str(exc).startswith("Reached the buffer maximal size")
+
+
+def term_too_long(path: str, fmt: str) -> LoadError:
+    """The error for a file holding a term past the parser's buffer, with the line it is on (for
+    a Turtle string over several lines, the one 16 MB into it): the file is parsed again up to
+    that term, counting the bytes read, as the parser's error names no position."""
+    reason = f"a literal or IRI longer than {TERM_BUFFER // 2**20} MB, more than the {FORMATS[fmt][1]} parser reads: refused"
+    with bulk_stream(path, None, lambda n: None) as stream:
+        try:
+            for _ in ox_parse(input=stream, format=OX_FORMATS[fmt], base_iri=base_iri(path)):
+                pass
+        except MemoryError as exc:
+            if is_term_too_long(exc):
+                # the buffer is full and the term goes on past it: the last byte read is one of its own
+                return load_error(path, reason, line_at(path, stream.done - 1))
+        except (SyntaxError, OSError, ValueError):
+            pass
+    return load_error(path, reason)
+
+
+def line_at(path: str, offset: int) -> int:
+    """The line of the file's byte `offset`, counted a MB at a time."""
+    lines = 1
+    with open(path, "rb") as f:
+        while offset > 0 and (chunk := f.read(min(offset, 2**20))):
+            lines += chunk.count(b"\n")
+            offset -= len(chunk)
+    return lines
 
 # schema.org's context as exporters name it: the parser fetches no remote context, and this one
 # says no more than that its terms are schema.org's.
