@@ -15,7 +15,6 @@ from engine.events import EventSink, ignore
 from engine.pipeline import RETRIEVAL_STAGES, STAGES, run_stages
 from engine.state import Focus, TurnState
 
-
 # Characters of one turn that anything reads (mention detection, linking, the rewrite, the
 # prompt, the dialogue graph): a turn is cut to them first, as the work on a turn grows with its
 # words (a 4 MB turn took 2.2 GB) and no question needs more. The app shows as many of a message.
