@@ -136,12 +136,13 @@ def check_nesting(path: str, cap: int = MAX_XML_DEPTH) -> None:
                 if tag.find(b">", end + 1) >= 0:  # a ">" in an attribute value or the text after
                     m = _TAG_END.match(tag)
                     end = m.end() - 1 if m else end
-                if first in b"!?" or tag[end - 1:end] == b"/":  # the DOCTYPE; an empty element
+                if first in b"!?":  # the DOCTYPE, its declarations
                     continue
-                depth += 1
-                if depth > cap:
+                if depth >= cap:  # this element, empty or not, is one level too deep
                     line = lines + sum(p.count(b"\n") for p in pieces[:i]) + 1
                     raise load_error(path, f"elements nested more than {cap:,} deep: refused", line)
+                if tag[end - 1:end] != b"/":
+                    depth += 1
             if not chunk:
                 return
             lines += buf.count(b"\n")

@@ -5,6 +5,8 @@ one line before the parser sees the file."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from kgstore import KGStore
 from kgstore.errors import LoadError
@@ -116,3 +118,29 @@ def test_the_cli_refuses_a_deep_file_in_one_line(tmp_path, capsys, monkeypatch):
     assert main(["load", str(path), "--store", str(tmp_path / "db")]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "deep.rdf: line 7: elements nested more than 9 deep: refused" in err
+
+
+_NOISE = st.sampled_from(["", "text > more", " it's \"quoted\" ", "<!-- <a><b> -->", "<?pi <c>?>",
+                          "<![CDATA[<d><e>]]>", "\n", "a/>b"])
+_ATTRS = st.sampled_from(["", ' a="1"', " a='x>y'", ' a="/>"', " a='\"' b=\"/>\"", ' a="it\'s"'])
+
+
+def _tree(children):
+    """(xml, depth) of an element holding `children`, or of an empty element."""
+    return st.tuples(_ATTRS, st.lists(st.tuples(_NOISE, children), max_size=4), _NOISE).map(
+        lambda t: (f"<e{t[0]}>" + "".join(n + x for n, (x, _) in t[1]) + f"{t[2]}</e>",
+                   1 + max((d for _, (_, d) in t[1]), default=0)))
+
+
+_XML = st.recursive(_ATTRS.map(lambda a: (f"<e{a}/>", 1)), _tree, max_leaves=30)
+
+
+@settings(max_examples=150, deadline=None, database=None)
+@given(tree=_XML)
+def test_the_depth_counted_is_the_depth_of_the_elements(tmp_path_factory, tree):
+    xml, depth = tree
+    path = tmp_path_factory.mktemp("x") / "t.rdf"
+    path.write_text('<?xml version="1.0"?>\n' + xml)
+    rdf.check_nesting(str(path), depth)
+    with pytest.raises(LoadError, match=f"nested more than {depth - 1} deep"):
+        rdf.check_nesting(str(path), depth - 1)
