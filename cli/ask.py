@@ -46,11 +46,13 @@ def main(argv: list[str], command: str = "ask") -> int:
     turns = read_turns(args.dialogue, config.dialogue_id) if args.dialogue else []
     session = Session.open(config)
     llm = session.ctx.resource("llm", lambda: make_backend(config))
-    for turn in turns:
+    for number, turn in enumerate(turns, start=1):
         if turn.get("speaker") == "system":
-            session.system_turn(turn["text"])
+            cut = session.system_turn(turn["text"])
         else:
-            session.user_turn(turn["text"], answer=False)
+            cut = session.user_turn(turn["text"], answer=False).text_note
+        if cut:
+            print(f"kgchat: note: turn {number}: {cut}", file=sys.stderr)
 
     stream = not args.json
     first_token: list[float] = []
@@ -103,7 +105,7 @@ def main(argv: list[str], command: str = "ask") -> int:
     from engine.checking import truncation_note
 
     # what a cap, the reasoning budget or the path search cut, as `retrieve` says it (stderr: the JSON keeps its shape)
-    for note in (state.candidates_note, state.reasoning_note, truncation_note(state, config.max_claims),
+    for note in (state.text_note, state.candidates_note, state.reasoning_note, truncation_note(state, config.max_claims),
                  state.paths_note):
         if note:
             print(f"kgchat: note: {note}", file=sys.stderr)

@@ -53,12 +53,13 @@ def main(argv: list[str], command: str = "retrieve") -> int:
     export_saying_so()
     session = Session.open(config)
     out = []
-    for turn in turns:
+    for number, turn in enumerate(turns, start=1):
         if turn.get("speaker") == "system":
-            session.system_turn(turn["text"])
+            if cut := session.system_turn(turn["text"]):
+                print(f"kgchat: turn {number}: {cut}", file=sys.stderr)
             continue
         state = session.user_turn(turn["text"], answer=False, alternatives=turn.get("alternatives"))
-        for note in (state.candidates_note, state.paths_note, state.reasoning_note, state.error):
+        for note in (state.text_note, state.candidates_note, state.paths_note, state.reasoning_note, state.error):
             if note:
                 print(f"kgchat: turn {state.turn}: {note}", file=sys.stderr)
         out.append(retrieval_json(state))

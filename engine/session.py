@@ -15,6 +15,22 @@ from engine.events import EventSink, ignore
 from engine.pipeline import RETRIEVAL_STAGES, STAGES, run_stages
 from engine.state import Focus, TurnState
 
+# Characters of one turn that anything reads (mention detection, linking, the rewrite, the
+# prompt, the dialogue graph): a turn is cut to them first, as the work on a turn grows with its
+# words (a 4 MB turn took 2.2 GB) and no question needs more. The app shows as many of a message.
+MAX_TURN_CHARS = 4_000
+
+
+def cut_turn(text: str) -> tuple[str, str]:
+    """`text` cut to MAX_TURN_CHARS (at a space when one is near the cut, so that no name is
+    split), and the note that says so ("" when nothing was cut)."""
+    if len(text) <= MAX_TURN_CHARS:
+        return text, ""
+    cut = text[:MAX_TURN_CHARS]
+    space = cut.rfind(" ", MAX_TURN_CHARS - 100)
+    cut = cut[:space] if space > 0 else cut
+    return cut, f"the turn was cut to its first {len(cut):,} characters of {len(text):,}; the rest was not read"
+
 
 class Session:
     """One conversation over one store. `user_turn` blocks: call it from a thread worker."""
@@ -51,9 +67,12 @@ class Session:
     def new_state(self, text: str, alternatives: list[str] | None = None) -> TurnState:
         """The TurnState of the next user turn, for callers that run stages one by one
         (evaluations, benchmarks); they append the turn to `history` themselves. `alternatives`
-        are the recognizer's other hypotheses of a spoken turn."""
+        are the recognizer's other hypotheses of a spoken turn. A long turn is cut (`text_note`
+        says so): `state.text` is what the turn is taken to say."""
+        text, note = cut_turn(text)
         return TurnState(session_id=self.session_id, turn=len(self.history) + 1, text=text, now=self.now(),
-                         history=list(self.history), focus=self.focus, alternatives=list(alternatives or []))
+                         history=list(self.history), focus=self.focus,
+                         alternatives=[cut_turn(a)[0] for a in alternatives or []], text_note=note)
 
     def user_turn(self, text: str, *, on_event: EventSink = ignore, cancel: threading.Event | None = None,
                   answer: bool = True, alternatives: list[str] | None = None) -> TurnState:
@@ -82,7 +101,7 @@ class Session:
             if isinstance(background, OutageTolerantBackground) and background.outage:
                 note = f"background knowledge unavailable, this turn used the dialogue only ({background.outage})"
                 state.candidates_note = "; ".join(n for n in (state.candidates_note, note) if n)
-            self.history.append(("user", text))
+            self.history.append(("user", state.text))
             reply = state.shown_reply
             if answer and reply:
                 self._record_system_turn(reply)
@@ -110,10 +129,13 @@ class Session:
             prefetch(self.ctx)
             return scoring
 
-    def system_turn(self, text: str) -> None:
-        """Record a system turn as given (replaying a dialogue): nothing is generated."""
+    def system_turn(self, text: str) -> str:
+        """Record a system turn as given (replaying a dialogue): nothing is generated. Returns
+        the note saying the turn was cut, or ""."""
+        text, note = cut_turn(text)
         with self._lock:
             self._record_system_turn(text)
+        return note
 
     def _record_system_turn(self, text: str) -> None:
         """Write a system turn to the dialogue graph, link the names it says, and let it fill in

@@ -256,6 +256,7 @@ class TurnState:
     text: str
     now: datetime
     alternatives: list[str] = field(default_factory=list)  # the recognizer's other hypotheses, best first
+    text_note: str = ""  # what was cut of a long turn before it was read (engine.session.cut_turn)
     speaker: str = "user"
     speaker_entity: str | None = None
     history: list[tuple[str, str]] = field(default_factory=list)  # earlier (speaker, text), oldest first

@@ -22,12 +22,16 @@ from kgstore.fileio import bulk_stream, ntriples_parts
 from kgstore.loaders import check_file, detect_format, load_error, one_line, parse_file, rdf_source
 from kgstore.loaders.rdf import (
     ENTITY_EXPANSION_CAP,
+    MAX_XML_DEPTH,
     OX_FORMATS,
     GraphMapper,
     base_iri,
     check_entities,
+    check_nesting,
+    is_term_too_long,
     local_contexts,
     syntax_error,
+    term_too_long,
 )
 from kgstore.neighborhood import NAME_PREDICATES, collect
 from kgstore.storedir import store_key, write_marker
@@ -158,6 +162,8 @@ class KGStore:
     bulk_chunk = 200_000
     # Characters the entity references of an RDF/XML file may expand to (see check_entities).
     entity_cap = ENTITY_EXPANSION_CAP
+    # How deep the elements of an RDF/XML file may nest (see check_nesting).
+    xml_depth_cap = MAX_XML_DEPTH
 
     def __init__(self, path: str | os.PathLike | None = None, create: bool = True):
         """`create=False` (read-only commands): a missing or empty directory is an error rather
@@ -232,6 +238,16 @@ class KGStore:
         fmt = detect_format(path, format)
         if fmt == "rdfxml":
             check_entities(path, self.entity_cap)
+            check_nesting(path, self.xml_depth_cap)
+        try:
+            return self._load(path, fmt, size, graph, dialogue_id, progress, restore)
+        except MemoryError as exc:  # each path below undoes what it wrote before it raises
+            if is_term_too_long(exc):
+                raise term_too_long(path, fmt) from None
+            raise
+
+    def _load(self, path: str, fmt: str, size: int, graph: str | None, dialogue_id: str | None,
+              progress: Callable[[int], None] | None, restore: bool) -> LoadReport:
         name = Path(path).stem
         target = graph or bg_graph(name)
         if fmt in BULK_FORMATS and size >= self.bulk_min_bytes:

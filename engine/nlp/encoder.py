@@ -134,6 +134,9 @@ MAX_TOKENS = 256  # the model's max_seq_length (sentence_bert_config.json)
 # Characters of one text handed to the tokenizer: far more than MAX_TOKENS tokens take, so what
 # is encoded is the same, but a label of megabytes no longer makes the tokenizer abort.
 MAX_TEXT_CHARS = MAX_TOKENS * 128
+# Tokens of one onnxruntime batch, padding included: 64 facts of a usual length fit; texts of
+# MAX_TOKENS go 16 at a time (a 4,000-character turn peaked at 671 MB in batches of 64, 416 MB so).
+BATCH_TOKENS = 64 * 64
 
 
 def onnx_path() -> Path:
@@ -194,9 +197,16 @@ class OnnxMiniLM:
         encodings = self.tokenizer.encode_batch([t[:MAX_TEXT_CHARS] for t in texts])
         order = sorted(range(len(texts)), key=lambda i: len(encodings[i].ids))  # similar lengths pad little
         out = np.zeros((len(texts), DIM), dtype=np.float32)
-        for start in range(0, len(order), batch_size):
-            chunk = order[start:start + batch_size]
-            width = max(len(encodings[i].ids) for i in chunk)
+        start = 0
+        while start < len(order):
+            # long texts go fewer to a batch (its memory grows with rows x width^2); in this order
+            # the last row of a batch is its widest
+            rows = min(batch_size, len(order) - start)
+            while rows > 1 and rows * len(encodings[order[start + rows - 1]].ids) > BATCH_TOKENS:
+                rows -= 1
+            chunk = order[start:start + rows]
+            start += rows
+            width = len(encodings[chunk[-1]].ids)
             ids = np.zeros((len(chunk), width), dtype=np.int64)
             mask = np.zeros_like(ids)
             types = np.zeros_like(ids)

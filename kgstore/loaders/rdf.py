@@ -11,7 +11,8 @@ from pyoxigraph import DefaultGraph, NamedNode, Quad, RdfFormat
 from pyoxigraph import parse as ox_parse
 
 from kgstore.errors import LoadError
-from kgstore.loaders import Parsed, check_file, load_error, rdf_source
+from kgstore.fileio import bulk_stream
+from kgstore.loaders import FORMATS, Parsed, check_file, load_error, rdf_source
 from kgstore.vocab import (
     GRAPH_BG,
     GRAPH_DERIVED,
@@ -95,6 +96,94 @@ def check_entities(path: str, cap: int = ENTITY_EXPANSION_CAP) -> None:
             if expanded > cap:
                 raise load_error(path, f"entity references expand to over {cap:,} characters: refused (entity expansion)")
 
+
+
+# pyoxigraph's RDF/XML parser does work in proportion to the depth for every element it reads,
+# so a file of elements nested tens of thousands deep takes minutes (4.6 MB, 57,000 deep); no RDF/XML
+# an exporter writes comes near this depth, and at it a file costs at most a few times a flat one.
+MAX_XML_DEPTH = 1000
+# What holds a "<" that opens no element: comments, CDATA, processing instructions; removed
+# before the tags are counted (a lone opening is carried on to the next read).
+_NOT_MARKUP = re.compile(rb"<!--.*?-->|<!\[CDATA\[.*?\]\]>|<\?.*?\?>", re.S)
+_OPEN_NOT_MARKUP = re.compile(rb"<!--|<!\[CDATA\[|<\?")
+_TAG_END = re.compile(rb"(?:[^>\"']|\"[^\"]*\"|'[^']*')*>")
+
+
+def check_nesting(path: str, cap: int = MAX_XML_DEPTH) -> None:
+    """Refuse an RDF/XML file whose elements nest deeper than `cap` (see above), naming the line
+    where the element one too deep starts; the file is read once, a MB at a time, and looked at
+    in Python once per tag."""
+    depth = lines = 0
+    carry = b""
+    with open(path, "rb") as f:
+        while True:
+            chunk = f.read(max(2**20, len(carry)))  # a long comment is read on in ever larger reads
+            buf = _NOT_MARKUP.sub(lambda m: b"\n" * m.group().count(b"\n"), carry + chunk)  # lines kept
+            carry = b""
+            if chunk:  # the last tag, or an unended comment, may end in the next read
+                cut = buf.rfind(b"<") % (len(buf) + 1)
+                if (opened := _OPEN_NOT_MARKUP.search(buf)) is not None:
+                    cut = opened.start()
+                buf, carry = buf[:cut], buf[cut:]
+            pieces = buf.split(b"<")
+            for i in range(1, len(pieces)):
+                tag = pieces[i]  # the tag and the text after it, which holds no "<"
+                first = tag[:1]
+                if first == b"/":
+                    depth -= 1
+                    continue
+                end = tag.find(b">")
+                if tag.find(b">", end + 1) >= 0:  # a ">" in an attribute value or the text after
+                    m = _TAG_END.match(tag)
+                    end = m.end() - 1 if m else end
+                if first in b"!?":  # the DOCTYPE, its declarations
+                    continue
+                if depth >= cap:  # this element, empty or not, is one level too deep
+                    line = lines + sum(p.count(b"\n") for p in pieces[:i]) + 1
+                    raise load_error(path, f"elements nested more than {cap:,} deep: refused", line)
+                if tag[end - 1:end] != b"/":
+                    depth += 1
+            if not chunk:
+                return
+            lines += buf.count(b"\n")
+
+
+
+# pyoxigraph's parsers but RDF/XML's hold each term (a literal, an IRI) whole in a buffer of at
+# most this many bytes, and raise MemoryError past it; RDF/XML reads any length.
+TERM_BUFFER = 16 * 2**20
+
+
+def is_term_too_long(exc: MemoryError) -> bool:
+    return str(exc).startswith("Reached the buffer maximal size")
+
+
+def term_too_long(path: str, fmt: str) -> LoadError:
+    """The error for a file holding a term past the parser's buffer, with the line it is on (for
+    a Turtle string over several lines, the one 16 MB into it): the file is parsed again up to
+    that term, counting the bytes read, as the parser's error names no position."""
+    reason = f"a literal or IRI longer than {TERM_BUFFER // 2**20} MB, more than the {FORMATS[fmt][1]} parser reads: refused"
+    with bulk_stream(path, None, lambda n: None) as stream:
+        try:
+            for _ in ox_parse(input=stream, format=OX_FORMATS[fmt], base_iri=base_iri(path)):
+                pass
+        except MemoryError as exc:
+            if is_term_too_long(exc):
+                # the buffer is full and the term goes on past it: the last byte read is one of its own
+                return load_error(path, reason, line_at(path, stream.done - 1))
+        except (SyntaxError, OSError, ValueError):
+            pass
+    return load_error(path, reason)
+
+
+def line_at(path: str, offset: int) -> int:
+    """The line of the file's byte `offset`, counted a MB at a time."""
+    lines = 1
+    with open(path, "rb") as f:
+        while offset > 0 and (chunk := f.read(min(offset, 2**20))):
+            lines += chunk.count(b"\n")
+            offset -= len(chunk)
+    return lines
 
 # schema.org's context as exporters name it: the parser fetches no remote context, and this one
 # says no more than that its terms are schema.org's.

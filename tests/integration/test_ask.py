@@ -122,3 +122,21 @@ def test_ask_says_what_the_candidate_cap_and_the_reasoning_budget_cut(capsys):
     assert code == 0, err
     notes = [line for line in err.splitlines() if line.startswith("kgchat: note: ")]
     assert any("capped at 1" in n for n in notes) and any("time budget of 1 ms" in n for n in notes), err
+
+
+def test_long_turns_are_cut_and_the_output_says_so(capsys, tmp_path, monkeypatch):
+    import engine.session
+
+    monkeypatch.setattr(engine.session, "MAX_TURN_CHARS", 200)
+    dialogue = tmp_path / "d.json"
+    dialogue.write_text(json.dumps([{"speaker": "user", "text": "Who is Jordan Haddad? " * 50},
+                                    {"speaker": "system", "text": "Jordan Haddad works here."}]))
+    with StubChatServer(reply="Fine.") as server:
+        code, out, err = ask(capsys, "What is his phone number? " * 50, "--dialogue", str(dialogue),
+                             "--openai-url", server.url, "--memory", "--scorer", "bm25", "--json")
+    assert code == 0, err
+    assert "kgchat: note: turn 1: the turn was cut to its first 197 characters of 1,100; the rest was not read" in err
+    assert "kgchat: note: the turn was cut to its first 199 characters of 1,300; the rest was not read" in err
+    assert "turn 2" not in err and out["text"] == ("What is his phone number? " * 8)[:199]
+    contents = [m["content"] for m in server.requests[-1]["messages"][1:]]
+    assert max(map(len, contents)) <= 200

@@ -80,3 +80,31 @@ def test_texts_are_cut_before_the_tokenizer_sees_them():
     stub = type("S", (), {"tokenizer": Tokenizer(), "session": Session()})()
     encoder.OnnxMiniLM.encode(stub, ["label " * 2_000_000, "short"], 8)
     assert max(seen) == encoder.MAX_TEXT_CHARS and min(seen) == 5
+
+
+def test_long_texts_go_fewer_to_a_batch():
+    import numpy as np
+
+    from engine.nlp import encoder
+
+    class Encoding:
+        def __init__(self, n: int):
+            self.ids, self.attention_mask, self.type_ids = [7] * n, [1] * n, [0] * n
+
+    class Tokenizer:
+        def encode_batch(self, texts):
+            return [Encoding(len(t.split())) for t in texts]
+
+    shapes = []
+
+    class Session:
+        def run(self, _outputs, feed):
+            shapes.append(feed["ids"].shape)
+            return [np.tile(feed["mask"].sum(axis=1, keepdims=True).astype(np.float32), (1, encoder.DIM))]
+
+    stub = type("S", (), {"tokenizer": Tokenizer(), "session": Session()})()
+    texts = ["w " * 256] * 40 + ["w " * 10] * 100 + ["w " * 3]
+    out = encoder.OnnxMiniLM.encode(stub, texts, 64)
+    assert out[:, 0].tolist() == [len(t.split()) for t in texts]  # each row is its own text's
+    assert all(rows * width <= encoder.BATCH_TOKENS for rows, width in shapes)
+    assert shapes == [(64, 10), (37, 10), (16, 256), (16, 256), (8, 256)]

@@ -83,3 +83,42 @@ def test_a_graphwoz_name_that_is_null_is_one_line(tmp_path):
     path = _graphwoz(tmp_path, [{"id": "p1", "name": None}], [])
     with pytest.raises(LoadError, match=r"woz.json: line 1: dialogue d1: data.people\[0\]: 'name' must be text, not null"):
         KGStore().load(path, format="graphwoz")
+
+
+HUGE = "y" * (16 * 2**20 + 1000)  # past the 16 MB that pyoxigraph's parsers hold of one term
+A, P, Q = "<http://example.org/a>", "<http://example.org/p>", "<http://example.org/q>"
+HUGE_TERM = {
+    "nt": f'{A} {P} "small" .\n\n{A} {Q} "{HUGE}" .\n',
+    "nq": f'{A} {P} "small" .\n\n{A} {Q} "{HUGE}" <http://example.org/g> .\n',
+    "ttl": f'{A} {P} "small" .\n\n{A} {Q} """{HUGE}""" .\n',
+    "n3": f'{A} {P} "small" .\n\n{A} {Q} "{HUGE}" .\n',
+    "trig": f'{A} {P} "small" .\n\n{A} {Q} <http://example.org/{HUGE}> .\n',
+    "jsonld": f'{{"@id": "http://example.org/a", "http://example.org/p": "small",\n\n"http://example.org/q": "{HUGE}"}}',
+}
+
+
+@pytest.mark.parametrize("ext", sorted(HUGE_TERM))
+def test_a_term_past_the_parsers_buffer_is_one_line_and_nothing_is_loaded(tmp_path, ext):
+    path = tmp_path / f"huge.{ext}"
+    path.write_text(HUGE_TERM[ext])
+    s = KGStore(tmp_path / "db")
+    s.load(_small(tmp_path))
+    with pytest.raises(LoadError, match=rf"huge\.{ext}: line 3: a literal or IRI longer than 16 MB, more than the .* "
+                                        "parser reads: refused"):
+        s.load(path)
+    assert s.count() == 1 and s.graphs() == [("urn:kgchat:graph:bg:small", 1)]
+
+
+def test_rdf_xml_reads_a_term_past_that_buffer_whole(tmp_path):
+    path = tmp_path / "huge.rdf"
+    path.write_text('<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns:ex="http://example.org/">'
+                    f'<rdf:Description rdf:about="http://example.org/a"><ex:q>{HUGE}</ex:q></rdf:Description></rdf:RDF>')
+    s = KGStore()
+    assert s.load(path).added == 1
+    assert s.query("SELECT (STRLEN(?o) AS ?n) WHERE { ?s ?p ?o }") == [{"n": str(len(HUGE))}]
+
+
+def _small(tmp_path):
+    path = tmp_path / "small.nt"
+    path.write_text(f'{A} {P} "small" .\n')
+    return path

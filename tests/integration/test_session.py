@@ -45,3 +45,20 @@ def test_pasted_document_is_linked_within_a_mention_cap():
     assert len(state.mentions) == MAX_MENTIONS
     assert f"only the first {MAX_MENTIONS}" in state.reasoning_note
     assert state.retrieved, "the turn still retrieves from what it linked"
+
+
+def test_a_long_turn_is_cut_before_it_is_read_and_says_so(monkeypatch):
+    import engine.session
+
+    monkeypatch.setattr(engine.session, "MAX_TURN_CHARS", 120)
+    session = Session.open(Config(memory=True, now="2026-03-05T09:30:00", scorer="bm25"))
+    text = "Where is the Weekly Sync on Tuesday? " + "Please. " * 20 + "Who is Jordan Haddad?"
+    state = session.user_turn(text, answer=False)
+    assert text.startswith(state.text) and 100 < len(state.text) <= 120 and not state.text.endswith(" ")
+    assert state.text_note == f"the turn was cut to its first {len(state.text)} characters of {len(text)}; the rest was not read"
+    linked = {m.label for m in state.mentions if m.entity}
+    assert "Weekly Sync" in linked and "Jordan Haddad" not in linked
+    assert session.history == [("user", state.text)]
+    assert session.system_turn("Jordan Haddad " * 20).startswith("the turn was cut to its first 1")
+    assert len(session.history[-1][1]) <= 120
+    assert not session.user_turn("Who is Jordan Haddad?", answer=False).text_note

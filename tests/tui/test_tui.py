@@ -128,7 +128,7 @@ async def test_engine_exception_is_a_notification_and_the_session_goes_on(kg_fil
         assert reply.text == "Fine again." and not reply.has_class("failed")
 
 
-async def test_paste_of_100kb_is_accepted_and_sent_whole(kg_file, shared):
+async def test_paste_of_100kb_is_accepted_and_read_up_to_the_turn_cap(kg_file, shared):
     from textual import events
 
     app = make_app(kg_file, shared)
@@ -143,10 +143,13 @@ async def test_paste_of_100kb_is_accepted_and_sent_whole(kg_file, shared):
         await app.workers.wait_for_complete()
         await pilot.pause()
         assert app.turns[0].user == text
-        assert app.turns[0].state is not None and app.turns[0].state.text == text
+        state = app.turns[0].state
+        assert state is not None and text.startswith(state.text) and 3900 < len(state.text) <= 4000
+        assert state.text_note.startswith("the turn was cut to its first")
         assert app.turns[0].reply == REPLY
         shown = str(app.query_one(UserMessage).render())
-        assert "message of 100,000 characters" in shown and len(shown) < 4200
+        assert "characters of 100,000; the rest was not read" in shown and len(shown) < 4200
+        assert "⚠ " + state.text_note in plain(app.pane.query_one("#reasoning"))
         assert not app.busy
 
 

@@ -9,17 +9,14 @@ from textual.message import Message
 from textual.widgets import Markdown, Static, TextArea
 
 from engine.inert import UNSAFE, inert
-
-# The most characters of one message its bubble shows: a pasted document goes to the engine
-# whole (which links only its first mentions), but rendering it would swamp the chat.
-MAX_SHOWN_CHARS = 4000
+from engine.session import cut_turn
 
 
 class UserMessage(Static):
     def __init__(self, text: str) -> None:
-        shown = text[:MAX_SHOWN_CHARS]
-        if len(text) > MAX_SHOWN_CHARS:
-            shown += f"\n… (message of {len(text):,} characters: the first {MAX_SHOWN_CHARS:,} shown, all of it sent)"
+        shown, cut = cut_turn(text)  # the bubble shows what the engine reads of a long message
+        if cut:
+            shown += f"\n… ({cut})"
         super().__init__(Text(inert(shown)), classes="user")
         self.border_title = "you"
 

@@ -156,6 +156,8 @@ class KnowledgePane(Vertical):
         self.view = view
         s = view.state
         parts: list = []
+        if s.text_note:
+            parts.append(Text("⚠ " + s.text_note, style="yellow"))
         if s.rewritten and s.rewritten != s.text:
             parts.append(Text.assemble(("rewritten: ", "bold"), inert(s.rewritten)))
         mentions = Table(title="Mentions", title_justify="left", expand=True, show_edge=False)
