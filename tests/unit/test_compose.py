@@ -396,3 +396,26 @@ def test_with_no_relation_path_a_fact_under_even_odds_is_no_answer():
     likely = fact("ex:ann", "ex:height", "1.7", "Ann Berg: height 1.7", score=0.6, s_label="Ann Berg",
                   o_label="1.7", p_label="height")
     assert not relation_missing(state, ctx, [unsure, likely], MISSING_P)
+
+
+def test_a_fact_between_two_things_is_no_answer_to_when():
+    """"When was it first made?" is not answered by who made it, however sure the scorer is."""
+    from datetime import datetime
+    from types import SimpleNamespace
+
+    from engine.stages.answer.missing import MISSING_P, relation_missing
+    from engine.state import Mention, TurnState
+
+    def state(text):
+        start = text.index("Melba Crisp")
+        return TurnState(session_id="s", turn=1, text=text, now=datetime(2026, 3, 4),
+                         mentions=[Mention("Melba Crisp", start, start + 11, "name", entity="ex:crisp")])
+
+    ctx = SimpleNamespace(config=Config(scorer="learned"))
+    maker = fact("ex:crisp", "ex:inventor", "ex:ada", "Melba Crisp: inventor Ada Lowe", score=0.9,
+                 s_label="Melba Crisp", o_label="Ada Lowe", p_label="inventor")
+    assert relation_missing(state("When was Melba Crisp first made?"), ctx, [maker], MISSING_P)
+    assert not relation_missing(state("Who first made Melba Crisp?"), ctx, [maker], MISSING_P)
+    year = Candidate(fact=Fact("ex:crisp", "ex:year", "1897", o_literal=True), text="Melba Crisp: year 1897",
+                     score=0.9, s_label="Melba Crisp", o_label="1897", p_label="year")
+    assert not relation_missing(state("When was Melba Crisp first made?"), ctx, [maker, year], MISSING_P)

@@ -130,6 +130,9 @@ ex:ann ex:price ex:rovers . ex:price rdfs:label "price" .
     # A date of birth for "when", whatever else reads like "born"; a year founded for "what year".
     assert steps(ask(store, FB + "ann", "What is Ann Berg's date of birth?").paths[0]) == [("date of birth", True)]
     assert ask(store, FB + "rovers", "In what year was Harbour Rovers founded?").paths[0].values == ["1901"]
+    # A number of things is the things counted.
+    players = ask(store, FB + "rovers", "How many players play for Harbour Rovers?").paths[0]
+    assert steps(players) == [("plays for", False)] and players.total == 2
 
 FILMS_CSV = """head,relation,tail,tail_type
 Tide Film,director,Dara Quinlan,

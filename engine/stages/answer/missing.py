@@ -112,7 +112,16 @@ def relation_missing(state: TurnState, ctx: TurnContext, facts: list[Candidate],
         return False
     asked, records = asked_words(state), asked_records(state.text)
     return all(c.score < below and not asked & relation_words(c) and not asked_as_record(c, records)
-               for c in facts)
+               for c in facts if not _no_date(c, state.text))
+
+
+def _no_date(c: Candidate, question: str) -> bool:
+    """A fact between two things, for a question that asks "when": however sure the scorer, it
+    cannot be the answer ("When was it first made?" is not answered by who made it)."""
+    from engine.nlp.answer_type import TIME, asked_types
+
+    return (not c.fact.o_literal and not c.derived and not c.o_label[:1].isdigit()
+            and TIME in asked_types(question))
 
 
 def lacking_relation(state: TurnState, ctx: TurnContext) -> str:

@@ -20,12 +20,18 @@ ENTITY_VALUE = "entity"  # a path's values are entities of no known type: not a 
 _MEASURE = re.compile(r"^\W*\d")  # a label that is a number or a date (an entity minted for a value)
 
 
-def clashes(kind: str, asked: set[str]) -> bool:
+_COUNTS = re.compile(r"\bhow many\b|\bnumber of\b", re.I)  # a number of things: the things counted
+
+
+def clashes(kind: str, asked: set[str], question: str = "") -> bool:
     """Can a value of this kind not answer a question asking for these types? A date or a number
-    is never an entity. (Not the other way round: "where" and "who" also open relative clauses,
-    "the city where X died", so they say less surely what the question asks.)"""
+    is never an entity, unless the number counts them ("How many members ...?"). (Not the other
+    way round: "where" and "who" also open relative clauses, "the city where X died", so they say
+    less surely what the question asks.)"""
     from engine.nlp.answer_type import NUMBER, ORGANIZATION, PERSON, PLACE, RECORD, TIME
 
+    if NUMBER in asked and _COUNTS.search(question):
+        return False
     return bool(kind and asked and asked <= {TIME, NUMBER}
                 and kind in (PERSON, PLACE, ORGANIZATION, RECORD, ENTITY_VALUE))
 

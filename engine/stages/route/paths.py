@@ -295,7 +295,7 @@ def score_paths(found: list[Found], part: Part, sims: dict[str, np.ndarray],
         kind = value_type(f) if part.types else ""
         if part.borrowed and kind not in part.types:
             continue  # "When" of "Who wrote it and when": only a date answers it
-        if clashes(kind, part.types):
+        if clashes(kind, part.types, part.text):
             continue  # "When was it first made?" is not answered by who made it, however alike the words
         if kind and kind != ENTITY_VALUE:
             score += w.type_bonus if kind in part.types else -w.type_bonus
