@@ -194,7 +194,10 @@ class ValueChecks:
                     tokens = re.findall(r"[\w'’-]+", r.blank)
                     at = max((i for i, w in enumerate(tokens) if content_stems(w) & label), default=None)
                     after = content_stems(" ".join(tokens[at + 1:])) if at is not None else frozenset()
-                    if after - label - STATED_FILLER:
+                    # a part of the KG's own words ("40 Brunswick Street" of an address that
+                    # goes on after a comma) is no other value
+                    held = frozenset().union(*(content_stems(self.kg.value_label(kf)) for kf in slot.facts))
+                    if after - label - STATED_FILLER - held:
                         kf = slot.facts[0]
                         clash = kf, f"the KG says {self.kg.say(kf)}"
         return found, (None if found else clash)
@@ -246,7 +249,8 @@ class ValueChecks:
                 # "runs in the Spring semester" where the KG's semester is the word "Autumn"
                 if (slot.direction == "out" and slot.literal and slot.kind == "text" and slot.key in said
                         and custom(slot.key) and self.kg.single(slot, said)
-                        and whole_words(label_words(slot.facts[0].p_label or slot.key), r.text)):
+                        and whole_words(label_words(slot.facts[0].p_label or slot.key), r.text)
+                        and not any(whole_words(name, self.kg.value_label(kf)) for kf in slot.facts)):
                     kf = slot.facts[0]
                     return kf, f"the KG says {self.kg.say(kf)}, not {name}"
         return None

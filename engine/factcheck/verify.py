@@ -120,6 +120,17 @@ class Verifier:
                         self.speaker = found.candidates[0][0]
         return self.speaker
 
+    def _owns_another(self, text: str, m: Mention) -> bool:
+        """"runs its reading group": a possessive before a noun that no relation of the KG names
+        speaks of another thing of the entity, not of the entity itself."""
+        from engine.nlp.mentions import STOPWORDS
+
+        if m.text.lower() not in ("its", "his", "her", "their"):
+            return False
+        noun = re.match(r"\s+([a-z][\w-]*)", text[m.end:])
+        return noun is not None and noun.group(1).lower() not in self.index.relation_words \
+            and noun.group(1).lower() not in STOPWORDS
+
     def _resolve(self, kinds: tuple[str, ...], needs: set[str]) -> str | None:
         """The most recent entity of the dialogue a pronoun can stand for; when the claim gives
         a time, date, phone or e-mail, the most recent one that has such a value ("It starts at
@@ -269,7 +280,7 @@ class Verifier:
                 # "The Seminar": a noun phrase that is also an entity's exact name.
                 m.candidates = [(iri, 1.0) for iri in self._label_of(m.text).iris]
                 anchors.append((m, self._choices(m)))
-            elif m.kind in ("pronoun", "definite"):
+            elif m.kind in ("pronoun", "definite") and not self._owns_another(text, m):
                 iri = self._resolve(tuple(m.value or ("thing",)), needs)
                 if iri:
                     anchors.append((m, [iri]))

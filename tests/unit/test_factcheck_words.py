@@ -116,3 +116,45 @@ def test_a_noun_the_kg_holds_as_words_of_a_one_valued_relation(kg):
     assert verdict(kg, "Ines Arrieta is a professor.") == "supported"
     assert verdict(kg, "Joel Varga is a lecturer.") == "supported"
     assert verdict(kg, "Joel Varga is a violinist.") == "nei"  # no title of anyone: nothing to tell
+
+
+COURSES = """
+@prefix c: <http://courses.example/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+c:term rdfs:label "term" .
+c:address rdfs:label "address" .
+c:headOf rdfs:label "head of" .
+c:fluids rdfs:label "Fluid Dynamics" ; c:term "Spring" .
+c:hall rdfs:label "Harbour Hall" ; c:address "4 Quay Lane, Portsmouth PO1 3AB" .
+c:lena rdfs:label "Lena Ortiz" . c:omar rdfs:label "Omar Rask" ; c:headOf c:maths .
+c:maths rdfs:label "Department of Mathematics" .
+"""
+
+
+@pytest.fixture(scope="module")
+def courses(tmp_path_factory):
+    return from_turtle(tmp_path_factory.mktemp("courses"), COURSES)
+
+
+def test_a_value_said_as_the_kg_writes_it_is_no_unknown_name_and_a_part_of_it_no_other_value(courses):
+    """kgchat's own composed sentences ("X: term Spring") check as supported; a value cut at its
+    comma by the claim splitter is not contradicted by the whole of it."""
+    from engine.factcheck.verify import Verifier
+
+    assert verdict(courses, "Fluid Dynamics: term Spring.") == "supported"
+    assert verdict(courses, "Fluid Dynamics runs in the Autumn term.") == "contradicted"
+    checks = check_reply("Harbour Hall: address 4 Quay Lane, Portsmouth PO1 3AB.", Verifier(courses[0], courses[1]))
+    assert checks and all(str(c.verdict) != "contradicted" for c in checks)
+
+
+def test_a_possessive_before_a_noun_no_relation_names_speaks_of_another_thing(courses):
+    from engine.factcheck.verify import Verifier
+
+    history = [("user", "Tell me about the Department of Mathematics."),
+               ("system", "The Department of Mathematics is headed by Omar Rask.")]
+
+    def said(claim):
+        checks = check_reply(claim, Verifier(courses[0], courses[1], history=history))
+        return [str(c.verdict) for c in checks]
+
+    assert said("Lena Ortiz runs its reading group.") == ["nei"]  # not the department itself
