@@ -22,7 +22,7 @@ from engine.nlp.timeexpr import MONTHS, WEEKDAYS
 from engine.state import Mention
 from kgstore import vocab
 from kgstore.errors import BadInput, RemoteUnavailable
-from rules.similarity import measures, norm
+from rules.similarity import measures, norm, sound_key
 
 # Words that never start a name match on their own (they may sit inside a full label).
 STOPWORDS = frozenset("""
@@ -81,14 +81,19 @@ class Token:
     norm: str
     start: int
     end: int
+    gap: str = ""  # what stands between the word before and this one ("" inside a folded word)
 
 
 def tokenize(text: str) -> list[Token]:
     out = []
+    last = 0
     for m in _WORD.finditer(text):
         n = norm(m.group(0))
+        gap = text[last:m.start()]
         for part in n.split():  # a ligature or accent can fold into two words; keep offsets
-            out.append(Token(m.group(0), part, m.start(), m.end()))
+            out.append(Token(m.group(0), part, m.start(), m.end(), gap))
+            gap = ""
+        last = m.end()
     return out
 
 
@@ -157,6 +162,7 @@ class LabelIndex:
         self.per_turn = False  # names must be looked up per turn (see turn_index)
         self._close_cache: dict[str, list[tuple[str, int]]] = {}
         self._stems: dict[str, list[str]] | None = None
+        self._sounds: dict[str, list[str]] | None = None
 
     def same_stem(self, word: str) -> list[tuple[str, int]]:
         """Label words of which `word` is another form ("mathematical", "biological", "statistical"
@@ -170,6 +176,19 @@ class LabelIndex:
                 if len(w) >= 6 and w not in STOPWORDS:
                     self._stems[word_stem(w)].append(w)
         return [(w, 1) for w in self._stems.get(stem, ()) if w != word]
+
+    def sounding_like(self, word: str) -> list[tuple[str, int]]:
+        """Label words that sound like `word` and are spelled too differently for `close_words`
+        ("Hubbard" heard for "Hebert"), each counted as two edits."""
+        key = sound_key(word)
+        if not key:
+            return []
+        if self._sounds is None:
+            self._sounds = defaultdict(list)
+            for w in self.by_word:
+                if w not in STOPWORDS and (k := sound_key(w)):
+                    self._sounds[k].append(w)
+        return [(w, 2) for w in self._sounds.get(key, ()) if w != word]
 
     def names_of(self, iri: str) -> list[str]:
         return self._names.get(iri, [])
@@ -275,7 +294,7 @@ def _name_hits(tokens: list[Token], index: LabelIndex) -> list[_Hit]:
         elif t.norm in common_words():  # so is a common English word: "made" is not "male" misheard
             close = index.same_stem(t.norm)  # ... but "mathematical" is the Mathematics group
         else:  # misheard: keep only the closest spellings
-            close = index.close_words(t.norm) or index.same_stem(t.norm)
+            close = index.close_words(t.norm) or index.same_stem(t.norm) or index.sounding_like(t.norm)
             fewest = min((d for _, d in close), default=0)
             close = [(w, d) for w, d in close if d == fewest]
         matches.append(dict(close))
@@ -323,7 +342,8 @@ def _name_hits(tokens: list[Token], index: LabelIndex) -> list[_Hit]:
                 missing = len(lab.words) - (end - start)
                 for a in range(max(0, start - missing), start + 1):
                     for b in range(end, min(len(tokens), end + missing) + 1):
-                        if (a, b) == (start, end) or b - a > len(lab.words):
+                        if (a, b) == (start, end) or b - a > len(lab.words) \
+                                or not _may_extend(tokens, matches, a, b, start, end):
                             continue
                         text = " ".join(tok.norm for tok in tokens[a:b])
                         jw = measures(text, lab.norm)[0]
@@ -356,6 +376,19 @@ TITLES = frozenset("mr mrs ms miss mister dr doctor prof professor sir dame lady
 NOT_NAME_WORDS = TITLES | frozenset(WEEKDAYS) | frozenset(MONTHS)
 
 
+_CLAUSE_BREAK = re.compile(r"[,;:.!?()/]")
+
+
+def _may_extend(tokens: list[Token], matches: list[dict[str, int]], a: int, b: int, start: int, end: int) -> bool:
+    """Can the words a..start and end..b join the span as a misheard part of the same name? Not
+    a word that is itself a word of some label ("Michael, James and Kayla": James is a name of
+    its own, not Jacobs misheard), nor across a comma or other punctuation between the words."""
+    added = [j for j in range(a, b) if not start <= j < end]
+    if any(matches[j] for j in added):
+        return False
+    return not any(_CLAUSE_BREAK.search(tokens[j].gap) for j in range(a + 1, b))
+
+
 def _common_word(t: Token) -> bool:
     """A frequent English word said in lower case: "harbour", "curated", never a name's own."""
     return t.text.islower() and t.norm in common_words()
@@ -363,11 +396,11 @@ def _common_word(t: Token) -> bool:
 
 def _unknown_name_beside(tokens: list[Token], start: int, end: int, index: LabelIndex) -> bool:
     """Does a word that reads as part of a name, and is no word of any label, stand right
-    before or after the span? Then the span is part of a longer name the KG does not have."""
+    before or after the span (no punctuation between)? Then the span is part of a longer name the KG does not have."""
     lowercase = not any(t.text[:1].isupper() for t in tokens)  # a transcript: names are not capitalised
     for j in (start - 1, end):
-        if not 0 <= j < len(tokens):
-            continue
+        if not 0 <= j < len(tokens) or _CLAUSE_BREAK.search(tokens[max(j, start)].gap):
+            continue  # "Petra, Lindberg and Ines": a comma ends a name
         t = tokens[j]
         if t.norm in STOPWORDS or t.norm in TYPE_NOUNS or t.norm in NOT_NAME_WORDS or t.norm in index.by_word \
                 or len(t.norm) < 3 or t.norm.isdigit():

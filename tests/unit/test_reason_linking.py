@@ -210,3 +210,14 @@ def test_a_class_of_the_users_own_vocabulary_gets_its_kind_from_its_name():
     assert kind_of_types(["http://schema.org/MusicGroup"]) == "group"  # "they" can
     assert kind_of_types(["http://example.org/kitchen/Dish"]) == "thing"
     assert kind_of_types(["http://example.org/Personality"]) == "thing"
+
+
+def test_a_name_heard_as_words_that_sound_like_it_links():
+    # "Hubbard" for "Hobart": three letters off, too far to spell as a slip, the same sounds.
+    person = iri("person", "mikaela")
+    session = open_session([Fact(person, vocab.RDF_TYPE, vocab.OFFICE_CLASSES["person"]),
+                            Fact(person, vocab.RDFS_LABEL, "Mikaela Hobart", o_literal=True)],
+                           reason_timeout_ms=20000)
+    state = turn(session, "Hi, I'm looking for Michaela Hubbard. Which room is she in?")
+    assert mention(state, "Michaela Hubbard").entity == person
+    assert mention(state, "she").entity == person
