@@ -498,6 +498,12 @@ def detect(text: str, index: LabelIndex) -> list[Mention]:
                 out.append(Mention(text=text[s:e], start=s, end=e, kind="definite", value=kinds))
             i += width
             continue
+        if word in DEMONSTRATIVES and _stands_for_one(lower, i):
+            width = 2 if lower[i + 1] == "one" else 1
+            out.append(Mention(text=text[t.start:tokens[i + width - 1].end], start=t.start,
+                               end=tokens[i + width - 1].end, kind="pronoun", value=ANY_KIND))
+            i += width
+            continue
         if word in PRONOUNS and not (word == "it" and _dummy_it(lower, i)):
             out.append(Mention(text=t.text, start=t.start, end=t.end, kind="pronoun", value=PRONOUNS[word]))
         elif word in FIRST_PERSON:
@@ -531,6 +537,17 @@ def _determiner_before(lower: list[str], i: int, tokens: list[Token], used: list
 def _named_after(tokens: list[Token], j: int, used: list[bool]) -> bool:
     """"the meeting Weekly Sync": the noun is only the head of a name that follows."""
     return j < len(tokens) and used[tokens[j].start]
+
+
+DEMONSTRATIVES = frozenset({"that", "this"})
+# "that is the one", "that's the one I mean", "this one": the demonstrative stands for a thing just
+# named, not for a clause ("that sounds great") or before a noun ("that meeting").
+_THE_ONE = (["is", "the", "one"], ["s", "the", "one"], ["was", "the", "one"])
+
+
+def _stands_for_one(lower: list[str], i: int) -> bool:
+    nxt = lower[i + 1:i + 4]
+    return nxt in _THE_ONE or (bool(nxt) and nxt[0] == "one")
 
 
 def _dummy_it(lower: list[str], i: int) -> bool:

@@ -168,3 +168,14 @@ def test_a_name_of_its_own_is_not_taken_for_a_misheard_part_of_another():
         assert {c for c, _ in found[0].candidates} == {"p:pl", "p:pn"}
     # A comma ends a name: "Petra, Lindberg" is not Petra Lindgren heard badly.
     assert [m.text for m in detect_names("Petra, Lindberg and Ines", index)][0] == "Petra"
+
+
+@pytest.mark.parametrize("text, said", [("Yes, that is the one I mean.", "that"), ("yes that's the one", "that"),
+                                        ("I'll take that one", "that one"), ("this one please", "this one")])
+def test_a_demonstrative_standing_for_a_thing_is_a_pronoun(index, text, said):
+    assert [(m.text, m.kind) for m in detect(text, index) if m.kind == "pronoun"] == [(said, "pronoun")]
+
+
+@pytest.mark.parametrize("text", ["that sounds great", "I think that is fine", "book that meeting"])
+def test_a_demonstrative_of_a_clause_or_before_a_noun_is_no_pronoun(index, text):
+    assert not [m for m in detect(text, index) if m.kind == "pronoun"]

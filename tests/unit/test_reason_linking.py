@@ -221,3 +221,10 @@ def test_a_name_heard_as_words_that_sound_like_it_links():
     state = turn(session, "Hi, I'm looking for Michaela Hubbard. Which room is she in?")
     assert mention(state, "Michaela Hubbard").entity == person
     assert mention(state, "she").entity == person
+
+
+def test_that_is_the_one_takes_up_what_the_reply_named(session):
+    session.system_turn("I see a meeting called Budget Review on the calendar, is that the one you mean?")
+    state = turn(session, "Yes, that is the one I mean. Can you add me to it?")
+    assert mention(state, "that").entity == BUDGET
+    assert not [m for m in turn(session, "That sounds great.").mentions if m.kind == "pronoun"]
