@@ -129,6 +129,27 @@ def test_a_list_question_gets_every_value_of_the_relation_it_asks_for():
     assert len(select(_turn("What films is Bo in?", "urn:bo", cands), "pcst", 5, 25, prizes).facts) == 1
 
 
+def test_the_best_facts_beside_the_tree_join_it_within_the_cap():
+    # "Someone from the Chemistry group": its events score ahead of its members, which top-k
+    # would still show; they touch the tree, so they join it (connected), the cap still holds.
+    from engine.stages.retrieve import select
+
+    cands = [_c("urn:chem", "size", "4", 0.94, literal=True)]
+    cands += [_c(f"urn:event{i}", "group", "urn:chem", 0.68 - i / 10) for i in range(4)]
+    cands += [_c(f"urn:person{i}", "member_of", "urn:chem", 0.37 - i / 30) for i in range(4)]
+    cands += [_c(f"urn:person{i}", "phone", f"+47{i}", 0.01, literal=True) for i in range(4)]
+    cands += [_c("urn:elsewhere", "member_of", "urn:other", 0.3)]  # near the best, but apart from the tree
+    prizes = {"threshold": 0.4, "scale": 1.5, "ratio": 0.5, "top": 5, "gate": 0.2}
+
+    def got(cap):
+        return [c.fact.s for c in select(_turn("I'd like to contact someone from the Chemistry group.", "urn:chem",
+                                                cands), "pcst", 5, cap, prizes).facts if c.fact.p != RDF_TYPE]
+
+    assert {f"urn:person{i}" for i in range(4)} <= set(got(25))
+    assert "urn:elsewhere" not in got(25) and not any(s.startswith("urn:person") for s in got(5))
+    assert len(got(7)) == 7
+
+
 @pytest.mark.parametrize("text, kinds, expected", [
     ("Where does Orrin Falls United play?", ["name"], True),
     ("How many seats does Foundry Arena have and in which city is it located?", ["name"], False),

@@ -41,6 +41,8 @@ from engine.stages.retrieve.topk import top_k
 from engine.state import Candidate, TurnState
 
 NODE_PRIZES_K = 3
+# The edges ranked within NEAR_BEST × k of the turn that touch the tree join it (with_near_best).
+NEAR_BEST = 2
 
 
 @dataclass
@@ -183,6 +185,29 @@ def with_records(sel: Selection, candidates: list[Candidate], anchors: set[str],
     return _joined(sel, more, cap, ahead=True)
 
 
+def with_near_best(sel: Selection, candidates: list[Candidate], n: int, cap: int, floor: float = 0.0) -> Selection:
+    """The best `n` edges of the turn that touch the subgraph (at a node of it, or at the end of
+    one that joined before) join it, as far as the cap allows: what a top-n list would show
+    beside the tree ("someone from the Biology group": its members, scored just under its
+    events) stays connected, and the tree keeps its own choice. Edges under `floor` stay out."""
+    edges = [c for c in candidates if not is_node_fact(c.fact)]
+    have = {id(c) for c in sel.facts}
+    best = sorted((c for c in edges if c.score >= floor), key=lambda c: -c.score)[:n]
+    nodes = set(sel.nodes)
+    more: list[Candidate] = []
+    waiting = [c for c in best if id(c) not in have]
+    joined = True
+    while joined and waiting:
+        joined = False
+        for c in list(waiting):
+            if c.fact.s in nodes or (not c.fact.o_literal and c.fact.o in nodes):
+                more.append(c)
+                waiting.remove(c)
+                nodes.update((c.fact.s, c.fact.o))
+                joined = True
+    return _joined(sel, more, cap, ahead=False)
+
+
 def _joined(sel: Selection, more: list[Candidate], cap: int, ahead: bool) -> Selection:
     """`sel` with as many of the edges `more` as the cap allows, and their ends; the joined edges
     go ahead of its own (`ahead`) or among them by score."""
@@ -242,6 +267,9 @@ def select(state: TurnState, retriever: str, k: int, cap: int, prizes: dict | No
     records = asked_records(state.text)
     if records:
         sel = with_records(sel, state.candidates, anchors, records, cap)
+    gate = float(prizes.get("gate", 0.0)) if prizes else 0.0
+    top = max((c.score for c in state.candidates if not is_node_fact(c.fact)), default=0.0)
+    sel = with_near_best(sel, state.candidates, NEAR_BEST * k, cap, gate * top)
     return with_paths(sel, on_paths, cap)
 
 
