@@ -150,6 +150,29 @@ def test_the_best_facts_beside_the_tree_join_it_within_the_cap():
     assert len(got(7)) == 7
 
 
+def test_an_edge_counts_with_the_score_of_the_node_it_brings_in():
+    # The members' nodes score well, their "member of" edges far under the gate: those edges are
+    # the only way the members join the tree, so they join (and a member scored low does not).
+    from engine.stages.retrieve import select
+
+    cands = [_c("urn:chem", "type", "urn:Group", 0.92), _c("urn:chem", "size", "4", 0.34, literal=True)]
+    cands += [_c(f"urn:event{i}", "group", "urn:chem", 0.04) for i in range(3)]
+    cands += [_c(f"urn:person{i}", "member_of", "urn:chem", 0.025) for i in range(3)]
+    cands += [_c(f"urn:person{i}", "type", "urn:Person", 0.28 - i / 8) for i in range(3)]
+    prizes = {"threshold": 0.4, "scale": 1.5, "ratio": 0.5, "top": 5, "gate": 0.2}
+    state = _turn("I'd like to contact someone from the Chemistry group.", "urn:chem", cands)
+    got = {c.fact.s for c in select(state, "pcst", 5, 25, prizes).facts if c.fact.p == P + "member_of"}
+    assert got == {"urn:person0", "urn:person1"}
+
+
+def test_entities_no_fact_joins_are_each_kept():
+    # "Book Delta" from a speaker the KG does not know: two named nodes and no edge between them.
+    cands = [_c("urn:speaker", "type", "urn:Person", 0.98), _c("urn:delta", "type", "urn:Room", 0.9)]
+    cands[0].hop = cands[1].hop = 0
+    sel = select_pcst(cands, k=5, cap=25, prizes={"threshold": 0.4, "scale": 1.5})
+    assert set(sel.nodes) == {"urn:speaker", "urn:delta"}
+
+
 @pytest.mark.parametrize("text, kinds, expected", [
     ("Where does Orrin Falls United play?", ["name"], True),
     ("How many seats does Foundry Arena have and in which city is it located?", ["name"], False),

@@ -89,6 +89,10 @@ def select_pcst(candidates: list[Candidate], k: int, cap: int, prizes: dict | No
     edges, node_facts = split(candidates)
     if not edges and not node_facts:
         return Selection()
+    if not edges:  # no fact joins them: each entity the turn names is its own tree
+        named = sorted((c for c in node_facts.values() if c.hop == 0), key=lambda c: -c.score)[:cap]
+        if named:
+            return Selection(list(named), [c.fact.s for c in named], [])
     node_ids = list(node_facts)
     if prizes is None:
         node_p = pcst.rank_prizes([node_facts[i].score for i in node_ids], NODE_PRIZES_K)
@@ -189,11 +193,19 @@ def with_near_best(sel: Selection, candidates: list[Candidate], n: int, cap: int
     """The best `n` edges of the turn that touch the subgraph (at a node of it, or at the end of
     one that joined before) join it, as far as the cap allows: what a top-n list would show
     beside the tree ("someone from the Biology group": its members, scored just under its
-    events) stays connected, and the tree keeps its own choice. Edges under `floor` stay out."""
-    edges = [c for c in candidates if not is_node_fact(c.fact)]
+    events) stays connected, and the tree keeps its own choice. An edge counts with the score of
+    the node it brings in when that is higher; edges under `floor` stay out."""
+    edges, node_facts = split(candidates)
     have = {id(c) for c in sel.facts}
-    best = sorted((c for c in edges if c.score >= floor), key=lambda c: -c.score)[:n]
     nodes = set(sel.nodes)
+
+    def worth(c: Candidate) -> float:
+        # an edge is worth what the node it brings in is ("Omar Haddad is a person" scored well,
+        # his "member of the group" edge not): the only way that node joins the tree
+        ends = [e for e in (c.fact.s, None if c.fact.o_literal else c.fact.o) if e and e not in nodes]
+        return max([c.score] + [node_facts[e].score for e in ends if e in node_facts])
+
+    best = sorted((c for c in edges if worth(c) >= floor), key=lambda c: -worth(c))[:n]
     more: list[Candidate] = []
     waiting = [c for c in best if id(c) not in have]
     joined = True
