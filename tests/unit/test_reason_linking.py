@@ -228,3 +228,18 @@ def test_that_is_the_one_takes_up_what_the_reply_named(session):
     state = turn(session, "Yes, that is the one I mean. Can you add me to it?")
     assert mention(state, "that").entity == BUDGET
     assert not [m for m in turn(session, "That sounds great.").mentions if m.kind == "pronoun"]
+
+
+@pytest.mark.parametrize("named", ["Lisa Wilson", "Lisa Berg"])
+def test_out_of_time_a_name_of_two_people_is_the_one_just_spoken_of(tmp_path, named):
+    slow = tmp_path / "slow.pl"
+    slow.write_text("count(N) :- between(1, 100000000, N).\n"
+                    "refers_to(M, E) :- new(M), candidate(M, E), count(N), N < 0.\n", encoding="utf-8")
+    berg = iri("person", "berg")
+    s = open_session([Fact(berg, vocab.RDF_TYPE, vocab.OFFICE_CLASSES["person"]),
+                      Fact(berg, vocab.RDFS_LABEL, "Lisa Berg", o_literal=True)],
+                     reason_timeout_ms=300, rules=[str(slow)])
+    s.system_turn(f"{named} is in Meeting Room Beta.")
+    state = turn(s, "Can you invite Lisa?")
+    assert "name matching only" in state.reasoning_note
+    assert mention(state, "Lisa").entity == {"Lisa Wilson": LISA, "Lisa Berg": berg}[named]
