@@ -17,6 +17,9 @@ fact's value, or one of the asked type when the best is not, may still enter). A
 worth no more than the best fact reaching it. A list question then gets every candidate value of
 the relation its best fact gives (`with_all_values`); a question that asks for a record in other
 words ("What does she do for a living?") gets that record of its entities (`with_records`).
+The turn's best 2k facts that touch the tree (an edge counting with the score of the node it
+brings in) then join it, as far as the cap allows (`with_near_best`): what a top-k list shows
+beside the tree stays in it, connected. Entities the turn names that no fact joins are each kept.
 The facts on the relation paths the question asks for (the route stage) get the turn's top
 prize and lead the selection (`with_paths`): the chain from the named entity to the answer.
 """
