@@ -74,6 +74,7 @@ CANDIDATES_PER_MENTION = 8
 NOT_RELATIONS = frozenset(vocab.LABEL_PREDICATES + vocab.ALIAS_PREDICATES + (vocab.RDF_TYPE, vocab.WDT + "P31"))
 
 _WORD = re.compile(r"[^\W_]+")
+_CLAUSE_BREAK = re.compile(r"[,;:.!?()/]")  # no name goes on past these
 
 
 @dataclass(frozen=True)
@@ -90,10 +91,8 @@ def tokenize(text: str) -> list[Token]:
     last = 0
     for m in _WORD.finditer(text):
         n = norm(m.group(0))
-        gap = text[last:m.start()]
-        for part in n.split():  # a ligature or accent can fold into two words; keep offsets
-            out.append(Token(m.group(0), part, m.start(), m.end(), gap))
-            gap = ""
+        for j, part in enumerate(n.split()):  # a ligature or accent can fold into two words; keep offsets
+            out.append(Token(m.group(0), part, m.start(), m.end(), "" if j else text[last:m.start()]))
         last = m.end()
     return out
 
@@ -179,17 +178,14 @@ class LabelIndex:
         return [(w, 1) for w in self._stems.get(stem, ()) if w != word]
 
     def sounding_like(self, word: str) -> list[tuple[str, int]]:
-        """Label words that sound like `word` and are spelled too differently for `close_words`
-        ("Hubbard" heard for "Hebert"), each counted as two edits."""
-        key = sound_key(word)
-        if not key:
-            return []
+        """Label words that sound like `word`, spelled too differently for `close_words` ("Hubbard"
+        heard for "Hebert"), each counted as two edits."""
         if self._sounds is None:
             self._sounds = defaultdict(list)
             for w in self.by_word:
-                if w not in STOPWORDS and (k := sound_key(w)):
-                    self._sounds[k].append(w)
-        return [(w, 2) for w in self._sounds.get(key, ()) if w != word]
+                self._sounds[sound_key(w)].append(w)
+        key = sound_key(word)
+        return [(w, 2) for w in self._sounds.get(key, ()) if w != word and w not in STOPWORDS] if key else []
 
     def names_of(self, iri: str) -> list[str]:
         return self._names.get(iri, [])
@@ -377,17 +373,12 @@ TITLES = frozenset("mr mrs ms miss mister dr doctor prof professor sir dame lady
 NOT_NAME_WORDS = TITLES | frozenset(WEEKDAYS) | frozenset(MONTHS)
 
 
-_CLAUSE_BREAK = re.compile(r"[,;:.!?()/]")
-
-
 def _may_extend(tokens: list[Token], matches: list[dict[str, int]], a: int, b: int, start: int, end: int) -> bool:
     """Can the words a..start and end..b join the span as a misheard part of the same name? Not
     a word that is itself a word of some label ("Michael, James and Kayla": James is a name of
     its own, not Jacobs misheard), nor across a comma or other punctuation between the words."""
-    added = [j for j in range(a, b) if not start <= j < end]
-    if any(matches[j] for j in added):
-        return False
-    return not any(_CLAUSE_BREAK.search(tokens[j].gap) for j in range(a + 1, b))
+    return not any(matches[j] for j in range(a, b) if not start <= j < end) \
+        and not any(_CLAUSE_BREAK.search(tokens[j].gap) for j in range(a + 1, b))
 
 
 def _common_word(t: Token) -> bool:
@@ -500,9 +491,9 @@ def detect(text: str, index: LabelIndex) -> list[Mention]:
             i += width
             continue
         if word in DEMONSTRATIVES and _stands_for_one(lower, i):
-            width = 2 if lower[i + 1] == "one" else 1
-            out.append(Mention(text=text[t.start:tokens[i + width - 1].end], start=t.start,
-                               end=tokens[i + width - 1].end, kind="pronoun", value=ANY_KIND))
+            width = 2 if lower[i + 1:i + 2] == ["one"] else 1
+            e = tokens[i + width - 1].end
+            out.append(Mention(text=text[t.start:e], start=t.start, end=e, kind="pronoun", value=ANY_KIND))
             i += width
             continue
         if word in PRONOUNS and not (word == "it" and _dummy_it(lower, i)):
@@ -541,14 +532,12 @@ def _named_after(tokens: list[Token], j: int, used: list[bool]) -> bool:
 
 
 DEMONSTRATIVES = frozenset({"that", "this"})
-# "that is the one", "that's the one I mean", "this one": the demonstrative stands for a thing just
-# named, not for a clause ("that sounds great") or before a noun ("that meeting").
-_THE_ONE = (["is", "the", "one"], ["s", "the", "one"], ["was", "the", "one"])
 
 
 def _stands_for_one(lower: list[str], i: int) -> bool:
-    nxt = lower[i + 1:i + 4]
-    return nxt in _THE_ONE or (bool(nxt) and nxt[0] == "one")
+    """"that is the one", "that's the one I mean", "this one": the demonstrative stands for a
+    thing just named, not for a clause ("that sounds great") or before a noun ("that meeting")."""
+    return lower[i + 2:i + 4] == ["the", "one"] and lower[i + 1] in ("is", "s", "was") or lower[i + 1:i + 2] == ["one"]
 
 
 def _dummy_it(lower: list[str], i: int) -> bool:
@@ -609,41 +598,3 @@ def _name_words(text: str, pos: int) -> tuple[int, int, str] | None:
         end = word.end()
         pos = end + (1 if text[end:end + 1] == " " else 0)
     return (start, end, " ".join(words)) if words else None
-
-
-def nbest_votes(alternatives: list[str], index: LabelIndex, floor: float = 0.8) -> dict[str, list[tuple[str, int, int]]]:
-    """For each entity named (with a name-match score of at least `floor`) in the recognizer's
-    other hypotheses: where, as (hypothesis, start, end), one entry per hypothesis."""
-    votes: dict[str, list[tuple[str, int, int]]] = defaultdict(list)
-    for hypothesis in alternatives:
-        seen: set[str] = set()
-        for m in detect_names(hypothesis, index):
-            for iri, score in m.candidates[:1]:
-                if score >= floor and iri not in seen:
-                    seen.add(iri)
-                    votes[iri].append((hypothesis, m.start, m.end))
-    return votes
-
-
-def align_span(source: str, start: int, end: int, target: str) -> tuple[int, int] | None:
-    """The span of `target` that the words source[start:end] line up with (the hypotheses of one
-    utterance differ in a few words), or None when those words have no counterpart."""
-    from difflib import SequenceMatcher
-
-    src, dst = tokenize(source), tokenize(target)
-    inside = [i for i, t in enumerate(src) if t.start >= start and t.end <= end]
-    if not inside or not dst:
-        return None
-    matcher = SequenceMatcher(a=[t.norm for t in src], b=[t.norm for t in dst], autojunk=False)
-    mapped: list[int] = []
-    for tag, a0, a1, b0, b1 in matcher.get_opcodes():
-        lo, hi = max(a0, inside[0]), min(a1, inside[-1] + 1)
-        if lo >= hi:
-            continue
-        if tag == "equal":
-            mapped += [b0 + (i - a0) for i in range(lo, hi)]
-        elif tag == "replace" and b1 > b0:
-            mapped += list(range(b0, b1))
-    if not mapped:
-        return None
-    return dst[min(mapped)].start, dst[max(mapped)].end
