@@ -17,9 +17,9 @@ fact's value, or one of the asked type when the best is not, may still enter). A
 worth no more than the best fact reaching it. A list question then gets every candidate value of
 the relation its best fact gives (`with_all_values`); a question that asks for a record in other
 words ("What does she do for a living?") gets that record of its entities (`with_records`).
-The turn's best 2k facts that touch the tree (an edge counting with the score of the node it
-brings in) then join it, as far as the cap allows (`with_near_best`): what a top-k list shows
-beside the tree stays in it, connected. Entities the turn names that no fact joins are each kept.
+The turn's best 2k nodes that the tree left out then join it, each by its best edge to the tree,
+as far as the cap allows (`with_scored_nodes`): a well-scored entity whose edges score low (a
+group's members) stays in, connected. Entities the turn names that no fact joins are each kept.
 The facts on the relation paths the question asks for (the route stage) get the turn's top
 prize and lead the selection (`with_paths`): the chain from the named entity to the answer.
 """
@@ -44,7 +44,7 @@ from engine.stages.retrieve.topk import top_k
 from engine.state import Candidate, TurnState
 
 NODE_PRIZES_K = 3
-# The edges ranked within NEAR_BEST × k of the turn that touch the tree join it (with_near_best).
+# The nodes ranked within NEAR_BEST × k of the turn that the tree left out join it (with_scored_nodes).
 NEAR_BEST = 2
 
 
@@ -192,33 +192,28 @@ def with_records(sel: Selection, candidates: list[Candidate], anchors: set[str],
     return _joined(sel, more, cap, ahead=True)
 
 
-def with_near_best(sel: Selection, candidates: list[Candidate], n: int, cap: int, floor: float = 0.0) -> Selection:
-    """The best `n` edges of the turn that touch the subgraph (at a node of it, or at the end of
-    one that joined before) join it, as far as the cap allows: what a top-n list would show
-    beside the tree ("someone from the Biology group": its members, scored just under its
-    events) stays connected, and the tree keeps its own choice. An edge counts with the score of
-    the node it brings in when that is higher; edges under `floor` stay out."""
+def with_scored_nodes(sel: Selection, candidates: list[Candidate], n: int, cap: int, floor: float = 0.0) -> Selection:
+    """Entities among the turn's `n` best-scored nodes that the tree left out join it, each by its
+    best edge to the tree (or to one that joined before), as far as the cap allows: "someone from
+    the Biology group" scores its members' nodes well and their "member of" edges not, and the
+    tree, which prizes a node no more than the best edge reaching it, keeps the group's events
+    instead. Nodes under `floor` stay out."""
     edges, node_facts = split(candidates)
-    have = {id(c) for c in sel.facts}
     nodes = set(sel.nodes)
-
-    def worth(c: Candidate) -> float:
-        # an edge is worth what the node it brings in is ("Omar Haddad is a person" scored well,
-        # his "member of the group" edge not): the only way that node joins the tree
-        ends = [e for e in (c.fact.s, None if c.fact.o_literal else c.fact.o) if e and e not in nodes]
-        return max([c.score] + [node_facts[e].score for e in ends if e in node_facts])
-
-    best = sorted((c for c in edges if worth(c) >= floor), key=lambda c: -worth(c))[:n]
+    wanted = sorted((c for iri, c in node_facts.items() if iri not in nodes and c.score >= floor),
+                    key=lambda c: -c.score)[:n]
     more: list[Candidate] = []
-    waiting = [c for c in best if id(c) not in have]
+    waiting = [c.fact.s for c in wanted]
     joined = True
     while joined and waiting:
         joined = False
-        for c in list(waiting):
-            if c.fact.s in nodes or (not c.fact.o_literal and c.fact.o in nodes):
-                more.append(c)
-                waiting.remove(c)
-                nodes.update((c.fact.s, c.fact.o))
+        for iri in list(waiting):
+            ways = [c for c in edges if (c.fact.s == iri and not c.fact.o_literal and c.fact.o in nodes)
+                    or (c.fact.o == iri and not c.fact.o_literal and c.fact.s in nodes)]
+            if ways:
+                more.append(max(ways, key=lambda c: c.score))
+                waiting.remove(iri)
+                nodes.add(iri)
                 joined = True
     return _joined(sel, more, cap, ahead=False)
 
@@ -284,7 +279,7 @@ def select(state: TurnState, retriever: str, k: int, cap: int, prizes: dict | No
         sel = with_records(sel, state.candidates, anchors, records, cap)
     gate = float(prizes.get("gate", 0.0)) if prizes else 0.0
     top = max((c.score for c in state.candidates if not is_node_fact(c.fact)), default=0.0)
-    sel = with_near_best(sel, state.candidates, NEAR_BEST * k, cap, gate * top)
+    sel = with_scored_nodes(sel, state.candidates, NEAR_BEST * k, cap, gate * top)
     return with_paths(sel, on_paths, cap)
 
 
