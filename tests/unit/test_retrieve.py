@@ -129,29 +129,6 @@ def test_a_list_question_gets_every_value_of_the_relation_it_asks_for():
     assert len(select(_turn("What films is Bo in?", "urn:bo", cands), "pcst", 5, 25, prizes).facts) == 1
 
 
-def test_well_scored_nodes_the_tree_left_out_join_it_by_their_best_edge():
-    # "Someone from the Chemistry group": the members' nodes score well, their "member of" edges
-    # far under the group's events; the tree prizes a node no more than its best edge, so the
-    # members join afterwards, each by that edge (and one scored low, or apart from the tree, not).
-    from engine.stages.retrieve import select
-
-    cands = [_c("urn:chem", "type", "urn:Group", 0.92), _c("urn:chem", "size", "4", 0.34, literal=True)]
-    cands += [_c(f"urn:event{i}", "group", "urn:chem", 0.3 - i / 20) for i in range(3)]
-    cands += [_c(f"urn:person{i}", "member_of", "urn:chem", 0.025) for i in range(3)]
-    cands += [_c(f"urn:person{i}", "phone", f"+47{i}", 0.01, literal=True) for i in range(3)]
-    cands += [_c(f"urn:person{i}", "type", "urn:Person", 0.28 - i / 8) for i in range(3)]
-    cands += [_c("urn:elsewhere", "type", "urn:Person", 0.3), _c("urn:elsewhere", "knows", "urn:other", 0.2)]
-    prizes = {"threshold": 0.4, "scale": 1.5, "ratio": 0.5, "top": 5, "gate": 0.2}
-
-    def got(cap):
-        state = _turn("I'd like to contact someone from the Chemistry group.", "urn:chem", cands)
-        return [c.fact for c in select(state, "pcst", 5, cap, prizes).facts if c.fact.p != RDF_TYPE]
-
-    assert {f.s for f in got(25) if f.p == P + "member_of"} == {"urn:person0", "urn:person1"}
-    assert not {f.s for f in got(25)} & {"urn:elsewhere"} and not any(f.p == P + "phone" for f in got(25))
-    assert len(got(4)) == 4
-
-
 def test_entities_no_fact_joins_are_each_kept():
     # "Book Delta" from a speaker the KG does not know: two named nodes and no edge between them.
     cands = [_c("urn:speaker", "type", "urn:Person", 0.98), _c("urn:delta", "type", "urn:Room", 0.9)]

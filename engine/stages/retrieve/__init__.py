@@ -17,9 +17,7 @@ fact's value, or one of the asked type when the best is not, may still enter). A
 worth no more than the best fact reaching it. A list question then gets every candidate value of
 the relation its best fact gives (`with_all_values`); a question that asks for a record in other
 words ("What does she do for a living?") gets that record of its entities (`with_records`).
-The turn's best 2k nodes that the tree left out then join it, each by its best edge to the tree,
-as far as the cap allows (`with_scored_nodes`): a well-scored entity whose edges score low (a
-group's members) stays in, connected. Entities the turn names that no fact joins are each kept.
+Entities the turn names that no fact joins are each kept.
 The facts on the relation paths the question asks for (the route stage) get the turn's top
 prize and lead the selection (`with_paths`): the chain from the named entity to the answer.
 """
@@ -44,8 +42,6 @@ from engine.stages.retrieve.topk import top_k
 from engine.state import Candidate, TurnState
 
 NODE_PRIZES_K = 3
-# The nodes ranked within NEAR_BEST × k of the turn that the tree left out join it (with_scored_nodes).
-NEAR_BEST = 2
 
 
 @dataclass
@@ -192,32 +188,6 @@ def with_records(sel: Selection, candidates: list[Candidate], anchors: set[str],
     return _joined(sel, more, cap, ahead=True)
 
 
-def with_scored_nodes(sel: Selection, candidates: list[Candidate], n: int, cap: int, floor: float = 0.0) -> Selection:
-    """Entities among the turn's `n` best-scored nodes that the tree left out join it, each by its
-    best edge to the tree (or to one that joined before), as far as the cap allows: "someone from
-    the Biology group" scores its members' nodes well and their "member of" edges not, and the
-    tree, which prizes a node no more than the best edge reaching it, keeps the group's events
-    instead. Nodes under `floor` stay out."""
-    edges, node_facts = split(candidates)
-    nodes = set(sel.nodes)
-    wanted = sorted((c for iri, c in node_facts.items() if iri not in nodes and c.score >= floor),
-                    key=lambda c: -c.score)[:n]
-    more: list[Candidate] = []
-    waiting = [c.fact.s for c in wanted]
-    joined = True
-    while joined and waiting:
-        joined = False
-        for iri in list(waiting):
-            ways = [c for c in edges if (c.fact.s == iri and not c.fact.o_literal and c.fact.o in nodes)
-                    or (c.fact.o == iri and not c.fact.o_literal and c.fact.s in nodes)]
-            if ways:
-                more.append(max(ways, key=lambda c: c.score))
-                waiting.remove(iri)
-                nodes.add(iri)
-                joined = True
-    return _joined(sel, more, cap, ahead=False)
-
-
 def _joined(sel: Selection, more: list[Candidate], cap: int, ahead: bool) -> Selection:
     """`sel` with as many of the edges `more` as the cap allows, and their ends; the joined edges
     go ahead of its own (`ahead`) or among them by score."""
@@ -277,9 +247,6 @@ def select(state: TurnState, retriever: str, k: int, cap: int, prizes: dict | No
     records = asked_records(state.text)
     if records:
         sel = with_records(sel, state.candidates, anchors, records, cap)
-    gate = float(prizes.get("gate", 0.0)) if prizes else 0.0
-    top = max((c.score for c in state.candidates if not is_node_fact(c.fact)), default=0.0)
-    sel = with_scored_nodes(sel, state.candidates, NEAR_BEST * k, cap, gate * top)
     return with_paths(sel, on_paths, cap)
 
 
