@@ -94,7 +94,36 @@ def word_alike(word: str, others) -> float:
 def _close_word(a: str, b: str) -> bool:
     from rapidfuzz.distance import Levenshtein
 
-    return len(a) >= 4 and Levenshtein.distance(a, b) <= (1 if len(a) < 7 else 2)
+    return len(a) >= 4 and (Levenshtein.distance(a, b) <= (1 if len(a) < 7 else 2) or sound_alike(a, b))
+
+
+_SOUND_GROUPS = {ch: str(i) for i, letters in enumerate(("bfpv", "cgjkqsxz", "dt", "l", "mn", "r"), 1)
+                 for ch in letters}
+SOUND_MIN_LETTERS = 5
+
+
+@lru_cache(maxsize=65536)
+def sound_key(word: str) -> str:
+    """The word as it sounds, roughly (Soundex without its cut to four characters): the first
+    letter, then the consonant groups, vowels dropped and repeats merged; "hubbard" and "hebert"
+    are both "h163". Empty for a word too short to tell, or with fewer than three consonant
+    groups, whose key too many words would share."""
+    if len(word) < SOUND_MIN_LETTERS or not word.isalpha():
+        return ""
+    codes, last = [], _SOUND_GROUPS.get(word[0], "")
+    for ch in word[1:]:
+        code = _SOUND_GROUPS.get(ch, "")
+        if code and code != last:
+            codes.append(code)
+        if ch not in "hw":  # h and w do not separate two letters of one group
+            last = code
+    return word[0] + "".join(codes) if len(codes) >= 3 else ""
+
+
+def sound_alike(a: str, b: str) -> bool:
+    """Two name words a recognizer may take for each other ("Hubbard" heard for "Hebert")."""
+    key = sound_key(a)
+    return bool(key) and key == sound_key(b)
 
 
 def _longest_common_substring(a: str, b: str) -> int:

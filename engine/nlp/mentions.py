@@ -2,7 +2,8 @@
 
 Names are matched against every label and alias of the background (`KGStore.label_entries()`)
 through a `LabelIndex`: an exact lookup of normalized word sequences, plus a fuzzy path for
-ASR-like errors (a word a letter or two off, accents lost, "O'Brien" heard as "O Brien") that
+ASR-like errors (a word a letter or two off, or one that sounds the same, "Hubbard" for
+"Hebert"; accents lost, "O'Brien" heard as "O Brien") that
 only compares against the vocabulary words sharing a letter trigram, so a turn costs the same on
 100 labels as on 100,000. Partial names ("Omar" for "Omar Haddad", "Beta" for "Meeting Room
 Beta") count when the words heard are distinctive. Besides names: pronouns, definite noun phrases
@@ -23,7 +24,7 @@ from engine.nlp.timeexpr import MONTHS, WEEKDAYS
 from engine.state import Mention
 from kgstore import vocab
 from kgstore.errors import BadInput, RemoteUnavailable
-from rules.similarity import NAME_WORD_ALIKE, max_edits, measures, norm, trigrams, word_alike, word_stem
+from rules.similarity import NAME_WORD_ALIKE, max_edits, measures, norm, sound_key, trigrams, word_alike, word_stem
 
 # Words that never start a name match on their own (they may sit inside a full label).
 STOPWORDS = frozenset("""
@@ -74,6 +75,7 @@ CANDIDATES_PER_MENTION = 8
 NOT_RELATIONS = frozenset(vocab.LABEL_PREDICATES + vocab.ALIAS_PREDICATES + (vocab.RDF_TYPE, vocab.WDT + "P31"))
 
 _WORD = re.compile(r"[^\W_]+")
+_CLAUSE_BREAK = re.compile(r"[,;:.!?()/]")  # no name goes on past these
 
 
 @dataclass(frozen=True)
@@ -82,14 +84,17 @@ class Token:
     norm: str
     start: int
     end: int
+    gap: str = ""  # what stands between the word before and this one ("" inside a folded word)
 
 
 def tokenize(text: str) -> list[Token]:
     out = []
+    last = 0
     for m in _WORD.finditer(text):
         n = norm(m.group(0))
-        for part in n.split():  # a ligature or accent can fold into two words; keep offsets
-            out.append(Token(m.group(0), part, m.start(), m.end()))
+        for j, part in enumerate(n.split()):  # a ligature or accent can fold into two words; keep offsets
+            out.append(Token(m.group(0), part, m.start(), m.end(), "" if j else text[last:m.start()]))
+        last = m.end()
     return out
 
 
@@ -140,6 +145,7 @@ class LabelIndex:
         self.per_turn = False  # names must be looked up per turn (see turn_index)
         self._close_cache: dict[str, list[tuple[str, int]]] = {}
         self._stems: dict[str, list[str]] | None = None
+        self._sounds: dict[str, list[str]] | None = None
 
     def same_stem(self, word: str) -> list[tuple[str, int]]:
         """Label words of which `word` is another form ("mathematical", "biological", "statistical"
@@ -153,6 +159,16 @@ class LabelIndex:
                 if len(w) >= 6 and w not in STOPWORDS:
                     self._stems[word_stem(w)].append(w)
         return [(w, 1) for w in self._stems.get(stem, ()) if w != word]
+
+    def sounding_like(self, word: str) -> list[tuple[str, int]]:
+        """Label words that sound like `word`, spelled too differently for `close_words` ("Hubbard"
+        heard for "Hebert"), each counted as two edits."""
+        if self._sounds is None:
+            self._sounds = defaultdict(list)
+            for w in self.by_word:
+                self._sounds[sound_key(w)].append(w)
+        key = sound_key(word)
+        return [(w, 2) for w in self._sounds.get(key, ()) if w != word and w not in STOPWORDS] if key else []
 
     def names_of(self, iri: str) -> list[str]:
         return self._names.get(iri, [])
@@ -260,7 +276,7 @@ def _name_hits(tokens: list[Token], index: LabelIndex) -> list[_Hit]:
         elif t.norm in common_words():  # so is a common English word: "made" is not "male" misheard
             close = index.same_stem(t.norm)  # ... but "mathematical" is the Mathematics group
         else:  # misheard: keep only the closest spellings
-            close = index.close_words(t.norm) or index.same_stem(t.norm)
+            close = index.close_words(t.norm) or index.same_stem(t.norm) or index.sounding_like(t.norm)
             fewest = min((d for _, d in close), default=0)
             close = [(w, d) for w, d in close if d == fewest]
         matches.append(dict(close))
@@ -308,7 +324,8 @@ def _name_hits(tokens: list[Token], index: LabelIndex) -> list[_Hit]:
                 missing = len(lab.words) - (end - start)
                 for a in range(max(0, start - missing), start + 1):
                     for b in range(end, min(len(tokens), end + missing) + 1):
-                        if (a, b) == (start, end) or b - a > len(lab.words):
+                        if (a, b) == (start, end) or b - a > len(lab.words) \
+                                or not _may_extend(tokens, matches, a, b, start, end):
                             continue
                         text = " ".join(tok.norm for tok in tokens[a:b])
                         jw = measures(text, lab.norm)[0]
@@ -343,6 +360,14 @@ TITLES = frozenset("mr mrs ms miss mister dr doctor prof professor sir dame lady
 NOT_NAME_WORDS = TITLES | frozenset(WEEKDAYS) | frozenset(MONTHS)
 
 
+def _may_extend(tokens: list[Token], matches: list[dict[str, int]], a: int, b: int, start: int, end: int) -> bool:
+    """Can the words a..start and end..b join the span as a misheard part of the same name? Not
+    a word that is itself a word of some label ("Michael, James and Kayla": James is a name of
+    its own, not Jacobs misheard), nor across a comma or other punctuation between the words."""
+    return not any(matches[j] for j in range(a, b) if not start <= j < end) \
+        and not any(_CLAUSE_BREAK.search(tokens[j].gap) for j in range(a + 1, b))
+
+
 def _common_word(t: Token) -> bool:
     """A frequent English word said in lower case: "harbour", "curated", never a name's own."""
     return t.text.islower() and t.norm in common_words()
@@ -350,11 +375,11 @@ def _common_word(t: Token) -> bool:
 
 def _unknown_name_beside(tokens: list[Token], start: int, end: int, index: LabelIndex) -> bool:
     """Does a word that reads as part of a name, and is no word of any label, stand right
-    before or after the span? Then the span is part of a longer name the KG does not have."""
+    before or after the span (no punctuation between)? Then the span is part of a longer name the KG does not have."""
     lowercase = not any(t.text[:1].isupper() for t in tokens)  # a transcript: names are not capitalised
     for j in (start - 1, end):
-        if not 0 <= j < len(tokens):
-            continue
+        if not 0 <= j < len(tokens) or _CLAUSE_BREAK.search(tokens[max(j, start)].gap):
+            continue  # "Petra, Lindberg and Ines": a comma ends a name
         t = tokens[j]
         if t.norm in STOPWORDS or t.norm in TYPE_NOUNS or t.norm in NOT_NAME_WORDS or t.norm in index.by_word \
                 or len(t.norm) < 3 or t.norm.isdigit():
@@ -452,6 +477,12 @@ def detect(text: str, index: LabelIndex) -> list[Mention]:
                 out.append(Mention(text=text[s:e], start=s, end=e, kind="definite", value=kinds))
             i += width
             continue
+        if word in DEMONSTRATIVES and _stands_for_one(lower, i):
+            width = 2 if lower[i + 1:i + 2] == ["one"] else 1
+            e = tokens[i + width - 1].end
+            out.append(Mention(text=text[t.start:e], start=t.start, end=e, kind="pronoun", value=ANY_KIND))
+            i += width
+            continue
         if word in PRONOUNS and not (word == "it" and _dummy_it(lower, i)):
             out.append(Mention(text=t.text, start=t.start, end=t.end, kind="pronoun", value=PRONOUNS[word]))
         elif word in FIRST_PERSON:
@@ -485,6 +516,15 @@ def _determiner_before(lower: list[str], i: int, tokens: list[Token], used: list
 def _named_after(tokens: list[Token], j: int, used: list[bool]) -> bool:
     """"the meeting Weekly Sync": the noun is only the head of a name that follows."""
     return j < len(tokens) and used[tokens[j].start]
+
+
+DEMONSTRATIVES = frozenset({"that", "this"})
+
+
+def _stands_for_one(lower: list[str], i: int) -> bool:
+    """"that is the one", "that's the one I mean", "this one": the demonstrative stands for a
+    thing just named, not for a clause ("that sounds great") or before a noun ("that meeting")."""
+    return lower[i + 2:i + 4] == ["the", "one"] and lower[i + 1] in ("is", "s", "was") or lower[i + 1:i + 2] == ["one"]
 
 
 def _dummy_it(lower: list[str], i: int) -> bool:
@@ -545,41 +585,3 @@ def _name_words(text: str, pos: int) -> tuple[int, int, str] | None:
         end = word.end()
         pos = end + (1 if text[end:end + 1] == " " else 0)
     return (start, end, " ".join(words)) if words else None
-
-
-def nbest_votes(alternatives: list[str], index: LabelIndex, floor: float = 0.8) -> dict[str, list[tuple[str, int, int]]]:
-    """For each entity named (with a name-match score of at least `floor`) in the recognizer's
-    other hypotheses: where, as (hypothesis, start, end), one entry per hypothesis."""
-    votes: dict[str, list[tuple[str, int, int]]] = defaultdict(list)
-    for hypothesis in alternatives:
-        seen: set[str] = set()
-        for m in detect_names(hypothesis, index):
-            for iri, score in m.candidates[:1]:
-                if score >= floor and iri not in seen:
-                    seen.add(iri)
-                    votes[iri].append((hypothesis, m.start, m.end))
-    return votes
-
-
-def align_span(source: str, start: int, end: int, target: str) -> tuple[int, int] | None:
-    """The span of `target` that the words source[start:end] line up with (the hypotheses of one
-    utterance differ in a few words), or None when those words have no counterpart."""
-    from difflib import SequenceMatcher
-
-    src, dst = tokenize(source), tokenize(target)
-    inside = [i for i, t in enumerate(src) if t.start >= start and t.end <= end]
-    if not inside or not dst:
-        return None
-    matcher = SequenceMatcher(a=[t.norm for t in src], b=[t.norm for t in dst], autojunk=False)
-    mapped: list[int] = []
-    for tag, a0, a1, b0, b1 in matcher.get_opcodes():
-        lo, hi = max(a0, inside[0]), min(a1, inside[-1] + 1)
-        if lo >= hi:
-            continue
-        if tag == "equal":
-            mapped += [b0 + (i - a0) for i in range(lo, hi)]
-        elif tag == "replace" and b1 > b0:
-            mapped += list(range(b0, b1))
-    if not mapped:
-        return None
-    return dst[min(mapped)].start, dst[max(mapped)].end

@@ -20,7 +20,7 @@ from datetime import datetime
 from engine import meeting
 from engine.context import TurnContext, select, stage
 from engine.nlp import mentions as detect_mentions
-from engine.nlp import timeexpr
+from engine.nlp import nbest, timeexpr
 from engine.state import Mention, SystemTurn, TurnState
 from kgstore import vocab
 from kgstore.terms import Fact
@@ -118,7 +118,7 @@ def detect(ctx: TurnContext, text: str, now: datetime, alternatives: list[str] |
 def _with_nbest(text: str, found: list[Mention], alternatives: list[str], index) -> list[Mention]:
     """Names of the best hypothesis gain score for each other hypothesis that heard them too;
     a name most others heard, lost in the best one, comes back on the words it lines up with."""
-    votes = detect_mentions.nbest_votes(alternatives, index)
+    votes = nbest.nbest_votes(alternatives, index)
     for m in found:
         if m.kind == "name":
             m.candidates = sorted(((iri, round(min(1.0, p + NBEST_BOOST * len(votes.get(iri, ()))), 4))
@@ -128,7 +128,7 @@ def _with_nbest(text: str, found: list[Mention], alternatives: list[str], index)
         if iri in named or len(where) < NBEST_RESCUE:
             continue
         hypothesis, start, end = where[0]
-        span = detect_mentions.align_span(hypothesis, start, end, text)
+        span = nbest.align_span(hypothesis, start, end, text)
         if span is None or any(m.start < span[1] and span[0] < m.end for m in found):
             continue
         names = index.names_of(iri)

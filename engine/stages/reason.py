@@ -424,15 +424,32 @@ def reason_turn(ctx: TurnContext, inp: TurnInput, budget_s: float, stats: list |
             why = f"reasoning stopped at its time budget of {budget_s * 1000:.0f} ms" if exc.timeout else str(exc)
         if linking is not None:  # linking finished, deriving did not
             return Outcome(linking.links, [], f"{why}; no derived facts")
-        return Outcome(_prior_links(inp), [], f"{why}; mentions linked by name matching only, no derived facts")
+        return Outcome(_prior_links(inp, _last_spoken_of(ctx, inp)), [],
+                       f"{why}; mentions linked by name matching only, no derived facts")
     return Outcome(linking.links, derived)
 
 
-def _prior_links(inp: TurnInput) -> dict[str, list[tuple[str, float]]]:
+def _last_spoken_of(ctx: TurnContext, inp: TurnInput) -> dict[str, tuple[int, float]]:
+    """Entity -> (the last turn that referred to it, how surely): what the recency rules read."""
+    try:
+        links = recent_links(ctx, inp.session_id, inp.turn)
+    except RemoteUnavailable:
+        return {}
+    out: dict[str, tuple[int, float]] = {}
+    for link in links:
+        out[link.entity] = max(out.get(link.entity, (0, 0.0)), (link.turn, link.p))
+    return out
+
+
+def _prior_links(inp: TurnInput, spoken_of: dict[str, tuple[int, float]] | None = None
+                 ) -> dict[str, list[tuple[str, float]]]:
+    """The name matcher's links; among equally good names, the entity spoken of last goes first
+    ("Michael" after a reply naming Michael Orr, when the KG has Michael Jacobs too)."""
     out: dict[str, list[tuple[str, float]]] = {}
+    recent = spoken_of or {}
     for m in inp.mentions:
         if m.kind == "name" and m.candidates:
-            out[m.node] = list(m.candidates)
+            out[m.node] = sorted(m.candidates, key=lambda c: (-c[1], *(-x for x in recent.get(c[0], (0, 0.0)))))
         elif m.kind == "first_person" and inp.speaker_entity:
             out[m.node] = [(inp.speaker_entity, 1.0)]
     return out

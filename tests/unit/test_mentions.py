@@ -149,3 +149,33 @@ def test_a_remote_that_cannot_list_its_labels_is_searched_per_turn():
     assert label_index(ctx).per_turn
     text = "Is Omar Haddad in?"
     assert [m.candidates[0][0] for m in detect_names(text, turn_index(ctx, text))] == ["p:omar"]
+
+
+def test_a_surname_heard_as_a_word_that_sounds_like_it():
+    # Spelled three or four letters off, beyond the edit budget, but sounding the same.
+    index = LabelIndex([LabelEntry("Mikaela Hobart", "p:mika"), LabelEntry("Tobias Rhodes", "p:tobias")])
+    assert names("I need Michaela Hubbard's office", index) == [("Michaela Hubbard", "p:mika")]
+    # A short word sounds like too many others to be taken for a name.
+    assert names("Are the roads closed for Tobias", index) == [("Tobias", "p:tobias")]
+
+
+def test_a_name_of_its_own_is_not_taken_for_a_misheard_part_of_another():
+    index = LabelIndex([LabelEntry("Petra Lindgren", "p:pl"), LabelEntry("Petra Nowak", "p:pn"),
+                        LabelEntry("Jonas Berg", "p:jb"), LabelEntry("Ines Falk", "p:if")])
+    for text in ("Petra, Jonas and Ines, please.", "petra jonas and ines please"):
+        found = detect_names(text, index)
+        assert [m.text.lower() for m in found][:2] == ["petra", "jonas"], text
+        assert {c for c, _ in found[0].candidates} == {"p:pl", "p:pn"}
+    # A comma ends a name: "Petra, Lindberg" is not Petra Lindgren heard badly.
+    assert [m.text for m in detect_names("Petra, Lindberg and Ines", index)][0] == "Petra"
+
+
+@pytest.mark.parametrize("text, said", [("Yes, that is the one I mean.", "that"), ("yes that's the one", "that"),
+                                        ("I'll take that one", "that one"), ("this one please", "this one")])
+def test_a_demonstrative_standing_for_a_thing_is_a_pronoun(index, text, said):
+    assert [(m.text, m.kind) for m in detect(text, index) if m.kind == "pronoun"] == [(said, "pronoun")]
+
+
+@pytest.mark.parametrize("text", ["that sounds great", "I think that is fine", "book that meeting"])
+def test_a_demonstrative_of_a_clause_or_before_a_noun_is_no_pronoun(index, text):
+    assert not [m for m in detect(text, index) if m.kind == "pronoun"]

@@ -210,3 +210,36 @@ def test_a_class_of_the_users_own_vocabulary_gets_its_kind_from_its_name():
     assert kind_of_types(["http://schema.org/MusicGroup"]) == "group"  # "they" can
     assert kind_of_types(["http://example.org/kitchen/Dish"]) == "thing"
     assert kind_of_types(["http://example.org/Personality"]) == "thing"
+
+
+def test_a_name_heard_as_words_that_sound_like_it_links():
+    # "Hubbard" for "Hobart": three letters off, too far to spell as a slip, the same sounds.
+    person = iri("person", "mikaela")
+    session = open_session([Fact(person, vocab.RDF_TYPE, vocab.OFFICE_CLASSES["person"]),
+                            Fact(person, vocab.RDFS_LABEL, "Mikaela Hobart", o_literal=True)],
+                           reason_timeout_ms=20000)
+    state = turn(session, "Hi, I'm looking for Michaela Hubbard. Which room is she in?")
+    assert mention(state, "Michaela Hubbard").entity == person
+    assert mention(state, "she").entity == person
+
+
+def test_that_is_the_one_takes_up_what_the_reply_named(session):
+    session.system_turn("I see a meeting called Budget Review on the calendar, is that the one you mean?")
+    state = turn(session, "Yes, that is the one I mean. Can you add me to it?")
+    assert mention(state, "that").entity == BUDGET
+    assert not [m for m in turn(session, "That sounds great.").mentions if m.kind == "pronoun"]
+
+
+@pytest.mark.parametrize("named", ["Lisa Wilson", "Lisa Berg"])
+def test_out_of_time_a_name_of_two_people_is_the_one_just_spoken_of(tmp_path, named):
+    slow = tmp_path / "slow.pl"
+    slow.write_text("count(N) :- between(1, 100000000, N).\n"
+                    "refers_to(M, E) :- new(M), candidate(M, E), count(N), N < 0.\n", encoding="utf-8")
+    berg = iri("person", "berg")
+    s = open_session([Fact(berg, vocab.RDF_TYPE, vocab.OFFICE_CLASSES["person"]),
+                      Fact(berg, vocab.RDFS_LABEL, "Lisa Berg", o_literal=True)],
+                     reason_timeout_ms=300, rules=[str(slow)])
+    s.system_turn(f"{named} is in Meeting Room Beta.")
+    state = turn(s, "Can you invite Lisa?")
+    assert "name matching only" in state.reasoning_note
+    assert mention(state, "Lisa").entity == {"Lisa Wilson": LISA, "Lisa Berg": berg}[named]

@@ -129,6 +129,14 @@ def test_a_list_question_gets_every_value_of_the_relation_it_asks_for():
     assert len(select(_turn("What films is Bo in?", "urn:bo", cands), "pcst", 5, 25, prizes).facts) == 1
 
 
+def test_entities_no_fact_joins_are_each_kept():
+    # "Book Delta" from a speaker the KG does not know: two named nodes and no edge between them.
+    cands = [_c("urn:speaker", "type", "urn:Person", 0.98), _c("urn:delta", "type", "urn:Room", 0.9)]
+    cands[0].hop = cands[1].hop = 0
+    sel = select_pcst(cands, k=5, cap=25, prizes={"threshold": 0.4, "scale": 1.5})
+    assert set(sel.nodes) == {"urn:speaker", "urn:delta"}
+
+
 @pytest.mark.parametrize("text, kinds, expected", [
     ("Where does Orrin Falls United play?", ["name"], True),
     ("How many seats does Foundry Arena have and in which city is it located?", ["name"], False),

@@ -17,6 +17,7 @@ fact's value, or one of the asked type when the best is not, may still enter). A
 worth no more than the best fact reaching it. A list question then gets every candidate value of
 the relation its best fact gives (`with_all_values`); a question that asks for a record in other
 words ("What does she do for a living?") gets that record of its entities (`with_records`).
+Entities the turn names that no fact joins are each kept.
 The facts on the relation paths the question asks for (the route stage) get the turn's top
 prize and lead the selection (`with_paths`): the chain from the named entity to the answer.
 """
@@ -87,6 +88,10 @@ def select_pcst(candidates: list[Candidate], k: int, cap: int, prizes: dict | No
     edges, node_facts = split(candidates)
     if not edges and not node_facts:
         return Selection()
+    if not edges:  # no fact joins them: each entity the turn names is its own tree
+        named = sorted((c for c in node_facts.values() if c.hop == 0), key=lambda c: -c.score)[:cap]
+        if named:
+            return Selection(list(named), [c.fact.s for c in named], [])
     node_ids = list(node_facts)
     if prizes is None:
         node_p = pcst.rank_prizes([node_facts[i].score for i in node_ids], NODE_PRIZES_K)
