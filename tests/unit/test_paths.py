@@ -101,6 +101,8 @@ def test_two_hops_win_when_both_relations_are_asked_one_hop_when_one_is(tmp_path
     assert steps(two.paths[0]) == [("plays for", True), ("head coach", True)]
     assert two.paths[0].values == ["Carl Dunn"] and two.paths[0].total == 1
     assert [[f.o for f in chain] for chain in two.paths[0].chains] == [[FB + "rovers", FB + "carl"]]
+    that = ask(store, FB + "ann", "Who is the manager of the team that Ann Berg plays for?")
+    assert steps(that.paths[0]) == [("plays for", True), ("head coach", True)] and that.paths[0].values == ["Carl Dunn"]
     one = ask(store, FB + "ann", "Which team does Ann Berg play for?")
     assert steps(one.paths[0]) == [("plays for", True)] and one.paths[0].values == ["Harbour Rovers"]
     coach = ask(store, FB + "carl", "Where was Carl Dunn born?")
@@ -300,6 +302,8 @@ def test_a_remote_that_fails_leaves_the_one_hop_paths(tmp_path):
     ("Who is the manager of the team Ann Berg plays for?", {"team", "plays"}),
     ("What instrument does the lead singer of Ann Berg play?", {"lead", "singer"}),
     ("Where was Ann Berg's coach born?", {"coach"}),
+    ("Who manages the team that Ann Berg plays for?", {"team", "plays"}),
+    ("Who coaches the club which Ann Berg joined?", {"club", "joined"}),
     ("Which team does Ann Berg play for?", set()),
     ("Where was Ann Berg born?", set()),
     ("What is its home ground?", {"home"}),

@@ -90,8 +90,9 @@ _PRONOUNS = frozenset("it he she they him them".split())
 _POSSESSIVES = frozenset("its his their".split())
 _DETERMINERS = frozenset("the a an".split())
 # A word before the entity that ends the phrase describing the middle entity there ("the singer
-# of X"); any other word there starts a relative clause that goes on after it ("the team X plays for").
-_LINKS = frozenset("of behind for from by in at with on to that who which whom whose".split())
+# of X"); any other word there starts a relative clause that goes on after it ("the team X plays
+# for", "the team that X plays for": a relative pronoun before the entity opens the clause too).
+_LINKS = frozenset("of behind for from by in at with on to whose".split())
 
 
 def _content(text: str) -> tuple[list[str], list[int]]:
