@@ -109,6 +109,21 @@ def test_two_hops_win_when_both_relations_are_asked_one_hop_when_one_is(tmp_path
     assert steps(coach.paths[0]) == [("place of birth", True)] and coach.paths[0].values == ["Bergen"]
 
 
+def test_a_second_step_needs_words_the_first_relation_does_not_say(tmp_path):
+    club = FOOTBALL + ('ex:ann ex:favouriteGame ex:chess . ex:chess rdfs:label "Chess" .\n'
+                       'ex:night rdfs:label "Game Night 4" ; ex:gamePlayed ex:chess ; ex:host ex:ann .\n'
+                       'ex:favouriteGame rdfs:label "favourite game" . ex:gamePlayed rdfs:label "game played" .\n')
+    store = kg(tmp_path, "kg.ttl", club)
+
+    def encoder_like(labels, spans):
+        """A sentence encoder reads one word of a label as nearly the whole label."""
+        out = lexical(labels, spans)
+        return np.where((out > 0) & (out < 1), 0.9, out)
+
+    out = ask(store, FB + "ann", "What is Ann Berg's favourite game?", m=encoder_like)
+    assert [steps(p) for p in out.paths] == [[("favourite game", True)]] and out.paths[0].values == ["Chess"]
+
+
 def test_the_asked_type_picks_between_relations_that_read_alike(tmp_path):
     store = kg(tmp_path, "kg.ttl", FOOTBALL)
     where = ask(store, FB + "ann", "Where was Ann Berg born?")

@@ -288,7 +288,7 @@ def score_paths(found: list[Found], part: Part, sims: dict[str, np.ndarray],
                 named = any(s.asked_noun and rows[0][k] >= rows[0][j] for k, s in enumerate(part.spans))
                 fits[key] = float(rows[0][j]) + (ASKED_NOUN_BONUS if named else 0.0)
             else:
-                fits[key] = _two_steps(rows[0], rows[1], part, w.hop_cost)
+                fits[key] = _two_steps(rows[0], rows[1], part, w.hop_cost, stems(key[0]))
         score = fits[key]
         if score <= 0:
             continue
@@ -303,17 +303,19 @@ def score_paths(found: list[Found], part: Part, sims: dict[str, np.ndarray],
     return out
 
 
-def _two_steps(first: np.ndarray, second: np.ndarray, part: Part, hop_cost: float) -> float:
+def _two_steps(first: np.ndarray, second: np.ndarray, part: Part, hop_cost: float,
+               first_words: set[str] = frozenset()) -> float:
     """Both steps' fits less `hop_cost`: the first step on a span of the words that describe the
     middle entity, the second on a span outside them ("In which country is the city where X was
-    born?": the asked noun names the second relation), each fit above `hop_cost`; 0 when no such
-    pair exists."""
+    born?": the asked noun names the second relation) and not made only of the first relation's
+    own words (`first_words`: "game" of "X's favourite game" is said by "favourite game" already),
+    each fit above `hop_cost`; 0 when no such pair exists."""
     best = 0.0
     spans, inner = part.spans, part.described
     if not inner:
         return best
     firsts = [j for j, s in enumerate(spans) if s.words <= inner]
-    seconds = [j for j, s in enumerate(spans) if not s.words & inner]
+    seconds = [j for j, s in enumerate(spans) if not s.words & inner and not stems(s.text) <= first_words]
     order_a = sorted(firsts, key=lambda j: -first[j])[:6]
     order_b = sorted(seconds, key=lambda j: -second[j])[:6]
     for a in order_a:
