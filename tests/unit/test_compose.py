@@ -242,6 +242,31 @@ def test_a_relation_the_kg_has_but_the_entity_lacks_is_not_found(tmp_path):
     assert s.user_turn("Who plays the guitar in The Glass Harbour?").answer_source != "not_found"
 
 
+LINE = """
+@prefix ex: <http://example.org/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+ex:next rdfs:label "next station" . ex:master rdfs:label "station master" . ex:plays rdfs:label "plays for" .
+ex:team rdfs:label "team" .
+ex:aldgate rdfs:label "Aldgate" ; ex:next ex:bow ; ex:master ex:grace .
+ex:bow rdfs:label "Bow Road" . ex:grace rdfs:label "Grace Okafor" ; ex:plays ex:rovers .
+ex:rovers rdfs:label "Harbour Rovers" ; ex:team ex:first .  ex:first rdfs:label "First Eleven" .
+"""
+
+
+def test_a_relation_named_in_full_that_the_entity_lacks_is_not_answered_by_a_path_of_another(tmp_path):
+    path = tmp_path / "line.ttl"
+    path.write_text(LINE, encoding="utf-8")
+    config = Config(kg=[str(path)], memory=True, demo="none", scorer="learned", now=NOW, reason_timeout_ms=60_000,
+                    refine_steps=0)
+    s = Session.open(config, llm=ScriptedLLM(["Aldgate."] * 3))
+    state = s.user_turn("Who is the station master at Bow Road?")
+    assert state.answer_source == "not_found"
+    assert state.shown_reply.startswith("I found no fact on “station master” about Bow Road")
+    assert s.user_turn("Who is the station master at Aldgate?").answer_source != "not_found"
+    # "team" is a relation too, but the path of "plays for" says as much of the question.
+    assert s.user_turn("Which team does Grace Okafor play for?").answer_source != "not_found"
+
+
 def test_a_name_the_kg_lacks_is_not_found_even_beside_a_type_request(tmp_path):
     # "Which city": the cities of others would have been listed as the answer.
     path = tmp_path / "band.ttl"
