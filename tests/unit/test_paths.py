@@ -188,6 +188,20 @@ def test_a_compound_question_gives_one_path_per_asked_relation(tmp_path):
     assert len({p.part for p in both.paths}) == 2
 
 
+def test_a_clause_of_question_words_only_takes_the_one_relation_of_its_type(tmp_path):
+    final = ('ex:final rdfs:label "Cup Final" ; ex:on "2024-05-01"^^xsd:date ; ex:hostedBy ex:rovers .\n'
+             'ex:on rdfs:label "date" . ex:hostedBy rdfs:label "hosted by" .\n')
+    store = kg(tmp_path, "kg.ttl", FOOTBALL + final)
+    out = ask(store, FB + "final", "When was Cup Final and who hosted it?")
+    assert sorted((p.steps[0].label, p.values[0]) for p in out.paths) == [("date", "Wednesday 1 May 2024"),
+                                                                          ("hosted by", "Harbour Rovers")]
+    # Two relations with a date: the clause's words must choose, and "hosted" says neither.
+    extra = 'ex:final ex:drawn "2024-01-10"^^xsd:date . ex:drawn rdfs:label "draw date" .\n'
+    store = kg(tmp_path, "kg2.ttl", FOOTBALL + final + extra)
+    out = ask(store, FB + "final", "When was Cup Final and who hosted it?")
+    assert [p.steps[0].label for p in out.paths] == ["hosted by"]
+
+
 def test_nothing_that_reads_like_the_question_gives_no_path(tmp_path):
     store = kg(tmp_path, "kg.ttl", FOOTBALL)
     assert ask(store, FB + "ann", "What does Ann Berg cost?").paths == []

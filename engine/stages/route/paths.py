@@ -278,6 +278,10 @@ def score_paths(found: list[Found], part: Part, sims: dict[str, np.ndarray],
     """Each path's score against one clause (`sims`: label -> similarity per span of it)."""
     out = []
     fits: dict[tuple[str, ...], float] = {}  # many paths share their labels
+    # "When" of "When was X and who hosted it?" asks for the one relation of X with a date, if X
+    # has only one: its words are not in the question.
+    typed = [f for f in found if len(f.labels) == 1 and value_type(f) in part.types] if part.borrowed else []
+    only = typed[0] if len({f.signature for f in typed}) == 1 else None
     for f in found:
         key = tuple(f.labels)
         if key not in fits:
@@ -289,7 +293,7 @@ def score_paths(found: list[Found], part: Part, sims: dict[str, np.ndarray],
                 fits[key] = float(rows[0][j]) + (ASKED_NOUN_BONUS if named else 0.0)
             else:
                 fits[key] = _two_steps(rows[0], rows[1], part, w.hop_cost, stems(key[0]))
-        score = fits[key]
+        score = max(fits[key], w.floor) if f is only else fits[key]
         if score <= 0:
             continue
         kind = value_type(f) if part.types else ""
