@@ -124,6 +124,31 @@ def test_a_second_step_needs_words_the_first_relation_does_not_say(tmp_path):
     assert [steps(p) for p in out.paths] == [[("favourite game", True)]] and out.paths[0].values == ["Chess"]
 
 
+@pytest.mark.parametrize("question, asked", [
+    ("Which game nights were hosted by xentity?", {"game", "night"}),
+    ("Which stadium hosts xentity?", {"stadi"}),
+    ("What instrument does xentity play?", {"instr"}),
+    ("Who hosted xentity?", set()),
+])
+def test_the_noun_a_which_question_asks_for(question, asked):
+    assert paths.asked_words(question) == asked
+
+
+def test_values_of_the_class_asked_for_win_over_a_relation_the_noun_only_modifies(tmp_path):
+    club = FOOTBALL + ('ex:ann ex:favouriteGame ex:chess . ex:chess rdfs:label "Chess" .\n'
+                       'ex:night a ex:GameNight ; rdfs:label "Night 4" ; ex:hostedBy ex:ann .\n'
+                       'ex:favouriteGame rdfs:label "favourite game" . ex:hostedBy rdfs:label "hosted by" .\n')
+    store = kg(tmp_path, "kg.ttl", club)
+
+    def saturated(labels, spans):
+        """An encoder whose similarity saturates: one shared word reads as the whole label."""
+        out = lexical(labels, spans)
+        return np.where(out > 0, 1.0, out)
+
+    out = ask(store, FB + "ann", "Which game nights were hosted by Ann Berg?", m=saturated)
+    assert [(steps(p), p.values) for p in out.paths] == [([("hosted by", False)], ["Night 4"])]
+
+
 def test_the_asked_type_picks_between_relations_that_read_alike(tmp_path):
     store = kg(tmp_path, "kg.ttl", FOOTBALL)
     where = ask(store, FB + "ann", "Where was Ann Berg born?")
