@@ -124,6 +124,31 @@ def test_a_second_step_needs_words_the_first_relation_does_not_say(tmp_path):
     assert [steps(p) for p in out.paths] == [[("favourite game", True)]] and out.paths[0].values == ["Chess"]
 
 
+def test_a_chain_cannot_split_the_words_of_a_relation_named_in_full(tmp_path):
+    club = FOOTBALL + ('ex:ann ex:favouriteGame ex:chess . ex:chess rdfs:label "Chess" . ex:go rdfs:label "Go" .\n'
+                       'ex:night rdfs:label "Game Night 4" ; ex:gamePlayed ex:go ; ex:winner ex:ann .\n'
+                       'ex:favouriteGame rdfs:label "favourite game" . ex:gamePlayed rdfs:label "game played" .\n'
+                       'ex:winner rdfs:label "winner" .\n')
+    store = kg(tmp_path, "kg.ttl", club)
+
+    def encoder_like(labels, spans):
+        """A sentence encoder that reads "winner" much like "favourite" and one word of a label
+        as the whole label."""
+        out = matcher(labels, spans)
+        out = np.where((out > 0) & (out < 1), 1.0, out)
+        for i, label in enumerate(labels):
+            for j, span in enumerate(spans):
+                if label == "winner" and span == "favourite":
+                    out[i, j] = 0.75
+        return out
+
+    out = ask(store, FB + "ann", "What is Ann Berg's favourite game?", m=encoder_like)
+    assert [steps(p) for p in out.paths] == [[("favourite game", True)]] and out.paths[0].values == ["Chess"]
+    # A relation named in full still starts a chain that asks for more words.
+    out = ask(store, FB + "rovers", "Where was the head coach of Harbour Rovers born?", m=encoder_like)
+    assert steps(out.paths[0]) == [("head coach", True), ("place of birth", True)] and out.paths[0].values == ["Bergen"]
+
+
 @pytest.mark.parametrize("question, asked", [
     ("Which game nights were hosted by xentity?", {"game", "night"}),
     ("Which stadium hosts xentity?", {"stadi"}),

@@ -302,6 +302,7 @@ def score_paths(found: list[Found], part: Part, sims: dict[str, np.ndarray],
     fits: dict[tuple[str, ...], float] = {}  # many paths share their labels
     # "When" of "When was X and who hosted it?" asks for the one relation of X with a date, if X
     # has only one: its words are not in the question.
+    claimed = _claimed(found, part)
     typed = [f for f in found if len(f.labels) == 1 and value_type(f) in part.types] if part.borrowed else []
     only = typed[0] if len({f.signature for f in typed}) == 1 else None
     for f in found:
@@ -314,7 +315,7 @@ def score_paths(found: list[Found], part: Part, sims: dict[str, np.ndarray],
                 named = any(s.asked_noun and rows[0][k] >= rows[0][j] for k, s in enumerate(part.spans))
                 fits[key] = float(rows[0][j]) + (ASKED_NOUN_BONUS if named else 0.0)
             else:
-                fits[key] = _two_steps(rows[0], rows[1], part, w.hop_cost, stems(key[0]))
+                fits[key] = _two_steps(rows[0], rows[1], part, w.hop_cost, stems(key[0]), claimed)
         score = max(fits[key], w.floor) if f is only else fits[key]
         if score <= 0:
             continue
@@ -331,8 +332,17 @@ def score_paths(found: list[Found], part: Part, sims: dict[str, np.ndarray],
     return out
 
 
+def _claimed(found: list[Found], part: Part) -> frozenset[int]:
+    """The words of the question that say in full the label (of two words or more) of a relation
+    the start has: "favourite game" of "What is X's favourite game?". A chain of two other
+    relations cannot split them between its steps (the game played at a night X won)."""
+    labels = {frozenset(stems(f.labels[0])) for f in found if len(f.labels) == 1}
+    return frozenset(i for s in part.spans if len(s.words) <= 2
+                     and any(len(own) > 1 and own <= stems(s.text) for own in labels) for i in s.words)
+
+
 def _two_steps(first: np.ndarray, second: np.ndarray, part: Part, hop_cost: float,
-               first_words: set[str] = frozenset()) -> float:
+               first_words: set[str] = frozenset(), claimed: frozenset[int] = frozenset()) -> float:
     """Both steps' fits less `hop_cost`: the first step on a span of the words that describe the
     middle entity, the second on a span outside them ("In which country is the city where X was
     born?": the asked noun names the second relation) and not made only of the first relation's
@@ -349,7 +359,7 @@ def _two_steps(first: np.ndarray, second: np.ndarray, part: Part, hop_cost: floa
     for a in order_a:
         for b in order_b:
             fa, fb = float(first[a]), float(second[b])
-            if spans[a].words & spans[b].words or min(fa, fb) <= hop_cost:
+            if spans[a].words & spans[b].words or min(fa, fb) <= hop_cost or spans[a].words | spans[b].words <= claimed:
                 continue
             best = max(best, fa + fb - hop_cost)
     return best
