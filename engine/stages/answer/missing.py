@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from engine.context import TurnContext
 from engine.focus import focused
-from engine.nlp.answer_type import asked_records
+from engine.nlp.answer_type import TIME, asked_records, asked_types
 from engine.stages.answer.compose import (
     asked_as_record,
     asked_words,
@@ -30,6 +30,7 @@ FUZZY_CUTOFF = 70  # rapidfuzz ratio (0-100) of a whole label to the name asked 
 MISSING_P = 0.5
 CLOSEST_FACTS = 2  # what the KG does have, offered with "not found"
 RELATIONS_NAMED = 6  # and the relations it has about the entity
+WHEN_WORDS = frozenset(("date", "year"))  # what a question asking "when" says of a relation's label
 
 
 def asked_about(text: str) -> str:
@@ -130,6 +131,8 @@ def lacking_relation(state: TurnState, ctx: TurnContext) -> str:
     if not focused(state, kinds=("name",)):
         return ""
     asked = stems(asked_words(state))
+    if not state.paths and TIME in asked_types(state.rewritten or state.text):
+        asked |= WHEN_WORDS  # "When did X die?" names "death date" as "Where was X born?" does not
     named = [(len(words), label, p) for p, label in label_index(ctx).relations.items()
              if (words := stems(content_words(label))) and words <= asked]
     entities = {m.entity for m in state.mentions if m.kind == "name" and m.entity}
