@@ -5,12 +5,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from engine.state import Candidate
 
-if TYPE_CHECKING:
-    from engine.stages.route.paths import Found
+
+class Found(Protocol):
+    """What these functions read of a path (paths.Found, which imports this module)."""
+
+    signature: tuple[tuple[str, bool], ...]
+    chains: list[list[Candidate]]
 
 ENTITY_VALUE = "entity"  # a path's values are entities of no known type: not a date nor a number
 _MEASURE = re.compile(r"^\W*\d")  # a label that is a number or a date (an entity minted for a value)

@@ -342,7 +342,7 @@ def _claimed(found: list[Found], part: Part) -> frozenset[int]:
 
 
 def _two_steps(first: np.ndarray, second: np.ndarray, part: Part, hop_cost: float,
-               first_words: set[str] = frozenset(), claimed: frozenset[int] = frozenset()) -> float:
+               first_words: frozenset[str] | set[str] = frozenset(), claimed: frozenset[int] = frozenset()) -> float:
     """Both steps' fits less `hop_cost`: the first step on a span of the words that describe the
     middle entity, the second on a span outside them ("In which country is the city where X was
     born?": the asked noun names the second relation) and not made only of the first relation's
