@@ -150,6 +150,10 @@ def test_kinds_by_relations():
 
     assert kind_of_types(["https://schema.org/Person"]) == "person"
     assert kind_of_types(["urn:x:C1"], {"urn:x:C1": "Human"}) == "person"
+    # A class named for what its people are or do, by the last word of its name.
+    assert kind_of_types(["http://example.org/ClubMember"]) == "person"
+    assert kind_of_types(["urn:x:C2"], {"urn:x:C2": "nurse"}) == "person"
+    assert kind_of_types(["http://example.org/MemberState"]) == "thing"
     assert kind_of_relations([["date of birth", "occupation"], ["name"]]) == "person"
     assert kind_of_relations([["birthDate"], ["headquarters location"], ["founded by"]]) == "group"
     assert kind_of_relations([["population", "area"]]) == "thing"
