@@ -23,9 +23,16 @@ _KIND_BY_CLASS.update({vocab.WD + "Q5": "person", vocab.SCHEMA + "Person": "pers
                        vocab.SCHEMA + "Organization": "group", vocab.WD + "Q43229": "group",
                        vocab.SCHEMA + "Room": "room"})
 
+# Words that name people by what they are or do: a class named so ("ex:ClubMember", "Nurse")
+# holds people, and a value typed so is a "who".
+PERSON_WORDS = frozenset("""person human people man woman player actor actress singer musician artist author
+writer director coach chef cook politician scientist professor student teacher lecturer employee footballer
+composer producer painter poet guitarist drummer vocalist manager mayor member nurse physician doctor surgeon
+designer curator collector driver pilot engineer executive officer""".split())
+
 # A class of the user's own vocabulary, by the last word of its name ("kitchen:Person",
-# "schema:MusicGroup"): so that "he" can take up a person of any KG, and "they" a band.
-_KIND_BY_CLASS_WORD = {"person": "person", "human": "person", "people": "person", "event": "event",
+# "schema:MusicGroup", "ClubMember"): so that "he" can take up a person of any KG, and "they" a band.
+_KIND_BY_CLASS_WORD = {**dict.fromkeys(PERSON_WORDS, "person"), "event": "event",
                        "group": "group", "organization": "group", "organisation": "group", "band": "group",
                        "room": "room"}
 

@@ -14,6 +14,7 @@ import re
 
 from engine.state import Candidate
 from kgstore.vocab import XSD
+from rules.kinds import PERSON_WORDS
 
 PLACE, TIME, NUMBER, PERSON, ORGANIZATION = "place", "time", "number", "person", "organization"
 RECORD = "record"  # a name, gender or source record: what no "where/when/how many/who" asks for
@@ -47,9 +48,7 @@ neighborhood club school university""".split())
 _ORGANIZATION_WORDS = frozenset("""company corporation firm business enterprise conglomerate publisher publishing label
 studio organization organisation agency institution foundation association society band broadcaster network
 manufacturer brand bank newspaper magazine""".split())
-_PERSON_WORDS = frozenset("""person human people man woman player actor actress singer musician artist author
-writer director coach chef cook politician scientist professor student teacher lecturer employee footballer
-composer producer painter poet guitarist drummer vocalist manager mayor""".split())
+_PERSON_WORDS = PERSON_WORDS
 _PLACE_RELATION = re.compile(r"\b(place|location|located|venue|born in|birthplace|city|country|room|stadium|ground|"
                              r"headquarters|address|held in|origin|capital|where)\b")
 _TIME_RELATION = re.compile(r"\b(date|time|year|day|when|born on|founded|inception|start|end|published|released|"

@@ -273,6 +273,8 @@ def _name_hits(tokens: list[Token], index: LabelIndex) -> list[_Hit]:
             close = [(t.norm, 0)]
         elif singular := plural_of(t.norm, index.by_word):  # "politicians": the label's word, many
             close = [(singular, 0)]
+        elif _code(t) or t.norm.isdigit():  # a code or a number: "7C" is not "7B" misheard
+            close = []
         elif t.norm in common_words():  # so is a common English word: "made" is not "male" misheard
             close = index.same_stem(t.norm)  # ... but "mathematical" is the Mathematics group
         else:  # misheard: keep only the closest spellings
@@ -315,6 +317,9 @@ def _name_hits(tokens: list[Token], index: LabelIndex) -> list[_Hit]:
             covered = {w for j in range(start, end) for w in matches[j] if w in words}
             heard = " ".join(tok.norm for tok in tokens[start:end])
             if covered >= words:
+                # "Kettleby Junction" is a place the KG lacks, not the Kettleby it has.
+                if end - start == len(lab.words) and _unknown_name_beside(tokens, start, end, index):
+                    continue
                 jw, lev, *_ = measures(heard, lab.norm)
                 score = max(jw, 1 - lev / max(len(lab.norm), 1))
             else:
@@ -332,8 +337,8 @@ def _name_hits(tokens: list[Token], index: LabelIndex) -> list[_Hit]:
                         if jw > best[2]:
                             best = (a, b, jw)
                 if best[2] >= 0.88 and best[1] - best[0] == len(lab.words) and all(  # "Karin" is no typo of "Henrik"
-                        not t.text[:1].isupper() or word_alike(t.norm, words - covered) >= NAME_WORD_ALIKE
-                        for t in tokens[best[0]:start] + tokens[end:best[1]]):
+                        (not t.text[:1].isupper() or word_alike(t.norm, words - covered) >= NAME_WORD_ALIKE)
+                        and not _code(t) for t in tokens[best[0]:start] + tokens[end:best[1]]):
                     start, end, score = best[0], best[1], best[2]
                 else:
                     said = {w: tokens[j] for j in range(start, end) for w in matches[j] if w in words}
@@ -373,6 +378,11 @@ def _common_word(t: Token) -> bool:
     return t.text.islower() and t.norm in common_words()
 
 
+def _code(t: Token) -> bool:
+    """Letters and digits in one word ("7C", "B12"): a code, said as it is, never misheard."""
+    return any(ch.isdigit() for ch in t.norm) and any(ch.isalpha() for ch in t.norm)
+
+
 def _unknown_name_beside(tokens: list[Token], start: int, end: int, index: LabelIndex) -> bool:
     """Does a word that reads as part of a name, and is no word of any label, stand right
     before or after the span (no punctuation between)? Then the span is part of a longer name the KG does not have."""
@@ -381,8 +391,11 @@ def _unknown_name_beside(tokens: list[Token], start: int, end: int, index: Label
         if not 0 <= j < len(tokens) or _CLAUSE_BREAK.search(tokens[max(j, start)].gap):
             continue  # "Petra, Lindberg and Ines": a comma ends a name
         t = tokens[j]
-        if t.norm in STOPWORDS or t.norm in TYPE_NOUNS or t.norm in NOT_NAME_WORDS or t.norm in index.by_word \
-                or len(t.norm) < 3 or t.norm.isdigit():
+        if t.norm in STOPWORDS or t.norm in TYPE_NOUNS or t.norm in NOT_NAME_WORDS or t.norm in index.by_word:
+            continue
+        if _code(t):
+            return True
+        if len(t.norm) < 3 or t.norm.isdigit():
             continue
         common = t.norm in common_words()
         if t.text[:1].isupper() and (j > 0 or not common):

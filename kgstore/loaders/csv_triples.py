@@ -3,7 +3,9 @@
 Heads and relations are names: they get minted IRIs and an rdfs:label. A tail is a literal when
 `tail_type` says so or when it reads as a number, date, time, e-mail, phone number or URL;
 otherwise it is an entity like the head. A row whose relation says what the head is ("instance
-of", "type", "is a") types it: rdf:type, as an RDF file would.
+of", "type", "is a") types it: rdf:type, as an RDF file would; one whose relation gives another
+name of the head ("also known as", "alias", "nickname") is an alias (skos:altLabel), so the
+head is found by that name too.
 """
 
 from __future__ import annotations
@@ -15,11 +17,15 @@ import re
 from pyoxigraph import Literal, NamedNode, Quad
 
 from kgstore.loaders import Parsed, load_error, read_text
-from kgstore.vocab import RDF_TYPE, RDFS_LABEL, XSD, kg_iri, split_words
+from kgstore.vocab import ALIAS_PREDICATES, RDF_TYPE, RDFS_LABEL, XSD, kg_iri, split_words
 
 HEADER = ("head", "relation", "tail")
 # Relation names that mean rdf:type (compared in lower case, "_" and "-" as spaces).
 TYPE_RELATIONS = frozenset({"instance of", "type", "rdf:type", "is a", "isa", "a", "p31", "wdt:p31"})
+# Relation names that give another name of the head (compared as TYPE_RELATIONS are).
+ALIAS_RELATIONS = frozenset({"also known as", "aka", "a.k.a.", "alias", "aliases", "alternative name", "alternate name",
+                             "alternative names", "other name", "nickname", "alt label", "skos:altlabel",
+                             "schema:alternatename", "p1449", "wdt:p1449"})
 # tail_type column values -> xsd datatype ("" = plain string literal, None = entity)
 TAIL_TYPES: dict[str, str | None] = {
     "entity": None, "iri": None, "literal": "", "string": "", "text": "", "email": "", "phone": "",
@@ -65,9 +71,9 @@ def _full_time(text: str) -> str:
     return f"{int(h):02d}:{m}:{s}"
 
 
-def _is_type_relation(relation: str) -> bool:
-    return " ".join(split_words(relation).replace("-", " ").casefold().split()) in TYPE_RELATIONS \
-        or relation.casefold() in TYPE_RELATIONS
+def _is_relation(relation: str, names: frozenset[str]) -> bool:
+    return " ".join(split_words(relation).replace("-", " ").casefold().split()) in names \
+        or relation.casefold() in names
 
 
 def parse(path: str, graph: str, name: str, delimiter: str = ",") -> Parsed:
@@ -108,7 +114,10 @@ def parse(path: str, graph: str, name: str, delimiter: str = ",") -> Parsed:
                 obj = None
             else:
                 obj = literal_for(tail, TAIL_TYPES[tail_type])
-            if _is_type_relation(relation) and obj is None:
+            if _is_relation(relation, ALIAS_RELATIONS):
+                quads.append(Quad(term("entity", head), NamedNode(ALIAS_PREDICATES[0]), Literal(tail), g))
+                continue
+            if _is_relation(relation, TYPE_RELATIONS) and obj is None:
                 quads.append(Quad(term("entity", head), NamedNode(RDF_TYPE), term("entity", tail), g))
                 continue
             quads.append(Quad(term("entity", head), term("relation", relation),

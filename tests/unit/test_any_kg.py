@@ -150,6 +150,10 @@ def test_kinds_by_relations():
 
     assert kind_of_types(["https://schema.org/Person"]) == "person"
     assert kind_of_types(["urn:x:C1"], {"urn:x:C1": "Human"}) == "person"
+    # A class named for what its people are or do, by the last word of its name.
+    assert kind_of_types(["http://example.org/ClubMember"]) == "person"
+    assert kind_of_types(["urn:x:C2"], {"urn:x:C2": "nurse"}) == "person"
+    assert kind_of_types(["http://example.org/MemberState"]) == "thing"
     assert kind_of_relations([["date of birth", "occupation"], ["name"]]) == "person"
     assert kind_of_relations([["birthDate"], ["headquarters location"], ["founded by"]]) == "group"
     assert kind_of_relations([["population", "area"]]) == "thing"
@@ -162,7 +166,8 @@ PEOPLE = [LabelEntry("Callum Reid", "p:callum"), LabelEntry("Fraser Reid", "p:fr
           LabelEntry("curator", "o:curator"), LabelEntry("Pride and Prejudice", "w:pride"),
           LabelEntry("Pride", "w:pride2"), LabelEntry("Star Wars: A New Hope", "f:sw"),
           LabelEntry("Star Wars", "f:sw0"), LabelEntry("Summer Exhibition", "e:summer"),
-          LabelEntry("Henrik Lindqvist", "p:henrik")]
+          LabelEntry("Henrik Lindqvist", "p:henrik"), LabelEntry("Kettleby", "s:kettleby"),
+          LabelEntry("Ward 7B", "w:7b")]
 
 
 @pytest.fixture(scope="module")
@@ -176,9 +181,18 @@ def names(text, index):
 
 @pytest.mark.parametrize("text", ["When was Morag Reid born?", "When was Hermann Kafka born?",
                                   "What is the address of Blue Harbour?", "when was morag reid born",
-                                  "What does Karin Lindqvist teach?"])
+                                  "What does Karin Lindqvist teach?", "When did Kettleby Junction open?",
+                                  "How many beds does Ward 7C have?"])
 def test_a_full_name_the_kg_lacks_links_to_no_one_sharing_a_word_of_it(people, text):
     assert names(text, people) == []
+
+
+def test_a_whole_label_beside_other_words_still_links(people):
+    assert names("When did Kettleby open?", people) == [("Kettleby", "s:kettleby")]
+    assert names("Kettleby opened when?", people) == [("Kettleby", "s:kettleby")]
+    assert names("How many beds does Ward 7B have on Monday?", people) == [("Ward 7B", "w:7b")]
+    assert names("Is Kettleby near Callum Reid's home?", people) == [("Kettleby", "s:kettleby"),
+                                                                     ("Callum Reid", "p:callum")]
 
 
 def test_a_first_or_last_name_alone_still_links(people):

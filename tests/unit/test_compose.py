@@ -220,9 +220,11 @@ def test_a_relation_the_kg_lacks_is_not_found_with_what_it_has_instead(tmp_path)
 BAND = """
 @prefix ex: <http://example.org/> .
 @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
 ex:plays rdfs:label "plays instrument" .
 ex:eleanor rdfs:label "Eleanor Voss" ; ex:memberOf ex:harbour ; ex:birthPlace ex:leeds .
-ex:tom rdfs:label "Tom Ashby" ; ex:memberOf ex:harbour ; ex:plays ex:guitar .
+ex:tom rdfs:label "Tom Ashby" ; ex:memberOf ex:harbour ; ex:plays ex:guitar ; ex:died "2019-05-02"^^xsd:date .
+ex:died rdfs:label "death date" .
 ex:harbour rdfs:label "The Glass Harbour" . ex:leeds rdfs:label "Leeds" . ex:guitar rdfs:label "guitar" .
 """
 
@@ -232,14 +234,43 @@ def test_a_relation_the_kg_has_but_the_entity_lacks_is_not_found(tmp_path):
     path.write_text(BAND, encoding="utf-8")
     config = Config(kg=[str(path)], memory=True, demo="none", scorer="learned", now=NOW, reason_timeout_ms=60_000,
                     refine_steps=0)
-    s = Session.open(config, llm=ScriptedLLM(["Eleanor Voss plays the guitar."] * 3))
+    s = Session.open(config, llm=ScriptedLLM(["Eleanor Voss plays the guitar."] * 5))
     state = s.user_turn("What instruments does Eleanor Voss play?")
     assert state.answer_source == "not_found"
     assert state.shown_reply.startswith("I found no fact on “plays instrument” about Eleanor Voss")
     assert "plays instrument" in state.composed.reason
+    # "When" says the date of a relation: a death date Eleanor Voss lacks (the KG has Tom Ashby's).
+    state = s.user_turn("When did Eleanor Voss die?")
+    assert state.answer_source == "not_found" and "“death date”" in state.shown_reply
+    assert s.user_turn("When did Tom Ashby die?").answer_source != "not_found"
     # Who has it is answered; and the entity that has it, named, keeps the question open.
     assert s.user_turn("What instruments does Tom Ashby play?").answer_source != "not_found"
     assert s.user_turn("Who plays the guitar in The Glass Harbour?").answer_source != "not_found"
+
+
+LINE = """
+@prefix ex: <http://example.org/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+ex:next rdfs:label "next station" . ex:master rdfs:label "station master" . ex:plays rdfs:label "plays for" .
+ex:team rdfs:label "team" .
+ex:aldgate rdfs:label "Aldgate" ; ex:next ex:bow ; ex:master ex:grace .
+ex:bow rdfs:label "Bow Road" . ex:grace rdfs:label "Grace Okafor" ; ex:plays ex:rovers .
+ex:rovers rdfs:label "Harbour Rovers" ; ex:team ex:first .  ex:first rdfs:label "First Eleven" .
+"""
+
+
+def test_a_relation_named_in_full_that_the_entity_lacks_is_not_answered_by_a_path_of_another(tmp_path):
+    path = tmp_path / "line.ttl"
+    path.write_text(LINE, encoding="utf-8")
+    config = Config(kg=[str(path)], memory=True, demo="none", scorer="learned", now=NOW, reason_timeout_ms=60_000,
+                    refine_steps=0)
+    s = Session.open(config, llm=ScriptedLLM(["Aldgate."] * 3))
+    state = s.user_turn("Who is the station master at Bow Road?")
+    assert state.answer_source == "not_found"
+    assert state.shown_reply.startswith("I found no fact on “station master” about Bow Road")
+    assert s.user_turn("Who is the station master at Aldgate?").answer_source != "not_found"
+    # "team" is a relation too, but the path of "plays for" says as much of the question.
+    assert s.user_turn("Which team does Grace Okafor play for?").answer_source != "not_found"
 
 
 def test_a_name_the_kg_lacks_is_not_found_even_beside_a_type_request(tmp_path):

@@ -112,6 +112,17 @@ def test_tsv_uses_tabs(tmp_path):
     assert {(s.label(f.p), f.o_literal) for f in s.facts_about(oslo)} == {("capital of", False), ("population", True)}
 
 
+@pytest.mark.parametrize("relation", ["also known as", "alias", "nickname", "alternativeName"])
+def test_a_csv_row_that_gives_another_name_is_an_alias(tmp_path, relation):
+    path = tmp_path / "kg.tsv"
+    path.write_text(f"Ward 7B\t{relation}\tRowan Ward\nWard 7B\tfloor\t3\n")
+    s = KGStore()
+    s.load(path)
+    ward = kg_iri("kg", "entity", "Ward 7B")
+    assert [(e.text, e.iri, e.alias) for e in s.label_entries() if e.text == "Rowan Ward"] == [("Rowan Ward", ward, True)]
+    assert [s.label(f.p) for f in s.facts_about(ward)] == ["floor"]  # no entity "Rowan Ward", no relation fact
+
+
 def test_wikidata_dump_keeps_truthy_claims_labels_and_aliases():
     s = KGStore()
     report = s.load(DATA / "store_wikidata.json")

@@ -101,10 +101,77 @@ def test_two_hops_win_when_both_relations_are_asked_one_hop_when_one_is(tmp_path
     assert steps(two.paths[0]) == [("plays for", True), ("head coach", True)]
     assert two.paths[0].values == ["Carl Dunn"] and two.paths[0].total == 1
     assert [[f.o for f in chain] for chain in two.paths[0].chains] == [[FB + "rovers", FB + "carl"]]
+    that = ask(store, FB + "ann", "Who is the manager of the team that Ann Berg plays for?")
+    assert steps(that.paths[0]) == [("plays for", True), ("head coach", True)] and that.paths[0].values == ["Carl Dunn"]
     one = ask(store, FB + "ann", "Which team does Ann Berg play for?")
     assert steps(one.paths[0]) == [("plays for", True)] and one.paths[0].values == ["Harbour Rovers"]
     coach = ask(store, FB + "carl", "Where was Carl Dunn born?")
     assert steps(coach.paths[0]) == [("place of birth", True)] and coach.paths[0].values == ["Bergen"]
+
+
+def test_a_second_step_needs_words_the_first_relation_does_not_say(tmp_path):
+    club = FOOTBALL + ('ex:ann ex:favouriteGame ex:chess . ex:chess rdfs:label "Chess" .\n'
+                       'ex:night rdfs:label "Game Night 4" ; ex:gamePlayed ex:chess ; ex:host ex:ann .\n'
+                       'ex:favouriteGame rdfs:label "favourite game" . ex:gamePlayed rdfs:label "game played" .\n')
+    store = kg(tmp_path, "kg.ttl", club)
+
+    def encoder_like(labels, spans):
+        """A sentence encoder reads one word of a label as nearly the whole label."""
+        out = lexical(labels, spans)
+        return np.where((out > 0) & (out < 1), 0.9, out)
+
+    out = ask(store, FB + "ann", "What is Ann Berg's favourite game?", m=encoder_like)
+    assert [steps(p) for p in out.paths] == [[("favourite game", True)]] and out.paths[0].values == ["Chess"]
+
+
+def test_a_chain_cannot_split_the_words_of_a_relation_named_in_full(tmp_path):
+    club = FOOTBALL + ('ex:ann ex:favouriteGame ex:chess . ex:chess rdfs:label "Chess" . ex:go rdfs:label "Go" .\n'
+                       'ex:night rdfs:label "Game Night 4" ; ex:gamePlayed ex:go ; ex:winner ex:ann .\n'
+                       'ex:favouriteGame rdfs:label "favourite game" . ex:gamePlayed rdfs:label "game played" .\n'
+                       'ex:winner rdfs:label "winner" .\n')
+    store = kg(tmp_path, "kg.ttl", club)
+
+    def encoder_like(labels, spans):
+        """A sentence encoder that reads "winner" much like "favourite" and one word of a label
+        as the whole label."""
+        out = matcher(labels, spans)
+        out = np.where((out > 0) & (out < 1), 1.0, out)
+        for i, label in enumerate(labels):
+            for j, span in enumerate(spans):
+                if label == "winner" and span == "favourite":
+                    out[i, j] = 0.75
+        return out
+
+    out = ask(store, FB + "ann", "What is Ann Berg's favourite game?", m=encoder_like)
+    assert [steps(p) for p in out.paths] == [[("favourite game", True)]] and out.paths[0].values == ["Chess"]
+    # A relation named in full still starts a chain that asks for more words.
+    out = ask(store, FB + "rovers", "Where was the head coach of Harbour Rovers born?", m=encoder_like)
+    assert steps(out.paths[0]) == [("head coach", True), ("place of birth", True)] and out.paths[0].values == ["Bergen"]
+
+
+@pytest.mark.parametrize("question, asked", [
+    ("Which game nights were hosted by xentity?", {"game", "night"}),
+    ("Which stadium hosts xentity?", {"stadi"}),
+    ("What instrument does xentity play?", {"instr"}),
+    ("Who hosted xentity?", set()),
+])
+def test_the_noun_a_which_question_asks_for(question, asked):
+    assert paths.asked_words(question) == asked
+
+
+def test_values_of_the_class_asked_for_win_over_a_relation_the_noun_only_modifies(tmp_path):
+    club = FOOTBALL + ('ex:ann ex:favouriteGame ex:chess . ex:chess rdfs:label "Chess" .\n'
+                       'ex:night a ex:GameNight ; rdfs:label "Night 4" ; ex:hostedBy ex:ann .\n'
+                       'ex:favouriteGame rdfs:label "favourite game" . ex:hostedBy rdfs:label "hosted by" .\n')
+    store = kg(tmp_path, "kg.ttl", club)
+
+    def saturated(labels, spans):
+        """An encoder whose similarity saturates: one shared word reads as the whole label."""
+        out = lexical(labels, spans)
+        return np.where(out > 0, 1.0, out)
+
+    out = ask(store, FB + "ann", "Which game nights were hosted by Ann Berg?", m=saturated)
+    assert [(steps(p), p.values) for p in out.paths] == [([("hosted by", False)], ["Night 4"])]
 
 
 def test_the_asked_type_picks_between_relations_that_read_alike(tmp_path):
@@ -172,6 +239,20 @@ def test_a_compound_question_gives_one_path_per_asked_relation(tmp_path):
     both = ask(store, FB + "rovers", "What is the home ground and the head coach of Harbour Rovers?")
     assert {p.steps[0].label for p in both.paths} == {"home ground", "head coach"}
     assert len({p.part for p in both.paths}) == 2
+
+
+def test_a_clause_of_question_words_only_takes_the_one_relation_of_its_type(tmp_path):
+    final = ('ex:final rdfs:label "Cup Final" ; ex:on "2024-05-01"^^xsd:date ; ex:hostedBy ex:rovers .\n'
+             'ex:on rdfs:label "date" . ex:hostedBy rdfs:label "hosted by" .\n')
+    store = kg(tmp_path, "kg.ttl", FOOTBALL + final)
+    out = ask(store, FB + "final", "When was Cup Final and who hosted it?")
+    assert sorted((p.steps[0].label, p.values[0]) for p in out.paths) == [("date", "Wednesday 1 May 2024 (2024-05-01)"),
+                                                                          ("hosted by", "Harbour Rovers")]
+    # Two relations with a date: the clause's words must choose, and "hosted" says neither.
+    extra = 'ex:final ex:drawn "2024-01-10"^^xsd:date . ex:drawn rdfs:label "draw date" .\n'
+    store = kg(tmp_path, "kg2.ttl", FOOTBALL + final + extra)
+    out = ask(store, FB + "final", "When was Cup Final and who hosted it?")
+    assert [p.steps[0].label for p in out.paths] == ["hosted by"]
 
 
 def test_nothing_that_reads_like_the_question_gives_no_path(tmp_path):
@@ -303,6 +384,8 @@ def test_a_remote_that_fails_leaves_the_one_hop_paths(tmp_path):
     ("Who is the manager of the team Ann Berg plays for?", {"team", "plays"}),
     ("What instrument does the lead singer of Ann Berg play?", {"lead", "singer"}),
     ("Where was Ann Berg's coach born?", {"coach"}),
+    ("Who manages the team that Ann Berg plays for?", {"team", "plays"}),
+    ("Who coaches the club which Ann Berg joined?", {"club", "joined"}),
     ("Which team does Ann Berg play for?", set()),
     ("Where was Ann Berg born?", set()),
     ("What is its home ground?", {"home"}),

@@ -99,10 +99,11 @@ def without_model(state: TurnState, ctx: TurnContext) -> Composed | None:
     answer = ctx.config.answer
     if answer != "llm" and nothing_found(state):
         return not_found_answer(state, ctx)
-    if answer == "auto" and state.plan in KNOWLEDGE_PLANS and not state.paths:  # a path: the KG has the relation
+    if answer == "auto" and state.plan in KNOWLEDGE_PLANS:
         facts = facts_about_question(state)
         lacking = lacking_relation(state, ctx) if facts else ""
-        if lacking or relation_missing(state, ctx, facts, missing.MISSING_P):
+        # A path: the KG has a relation that reads like the question (but the one it names in full).
+        if lacking or (not state.paths and relation_missing(state, ctx, facts, missing.MISSING_P)):
             return missing_answer(state, facts, below=missing.MISSING_P, relation=lacking)
     if answer == "facts" and state.plan in KNOWLEDGE_PLANS:
         composed = path_answer(state, ctx, "--answer facts: always composed from the knowledge graph")

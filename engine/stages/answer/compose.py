@@ -21,7 +21,7 @@ def text_key(text: str) -> str:
 # --- which facts ---------------------------------------------------------------------------
 
 # Irregular forms the 5-letter cut cannot bring together ("where was X born" / "place of birth").
-IRREGULAR = {"born": "birth", "died": "death", "dead": "death"}
+IRREGULAR = {"born": "birth", "died": "death", "dead": "death", "die": "death", "dies": "death"}
 # Words of name records and bookkeeping relations, whatever a KG calls them ("given name",
 # "familyName", "speaksLanguage", "described_by"): a fact of theirs is rarely what was asked.
 

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from engine.context import TurnContext
 from engine.focus import focused
-from engine.nlp.answer_type import asked_records
+from engine.nlp.answer_type import TIME, asked_records, asked_types
 from engine.stages.answer.compose import (
     asked_as_record,
     asked_words,
@@ -30,6 +30,7 @@ FUZZY_CUTOFF = 70  # rapidfuzz ratio (0-100) of a whole label to the name asked 
 MISSING_P = 0.5
 CLOSEST_FACTS = 2  # what the KG does have, offered with "not found"
 RELATIONS_NAMED = 6  # and the relations it has about the entity
+WHEN_WORDS = frozenset(("date", "year"))  # what a question asking "when" says of a relation's label
 
 
 def asked_about(text: str) -> str:
@@ -129,17 +130,29 @@ def lacking_relation(state: TurnState, ctx: TurnContext) -> str:
     word of its label, a final "s" aside: "What instruments does Eleanor Voss play?" names "plays
     instrument") and that no entity the turn names has, either way: that entity lacks what the
     question asks. Empty when the question names no such relation, when one of the entities has
-    it (the guitar in "Who plays the guitar in X?" has "plays instrument" edges), or when a
-    retrieved fact has it (the answer may lie a step further: "Which stadium does <player> play
-    at?")."""
+    it (the guitar in "Who plays the guitar in X?" has "plays instrument" edges), or when the
+    turn's relation paths take it, or without paths when a retrieved fact has it (the answer may
+    lie a step further: "Which stadium does <player> play at?"). A path of other relations does
+    not answer a relation named in more of the question's words than the path's labels share
+    with it ("Who is the station master at X?" is not answered by the station next to X; "Which
+    team does X play for?" is by "plays for", whatever other relation is called "team")."""
     from engine.nlp.mentions import label_index
     if not focused(state, kinds=("name",)):
         return ""
     asked = stems(asked_words(state))
+    if not state.paths and TIME in asked_types(state.rewritten or state.text):
+        asked |= WHEN_WORDS  # "When did X die?" names "death date" as "Where was X born?" does not
     named = [(len(words), label, p) for p, label in label_index(ctx).relations.items()
              if (words := stems(content_words(label))) and words <= asked]
     entities = {m.entity for m in state.mentions if m.kind == "name" and m.entity}
-    if not named or not entities or {p for *_, p in named} & {c.fact.p for c in state.retrieved}:
+    if state.paths:
+        taken = {s.predicate for path in state.paths for s in path.steps}
+        said = max(len(stems(content_words(" ".join(s.label for s in path.steps))) & asked) for path in state.paths)
+        named = named if not {p for *_, p in named} & taken else []
+        named = [n for n in named if n[0] > said]
+    elif {p for *_, p in named} & {c.fact.p for c in state.retrieved}:
+        return ""
+    if not named or not entities:
         return ""
     for *_, p in named:
         for e in entities:

@@ -11,7 +11,7 @@ from engine.state import Candidate
 
 
 class Found(Protocol):
-    """A relation path as found: its signature ((predicate, forward), ...) and value chains."""
+    """What these functions read of a path (paths.Found, which imports this module)."""
 
     signature: tuple[tuple[str, bool], ...]
     chains: list[list[Candidate]]
@@ -65,3 +65,21 @@ def typer(candidates: list[Candidate]) -> Callable[[Found], str]:
         return known[id(f)]
 
     return kind
+
+
+def value_classes(candidates: list[Candidate]) -> Callable[[Found], set[str]]:
+    """The labels of the classes a path's values are typed with ("Game Night" for the nights a
+    member hosted), read from the candidates' type facts."""
+    from engine.nlp.sentences import TYPE_PREDICATES
+
+    classes: dict[str, set[str]] = {}
+    for c in candidates:
+        if c.fact.p in TYPE_PREDICATES and c.o_label:
+            classes.setdefault(c.fact.s, set()).add(c.o_label)
+
+    def of(f: Found) -> set[str]:
+        forward = f.signature[-1][1]
+        ends = [chain[-1] for chain in f.chains[:8]]
+        return {label for c in ends for label in classes.get(c.fact.o if forward else c.fact.s, ())}
+
+    return of

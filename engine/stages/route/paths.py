@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from engine.stages.route.kinds import ENTITY_VALUE, clashes, typer
+from engine.stages.route.kinds import ENTITY_VALUE, clashes, typer, value_classes
 from engine.state import Candidate, PathStep, RelationPath
 from kgstore.terms import Fact
 
@@ -90,8 +90,9 @@ _PRONOUNS = frozenset("it he she they him them".split())
 _POSSESSIVES = frozenset("its his their".split())
 _DETERMINERS = frozenset("the a an".split())
 # A word before the entity that ends the phrase describing the middle entity there ("the singer
-# of X"); any other word there starts a relative clause that goes on after it ("the team X plays for").
-_LINKS = frozenset("of behind for from by in at with on to that who which whom whose".split())
+# of X"); any other word there starts a relative clause that goes on after it ("the team X plays
+# for", "the team that X plays for": a relative pronoun before the entity opens the clause too).
+_LINKS = frozenset("of behind for from by in at with on to whose".split())
 
 
 def _content(text: str) -> tuple[list[str], list[int]]:
@@ -130,7 +131,7 @@ def spans_of(text: str, longest: int = 2) -> list[Span]:
     """The question's content-word n-grams (1..`longest`), in order, and the whole of it."""
     raw, content = _content(text)
     words = [raw[i] for i in content]
-    asked = {k for k, i in enumerate(content) if i and raw[i - 1] in ("which", "what")}
+    asked = {asked_run(raw, content, k)[-1] for k, i in enumerate(content) if i and raw[i - 1] in ("which", "what")}
     out = []
     for n in range(1, longest + 1):
         for i in range(len(words) - n + 1):
@@ -139,6 +140,24 @@ def spans_of(text: str, longest: int = 2) -> list[Span]:
     if len(words) > 1:
         out.append(Span(" ".join(text.replace(ENTITY, "it").split()), frozenset(range(len(words)))))
     return out
+
+
+def asked_run(raw: list[str], content: list[int], k: int) -> list[int]:
+    """The content words (by their order among them) of the noun that "which"/"what" before the
+    k-th asks for: "game nights" of "which game nights were hosted", whose last word is the noun;
+    one word when no function word ends the run ("which stadium hosts X": "hosts" is a verb)."""
+    end = k
+    while end + 1 < len(content) and content[end + 1] == content[end] + 1:
+        end += 1
+    after = content[end] + 1
+    return list(range(k, end + 1)) if after < len(raw) and raw[after] in _FILLER and raw[after] != ENTITY else [k]
+
+
+def asked_words(text: str) -> set[str]:
+    """The stems of the noun a "which"/"what" question asks for (`asked_run`)."""
+    raw, content = _content(text)
+    return {s for k, i in enumerate(content) if i and raw[i - 1] in ("which", "what")
+            for j in asked_run(raw, content, k) for s in stems(raw[content[j]])}
 
 
 @dataclass
@@ -232,6 +251,7 @@ class Part:
     types: set[str]
     described: frozenset[int] = frozenset()  # the words a two-step path's first step must fit (`described`)
     borrowed: bool = False  # a clause of question words only, scored on another clause's words
+    asked: frozenset[str] = frozenset()  # the stems of the noun "which"/"what" asks for (`asked_words`)
 
 
 def question_clauses(masked: str) -> list[str]:
@@ -256,7 +276,7 @@ def parts_of(masked: str) -> list[Part]:
     from engine.nlp.answer_type import asked_types
 
     clauses = question_clauses(masked)
-    parts = [Part(c, spans_of(c), asked_types(c), described(c)) for c in clauses]
+    parts = [Part(c, spans_of(c), asked_types(c), described(c), asked=frozenset(asked_words(c))) for c in clauses]
     for i, part in enumerate(parts):
         if not part.spans:
             donor = next((p for p in parts[i + 1:] + parts[:i][::-1] if p.spans), None)
@@ -274,10 +294,18 @@ class Scored:
 
 
 def score_paths(found: list[Found], part: Part, sims: dict[str, np.ndarray],
-                value_type: Callable[[Found], str], w: Weights = WEIGHTS) -> list[Scored]:
-    """Each path's score against one clause (`sims`: label -> similarity per span of it)."""
+                value_type: Callable[[Found], str], w: Weights = WEIGHTS,
+                classes: Callable[[Found], set[str]] = lambda f: set()) -> list[Scored]:
+    """Each path's score against one clause (`sims`: label -> similarity per span of it); a path
+    whose values are of the class the question asks for ("Which game nights ...": Game Night)
+    gains as one of the asked answer type does."""
     out = []
     fits: dict[tuple[str, ...], float] = {}  # many paths share their labels
+    # "When" of "When was X and who hosted it?" asks for the one relation of X with a date, if X
+    # has only one: its words are not in the question.
+    claimed = _claimed(found, part)
+    typed = [f for f in found if len(f.labels) == 1 and value_type(f) in part.types] if part.borrowed else []
+    only = typed[0] if len({f.signature for f in typed}) == 1 else None
     for f in found:
         key = tuple(f.labels)
         if key not in fits:
@@ -288,8 +316,8 @@ def score_paths(found: list[Found], part: Part, sims: dict[str, np.ndarray],
                 named = any(s.asked_noun and rows[0][k] >= rows[0][j] for k, s in enumerate(part.spans))
                 fits[key] = float(rows[0][j]) + (ASKED_NOUN_BONUS if named else 0.0)
             else:
-                fits[key] = _two_steps(rows[0], rows[1], part, w.hop_cost)
-        score = fits[key]
+                fits[key] = _two_steps(rows[0], rows[1], part, w.hop_cost, stems(key[0]), claimed)
+        score = max(fits[key], w.floor) if f is only else fits[key]
         if score <= 0:
             continue
         kind = value_type(f) if part.types else ""
@@ -299,27 +327,40 @@ def score_paths(found: list[Found], part: Part, sims: dict[str, np.ndarray],
             continue  # "When was it first made?" is not answered by who made it, however alike the words
         if kind and kind != ENTITY_VALUE:
             score += w.type_bonus if kind in part.types else -w.type_bonus
+        if part.asked and any(part.asked <= stems(c) for c in classes(f)):
+            score += w.type_bonus
         out.append(Scored(f, score, 0))
     return out
 
 
-def _two_steps(first: np.ndarray, second: np.ndarray, part: Part, hop_cost: float) -> float:
+def _claimed(found: list[Found], part: Part) -> frozenset[int]:
+    """The words of the question that say in full the label (of two words or more) of a relation
+    the start has: "favourite game" of "What is X's favourite game?". A chain of two other
+    relations cannot split them between its steps (the game played at a night X won)."""
+    labels = {frozenset(stems(f.labels[0])) for f in found if len(f.labels) == 1}
+    return frozenset(i for s in part.spans if len(s.words) <= 2
+                     and any(len(own) > 1 and own <= stems(s.text) for own in labels) for i in s.words)
+
+
+def _two_steps(first: np.ndarray, second: np.ndarray, part: Part, hop_cost: float,
+               first_words: frozenset[str] | set[str] = frozenset(), claimed: frozenset[int] = frozenset()) -> float:
     """Both steps' fits less `hop_cost`: the first step on a span of the words that describe the
     middle entity, the second on a span outside them ("In which country is the city where X was
-    born?": the asked noun names the second relation), each fit above `hop_cost`; 0 when no such
-    pair exists."""
+    born?": the asked noun names the second relation) and not made only of the first relation's
+    own words (`first_words`: "game" of "X's favourite game" is said by "favourite game" already),
+    each fit above `hop_cost`; 0 when no such pair exists."""
     best = 0.0
     spans, inner = part.spans, part.described
     if not inner:
         return best
     firsts = [j for j, s in enumerate(spans) if s.words <= inner]
-    seconds = [j for j, s in enumerate(spans) if not s.words & inner]
+    seconds = [j for j, s in enumerate(spans) if not s.words & inner and not stems(s.text) <= first_words]
     order_a = sorted(firsts, key=lambda j: -first[j])[:6]
     order_b = sorted(seconds, key=lambda j: -second[j])[:6]
     for a in order_a:
         for b in order_b:
             fa, fb = float(first[a]), float(second[b])
-            if spans[a].words & spans[b].words or min(fa, fb) <= hop_cost:
+            if spans[a].words & spans[b].words or min(fa, fb) <= hop_cost or spans[a].words | spans[b].words <= claimed:
                 continue
             best = max(best, fa + fb - hop_cost)
     return best
@@ -335,7 +376,7 @@ class Search:
 
 
 def choose(found: list[Found], parts: list[Part], matcher: Matcher, value_type: Callable[[Found], str],
-           w: Weights = WEIGHTS) -> list[Scored]:
+           w: Weights = WEIGHTS, classes: Callable[[Found], set[str]] = lambda f: set()) -> list[Scored]:
     """The best path of each clause (and those tied with it), best first, each path once."""
     if not found or not parts:
         return []
@@ -347,7 +388,8 @@ def choose(found: list[Found], parts: list[Part], matcher: Matcher, value_type: 
     for i, part in enumerate(parts):
         cols = [column[s.text] for s in part.spans]
         sims = {label: matrix[k, cols] for k, label in enumerate(labels)}
-        scored = sorted(score_paths(found, part, sims, value_type, w), key=lambda s: (-s.score, len(s.found.labels)))
+        scored = sorted(score_paths(found, part, sims, value_type, w, classes),
+                        key=lambda s: (-s.score, len(s.found.labels)))
         if not scored or scored[0].score < w.floor:
             continue
         top = scored[0].score
@@ -472,12 +514,12 @@ def search(candidates: list[Candidate], starts: dict[str, str], question: Questi
             out.notes.append(f"path search from {starts[start]} cut at {MAX_PATHS} relation paths")
     if len(starts) > MAX_STARTS:
         out.notes.append(f"paths searched from the first {MAX_STARTS} of {len(starts)} entities")
-    kind = typer(candidates + out.extra)
-    chosen = choose(found, parts, matcher, kind, w)
+    kind, classes = typer(candidates + out.extra), value_classes(candidates + out.extra)
+    chosen = choose(found, parts, matcher, kind, w, classes)
     if not chosen and question.earlier and stems(text) <= _NAME_WORDS:
         # "And their names?" after "The band has four members.": the relation is in the turn before.
         retry = parts_of(masked(question.earlier, question.names) + " " + text)
-        chosen = choose(found, retry, matcher, kind, w)
+        chosen = choose(found, retry, matcher, kind, w, classes)
     chosen = chosen or only_way_in(candidates, starts, text, question.earlier, w)
     return _listed(out, chosen, starts, question, single=len(parts) == 1)
 
@@ -486,8 +528,7 @@ def _listed(out: Search, chosen: list[Scored], starts: dict[str, str], question:
     """The chosen paths with their values, and what the notes must say of them."""
     for s in chosen:
         many = len({end_of(c, s.found.start) for c in s.found.chains}) > 1
-        # Several values are all the answer, asked for as a list or not ("Who was born in X?").
-        path = relation_path(s, starts[s.found.start], question.asks_list or many, s.clause)
+        path = relation_path(s, starts[s.found.start], question.asks_list or many, s.clause)  # all values answer
         if path.cut:
             out.notes.append(f"{_said(path)}: {path.cut}")
         out.paths.append(path)
