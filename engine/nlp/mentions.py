@@ -284,6 +284,7 @@ def _name_hits(tokens: list[Token], index: LabelIndex) -> list[_Hit]:
         matches.append(dict(close))
     hits: list[_Hit] = []
     seen: set[tuple[int, int, str]] = set()
+    typed = any(t.text[:1].isupper() for t in tokens)
     for i, t in enumerate(tokens):
         if t.norm in STOPWORDS or t.norm in TYPE_NOUNS or not matches[i]:
             continue
@@ -317,8 +318,8 @@ def _name_hits(tokens: list[Token], index: LabelIndex) -> list[_Hit]:
             covered = {w for j in range(start, end) for w in matches[j] if w in words}
             heard = " ".join(tok.norm for tok in tokens[start:end])
             if covered >= words:
-                # "Kettleby Junction" is a place the KG lacks, not the Kettleby it has.
-                if end - start == len(lab.words) and _unknown_name_beside(tokens, start, end, index):
+                # "Kettleby Junction" typed is a place the KG lacks, not the Kettleby it has.
+                if end - start == len(lab.words) and typed and _unknown_name_beside(tokens, start, end, index):
                     continue
                 jw, lev, *_ = measures(heard, lab.norm)
                 score = max(jw, 1 - lev / max(len(lab.norm), 1))
@@ -329,8 +330,7 @@ def _name_hits(tokens: list[Token], index: LabelIndex) -> list[_Hit]:
                 missing = len(lab.words) - (end - start)
                 for a in range(max(0, start - missing), start + 1):
                     for b in range(end, min(len(tokens), end + missing) + 1):
-                        if (a, b) == (start, end) or b - a > len(lab.words) \
-                                or not _may_extend(tokens, matches, a, b, start, end):
+                        if (a, b) == (start, end) or b - a > len(lab.words) or not _may_extend(tokens, matches, a, b, start, end):
                             continue
                         text = " ".join(tok.norm for tok in tokens[a:b])
                         jw = measures(text, lab.norm)[0]

@@ -193,6 +193,9 @@ def test_a_whole_label_beside_other_words_still_links(people):
     assert names("How many beds does Ward 7B have on Monday?", people) == [("Ward 7B", "w:7b")]
     assert names("Is Kettleby near Callum Reid's home?", people) == [("Kettleby", "s:kettleby"),
                                                                      ("Callum Reid", "p:callum")]
+    # A transcript capitalises nothing: the words beside a whole name are no sign of a longer one.
+    assert names("what is callum reids email address", people) == [("callum reids", "p:callum")]
+    assert names("who teaches kettleby", people) == [("kettleby", "s:kettleby")]
 
 
 def test_a_first_or_last_name_alone_still_links(people):
