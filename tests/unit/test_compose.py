@@ -35,6 +35,14 @@ def session(kg, replies, **options) -> Session:
     return Session.open(config, llm=ScriptedLLM(replies))
 
 
+def learned_session(path, turtle: str, replies: list[str]) -> Session:
+    """A session over a small KG written for the test, with the shipped relevance model."""
+    path.write_text(turtle, encoding="utf-8")
+    config = Config(kg=[str(path)], memory=True, demo="none", scorer="learned", now=NOW, reason_timeout_ms=60_000,
+                    refine_steps=0)
+    return Session.open(config, llm=ScriptedLLM(replies))
+
+
 def fact(s, p, o, text, score=0.5, s_label="", o_label="", p_label="", derived=False) -> Candidate:
     return Candidate(fact=Fact(s, p, o), text=text, score=score, s_label=s_label, o_label=o_label, p_label=p_label,
                      derived=derived)
@@ -200,11 +208,7 @@ ex:officeHours rdfs:label "office hours" .
 
 
 def test_a_relation_the_kg_lacks_is_not_found_with_what_it_has_instead(tmp_path):
-    path = tmp_path / "uni.ttl"
-    path.write_text(UNIVERSITY, encoding="utf-8")
-    config = Config(kg=[str(path)], memory=True, demo="none", scorer="learned", now=NOW, reason_timeout_ms=60_000,
-                    refine_steps=0)
-    s = Session.open(config, llm=ScriptedLLM(["Yuki Tanaka's office hours are on Wednesday 14:00-15:30."]))
+    s = learned_session(tmp_path / "uni.ttl", UNIVERSITY, ["Yuki Tanaka's office hours are on Wednesday 14:00-15:30."])
     state = s.user_turn("What is Yuki Tanaka's blood type?")
     assert state.answer_source == "not_found" and s.ctx.resources["llm"].calls == []
     assert state.shown_reply.startswith("I found no fact on “blood type” about Yuki Tanaka")
@@ -230,11 +234,7 @@ ex:harbour rdfs:label "The Glass Harbour" . ex:leeds rdfs:label "Leeds" . ex:gui
 
 
 def test_a_relation_the_kg_has_but_the_entity_lacks_is_not_found(tmp_path):
-    path = tmp_path / "band.ttl"
-    path.write_text(BAND, encoding="utf-8")
-    config = Config(kg=[str(path)], memory=True, demo="none", scorer="learned", now=NOW, reason_timeout_ms=60_000,
-                    refine_steps=0)
-    s = Session.open(config, llm=ScriptedLLM(["Eleanor Voss plays the guitar."] * 5))
+    s = learned_session(tmp_path / "band.ttl", BAND, ["Eleanor Voss plays the guitar."] * 5)
     state = s.user_turn("What instruments does Eleanor Voss play?")
     assert state.answer_source == "not_found"
     assert state.shown_reply.startswith("I found no fact on “plays instrument” about Eleanor Voss")
@@ -260,11 +260,7 @@ ex:rovers rdfs:label "Harbour Rovers" ; ex:team ex:first .  ex:first rdfs:label 
 
 
 def test_a_relation_named_in_full_that_the_entity_lacks_is_not_answered_by_a_path_of_another(tmp_path):
-    path = tmp_path / "line.ttl"
-    path.write_text(LINE, encoding="utf-8")
-    config = Config(kg=[str(path)], memory=True, demo="none", scorer="learned", now=NOW, reason_timeout_ms=60_000,
-                    refine_steps=0)
-    s = Session.open(config, llm=ScriptedLLM(["Aldgate."] * 3))
+    s = learned_session(tmp_path / "line.ttl", LINE, ["Aldgate."] * 3)
     state = s.user_turn("Who is the station master at Bow Road?")
     assert state.answer_source == "not_found"
     assert state.shown_reply.startswith("I found no fact on “station master” about Bow Road")

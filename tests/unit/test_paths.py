@@ -109,18 +109,23 @@ def test_two_hops_win_when_both_relations_are_asked_one_hop_when_one_is(tmp_path
     assert steps(coach.paths[0]) == [("place of birth", True)] and coach.paths[0].values == ["Bergen"]
 
 
-def test_a_second_step_needs_words_the_first_relation_does_not_say(tmp_path):
-    club = FOOTBALL + ('ex:ann ex:favouriteGame ex:chess . ex:chess rdfs:label "Chess" .\n'
-                       'ex:night rdfs:label "Game Night 4" ; ex:gamePlayed ex:chess ; ex:host ex:ann .\n'
-                       'ex:favouriteGame rdfs:label "favourite game" . ex:gamePlayed rdfs:label "game played" .\n')
-    store = kg(tmp_path, "kg.ttl", club)
+FAVOURITE = ('ex:ann ex:favouriteGame ex:chess . ex:chess rdfs:label "Chess" .\n'
+             'ex:favouriteGame rdfs:label "favourite game" .\n')
 
-    def encoder_like(labels, spans):
-        """A sentence encoder reads one word of a label as nearly the whole label."""
+
+def one_word_reads_as(share: float):
+    """A sentence encoder's reading: one word of a label said reads as `share` of the whole."""
+    def match(labels, spans):
         out = lexical(labels, spans)
-        return np.where((out > 0) & (out < 1), 0.9, out)
+        return np.where((out > 0) & (out < 1), share, out)
+    return match
 
-    out = ask(store, FB + "ann", "What is Ann Berg's favourite game?", m=encoder_like)
+
+def test_a_second_step_needs_words_the_first_relation_does_not_say(tmp_path):
+    club = FOOTBALL + FAVOURITE + ('ex:night rdfs:label "Game Night 4" ; ex:gamePlayed ex:chess ; ex:host ex:ann .\n'
+                                   'ex:gamePlayed rdfs:label "game played" .\n')
+    store = kg(tmp_path, "kg.ttl", club)
+    out = ask(store, FB + "ann", "What is Ann Berg's favourite game?", m=one_word_reads_as(0.9))
     assert [steps(p) for p in out.paths] == [[("favourite game", True)]] and out.paths[0].values == ["Chess"]
 
 
@@ -160,17 +165,11 @@ def test_the_noun_a_which_question_asks_for(question, asked):
 
 
 def test_values_of_the_class_asked_for_win_over_a_relation_the_noun_only_modifies(tmp_path):
-    club = FOOTBALL + ('ex:ann ex:favouriteGame ex:chess . ex:chess rdfs:label "Chess" .\n'
-                       'ex:night a ex:GameNight ; rdfs:label "Night 4" ; ex:hostedBy ex:ann .\n'
-                       'ex:favouriteGame rdfs:label "favourite game" . ex:hostedBy rdfs:label "hosted by" .\n')
+    club = FOOTBALL + FAVOURITE + ('ex:night a ex:GameNight ; rdfs:label "Night 4" ; ex:hostedBy ex:ann .\n'
+                                   'ex:hostedBy rdfs:label "hosted by" .\n')
     store = kg(tmp_path, "kg.ttl", club)
-
-    def saturated(labels, spans):
-        """An encoder whose similarity saturates: one shared word reads as the whole label."""
-        out = lexical(labels, spans)
-        return np.where(out > 0, 1.0, out)
-
-    out = ask(store, FB + "ann", "Which game nights were hosted by Ann Berg?", m=saturated)
+    # an encoder whose similarity saturates: one shared word reads as the whole label
+    out = ask(store, FB + "ann", "Which game nights were hosted by Ann Berg?", m=one_word_reads_as(1.0))
     assert [(steps(p), p.values) for p in out.paths] == [([("hosted by", False)], ["Night 4"])]
 
 
