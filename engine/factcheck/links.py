@@ -312,8 +312,9 @@ class RelationChecks:
         """Is b's name words of the label of a relation of the claim's other things (of one it
         states, when `said` is given)? "is the department administrator": the occupation
         "administrator" names the relation; it is no thing the claim gives as a value."""
-        own = content_stems(self.kg.label(b))
-        return bool(own) and any(own <= content_stems(label_words(slot.facts[0].p_label or key))
+        label = self.kg.label(b)
+        own = content_stems(label)  # a concept named in lower case, not "Office 249" of "office"
+        return bool(own) and label.islower() and any(own <= content_stems(label_words(slot.facts[0].p_label or key))
                                  for iri in ents if iri != b for (key, _), slot in self.kg.slots(iri).items()
                                  if said is None or key in said)
 

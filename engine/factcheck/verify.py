@@ -128,8 +128,10 @@ class Verifier:
         if m.text.lower() not in ("its", "his", "her", "their"):
             return False
         noun = re.match(r"\s+([a-z][\w-]*)", text[m.end:])
-        return noun is not None and noun.group(1).lower() not in self.index.relation_words \
-            and noun.group(1).lower() not in STOPWORDS
+        if noun is None or noun.group(1).lower() in STOPWORDS:
+            return False
+        word = noun.group(1).lower().replace("-", "")  # "e-mail" is the "email" relation's word
+        return not {word, word.removesuffix("s")} & self.index.relation_words
 
     def _resolve(self, kinds: tuple[str, ...], needs: set[str]) -> str | None:
         """The most recent entity of the dialogue a pronoun can stand for; when the claim gives

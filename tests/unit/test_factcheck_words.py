@@ -158,3 +158,26 @@ def test_a_possessive_before_a_noun_no_relation_names_speaks_of_another_thing(co
         return [str(c.verdict) for c in checks]
 
     assert said("Lena Ortiz runs its reading group.") == ["nei"]  # not the department itself
+
+
+STAFF = """
+@prefix t: <http://staff.example/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+t:office rdfs:label "office" . t:email rdfs:label "email" .
+t:kenji rdfs:label "Kenji Chen" ; t:office t:o204 ; t:email "kenji.chen@staff.example" .
+t:lina rdfs:label "Lina Moretti" ; t:office t:o249 ; t:email "lina.moretti@staff.example" .
+t:o204 rdfs:label "Office 204" . t:o249 rdfs:label "Office 249" .
+"""
+
+
+def test_a_named_thing_that_holds_a_relations_word_is_still_a_value(tmp_path):
+    """"Office 249" holds the word of the relation "office" but is a room, not the relation: given
+    as someone's office where the KG has another, it is contradicted; and "their email" is the
+    email relation's own word, not another thing of theirs."""
+    from engine.factcheck.verify import Verifier
+
+    staff = from_turtle(tmp_path, STAFF)
+    assert verdict(staff, "Kenji Chen's office is Office 249.") == "contradicted"
+    checks = check_reply("Kenji Chen's office is Office 204; their email address is lina.moretti@staff.example.",
+                         Verifier(staff[0], staff[1]))
+    assert [str(c.verdict) for c in checks] == ["supported", "contradicted"]
