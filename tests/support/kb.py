@@ -16,3 +16,17 @@ def from_turtle(tmp_path, text: str) -> tuple[KGStore, LabelIndex]:
     path = tmp_path / "kg.ttl"
     path.write_text(text, encoding="utf-8")
     return loaded(path)
+
+
+def verifier_of(kb: tuple[KGStore, LabelIndex], history=()):
+    """The claim checker over a test knowledge base, after the dialogue `history`."""
+    from engine.factcheck.verify import Verifier
+
+    return Verifier(kb[0], kb[1], history=list(history))
+
+
+def checks_of(kb: tuple[KGStore, LabelIndex], reply: str, history=()) -> list:
+    """The checker's checks of a reply over a test knowledge base."""
+    from engine.factcheck import check_reply
+
+    return check_reply(reply, verifier_of(kb, history))

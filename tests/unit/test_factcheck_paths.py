@@ -13,7 +13,7 @@ from engine.factcheck import check_reply, scores
 from engine.factcheck.lists import mark_incomplete
 from engine.factcheck.split import split_claims
 from engine.state import Check, Evidence, Verdict
-from tests.support.kb import from_turtle
+from tests.support.kb import checks_of, from_turtle, verifier_of
 
 ORCHESTRA = """
 @prefix o: <http://orchestra.example/> .
@@ -47,14 +47,8 @@ def kg(tmp_path_factory):
     return from_turtle(tmp_path_factory.mktemp("orchestra"), ORCHESTRA)
 
 
-def verifier(kg, history=()):
-    from engine.factcheck.verify import Verifier
-
-    return Verifier(kg[0], kg[1], history=list(history))
-
-
 def verdicts(kg, reply, history=()):
-    return [(c.claim, str(c.verdict)) for c in check_reply(reply, verifier(kg, history))]
+    return [(c.claim, str(c.verdict)) for c in checks_of(kg, reply, history)]
 
 
 def test_only_is_a_claim_about_the_whole_list(kg):
@@ -113,7 +107,7 @@ def test_what_the_user_said_is_no_evidence_for_the_kg(kg):
 
 
 def test_a_partial_list_is_incomplete_not_wrong(kg):
-    v = verifier(kg)
+    v = verifier_of(kg)
     checks = check_reply("Lena Holt speaks Danish.", v)
     found = mark_incomplete(checks, v.kg)
     assert checks[0].verdict == Verdict.SUPPORTED

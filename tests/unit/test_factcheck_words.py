@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.factcheck import check_reply
-from tests.support.kb import from_turtle
+from tests.support.kb import checks_of, from_turtle
 
 SHELF = """
 @prefix s: <http://shelf.example/> .
@@ -63,9 +62,7 @@ def kg(tmp_path_factory):
 
 
 def verdict(kg, claim):
-    from engine.factcheck.verify import Verifier
-
-    checks = check_reply(claim, Verifier(kg[0], kg[1]))
+    checks = checks_of(kg, claim)
     assert len(checks) == 1, [c.claim for c in checks]
     return str(checks[0].verdict)
 
@@ -139,22 +136,18 @@ def courses(tmp_path_factory):
 def test_a_value_said_as_the_kg_writes_it_is_no_unknown_name_and_a_part_of_it_no_other_value(courses):
     """kgchat's own composed sentences ("X: term Spring") check as supported; a value cut at its
     comma by the claim splitter is not contradicted by the whole of it."""
-    from engine.factcheck.verify import Verifier
-
     assert verdict(courses, "Fluid Dynamics: term Spring.") == "supported"
     assert verdict(courses, "Fluid Dynamics runs in the Autumn term.") == "contradicted"
-    checks = check_reply("Harbour Hall: address 4 Quay Lane, Portsmouth PO1 3AB.", Verifier(courses[0], courses[1]))
+    checks = checks_of(courses, "Harbour Hall: address 4 Quay Lane, Portsmouth PO1 3AB.")
     assert checks and all(str(c.verdict) != "contradicted" for c in checks)
 
 
 def test_a_possessive_before_a_noun_no_relation_names_speaks_of_another_thing(courses):
-    from engine.factcheck.verify import Verifier
-
     history = [("user", "Tell me about the Department of Mathematics."),
                ("system", "The Department of Mathematics is headed by Omar Rask.")]
 
     def said(claim):
-        checks = check_reply(claim, Verifier(courses[0], courses[1], history=history))
+        checks = checks_of(courses, claim, history)
         return [str(c.verdict) for c in checks]
 
     assert said("Lena Ortiz runs its reading group.") == ["nei"]  # not the department itself
@@ -174,10 +167,7 @@ def test_a_named_thing_that_holds_a_relations_word_is_still_a_value(tmp_path):
     """"Office 249" holds the word of the relation "office" but is a room, not the relation: given
     as someone's office where the KG has another, it is contradicted; and "their email" is the
     email relation's own word, not another thing of theirs."""
-    from engine.factcheck.verify import Verifier
-
     staff = from_turtle(tmp_path, STAFF)
     assert verdict(staff, "Kenji Chen's office is Office 249.") == "contradicted"
-    checks = check_reply("Kenji Chen's office is Office 204; their email address is lina.moretti@staff.example.",
-                         Verifier(staff[0], staff[1]))
+    checks = checks_of(staff, "Kenji Chen's office is Office 204; their email address is lina.moretti@staff.example.")
     assert [str(c.verdict) for c in checks] == ["supported", "contradicted"]
