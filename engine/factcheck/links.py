@@ -314,9 +314,9 @@ class RelationChecks:
         "administrator" names the relation; it is no thing the claim gives as a value."""
         label = self.kg.label(b)
         own = content_stems(label)  # a concept named in lower case, not "Office 249" of "office"
-        return bool(own) and label.islower() and any(own <= content_stems(label_words(slot.facts[0].p_label or key))
-                                 for iri in ents if iri != b for (key, _), slot in self.kg.slots(iri).items()
-                                 if said is None or key in said)
+        return bool(own) and label.islower() and any(
+            own <= content_stems(label_words(slot.facts[0].p_label or key))
+            for iri in ents if iri != b for (key, _), slot in self.kg.slots(iri).items() if said is None or key in said)
 
     def _same_kind(self, slot: Slot, b: str) -> bool:
         """Is b a thing of the typed kind the relation's value is ("born in Hamburg" where the KG

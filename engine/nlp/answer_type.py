@@ -61,6 +61,8 @@ _NOISE_PIDS = frozenset("P21 P735 P734 P1343 P973 P1412 P103 P106 P1559 P1477 P1
 _DATE = re.compile(r"^[+-]?\d{4}(-\d{2}(-\d{2})?)?(T[\d:]+Z?)?$")
 _CLOCK = re.compile(r"^\d{1,2}:\d{2}(:\d{2})?$")
 _NUMBER = re.compile(r"^[+-]?\d+([.,]\d+)?$")
+# A label that is a number or a date: an entity minted for a value, which can answer "when" or "how much".
+MEASURE = re.compile(r"^\W*\d")
 _TIME_TYPES = frozenset(XSD + t for t in ("date", "dateTime", "time", "gYear", "gYearMonth", "duration"))
 _NUMBER_TYPES = frozenset(XSD + t for t in ("integer", "decimal", "double", "float", "int", "long",
                                             "nonNegativeInteger", "positiveInteger"))

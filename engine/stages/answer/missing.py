@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from engine.context import TurnContext
 from engine.focus import focused
-from engine.nlp.answer_type import TIME, asked_records, asked_types
+from engine.nlp.answer_type import MEASURE, TIME, asked_records, asked_types
 from engine.stages.answer.compose import (
     asked_as_record,
     asked_words,
@@ -112,17 +112,15 @@ def relation_missing(state: TurnState, ctx: TurnContext, facts: list[Candidate],
     if ctx.config.scorer != "learned" or not facts or not focused(state, kinds=("name",)):
         return False
     asked, records = asked_words(state), asked_records(state.text)
+    when = TIME in asked_types(state.text)
     return all(c.score < below and not asked & relation_words(c) and not asked_as_record(c, records)
-               for c in facts if not _no_date(c, state.text))
+               for c in facts if not (when and _between_things(c)))
 
 
-def _no_date(c: Candidate, question: str) -> bool:
-    """A fact between two things, for a question that asks "when": however sure the scorer, it
-    cannot be the answer ("When was it first made?" is not answered by who made it)."""
-    from engine.nlp.answer_type import TIME, asked_types
-
-    return (not c.fact.o_literal and not c.derived and not c.o_label[:1].isdigit()
-            and TIME in asked_types(question))
+def _between_things(c: Candidate) -> bool:
+    """A fact between two things: however sure the scorer, no answer to a question that asks
+    "when" ("When was it first made?" is not answered by who made it)."""
+    return not c.fact.o_literal and not c.derived and not MEASURE.match(c.o_label)
 
 
 def lacking_relation(state: TurnState, ctx: TurnContext) -> str:

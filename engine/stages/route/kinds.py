@@ -16,11 +16,20 @@ class Found(Protocol):
     signature: tuple[tuple[str, bool], ...]
     chains: list[list[Candidate]]
 
+
 ENTITY_VALUE = "entity"  # a path's values are entities of no known type: not a date nor a number
-_MEASURE = re.compile(r"^\W*\d")  # a label that is a number or a date (an entity minted for a value)
-
-
 _COUNTS = re.compile(r"\bhow many\b|\bnumber of\b", re.I)  # a number of things: the things counted
+ENDS_READ = 8  # end facts of a path read for the kind of its values
+
+
+def ends_of(f: Found) -> tuple[bool, list[Candidate]]:
+    """Whether the path's last step goes forward, and its first end facts (ENDS_READ)."""
+    return f.signature[-1][1], [chain[-1] for chain in f.chains[:ENDS_READ]]
+
+
+def value_of(c: Candidate, forward: bool) -> str:
+    """The node an end fact gives as the path's value."""
+    return c.fact.o if forward else c.fact.s
 
 
 def clashes(kind: str, asked: set[str], question: str = "") -> bool:
@@ -38,7 +47,7 @@ def clashes(kind: str, asked: set[str], question: str = "") -> bool:
 
 def typer(candidates: list[Candidate]) -> Callable[[Found], str]:
     """The type of a path's values ("place", "time", "person" ...), read from its end facts."""
-    from engine.nlp.answer_type import persons, value_type
+    from engine.nlp.answer_type import MEASURE, persons, value_type
     from engine.nlp.sentences import TYPE_PREDICATES
 
     about: dict[str, list[Candidate]] = {}
@@ -50,16 +59,15 @@ def typer(candidates: list[Candidate]) -> Callable[[Found], str]:
     def kind(f: Found) -> str:
         if id(f) in known:
             return known[id(f)]
-        forward = f.signature[-1][1]
-        ends = [chain[-1] for chain in f.chains[:8]]
-        values = {c.fact.o if forward else c.fact.s for c in ends}
+        forward, ends = ends_of(f)
+        values = {value_of(c, forward) for c in ends}
         people = persons([c for v in values for c in about.get(v, ())])  # only the values' own facts
         counts: dict[str, int] = {}
         for c in ends:
             k = value_type(c, not forward, people, classes)
             if k:
                 counts[k] = counts.get(k, 0) + 1
-        entities = not counts and ends and all(not (forward and c.fact.o_literal) and not _MEASURE.match(
+        entities = not counts and ends and all(not (forward and c.fact.o_literal) and not MEASURE.match(
             c.o_label if forward else c.s_label) for c in ends)
         known[id(f)] = max(counts, key=counts.__getitem__) if counts else (ENTITY_VALUE if entities else "")
         return known[id(f)]
@@ -78,8 +86,7 @@ def value_classes(candidates: list[Candidate]) -> Callable[[Found], set[str]]:
             classes.setdefault(c.fact.s, set()).add(c.o_label)
 
     def of(f: Found) -> set[str]:
-        forward = f.signature[-1][1]
-        ends = [chain[-1] for chain in f.chains[:8]]
-        return {label for c in ends for label in classes.get(c.fact.o if forward else c.fact.s, ())}
+        forward, ends = ends_of(f)
+        return {label for c in ends for label in classes.get(value_of(c, forward), ())}
 
     return of
