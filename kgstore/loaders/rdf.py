@@ -7,6 +7,7 @@ import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
+import numpy as np
 from pyoxigraph import DefaultGraph, NamedNode, Quad, RdfFormat
 from pyoxigraph import parse as ox_parse
 
@@ -111,8 +112,9 @@ _TAG_END = re.compile(rb"(?:[^>\"']|\"[^\"]*\"|'[^']*')*>")
 
 def check_nesting(path: str, cap: int = MAX_XML_DEPTH) -> None:
     """Refuse an RDF/XML file whose elements nest deeper than `cap` (see above), naming the line
-    where the element one too deep starts; the file is read once, a MB at a time, and looked at
-    in Python once per tag."""
+    where the element one too deep starts; the file is read once, a MB at a time. A read whose
+    tags are plain (each "<" met by the next ">") is counted in numpy; any other, and the read
+    that goes too deep, tag by tag in Python."""
     depth = lines = 0
     carry = b""
     with open(path, "rb") as f:
@@ -125,27 +127,59 @@ def check_nesting(path: str, cap: int = MAX_XML_DEPTH) -> None:
                 if (opened := _OPEN_NOT_MARKUP.search(buf)) is not None:
                     cut = opened.start()
                 buf, carry = buf[:cut], buf[cut:]
-            pieces = buf.split(b"<")
-            for i in range(1, len(pieces)):
-                tag = pieces[i]  # the tag and the text after it, which holds no "<"
-                first = tag[:1]
-                if first == b"/":
-                    depth -= 1
-                    continue
-                end = tag.find(b">")
-                if tag.find(b">", end + 1) >= 0:  # a ">" in an attribute value or the text after
-                    m = _TAG_END.match(tag)
-                    end = m.end() - 1 if m else end
-                if first in b"!?":  # the DOCTYPE, its declarations
-                    continue
-                if depth >= cap:  # this element, empty or not, is one level too deep
-                    line = lines + sum(p.count(b"\n") for p in pieces[:i]) + 1
-                    raise load_error(path, f"elements nested more than {cap:,} deep: refused", line)
-                if tag[end - 1:end] != b"/":
-                    depth += 1
+            counted = _plain_depth(buf, depth, cap)
+            depth = counted if counted is not None else _tag_depth(buf, depth, cap, path, lines)
             if not chunk:
                 return
             lines += buf.count(b"\n")
+
+
+_LT, _GT, _SLASH = ord("<"), ord(">"), ord("/")
+
+
+def _plain_depth(buf: bytes, depth: int, cap: int) -> int | None:
+    """The depth after `buf`, or None when this read needs `_tag_depth`: a ">" that ends no tag
+    (in text or in an attribute value) leaves a tag's end unknown here, and a read that goes too
+    deep needs the line of the tag that does."""
+    data = np.frombuffer(buf, dtype=np.uint8)
+    lt = np.flatnonzero(data == _LT)
+    gt = np.flatnonzero(data == _GT)
+    # XML allows no "<" in text or attribute values once comments, CDATA and PIs are gone, so
+    # every "<" opens a tag; when a ">" lies between each "<" and the next, it is the tag's end.
+    if len(lt) != len(gt) or (len(lt) and not ((lt < gt).all() and (gt[:-1] < lt[1:]).all())):
+        return None
+    after = data[np.minimum(lt + 1, len(data) - 1)]
+    closing = after == _SLASH
+    opening = ~closing & (after != ord("!")) & (after != ord("?"))
+    step = opening.astype(np.int64) - closing
+    step[opening & (data[gt - 1] == _SLASH)] = 0  # an empty element <x/> nests nothing
+    before = depth + np.cumsum(step) - step  # the depth each tag starts at
+    if opening.any() and int(before[opening].max()) >= cap:
+        return None
+    return depth + int(step.sum())
+
+
+def _tag_depth(buf: bytes, depth: int, cap: int, path: str, lines: int) -> int:
+    """The depth after `buf`, read tag by tag; raises at the first element nested one too deep."""
+    pieces = buf.split(b"<")
+    for i in range(1, len(pieces)):
+        tag = pieces[i]  # the tag and the text after it, which holds no "<"
+        first = tag[:1]
+        if first == b"/":
+            depth -= 1
+            continue
+        end = tag.find(b">")
+        if tag.find(b">", end + 1) >= 0:  # a ">" in an attribute value or the text after
+            m = _TAG_END.match(tag)
+            end = m.end() - 1 if m else end
+        if first in b"!?":  # the DOCTYPE, its declarations
+            continue
+        if depth >= cap:  # this element, empty or not, is one level too deep
+            line = lines + sum(p.count(b"\n") for p in pieces[:i]) + 1
+            raise load_error(path, f"elements nested more than {cap:,} deep: refused", line)
+        if tag[end - 1:end] != b"/":
+            depth += 1
+    return depth
 
 
 

@@ -144,3 +144,24 @@ def test_the_depth_counted_is_the_depth_of_the_elements(tmp_path_factory, tree):
     rdf.check_nesting(str(path), depth)
     with pytest.raises(LoadError, match=f"nested more than {depth - 1} deep"):
         rdf.check_nesting(str(path), depth - 1)
+
+
+@settings(max_examples=150, deadline=None, database=None)
+@given(tree=_XML, start=st.integers(0, 3))
+def test_the_counts_in_numpy_and_tag_by_tag_agree(tree, start):
+    xml, depth = tree
+    buf = rdf._NOT_MARKUP.sub(b"", xml.encode())
+    counted = rdf._plain_depth(buf, start, depth + start + 1)
+    if counted is not None:
+        assert counted == rdf._tag_depth(buf, start, depth + start + 1, "t.rdf", 0) == start
+
+
+def test_a_file_of_plain_tags_is_counted_without_the_tag_by_tag_loop(tmp_path, monkeypatch):
+    def tag_by_tag(*args):
+        raise AssertionError("counted tag by tag")
+
+    path = _nested(tmp_path, 8, '<rdf:Description rdf:about="http://example.org/b"><ex:p>x</ex:p></rdf:Description>\n' * 50_000)
+    monkeypatch.setattr(rdf, "_tag_depth", tag_by_tag)
+    assert rdf.check_nesting(str(path), 9) is None
+    with pytest.raises(AssertionError, match="tag by tag"):  # the read that goes too deep names its line
+        rdf.check_nesting(str(path), 7)
