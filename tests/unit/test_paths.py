@@ -11,8 +11,9 @@ import pytest
 
 from engine.nlp.sentences import verbalize
 from engine.relations import RelationMatcher
-from engine.stages.route import paths
-from engine.stages.route.paths import Question, enumerate_paths, parts_of, search, spans_of, stems
+from engine.stages.route import clauses, paths
+from engine.stages.route.clauses import parts_of, spans_of, stems
+from engine.stages.route.paths import Question, enumerate_paths, search
 from engine.state import Candidate
 from kgstore import KGStore
 
@@ -161,7 +162,7 @@ def test_a_chain_cannot_split_the_words_of_a_relation_named_in_full(tmp_path):
     ("Who hosted xentity?", set()),
 ])
 def test_the_noun_a_which_question_asks_for(question, asked):
-    assert paths.asked_words(question) == asked
+    assert clauses.asked_words(question) == asked
 
 
 def test_values_of_the_class_asked_for_win_over_a_relation_the_noun_only_modifies(tmp_path):
@@ -391,9 +392,9 @@ def test_a_remote_that_fails_leaves_the_one_hop_paths(tmp_path):
     ("What is the address of the ground that hosts the Ann Berg?", {"ground", "hosts"}),  # the name's own article
 ])
 def test_the_words_that_describe_the_middle_entity(question, words):
-    text = paths.masked(question, ["Ann Berg"])
-    raw, content = paths._content(text)
-    assert {raw[content[k]] for k in paths.described(text)} == words
+    text = clauses.masked(question, ["Ann Berg"])
+    raw, content = clauses._content(text)
+    assert {raw[content[k]] for k in clauses.described(text)} == words
 
 
 def test_the_asked_noun_and_a_record_asked_in_other_words_can_be_the_second_step(tmp_path):

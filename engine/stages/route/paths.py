@@ -22,13 +22,13 @@ with questions.
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from engine.stages.route.clauses import Part, masked, parts_of, stems
 from engine.stages.route.kinds import ENTITY_VALUE, clashes, typer, value_classes
 from engine.state import Candidate, PathStep, RelationPath
 from kgstore.terms import Fact
@@ -56,108 +56,9 @@ EXPAND_ENTITIES = 12  # entities fetched for that second hop, in all
 EXPAND_FACTS = 60  # facts per fetched entity
 TIME_BUDGET_S = 0.25  # fetching, on a remote background
 
-# Words that carry no relation: question words, fillers, what a list question adds.
-_FILLER = frozenset("""xentity a an the is are was were be been being of to in on at for and or what who whom whose which
-when where how do does did i you me my your it its this that these those can could would will please s tell
-give show list all every each else also any there their they them he she him her his has have had about from
-by with as some know let want like us we our one ones much many number""".split())
-_WORD = re.compile(r"\w+", re.UNICODE)
-
 _NAME_WORDS = frozenset(("name", "calle"))  # stems of a turn that asks for names and no relation
 Matcher = Callable[[Sequence[str], Sequence[str]], np.ndarray]
 """(relation labels, question spans) -> similarity in [0, 1], one row per label."""
-
-
-def stems(text: str) -> set[str]:
-    """Content words without a plural "s", cut to five letters ("directed", "director" -> "direc",
-    "plays" -> "play")."""
-    out = set()
-    for w in _WORD.findall(text.casefold()):
-        if len(w) > 2 and w not in _FILLER:
-            out.add((w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w)[:5])
-    return out
-
-
-@dataclass
-class Span:
-    text: str
-    words: frozenset[int]  # positions of its content words: two steps need disjoint spans
-    asked_noun: bool = False  # only the noun of "which city", "what instrument": the answer's kind
-
-
-ENTITY = "xentity"  # what a start entity's name becomes in the question
-_PRONOUNS = frozenset("it he she they him them".split())
-_POSSESSIVES = frozenset("its his their".split())
-_DETERMINERS = frozenset("the a an".split())
-# A word before the entity that ends the phrase describing the middle entity there ("the singer
-# of X"); any other word there starts a relative clause that goes on after it ("the team X plays
-# for", "the team that X plays for": a relative pronoun before the entity opens the clause too).
-_LINKS = frozenset("of behind for from by in at with on to whose".split())
-
-
-def _content(text: str) -> tuple[list[str], list[int]]:
-    """The tokens of a text, lower-cased, and the positions of its content words."""
-    raw = [w.casefold() for w in _WORD.findall(text)]
-    return raw, [i for i, w in enumerate(raw) if w not in _FILLER and w != ENTITY and not w.isdigit()]
-
-
-def described(text: str) -> frozenset[int]:
-    """The content words (by their order among the content words) that describe the entity the
-    question reaches through the named one: "team ... plays" of "the manager of the team X plays
-    for", "singer" of "the lead singer of X", "team" of "X's team". A two-step path walks these
-    first, then the rest; a question without them asks one step."""
-    raw, content = _content(text)
-    at = {r: k for k, r in enumerate(content)}
-    marks = [i for i, w in enumerate(raw) if w == ENTITY] or [i for i, w in enumerate(raw)
-                                                             if w in _PRONOUNS or w in _POSSESSIVES]
-    if not marks:
-        return frozenset()
-    m = marks[0]
-    if raw[m] in _POSSESSIVES or raw[m + 1:m + 2] == ["s"]:
-        after = m + (1 if raw[m] in _POSSESSIVES else 2)
-        # One word: the next may be the second relation's already ("X's coach born").
-        return frozenset(at[i] for i in range(after, min(after + 1, len(raw))) if i in at)
-    edge = m - 1 if m and raw[m - 1] in _DETERMINERS else m  # "houses the xentity": the name's own article
-    det = next((i for i in range(edge - 1, max(-1, edge - 8), -1) if raw[i] in _DETERMINERS), None)
-    if det is None:
-        return frozenset()
-    inside = {at[i] for i in range(det + 1, edge) if i in at}
-    if inside and raw[edge - 1] not in _LINKS:
-        inside |= {at[i] for i in range(m + 1, len(raw)) if i in at}
-    return frozenset(inside)
-
-
-def spans_of(text: str, longest: int = 2) -> list[Span]:
-    """The question's content-word n-grams (1..`longest`), in order, and the whole of it."""
-    raw, content = _content(text)
-    words = [raw[i] for i in content]
-    asked = {asked_run(raw, content, k)[-1] for k, i in enumerate(content) if i and raw[i - 1] in ("which", "what")}
-    out = []
-    for n in range(1, longest + 1):
-        for i in range(len(words) - n + 1):
-            chunk = words[i:i + n]
-            out.append(Span(" ".join(chunk), frozenset(range(i, i + n)), asked_noun=n == 1 and i in asked))
-    if len(words) > 1:
-        out.append(Span(" ".join(text.replace(ENTITY, "it").split()), frozenset(range(len(words)))))
-    return out
-
-
-def asked_run(raw: list[str], content: list[int], k: int) -> list[int]:
-    """The content words (by their order among them) of the noun that "which"/"what" before the
-    k-th asks for: "game nights" of "which game nights were hosted", whose last word is the noun;
-    one word when no function word ends the run ("which stadium hosts X": "hosts" is a verb)."""
-    end = k
-    while end + 1 < len(content) and content[end + 1] == content[end] + 1:
-        end += 1
-    after = content[end] + 1
-    return list(range(k, end + 1)) if after < len(raw) and raw[after] in _FILLER and raw[after] != ENTITY else [k]
-
-
-def asked_words(text: str) -> set[str]:
-    """The stems of the noun a "which"/"what" question asks for (`asked_run`)."""
-    raw, content = _content(text)
-    return {s for k, i in enumerate(content) if i and raw[i - 1] in ("which", "what")
-            for j in asked_run(raw, content, k) for s in stems(raw[content[j]])}
 
 
 @dataclass
@@ -240,50 +141,6 @@ def enumerate_paths(graph: Graph, start: str, hops: int = 2, max_paths: int = 30
                     found[sig] = Found(start, sig, first.labels + [c.p_label])
                 found[sig].add([chain, c])
     return list(found.values()), False
-
-
-@dataclass
-class Part:
-    """One clause of the question: its words and the answer types it asks for."""
-
-    text: str
-    spans: list[Span]
-    types: set[str]
-    described: frozenset[int] = frozenset()  # the words a two-step path's first step must fit (`described`)
-    borrowed: bool = False  # a clause of question words only, scored on another clause's words
-    asked: frozenset[str] = frozenset()  # the stems of the noun "which"/"what" asks for (`asked_words`)
-
-
-def question_clauses(masked: str) -> list[str]:
-    """The clauses of a compound question: "when and where ..." and "who wrote it and when",
-    and "the population and the area of it" (an "and" between two things asked of one entity)."""
-    from engine.nlp.answer_type import question_parts
-
-    parts = question_parts(masked)
-    out: list[str] = []
-    for p in parts:
-        sides = [s for s in re.split(r"\s+and\s+|\s*&\s*", p) if s.strip()]
-        if len(sides) == 2 and all(stems(s) for s in sides):
-            out.extend(sides)
-        else:
-            out.append(p)
-    return out
-
-
-def parts_of(masked: str) -> list[Part]:
-    """The clauses as scored: a clause of question words only ("When" of "When and where was it
-    built?") asks its type of the next clause's words."""
-    from engine.nlp.answer_type import asked_types
-
-    clauses = question_clauses(masked)
-    parts = [Part(c, spans_of(c), asked_types(c), described(c), asked=frozenset(asked_words(c))) for c in clauses]
-    for i, part in enumerate(parts):
-        if not part.spans:
-            donor = next((p for p in parts[i + 1:] + parts[:i][::-1] if p.spans), None)
-            if donor is not None and part.types:
-                part.spans, part.borrowed = donor.spans, True
-    return [p for p in parts if p.spans]
-
 
 @dataclass
 class Scored:
@@ -476,14 +333,6 @@ class Question:
     names: list[str]  # the names to mask: the start entities' labels and the words the user said for them
     earlier: str = ""  # the turn before (a follow-up that asks "who are they?" names its relation there)
     asks_list: bool = False
-
-
-def masked(text: str, names: list[str]) -> str:
-    """The text with every name replaced by ENTITY, a possessive "'s" kept ("xentity's team")."""
-    out = text
-    for name in sorted({n.strip() for n in names if n and len(n.strip()) > 1}, key=len, reverse=True):
-        out = re.sub(r"(?<!\w)" + re.escape(name) + r"(?!\w)", ENTITY, out, flags=re.I)
-    return out
 
 
 def search(candidates: list[Candidate], starts: dict[str, str], question: Question, matcher: Matcher,
