@@ -255,6 +255,17 @@ def test_a_clause_of_question_words_only_takes_the_one_relation_of_its_type(tmp_
     assert [p.steps[0].label for p in out.paths] == ["hosted by"]
 
 
+def test_a_clause_of_a_preposition_and_the_asked_noun_takes_the_verb_before_it(tmp_path):
+    band = ('ex:lane rdfs:label "Kestrel Lane" ; ex:formed "2014" ; ex:formedIn ex:glasgow ; ex:genre ex:folk .\n'
+            'ex:glasgow rdfs:label "Glasgow" . ex:folk rdfs:label "folk" .\n'
+            'ex:formed rdfs:label "founding year" . ex:formedIn rdfs:label "formed in" . ex:genre rdfs:label "genre" .\n')
+    store = kg(tmp_path, "kg.ttl", FOOTBALL + band)
+    out = ask(store, FB + "lane", "When was Kestrel Lane formed, and in which city?")
+    assert ("formed in", "Glasgow") in [(p.steps[0].label, p.values[0]) for p in out.paths]
+    # a clause with a verb of its own says its relation itself
+    assert [s.text for s in parts_of("What is the population of it and in which country is it?")[1].spans] == ["country"]
+
+
 def test_nothing_that_reads_like_the_question_gives_no_path(tmp_path):
     store = kg(tmp_path, "kg.ttl", FOOTBALL)
     assert ask(store, FB + "ann", "What does Ann Berg cost?").paths == []

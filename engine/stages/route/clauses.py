@@ -147,7 +147,30 @@ def parts_of(masked: str) -> list[Part]:
             donor = next((p for p in parts[i + 1:] + parts[:i][::-1] if p.spans), None)
             if donor is not None and part.types:
                 part.spans, part.borrowed = donor.spans, True
+        elif i and (prep := _elliptic(part.text)):
+            part.spans = part.spans + _verb_spans(parts[i - 1].text, prep, len(part.spans))
     return [p for p in parts if p.spans]
+
+
+_PREPOSITIONS = frozenset("in at on for from by with to during since into under".split())
+
+
+def _elliptic(clause: str) -> str:
+    """The preposition of a clause that is a preposition, "which"/"what" and the noun asked for
+    and nothing else ("in which city?" of "When was it formed, and in which city?"): its relation
+    is the verb of the clause before, with this preposition ("formed in"). Empty for any other."""
+    raw, content = _content(clause)
+    if len(raw) < 3 or raw[0] not in _PREPOSITIONS or raw[1] not in ("which", "what") or not content:
+        return ""
+    return raw[0] if len(raw) == 2 + len(content) and content == [content[k] for k in asked_run(raw, content, 0)] else ""
+
+
+def _verb_spans(before: str, prep: str, first: int) -> list[Span]:
+    """The content words of the clause before, each with the elliptic clause's preposition, as
+    spans of their own (their positions past the clause's own words, so a two-step path never
+    takes them as the words describing a middle entity)."""
+    raw, content = _content(before)
+    return [Span(f"{raw[i]} {prep}", frozenset({first + k + 100})) for k, i in enumerate(content)]
 
 
 def masked(text: str, names: list[str]) -> str:
