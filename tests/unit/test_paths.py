@@ -266,6 +266,39 @@ def test_a_clause_of_a_preposition_and_the_asked_noun_takes_the_verb_before_it(t
     assert [s.text for s in parts_of("What is the population of it and in which country is it?")[1].spans] == ["country"]
 
 
+GEO = """@prefix ex: <http://example.org/geo/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+ex:de rdfs:label "Germany" ; ex:continent ex:eu ; ex:borders ex:fr, ex:at .
+ex:berlin rdfs:label "Berlin" ; ex:country ex:de ; a ex:City . ex:bonn rdfs:label "Bonn" ; ex:country ex:de ; a ex:City .
+ex:eu rdfs:label "Europe" ; a ex:Continent . ex:fr rdfs:label "France" ; a ex:Country . ex:at rdfs:label "Austria" ; a ex:Country .
+ex:City rdfs:label "city" . ex:Continent rdfs:label "continent" . ex:Country rdfs:label "country" .
+ex:continent rdfs:label "continent" . ex:borders rdfs:label "shares border with" . ex:country rdfs:label "country" .
+"""
+GE = "http://example.org/geo/"
+
+
+def test_a_label_that_says_more_of_the_question_wins_over_the_asked_noun(tmp_path):
+    untyped = GEO.replace(" ; a ex:Country", "")  # nothing says the neighbours are countries
+    out = ask(kg(tmp_path, "geo.ttl", untyped), GE + "de", "Which countries does Germany share a border with?")
+    assert steps(out.paths[0]) == [("shares border with", True)]
+    assert sorted(out.paths[0].values) == ["Austria", "France"]
+
+
+def test_the_asked_noun_names_a_relation_in_words_not_in_meaning_alone(tmp_path):
+    def near(labels, spans):  # what an encoder does: "countries" reads like "continent"
+        out = matcher(labels, spans)
+        for i, label in enumerate(labels):
+            for j, span in enumerate(spans):
+                if (label, span) in {("continent", "countries"), ("shares border with", "border")}:
+                    out[i, j] = 1.0 if label == "continent" else 0.9
+        return out
+
+    out = ask(kg(tmp_path, "geo.ttl", GEO), GE + "de", "Which countries does Germany border?", m=near)
+    # "continent" only means something near "countries", and its value is a continent, where
+    # the KG has countries: the neighbours, which are countries, win
+    assert steps(out.paths[0]) == [("shares border with", True)]
+
+
 def test_nothing_that_reads_like_the_question_gives_no_path(tmp_path):
     store = kg(tmp_path, "kg.ttl", FOOTBALL)
     assert ask(store, FB + "ann", "What does Ann Berg cost?").paths == []

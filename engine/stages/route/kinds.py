@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Protocol
 
 from engine.state import Candidate
@@ -75,18 +77,31 @@ def typer(candidates: list[Candidate]) -> Callable[[Found], str]:
     return kind
 
 
-def value_classes(candidates: list[Candidate]) -> Callable[[Found], set[str]]:
-    """The labels of the classes a path's values are typed with ("Game Night" for the nights a
-    member hosted), read from the candidates' type facts."""
+@dataclass(frozen=True)
+class Classes:
+    """The labels of the classes the values of a path are typed with ("Game Night" for the nights
+    a member hosted), and of every class the turn's facts type anything with."""
+
+    of: dict[str, frozenset[str]] = field(default_factory=dict)  # node -> its class labels
+
+    def __call__(self, f: Found) -> set[str]:
+        forward, ends = ends_of(f)
+        return {label for c in ends for label in self.of.get(value_of(c, forward), ())}
+
+    @cached_property
+    def labels(self) -> frozenset[str]:
+        return frozenset(label for own in self.of.values() for label in own)
+
+
+NO_CLASSES = Classes()
+
+
+def value_classes(candidates: list[Candidate]) -> Classes:
+    """The classes of the nodes the candidates' type facts type."""
     from engine.nlp.sentences import TYPE_PREDICATES
 
     classes: dict[str, set[str]] = {}
     for c in candidates:
         if c.fact.p in TYPE_PREDICATES and c.o_label:
             classes.setdefault(c.fact.s, set()).add(c.o_label)
-
-    def of(f: Found) -> set[str]:
-        forward, ends = ends_of(f)
-        return {label for c in ends for label in classes.get(value_of(c, forward), ())}
-
-    return of
+    return Classes({node: frozenset(own) for node, own in classes.items()})

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from engine.stages.route.clauses import Part, masked, parts_of, stems
-from engine.stages.route.kinds import ENTITY_VALUE, clashes, typer, value_classes
+from engine.stages.route.kinds import ENTITY_VALUE, NO_CLASSES, Classes, clashes, typer, value_classes
 from engine.state import Candidate, PathStep, RelationPath
 from kgstore.terms import Fact
 
@@ -48,6 +48,7 @@ class Weights:
 WEIGHTS = Weights()
 TIE = 0.02  # paths this close to the best read alike: both are kept
 ASKED_NOUN_BONUS = 0.05  # a relation whose label is the noun of "which league", "what instrument"
+SAID_BONUS = 0.06  # each word of a relation's label past the first that the question says too
 MAX_PATHS = 300  # relation signatures per start entity
 MAX_STARTS = 4  # entities the search starts from
 VALUES_CAP = 50  # value chains kept per path (the total is still counted)
@@ -152,10 +153,13 @@ class Scored:
 
 def score_paths(found: list[Found], part: Part, sims: dict[str, np.ndarray],
                 value_type: Callable[[Found], str], w: Weights = WEIGHTS,
-                classes: Callable[[Found], set[str]] = lambda f: set()) -> list[Scored]:
+                classes: Classes = NO_CLASSES) -> list[Scored]:
     """Each path's score against one clause (`sims`: label -> similarity per span of it); a path
     whose values are of the class the question asks for ("Which game nights ...": Game Night)
-    gains as one of the asked answer type does."""
+    gains as one of the asked answer type does, and one whose values are all of other classes,
+    when the KG has the class asked for, loses as much ("Which countries does X border?" is not
+    answered by the cities in X)."""
+    asked_class = bool(part.asked) and any(part.asked <= stems(c) for c in classes.labels)
     out = []
     fits: dict[tuple[str, ...], float] = {}  # many paths share their labels
     # "When" of "When was X and who hosted it?" asks for the one relation of X with a date, if X
@@ -169,9 +173,14 @@ def score_paths(found: list[Found], part: Part, sims: dict[str, np.ndarray],
             rows = [sims[label] for label in key]
             if len(rows) == 1:
                 j = int(np.argmax(rows[0]))
-                # "In which league does it play?": the relation that the asked noun names goes first.
-                named = any(s.asked_noun and rows[0][k] >= rows[0][j] for k, s in enumerate(part.spans))
-                fits[key] = float(rows[0][j]) + (ASKED_NOUN_BONUS if named else 0.0)
+                # "In which league does it play?": the relation that the asked noun names in words goes
+                # first; one that only means something near it ("continent" for "countries") does not.
+                named = any(s.asked_noun and rows[0][k] >= rows[0][j] and stems(s.text) & stems(key[0])
+                            for k, s in enumerate(part.spans))
+                # "Which countries does X share a border with?": a label that says two of the question's
+                # words ("shares border with") reads more of it than one that says one ("country").
+                said = max((len(stems(s.text) & stems(key[0])) for s in part.spans if len(s.words) <= 2), default=0)
+                fits[key] = float(rows[0][j]) + (ASKED_NOUN_BONUS if named else 0.0) + SAID_BONUS * max(said - 1, 0)
             else:
                 fits[key] = _two_steps(rows[0], rows[1], part, w.hop_cost, stems(key[0]), claimed)
         score = max(fits[key], w.floor) if f is only else fits[key]
@@ -184,8 +193,11 @@ def score_paths(found: list[Found], part: Part, sims: dict[str, np.ndarray],
             continue  # "When was it first made?" is not answered by who made it, however alike the words
         if kind and kind != ENTITY_VALUE:
             score += w.type_bonus if kind in part.types else -w.type_bonus
-        if part.asked and any(part.asked <= stems(c) for c in classes(f)):
-            score += w.type_bonus
+        if part.asked and (own := classes(f)):
+            if any(part.asked <= stems(c) for c in own):
+                score += w.type_bonus
+            elif asked_class:
+                score -= w.type_bonus
         out.append(Scored(f, score, 0))
     return out
 
@@ -233,7 +245,7 @@ class Search:
 
 
 def choose(found: list[Found], parts: list[Part], matcher: Matcher, value_type: Callable[[Found], str],
-           w: Weights = WEIGHTS, classes: Callable[[Found], set[str]] = lambda f: set()) -> list[Scored]:
+           w: Weights = WEIGHTS, classes: Classes = NO_CLASSES) -> list[Scored]:
     """The best path of each clause (and those tied with it), best first, each path once."""
     if not found or not parts:
         return []
