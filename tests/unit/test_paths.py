@@ -299,6 +299,18 @@ def test_the_asked_noun_names_a_relation_in_words_not_in_meaning_alone(tmp_path)
     assert steps(out.paths[0]) == [("shares border with", True)]
 
 
+def test_the_one_relation_to_things_named_as_the_asked_noun_answers_whatever_its_words(tmp_path):
+    csv = ("head,relation,tail\n"
+           "Parsing,offered by,Department of Linguistics\nParsing,offered by,Department of Computing\n"
+           "Parsing,taught in room,SH 1.01\nParsing,prerequisite,Syntax\n")
+    store = kg(tmp_path, "kg.csv", csv)
+    parsing = next(e.iri for e in store.label_entries() if e.text == "Parsing")
+    out = ask(store, parsing, "Which departments run Parsing?")
+    assert steps(out.paths[0]) == [("offered by", True)]
+    assert sorted(out.paths[0].values) == ["Department of Computing", "Department of Linguistics"]
+    assert ask(store, parsing, "Which lecturers run Parsing?").paths == []  # no thing is named so
+
+
 def test_nothing_that_reads_like_the_question_gives_no_path(tmp_path):
     store = kg(tmp_path, "kg.ttl", FOOTBALL)
     assert ask(store, FB + "ann", "What does Ann Berg cost?").paths == []

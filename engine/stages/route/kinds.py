@@ -85,8 +85,11 @@ class Classes:
     of: dict[str, frozenset[str]] = field(default_factory=dict)  # node -> its class labels
 
     def __call__(self, f: Found) -> set[str]:
+        """The classes of the path's values, and the names of those that are entities: a thing
+        named "Department of Linguistics" is a department, whatever types it has or lacks."""
         forward, ends = ends_of(f)
-        return {label for c in ends for label in self.of.get(value_of(c, forward), ())}
+        names = {c.o_label if forward else c.s_label for c in ends if not (forward and c.fact.o_literal)}
+        return {label for c in ends for label in self.of.get(value_of(c, forward), ())} | names
 
     @cached_property
     def labels(self) -> frozenset[str]:

@@ -167,6 +167,11 @@ def score_paths(found: list[Found], part: Part, sims: dict[str, np.ndarray],
     claimed = _claimed(found, part)
     typed = [f for f in found if len(f.labels) == 1 and value_type(f) in part.types] if part.borrowed else []
     only = typed[0] if len({f.signature for f in typed}) == 1 else None
+    # "Which departments run X?": the one relation of X that leads to things of the class asked for
+    # answers it, whatever its words ("offered by").
+    of_class = [f for f in found if part.asked and len(f.labels) == 1 and any(part.asked <= stems(c) for c in classes(f))]
+    if only is None and len({f.signature for f in of_class}) == 1:
+        only = of_class[0]
     for f in found:
         key = tuple(f.labels)
         if key not in fits:
