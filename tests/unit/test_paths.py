@@ -311,6 +311,20 @@ def test_the_one_relation_to_things_named_as_the_asked_noun_answers_whatever_its
     assert ask(store, parsing, "Which lecturers run Parsing?").paths == []  # no thing is named so
 
 
+def test_a_verb_is_also_read_with_its_particle(tmp_path):
+    def phrasal(labels, spans):  # "come from" says where someone is from; "come" alone says nothing
+        out = matcher(labels, spans)
+        for i, label in enumerate(labels):
+            for j, span in enumerate(spans):
+                if label == "place of birth":
+                    out[i, j] = 1.0 if span == "come from" else 0.0
+        return out
+
+    out = ask(kg(tmp_path, "kg.ttl", FOOTBALL), FB + "rovers", "Where does the head coach of Harbour Rovers come from?",
+              m=phrasal)
+    assert steps(out.paths[0]) == [("head coach", True), ("place of birth", True)] and out.paths[0].values == ["Bergen"]
+
+
 def test_nothing_that_reads_like_the_question_gives_no_path(tmp_path):
     store = kg(tmp_path, "kg.ttl", FOOTBALL)
     assert ask(store, FB + "ann", "What does Ann Berg cost?").paths == []

@@ -12,6 +12,7 @@ when where how do does did i you me my your it its this that these those can cou
 give show list all every each else also any there their they them he she him her his has have had about from
 by with as some know let want like us we our one ones much many number""".split())
 _WORD = re.compile(r"\w+", re.UNICODE)
+_PREPOSITIONS = frozenset("in at on for from by with to during since into under".split())
 
 
 def stems(text: str) -> set[str]:
@@ -83,6 +84,9 @@ def spans_of(text: str, longest: int = 2) -> list[Span]:
         for i in range(len(words) - n + 1):
             chunk = words[i:i + n]
             out.append(Span(" ".join(chunk), frozenset(range(i, i + n)), asked_noun=n == 1 and i in asked))
+    # "come from", "signed to": a verb with its particle says what the verb alone does not
+    out += [Span(f"{raw[i]} {raw[i + 1]}", frozenset({k})) for k, i in enumerate(content)
+            if i + 1 < len(raw) and raw[i + 1] in _PREPOSITIONS]
     if len(words) > 1:
         out.append(Span(" ".join(text.replace(ENTITY, "it").split()), frozenset(range(len(words)))))
     return out
@@ -151,8 +155,6 @@ def parts_of(masked: str) -> list[Part]:
             part.spans = part.spans + _verb_spans(parts[i - 1].text, prep, len(part.spans))
     return [p for p in parts if p.spans]
 
-
-_PREPOSITIONS = frozenset("in at on for from by with to during since into under".split())
 
 
 def _elliptic(clause: str) -> str:
