@@ -263,7 +263,8 @@ def test_a_clause_of_a_preposition_and_the_asked_noun_takes_the_verb_before_it(t
     out = ask(store, FB + "lane", "When was Kestrel Lane formed, and in which city?")
     assert ("formed in", "Glasgow") in [(p.steps[0].label, p.values[0]) for p in out.paths]
     # a clause with a verb of its own says its relation itself
-    assert [s.text for s in parts_of("What is the population of it and in which country is it?")[1].spans] == ["country"]
+    said = [s.text for s in parts_of("What is the population of it and in which country is it?")[1].spans]
+    assert "country" in said and not any(s.endswith(" in") for s in said)
 
 
 GEO = """@prefix ex: <http://example.org/geo/> .
@@ -323,6 +324,19 @@ def test_a_verb_is_also_read_with_its_particle(tmp_path):
     out = ask(kg(tmp_path, "kg.ttl", FOOTBALL), FB + "rovers", "Where does the head coach of Harbour Rovers come from?",
               m=phrasal)
     assert steps(out.paths[0]) == [("head coach", True), ("place of birth", True)] and out.paths[0].values == ["Bergen"]
+
+
+def test_a_clause_of_one_word_is_also_read_whole(tmp_path):
+    def idiom(labels, spans):  # "in charge" says who heads a thing; "charge" alone says nothing
+        out = matcher(labels, spans)
+        for i, label in enumerate(labels):
+            for j, span in enumerate(spans):
+                if label == "head coach":
+                    out[i, j] = 1.0 if "in charge" in span else 0.0
+        return out
+
+    out = ask(kg(tmp_path, "kg.ttl", FOOTBALL), FB + "rovers", "Who is in charge of Harbour Rovers?", m=idiom)
+    assert steps(out.paths[0]) == [("head coach", True)] and out.paths[0].values == ["Carl Dunn"]
 
 
 def test_nothing_that_reads_like_the_question_gives_no_path(tmp_path):

@@ -87,7 +87,8 @@ def spans_of(text: str, longest: int = 2) -> list[Span]:
     # "come from", "signed to": a verb with its particle says what the verb alone does not
     out += [Span(f"{raw[i]} {raw[i + 1]}", frozenset({k})) for k, i in enumerate(content)
             if i + 1 < len(raw) and raw[i + 1] in _PREPOSITIONS]
-    if len(words) > 1:
+    # the whole clause, whose function words may make an idiom of its one word ("in charge of it")
+    if len(words) > 1 or (words and len(raw) > len(words) + 1):
         out.append(Span(" ".join(text.replace(ENTITY, "it").split()), frozenset(range(len(words)))))
     return out
 
