@@ -269,6 +269,29 @@ def test_a_relation_named_in_full_that_the_entity_lacks_is_not_answered_by_a_pat
     assert s.user_turn("Which team does Grace Okafor play for?").answer_source != "not_found"
 
 
+COURSES = """
+@prefix ex: <http://example.org/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
+ex:semester rdfs:label "semester" . ex:exam rdfs:label "exam date" . ex:inception rdfs:label "inception" .
+ex:founded rdfs:label "founding date" .
+ex:db rdfs:label "Databases" ; ex:semester "Autumn" .
+ex:ml rdfs:label "Machine Learning" ; ex:semester "Spring" ; ex:exam "2025-01-14"^^xsd:date .
+ex:uni rdfs:label "Northbridge University" ; ex:inception "1851"^^xsd:gYear .
+ex:club rdfs:label "Chess Club" ; ex:founded "1990"^^xsd:gYear .
+"""
+
+
+def test_when_over_a_path_that_gives_no_day_asks_the_date_relation_the_question_names(tmp_path):
+    s = learned_session(tmp_path / "courses.ttl", COURSES, ["In autumn."] * 6)
+    state = s.user_turn("When is the Databases exam?")
+    assert state.answer_source == "not_found" and "“exam date”" in state.shown_reply
+    assert "Autumn" in state.shown_reply  # what the KG does have
+    assert "2025" in s.user_turn("When is the Machine Learning exam?").shown_reply
+    # a path whose values say when answers, whatever other date relation the KG has
+    assert "1851" in s.user_turn("When was Northbridge University founded?").shown_reply
+
+
 def test_a_name_the_kg_lacks_is_not_found_even_beside_a_type_request(tmp_path):
     # "Which city": the cities of others would have been listed as the answer.
     path = tmp_path / "band.ttl"

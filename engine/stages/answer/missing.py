@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from engine.context import TurnContext
 from engine.focus import focused
 from engine.nlp.answer_type import MEASURE, TIME, asked_records, asked_types
+from engine.nlp.timeexpr import MONTHS, WEEKDAYS
 from engine.stages.answer.compose import (
     asked_as_record,
     asked_words,
@@ -137,11 +138,14 @@ def lacking_relation(state: TurnState, ctx: TurnContext) -> str:
     from engine.nlp.mentions import label_index
     if not focused(state, kinds=("name",)):
         return ""
-    asked = stems(asked_words(state))
-    if not state.paths and TIME in asked_types(state.rewritten or state.text):
-        asked |= WHEN_WORDS  # "When did X die?" names "death date" as "Where was X born?" does not
+    own = stems(asked_words(state))
+    asked = set(own)
+    if TIME in asked_types(state.rewritten or state.text) and not any(_calendar(v) for p in state.paths for v in p.values):
+        # "When did X die?" names "death date" as "Where was X born?" does not; so does "When is
+        # the Databases exam?" "exam date", over a path that gives no day ("semester: Autumn")
+        asked |= WHEN_WORDS
     named = [(len(words), label, p) for p, label in label_index(ctx).relations.items()
-             if (words := stems(content_words(label))) and words <= asked]
+             if (words := stems(content_words(label))) and words <= asked and words & own]
     entities = {m.entity for m in state.mentions if m.kind == "name" and m.entity}
     if state.paths:
         taken = {s.predicate for path in state.paths for s in path.steps}
@@ -157,6 +161,14 @@ def lacking_relation(state: TurnState, ctx: TurnContext) -> str:
             if ctx.background.query(f"ASK {{ {{ <{e}> <{p}> ?o }} UNION {{ ?s <{p}> <{e}> }} }}") is not False:
                 return ""  # it has it (or the KG could not say)
     return max(named, key=lambda n: n[0])[1]
+
+
+def _calendar(value: str) -> bool:
+    """A value that says when: a number, a date, a day or a month."""
+    return MEASURE.match(value) is not None or bool(set(value.casefold().split()) & _CALENDAR_WORDS)
+
+
+_CALENDAR_WORDS = frozenset(WEEKDAYS + MONTHS)
 
 
 def missing_text(what: str, about: list[str], closest: str, relations: Sequence[str] = ()) -> str:
