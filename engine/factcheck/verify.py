@@ -110,7 +110,7 @@ class Verifier:
 
     def _speaker(self) -> str | None:
         if not self._speaker_known:
-            from engine.nlp.mentions import speaker_name
+            from engine.nlp.speakers import speaker_name
 
             self._speaker_known = True
             for who, text in self.history:

@@ -20,7 +20,7 @@ from datetime import datetime
 from engine import meeting
 from engine.context import TurnContext, select, stage
 from engine.nlp import mentions as detect_mentions
-from engine.nlp import nbest, timeexpr
+from engine.nlp import nbest, speakers, timeexpr
 from engine.state import Mention, SystemTurn, TurnState
 from kgstore import vocab
 from kgstore.terms import Fact
@@ -173,13 +173,13 @@ def introduce_speaker(ctx: TurnContext, state: TurnState) -> None:
     """ "My name is X": the session's speaker becomes X, a KG person only when X is that person's
     name; a name the KG lacks is a new person of the dialogue graph, and the words naming them
     refer to the speaker (a first-person reference)."""
-    intro = detect_mentions.introduced_name(state.text)
+    intro = speakers.introduced_name(state.text)
     if intro is None:
         # Typed in lower case ("i'm omar haddad"): only a KG person's name, heard right after
         # the introduction, can say who is speaking; so can one said when the system asked.
-        named = detect_mentions.speaker_name(state.text, state.mentions)
+        named = speakers.speaker_name(state.text, state.mentions)
         if named is None and state.history and state.history[-1][0] == "system" \
-                and detect_mentions.ASKS_SPEAKER.search(state.history[-1][1]):
+                and speakers.ASKS_SPEAKER.search(state.history[-1][1]):
             named = next((m for m in state.mentions if m.kind == "name"), None)
         person = named and _known_person(ctx, named.text, [named])
         if person and person != state.speaker_entity:
@@ -189,7 +189,7 @@ def introduce_speaker(ctx: TurnContext, state: TurnState) -> None:
     start, end, name = intro
     inside = [m for m in state.mentions if m.kind == "name" and m.start < end and start < m.end]
     person = _known_person(ctx, name, inside)
-    if person is None and " " not in name and detect_mentions.titled(state.text, start):
+    if person is None and " " not in name and speakers.titled(state.text, start):
         person = _titled_person(ctx, name, inside)
     if person is None:
         current = state.speaker_entity and ctx.store.label(state.speaker_entity)

@@ -196,7 +196,7 @@ def test_eval_help_lists_the_graphwoz_options(evaluation, capsys):
 
 
 def test_self_introductions_with_corrections_repeats_and_titles(kg):
-    from engine.nlp.mentions import introduced_name
+    from engine.nlp.speakers import introduced_name
 
     assert introduced_name("My name is Robert. Sorry, it's not Robert, it's Nora Vance.")[2] == "Nora Vance"
     assert introduced_name("my name is Vance, Nora Vance.")[2] == "Nora Vance"

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine.nlp.mentions import LabelIndex, detect, detect_names, speaker_name
+from engine.nlp.mentions import LabelIndex, detect, detect_names
+from engine.nlp.speakers import speaker_name
 from kgstore import vocab
 from kgstore.terms import LabelEntry
 

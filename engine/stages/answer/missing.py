@@ -197,7 +197,7 @@ def unknown_name(state: TurnState) -> str:
     meets a label, "prizes" for "Meridian Translation Prize", names no one): no mention covers
     it (not a day, a type or a pronoun), it does not introduce the speaker ("I'm Peter
     Fischer"), and no retrieved fact says it."""
-    from engine.nlp.mentions import INTRODUCTION
+    from engine.nlp.speakers import INTRODUCTION
 
     name = _named(state.text)
     if not name or any(m.kind == "name" and m.entity and m.text != m.text.lower() for m in state.mentions):
