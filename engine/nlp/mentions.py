@@ -443,7 +443,7 @@ def detect_names(text: str, index: LabelIndex, tokens: list[Token] | None = None
 def detect(text: str, index: LabelIndex) -> list[Mention]:
     """All mentions of a user turn except time expressions, in text order."""
     tokens = tokenize(text)
-    names = detect_names(text, index, tokens)
+    names = [_demonstrated(m, text, index) for m in detect_names(text, index, tokens)]
     used = [False] * len(text)
     for m in names:
         for k in range(m.start, m.end):
@@ -506,6 +506,22 @@ def detect(text: str, index: LabelIndex) -> list[Mention]:
 NUMBER_WORDS = frozenset("one two three four five six seven eight nine ten eleven twelve both several".split())
 REFERENCE_ADJECTIVES = frozenset("other same above mentioned remaining whole entire big small large".split())
 MODIFIERS_BETWEEN = 2
+
+
+_DEMONSTRATED = re.compile(r"\b(?:that|this|these|those)\s+$", re.I)
+
+
+def _demonstrated(m: Mention, text: str, index: LabelIndex) -> Mention:
+    """A KG class named after "that"/"this" ("What's the area of that city?") is no name of the
+    class: it points back at the thing of that class spoken of, as "that meeting" does."""
+    from rules.kinds import kind_of_types
+
+    before = _DEMONSTRATED.search(text, 0, m.start)
+    cls = index.classes.get(norm(m.text))
+    if before is None or cls is None or (m.candidates and m.candidates[0][0] != cls):
+        return m
+    kind = kind_of_types([cls], {cls: m.text})
+    return Mention(text=text[before.start():m.end], start=before.start(), end=m.end, kind="definite", value=(kind,))
 
 
 def _determiner_before(lower: list[str], i: int, tokens: list[Token], used: list[bool]) -> int | None:

@@ -292,6 +292,22 @@ def test_when_over_a_path_that_gives_no_day_asks_the_date_relation_the_question_
     assert "1851" in s.user_turn("When was Northbridge University founded?").shown_reply
 
 
+def test_that_city_is_the_city_just_spoken_of(tmp_path):
+    kg = """
+@prefix ex: <http://example.org/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+ex:City rdfs:label "city" . ex:Person rdfs:label "person" . ex:born rdfs:label "place of birth" . ex:area rdfs:label "area" .
+ex:kafka a ex:Person ; rdfs:label "Franz Kafka" ; ex:born ex:prague .
+ex:prague a ex:City ; rdfs:label "Prague" ; ex:area "496.21" .
+ex:vienna a ex:City ; rdfs:label "Vienna" ; ex:area "414.78" .
+"""
+    s = learned_session(tmp_path / "cities.ttl", kg, ["Franz Kafka was born in Prague.", "It is large."])
+    s.user_turn("Which city was Franz Kafka born in?")
+    state = s.user_turn("What's the area of that city?")
+    assert [(m.text, m.entity) for m in state.mentions] == [("that city", "http://example.org/prague")]
+    assert "496.21" in state.shown_reply and "414.78" not in state.shown_reply
+
+
 def test_a_name_the_kg_lacks_is_not_found_even_beside_a_type_request(tmp_path):
     # "Which city": the cities of others would have been listed as the answer.
     path = tmp_path / "band.ttl"

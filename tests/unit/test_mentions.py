@@ -112,6 +112,17 @@ def test_type_requests_use_class_labels_of_the_kg():
     assert ("film", "type", "wd:Q11424") in found
 
 
+def test_a_class_after_that_or_this_points_back_at_a_thing_of_it():
+    idx = LabelIndex([LabelEntry("Prague", "wd:Q1085"), LabelEntry("city", "wd:Q515"), LabelEntry("singer", "ex:Singer")],
+                     classes={"city": "wd:Q515", "singer": "ex:Singer"})
+    found = [(m.text, m.kind, m.value) for m in detect("What's the area of that city?", idx)]
+    assert found == [("that city", "definite", ("thing",))]
+    assert [(m.text, m.kind) for m in detect("Where was this singer born?", idx)] == [("this singer", "definite")]
+    assert [m.value for m in detect("Where was this singer born?", idx)] == [("person",)]
+    # the class itself, named without a demonstrative, is still a name
+    assert [(m.text, m.kind) for m in detect("Is Prague a city?", idx)] == [("Prague", "name"), ("city", "name")]
+
+
 @pytest.mark.parametrize("text", ["My name is Lisa Wilson.", "Hi, I'm Lisa Wilson", "this is lisa wilson speaking"])
 def test_speaker_introduction(index, text):
     m = speaker_name(text, detect(text, index))
