@@ -129,6 +129,41 @@ def test_a_list_question_gets_every_value_of_the_relation_it_asks_for():
     assert len(select(_turn("What films is Bo in?", "urn:bo", cands), "pcst", 5, 25, prizes).facts) == 1
 
 
+def _group_turn(count: str, noun: str = "members", count_score: float = 0.95):
+    """A group with three members and five events, and a derived count of its members: the
+    count and the events score well, the members far behind (as a relevance model scores them)."""
+    count_fact = Candidate(fact=Fact("urn:chess", "urn:derived:member_count", count, o_literal=True),
+                           p_label="member count", text=f"the Chess group has {count} {noun}", derived=True,
+                           score=count_score)
+    members = [_c(f"urn:m{i}", "member_of", "urn:chess", 0.3 - i / 100) for i in range(3)]
+    events = [_c(f"urn:ev{i}", "group", "urn:chess", 0.7 - i / 100) for i in range(5)]
+    for c in members:
+        c.p_label = "member of"
+    for c in events:
+        c.p_label = "group"
+    return [count_fact, *members, *events]
+
+
+PRIZES = {"threshold": 0.4, "scale": 1.5, "ratio": 0.5, "top": 5, "gate": 0.2}
+
+
+def test_a_count_brings_the_facts_it_counts():
+    # "Who can I contact in the Chess group?" -> "It has 3 members: ...": the count's prize goes
+    # to the three member facts, which then enter beside it however low they score.
+    sel = select_pcst(_group_turn("3"), 5, 25, PRIZES, focus=True)
+    assert {c.fact.s for c in sel.facts if c.fact.p.endswith("member_of")} == {"urn:m0", "urn:m1", "urn:m2"}
+
+
+@pytest.mark.parametrize("count, noun, count_score", [
+    ("2", "members", 0.95),  # fewer than the member facts: it does not count these
+    ("3", "events", 0.95),  # it counts another relation: its noun names no "member of"
+    ("3", "members", 0.05),  # the count itself has no prize
+])
+def test_a_count_brings_nothing_it_does_not_count(count, noun, count_score):
+    sel = select_pcst(_group_turn(count, noun, count_score), 5, 25, PRIZES, focus=True)
+    assert not any(c.fact.p.endswith("member_of") for c in sel.facts)
+
+
 def test_entities_no_fact_joins_are_each_kept():
     # "Book Delta" from a speaker the KG does not know: two named nodes and no edge between them.
     cands = [_c("urn:speaker", "type", "urn:Person", 0.98), _c("urn:delta", "type", "urn:Room", 0.9)]

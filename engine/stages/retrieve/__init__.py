@@ -14,7 +14,8 @@ On a focused turn (one question, about an entity it names or points at) the best
 when they score within `gate` of the turn's best fact: when one fact stands far ahead, the tree
 is that fact and what connects it, not four weak ones beside it (a fact going on from the best
 fact's value, or one of the asked type when the best is not, may still enter). A node the turn did not name is
-worth no more than the best fact reaching it. A list question then gets every candidate value of
+worth no more than the best fact reaching it; a derived count ("the group has 4 members") shares its
+prize with the facts it counts, so a tree that states the count names them too. A list question then gets every candidate value of
 the relation its best fact gives (`with_all_values`); a question that asks for a record in other
 words ("What does she do for a living?") gets that record of its entities (`with_records`).
 Entities the turn names that no fact joins are each kept.
@@ -24,6 +25,7 @@ prize and lead the selection (`with_paths`): the chain from the named entity to 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from engine.context import TurnContext, stage
@@ -37,6 +39,7 @@ from engine.nlp.answer_type import (
     recorded,
 )
 from engine.nlp.sentences import is_node_fact, predicate_key
+from engine.relations import content_stems, stem
 from engine.stages.retrieve import pcst
 from engine.stages.retrieve.topk import top_k
 from engine.state import Candidate, TurnState
@@ -112,6 +115,7 @@ def select_pcst(candidates: list[Candidate], k: int, cap: int, prizes: dict | No
         best = max(edge_p, default=0.0) or 1.0
         edge_p = [best if c.fact.key in on_paths else p for c, p in zip(edges, edge_p, strict=False)]
     if prizes is not None:
+        edge_p = _with_counted(edges, edge_p)
         node_p = _capped_by_edges(node_ids, node_facts, node_p, edges, edge_p)
     node_prizes: dict[Node, float] = {i: p for i, p in zip(node_ids, node_p, strict=False) if p > 0}
     graph = [(_node(c.fact.s, False), _node(c.fact.o, c.fact.o_literal), p) for c, p in zip(edges, edge_p, strict=False)]
@@ -140,6 +144,32 @@ def _past_the_gate(edges: list[Candidate]) -> list[bool]:
     typed = lead.features.get("atype_match", 0.0) > 0
     return [(c is not lead and not lead.fact.o_literal and c.fact.s == lead.fact.o)
             or (not typed and c.features.get("atype_match", 0.0) > 0) for c in edges]
+
+
+# "the Biology group has 4 members": the number, and the noun after it that says what it counts
+_COUNT = re.compile(r"\b(\d+)\s+([^\W\d_]{3,})")
+
+
+def _with_counted(edges: list[Candidate], edge_p: list[float]) -> list[float]:
+    """A derived count ("the Biology group has 4 members") shares its prize with the facts it
+    counts: the candidate edges at its entity of the relation its noun names ("member of"), no
+    more of them than the number. What a count is asked for is answered, or followed up ("Their
+    names?", "Can I have their e-mails?"), by naming them, which the relevance model scores far
+    below the count itself."""
+    out = list(edge_p)
+    for c, p in zip(edges, edge_p, strict=False):
+        if p <= 0 or not c.derived or not c.fact.o_literal:
+            continue
+        m = _COUNT.search(c.text)
+        if not m or m.group(1) != c.fact.o.strip():
+            continue
+        noun, n, at = stem(m.group(2)), int(m.group(1)), c.fact.s
+        counted = [i for i, e in enumerate(edges) if not e.derived and noun in content_stems(e.p_label)
+                   and (e.fact.s == at or (not e.fact.o_literal and e.fact.o == at))]
+        if 0 < len(counted) <= n:
+            for i in counted:
+                out[i] = max(out[i], p)
+    return out
 
 
 def _capped_by_edges(node_ids: list[str], node_facts: dict[str, Candidate], node_p: list[float],
