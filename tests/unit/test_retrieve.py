@@ -156,7 +156,7 @@ def test_a_count_brings_the_facts_it_counts():
 
 @pytest.mark.parametrize("count, noun, count_score", [
     ("2", "members", 0.95),  # fewer than the member facts: it does not count these
-    ("3", "events", 0.95),  # it counts another relation: its noun names no "member of"
+    ("8", "rooms", 0.95),  # it counts another relation: its noun names no "member of"
     ("3", "members", 0.05),  # the count itself has no prize
 ])
 def test_a_count_brings_nothing_it_does_not_count(count, noun, count_score):
