@@ -13,6 +13,7 @@ from engine.factcheck.relations import (
     custom,
     label_words,
     relation_phrase,
+    said_as_modifier,
     stated,
 )
 from engine.factcheck.slots import KFact, Reading, Slot
@@ -87,7 +88,7 @@ class RelationChecks:
         if out or len(labels) < 2 or not phrase or not guess:
             return out
         match = self.matcher.best(phrase, [Relation(label, key) for key, label in labels.items()])
-        if match is not None:
+        if match is not None and not said_as_modifier(match.relation.label, blank):
             out.add(match.relation.key)
         return out
 

@@ -85,10 +85,32 @@ def _label_cue(label: str) -> re.Pattern | None:
 def cued(key: str, label: str, text: str) -> bool:
     """Does `text` (with entity names and values blanked) use words of this relation?"""
     rx = _COMPILED.get(key)
-    if rx is not None and rx.search(text):
+    if rx is not None and any(not modifier(text, m) for m in rx.finditer(text)):
         return True
     by_label = _label_cue(label) if label else None
-    return bool(by_label and by_label.search(text))
+    return bool(by_label and any(not modifier(text, m) for m in by_label.finditer(text)))
+
+
+# Nouns that only restate what kind of value follows: "phone number", "capital city", "birth date"
+# still say phone, capital, birth.
+GENERIC_HEADS = frozenset("""number numbers name names date dates year years time times day days city town country place
+value figure amount total count size level address""".split())
+_NEXT_WORD = re.compile(r"\s+([a-z]+)\b(?!')")
+_VERBS = frozenset("""is are was were be been has have had does did do covers covered measures spans lies lay stands
+holds counts totals reaches grew fell rose""".split())
+
+
+def modifier(text: str, m: re.Match) -> bool:
+    """A cue of one word said only as the first word of a compound noun ("telephone area code",
+    "population density"): the compound names another notion, not this relation."""
+    if " " in m.group(0).strip() or text[max(m.start() - 1, 0):m.start()] == "-":
+        return False  # a phrase, or the unit of a measure ("a 15-credit course")
+    nxt = _NEXT_WORD.match(text, m.end())
+    if nxt is None:
+        return False
+    word = nxt.group(1)
+    return not (word in _STOP or word in WEAK or word in _FILLER or word in _VERBS or word in GENERIC_HEADS
+                or word.endswith(("ed", "ing", "ly")))
 
 
 def functional(key: str, n_values: int) -> bool:
@@ -111,12 +133,22 @@ def stated(key: str, label: str, text: str, glossed: str) -> float:
     claim or its glosses say, stemmed as the relation matcher stems them ("former member" is
     only half said by "member")."""
     rx = _COMPILED.get(key)
-    if rx is not None and any(m.group(0).lower() not in WEAK for m in rx.finditer(text)):
+    if rx is not None and any(m.group(0).lower() not in WEAK and not modifier(text, m) for m in rx.finditer(text)):
         return 1.0
     words = content_stems(label_words(label)) if label else frozenset()
     if not words:
         return 0.0
+    if said_as_modifier(label, text):
+        return 0.0  # "telephone area code" does not say "area"
     return len(words & (content_stems(text) | content_stems(glossed))) / len(words)
+
+
+def said_as_modifier(label: str, text: str) -> bool:
+    """The one word of a relation's label is in the claim, but only as the first word of a
+    compound noun ("area" of "telephone area code")."""
+    cue = _label_cue(label) if label and len(content_stems(label_words(label))) == 1 else None
+    found = list(cue.finditer(text)) if cue is not None else []
+    return bool(found) and all(modifier(text, m) for m in found)
 
 
 def custom(key: str) -> bool:

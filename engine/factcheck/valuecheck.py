@@ -18,6 +18,7 @@ from engine.factcheck.relations import (
     custom,
     functional,
     label_words,
+    said_as_modifier,
 )
 from engine.factcheck.slots import Judgement, KFact, Reading, Slot
 from engine.nlp.timeexpr import hhmm
@@ -123,11 +124,15 @@ class ValueChecks:
             # "booked for Monday 2 March": the one relation of the value's kind, unless the claim's
             # words name a relation of another notion ("won a prize in 2019" is no founding year)
             notion = content_stems(glosses(r.phrase))
-            label = content_stems(rivals[0].facts[0].p_label or label_words(rivals[0].key))
-            return rivals if not notion or notion & label else []
+            said = rivals[0].facts[0].p_label or label_words(rivals[0].key)
+            if said_as_modifier(said, r.blank):
+                return []  # "population density" is another notion than population
+            return rivals if not notion or notion & content_stems(said) else []
         labels = [Relation(s.facts[0].p_label or label_words(s.key), s.key) for s in rivals]
         best = self.matcher.best(r.phrase, labels)
-        return [s for s in rivals if best is not None and s.key == best.relation.key]
+        if best is None or said_as_modifier(best.relation.label, r.blank):
+            return []
+        return [s for s in rivals if s.key == best.relation.key]
 
     def value_support(self, v: V.Value, ents: list[str], cues: set[str], r: Reading) -> list[KFact]:
         for a in ents:

@@ -171,3 +171,32 @@ def test_a_named_thing_that_holds_a_relations_word_is_still_a_value(tmp_path):
     assert verdict(staff, "Kenji Chen's office is Office 249.") == "contradicted"
     checks = checks_of(staff, "Kenji Chen's office is Office 204; their email address is lina.moretti@staff.example.")
     assert [str(c.verdict) for c in checks] == ["supported", "contradicted"]
+
+
+TOWN = """
+@prefix t: <http://town.example/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+t:area rdfs:label "area" . t:population rdfs:label "population" . t:phone rdfs:label "phone" .
+t:warsaw rdfs:label "Warsaw" ; t:area "517.24" ; t:population "1861975" .
+t:hall rdfs:label "Town Hall" ; t:phone "022 555 0100" .
+"""
+
+
+@pytest.mark.parametrize("reply", ["The telephone area code of Warsaw is 517.24.", "Warsaw's area code is 517.24.",
+                                   "The population density of Warsaw is 1861975."])
+def test_a_relation_word_said_as_the_first_word_of_a_compound_noun_does_not_state_it(tmp_path, reply):
+    (check,) = checks_of(from_turtle(tmp_path, TOWN), reply)
+    assert check.verdict != "supported"
+
+
+@pytest.mark.parametrize("reply", ["The area of Warsaw is 517.24.", "Warsaw's area is 517.24 square kilometres.",
+                                   "Warsaw has an area of 517.24.", "The phone number of Town Hall is 022 555 0100."])
+def test_a_relation_word_as_the_head_or_before_a_noun_of_the_value_kind_states_it(tmp_path, reply):
+    (check,) = checks_of(from_turtle(tmp_path, TOWN), reply)
+    assert check.verdict == "supported"
+
+
+def test_a_relation_word_as_the_unit_of_a_measure_before_a_noun_states_it(tmp_path):
+    kg = TOWN + 't:ml rdfs:label "Machine Learning" ; t:credits "20" . t:credits rdfs:label "credits" .\n'
+    (check,) = checks_of(from_turtle(tmp_path, kg), "Machine Learning is a 15-credit course.")
+    assert check.verdict == "contradicted"
