@@ -95,7 +95,7 @@ def cued(key: str, label: str, text: str) -> bool:
 # still say phone, capital, birth.
 GENERIC_HEADS = frozenset("""number numbers name names date dates year years time times day days city town country place
 value figure amount total count size level address""".split())
-_NEXT_WORD = re.compile(r"\s+([a-z]+)\b(?!')")
+_NEXT_WORD = re.compile(r" ([a-z]+)\b(?!')")  # one space: a blanked name or value between ends the compound
 _VERBS = frozenset("""is are was were be been has have had does did do covers covered measures spans lies lay stands
 holds counts totals reaches grew fell rose""".split())
 
@@ -103,8 +103,9 @@ holds counts totals reaches grew fell rose""".split())
 def modifier(text: str, m: re.Match) -> bool:
     """A cue of one word said only as the first word of a compound noun ("telephone area code",
     "population density"): the compound names another notion, not this relation."""
-    if " " in m.group(0).strip() or text[max(m.start() - 1, 0):m.start()] == "-":
-        return False  # a phrase, or the unit of a measure ("a 15-credit course")
+    said = m.group(0).strip().lower()
+    if " " in said or said in WEAK or said in _STOP or text[max(m.start() - 1, 0):m.start()] == "-":
+        return False  # a phrase, a preposition, or the unit of a measure ("a 15-credit course")
     nxt = _NEXT_WORD.match(text, m.end())
     if nxt is None:
         return False
