@@ -157,7 +157,7 @@ def score_paths(found: list[Found], part: Part, sims: dict[str, np.ndarray],
     """Each path's score against one clause (`sims`: label -> similarity per span of it); a path
     whose values are of the class the question asks for ("Which game nights ...": Game Night)
     gains as one of the asked answer type does, and one whose values are all of other classes,
-    when the KG has the class asked for, loses as much ("Which countries does X border?" is not
+    when the KG has the class asked for, is no answer ("Which countries does X border?" is not
     answered by the cities in X)."""
     asked_class = bool(part.asked) and any(part.asked <= stems(c) for c in classes.labels)
     out = []
@@ -202,7 +202,7 @@ def score_paths(found: list[Found], part: Part, sims: dict[str, np.ndarray],
             if any(part.asked <= stems(c) for c in own):
                 score += w.type_bonus
             elif asked_class:
-                score -= w.type_bonus
+                continue  # "Which league does X play in?" is not answered by its players
         out.append(Scored(f, score, 0))
     return out
 
