@@ -339,6 +339,15 @@ def test_a_clause_of_one_word_is_also_read_whole(tmp_path):
     assert steps(out.paths[0]) == [("head coach", True)] and out.paths[0].values == ["Carl Dunn"]
 
 
+def test_a_relation_ending_in_a_preposition_is_not_walked_against_the_verb_of_its_subject(tmp_path):
+    store = kg(tmp_path, "kg.ttl", FOOTBALL)
+    out = ask(store, FB + "rovers", "Where does Harbour Rovers play its home games?")
+    assert ("plays for", False) not in [s for p in out.paths for s in steps(p)]
+    assert steps(out.paths[0]) == [("home ground", True)]
+    assert steps(ask(store, FB + "rovers", "Who plays for Harbour Rovers?").paths[0]) == [("plays for", False)]
+    assert steps(ask(store, FB + "ann", "Who does Ann Berg play for?").paths[0]) == [("plays for", True)]
+
+
 def test_nothing_that_reads_like_the_question_gives_no_path(tmp_path):
     store = kg(tmp_path, "kg.ttl", FOOTBALL)
     assert ask(store, FB + "ann", "What does Ann Berg cost?").paths == []

@@ -12,7 +12,7 @@ when where how do does did i you me my your it its this that these those can cou
 give show list all every each else also any there their they them he she him her his has have had about from
 by with as some know let want like us we our one ones much many number""".split())
 _WORD = re.compile(r"\w+", re.UNICODE)
-_PREPOSITIONS = frozenset("in at on for from by with to during since into under".split())
+PREPOSITIONS = frozenset("in at on for from by with to during since into under".split())
 
 
 def stems(text: str) -> set[str]:
@@ -86,7 +86,7 @@ def spans_of(text: str, longest: int = 2) -> list[Span]:
             out.append(Span(" ".join(chunk), frozenset(range(i, i + n)), asked_noun=n == 1 and i in asked))
     # "come from", "signed to": a verb with its particle says what the verb alone does not
     out += [Span(f"{raw[i]} {raw[i + 1]}", frozenset({k})) for k, i in enumerate(content)
-            if i + 1 < len(raw) and raw[i + 1] in _PREPOSITIONS]
+            if i + 1 < len(raw) and raw[i + 1] in PREPOSITIONS]
     # the whole clause, whose function words may make an idiom of its one word ("in charge of it")
     if len(words) > 1 or (words and len(raw) > len(words) + 1):
         out.append(Span(" ".join(text.replace(ENTITY, "it").split()), frozenset(range(len(words)))))
@@ -102,6 +102,14 @@ def asked_run(raw: list[str], content: list[int], k: int) -> list[int]:
         end += 1
     after = content[end] + 1
     return list(range(k, end + 1)) if after < len(raw) and raw[after] in _FILLER and raw[after] != ENTITY else [k]
+
+
+def verb_of(text: str) -> frozenset[int]:
+    """The content word (by its order among them) right after the entity, whose subject the
+    entity is: "play" of "Where does xentity play its home games?"."""
+    raw, content = _content(text)
+    at = {r: k for k, r in enumerate(content)}
+    return frozenset(at[i + 1] for i, w in enumerate(raw) if w == ENTITY and i + 1 in at)
 
 
 def asked_words(text: str) -> set[str]:
@@ -121,6 +129,7 @@ class Part:
     types: set[str]
     described: frozenset[int] = frozenset()  # the words a two-step path's first step must fit (`described`)
     borrowed: bool = False  # a clause of question words only, scored on another clause's words
+    verb: frozenset[int] = frozenset()  # the word right after the entity: its verb ("does xentity play")
     asked: frozenset[str] = frozenset()  # the stems of the noun "which"/"what" asks for (`asked_words`)
 
 
@@ -146,7 +155,8 @@ def parts_of(masked: str) -> list[Part]:
     from engine.nlp.answer_type import asked_types
 
     clauses = question_clauses(masked)
-    parts = [Part(c, spans_of(c), asked_types(c), described(c), asked=frozenset(asked_words(c))) for c in clauses]
+    parts = [Part(c, spans_of(c), asked_types(c), described(c), asked=frozenset(asked_words(c)), verb=verb_of(c))
+             for c in clauses]
     for i, part in enumerate(parts):
         if not part.spans:
             donor = next((p for p in parts[i + 1:] + parts[:i][::-1] if p.spans), None)
@@ -163,7 +173,7 @@ def _elliptic(clause: str) -> str:
     and nothing else ("in which city?" of "When was it formed, and in which city?"): its relation
     is the verb of the clause before, with this preposition ("formed in"). Empty for any other."""
     raw, content = _content(clause)
-    if len(raw) < 3 or raw[0] not in _PREPOSITIONS or raw[1] not in ("which", "what") or not content:
+    if len(raw) < 3 or raw[0] not in PREPOSITIONS or raw[1] not in ("which", "what") or not content:
         return ""
     return raw[0] if len(raw) == 2 + len(content) and content == [content[k] for k in asked_run(raw, content, 0)] else ""
 

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from engine.stages.route.clauses import Part, masked, parts_of, stems
+from engine.stages.route.clauses import PREPOSITIONS, Part, masked, parts_of, stems
 from engine.stages.route.kinds import ENTITY_VALUE, NO_CLASSES, Classes, clashes, typer, value_classes
 from engine.state import Candidate, PathStep, RelationPath
 from kgstore.terms import Fact
@@ -189,7 +189,7 @@ def score_paths(found: list[Found], part: Part, sims: dict[str, np.ndarray],
             else:
                 fits[key] = _two_steps(rows[0], rows[1], part, w.hop_cost, stems(key[0]), claimed)
         score = max(fits[key], w.floor) if f is only else fits[key]
-        if score <= 0:
+        if score <= 0 or _against_its_verb(f, part, sims):
             continue
         kind = value_type(f) if part.types else ""
         if part.borrowed and kind not in part.types:
@@ -205,6 +205,17 @@ def score_paths(found: list[Found], part: Part, sims: dict[str, np.ndarray],
                 continue  # "Which league does X play in?" is not answered by its players
         out.append(Scored(f, score, 0))
     return out
+
+
+def _against_its_verb(f: Found, part: Part, sims: dict[str, np.ndarray]) -> bool:
+    """A relation that ends in a preposition ("plays for"), walked backwards, read on the verb
+    whose subject the entity is: "Where does X play?" asks where X plays, not who plays for X."""
+    if len(f.labels) != 1 or f.signature[0][1] or not part.verb:
+        return False
+    words = f.labels[0].casefold().split()
+    if len(words) < 2 or words[-1] not in PREPOSITIONS:
+        return False
+    return part.spans[int(np.argmax(sims[f.labels[0]]))].words <= part.verb
 
 
 def _claimed(found: list[Found], part: Part) -> frozenset[int]:
