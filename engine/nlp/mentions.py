@@ -129,6 +129,7 @@ class LabelIndex:
                     self.grams[g].append(w)
         self.n = max(len(self.labels), 1)
         self.classes = classes or {}  # normalized class label -> class IRI
+        self.class_iris = frozenset(self.classes.values())
         # The KG's relations (IRI -> label) and their words: in "the production company of X" or
         # "whose home ground", "company" and "ground" ask for the relation and name no "Gannet
         # Film Company".
@@ -443,7 +444,7 @@ def detect_names(text: str, index: LabelIndex, tokens: list[Token] | None = None
 def detect(text: str, index: LabelIndex) -> list[Mention]:
     """All mentions of a user turn except time expressions, in text order."""
     tokens = tokenize(text)
-    names = [_demonstrated(m, text, index) for m in detect_names(text, index, tokens)]
+    names = [_requested_class(_demonstrated(m, text, index), text, index) for m in detect_names(text, index, tokens)]
     used = [False] * len(text)
     for m in names:
         for k in range(m.start, m.end):
@@ -522,6 +523,19 @@ def _demonstrated(m: Mention, text: str, index: LabelIndex) -> Mention:
         return m
     kind = kind_of_types([cls], {cls: m.text})
     return Mention(text=text[before.start():m.end], start=before.start(), end=m.end, kind="definite", value=(kind,))
+
+
+def _requested_class(m: Mention, text: str, index: LabelIndex) -> Mention:
+    """A KG class named after a request word ("which conference rooms", "any lecture hall") is no
+    name of the class: it asks for the class's instances, as "which rooms" does."""
+    cls = m.candidates[0][0] if m.kind == "name" and m.candidates else None
+    if cls is None or cls not in index.class_iris:
+        return m
+    before = re.findall(r"[\w']+", text[:m.start].lower())[-2:]
+    if not (before and before[-1] in ("which", "any")
+            or any(w in REQUEST_WORDS for w in before) and m.text.lower().endswith("s")):
+        return m
+    return Mention(text=m.text, start=m.start, end=m.end, kind="type", value=cls, label=m.text.lower())
 
 
 def _determiner_before(lower: list[str], i: int, tokens: list[Token], used: list[bool]) -> int | None:

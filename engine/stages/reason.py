@@ -24,6 +24,7 @@ from engine.nlp import plural
 from engine.nlp.kinds import entity_kind
 from engine.nlp.mentions import label_index
 from engine.nlp.timeexpr import PARTS, TimeValue, day_phrase, hhmm
+from engine.requested import requested
 from engine.state import Derived, Mention, SystemTurn, TurnState
 from kgstore import vocab
 from kgstore.errors import RemoteUnavailable
@@ -52,7 +53,6 @@ PRIOR_MARGIN = 0.35
 EXACT_PRIOR, EXACT_MARGIN = 0.99, 0.1
 NEIGHBOURHOOD_HOPS = 2
 NEIGHBOURHOOD_CAP = 3000
-REQUESTED_CAP = 40
 KEEP_LINKS = 3  # refers_to edges stored per mention
 MIN_LINK_P = 0.05
 MIN_DERIVED_P = 0.05  # below it a derived fact rests on a link nobody believes
@@ -122,6 +122,7 @@ class TurnInput:
     speaker_entity: str | None = None
     derive: bool = True
     entities: set[str] = field(default_factory=set)
+    notes: list[str] = field(default_factory=list)  # what deriving left out, for the user
 
 
 def build_program(ctx: TurnContext, rules: RuleSet, inp: TurnInput, *, whole_kg: bool = False) -> Program:
@@ -245,12 +246,11 @@ def derive_program(ctx: TurnContext, rules: RuleSet, inp: TurnInput,
             if p >= MIN_DERIVED_P and _odds(p) >= best * FOCUS_ODDS:
                 prog.prob_fact(p, "refers_to", ma, ent(e))
                 focus.setdefault(e, None)
-    if not focus:  # "which rooms are free": every entity of the type asked for
-        for m in inp.mentions:
-            if m.kind == "type" and m.value:
-                for iri in ctx.background.entities_of_type(m.value, cap=REQUESTED_CAP):
-                    prog.fact("requested", ent(iri))
-                    focus.setdefault(iri, None)
+    asked = requested(ctx, inp.mentions, links)  # "which rooms are free", whether the turn names something or not
+    inp.notes += asked.notes
+    for iri in asked.entities:
+        prog.fact("requested", ent(iri))
+        focus.setdefault(iri, None)
     if not focus:
         return prog
     nb = ctx.background.neighborhood(list(focus), hops=NEIGHBOURHOOD_HOPS, cap=NEIGHBOURHOOD_CAP)
@@ -596,5 +596,5 @@ def reason_state(state: TurnState, ctx: TurnContext, stats: list | None = None) 
     arranging = meeting.current(ctx.store, state.session_id)
     state.meeting = arranging.summary(ctx.store.label) if arranging else None
     state.derived = out.derived
-    state.reasoning_note = "; ".join(note for note in (state.reasoning_note, out.note) if note)
+    state.reasoning_note = "; ".join(note for note in (state.reasoning_note, *inp.notes, out.note) if note)
     store_derived(ctx, state.session_id, out.derived)

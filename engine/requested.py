@@ -1,0 +1,90 @@
+"""The entities a type request means ("which rooms are free?"), those it most likely means
+first, within a cap the reasoner can take.
+
+When a class has more instances than the cap, the ones a meeting can go to come first: rooms
+nobody has as their own (a person's office) before those somebody has, and among each the ones
+that hold more events first, so that "which rooms are available?" is reasoned over the bookable
+rooms; the note says how many were left out. A request in a turn that also names something is
+taken up too ("I need to meet Lisa: which rooms are free?"), unless a named entity is itself
+related to an instance of the class: "which city was Tom born in" asks about Tom's city, not
+about every city.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from engine.context import TurnContext, select
+from engine.focus import FOCUS_KINDS
+from engine.nlp.kinds import entity_kind
+from engine.nlp.sentences import TYPE_PREDICATES
+from engine.state import Mention
+
+REQUESTED_CAP = 40  # entities of the types asked for that one turn reasons over
+SCAN_CAP = 200  # instances read to choose from; a bigger class is taken as found
+SAMPLE = 3  # subjects of a relation whose kind tells what the relation's subjects are
+
+
+@dataclass
+class Requested:
+    entities: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+def requested(ctx: TurnContext, mentions: list[Mention], links: dict[str, list[tuple[str, float]]],
+              cap: int = REQUESTED_CAP) -> Requested:
+    """The entities the turn's type requests ask for, at most `cap` of each, the likeliest
+    first; `links` are what the turn's mentions refer to (the speaker's "I" asks, and is not
+    what is asked about)."""
+    named = [links[m.iri][0][0] for m in mentions if m.kind in FOCUS_KINDS and links.get(m.iri or "")]
+    out = Requested()
+    for m in mentions:
+        if m.kind != "type" or not m.value or any(_reaches(ctx, e, str(m.value)) for e in named):
+            continue
+        for iri in _of_request(ctx, m, cap, out.notes):
+            if iri not in out.entities:
+                out.entities.append(iri)
+    return out
+
+
+def _reaches(ctx: TurnContext, entity: str, cls: str) -> bool:
+    """Whether a fact links `entity` to an instance of `cls`, either way."""
+    if not hasattr(ctx.background, "query"):
+        return False
+    types = ", ".join(f"<{p}>" for p in sorted(TYPE_PREDICATES))
+    rows = select(ctx.background, f"""SELECT ?x WHERE {{ {{ <{entity}> ?p ?x }} UNION {{ ?x ?p <{entity}> }}
+        ?x ?t <{cls}> . FILTER(?t IN ({types})) }} LIMIT 1""")
+    return bool(rows)
+
+
+def _of_request(ctx: TurnContext, mention: Mention, cap: int, notes: list[str]) -> list[str]:
+    members = ctx.background.entities_of_type(str(mention.value), cap=SCAN_CAP)
+    if len(members) <= cap:
+        return members
+    total = f"over {SCAN_CAP}" if len(members) >= SCAN_CAP else str(len(members))
+    notes.append(f"reasoned over {cap} of the {total} {mention.text.lower()} asked for: "
+                 "those that hold events and are nobody's own first")
+    return _bookable_first(ctx, members)[:cap]
+
+
+def _bookable_first(ctx: TurnContext, members: list[str]) -> list[str]:
+    """Members nobody has as their own first, then by the events they hold (most first); the
+    order found breaks ties. What a relation's subjects are is read from a few of them."""
+    nb = ctx.background.neighborhood(members, hops=1, cap=len(members) * 20)
+    wanted = set(members)
+    incoming: dict[str, list[tuple[str, str]]] = {}  # relation -> (subject, member)
+    for f in nb.facts:
+        if not f.o_literal and f.o in wanted and f.s not in wanted and f.p not in TYPE_PREDICATES:
+            incoming.setdefault(f.p, []).append((f.s, f.o))
+    events: dict[str, int] = {}
+    owned: set[str] = set()
+    for pairs in incoming.values():
+        kinds = [entity_kind(ctx, s) for s in dict.fromkeys(s for s, _ in pairs[:SAMPLE * 4])][:SAMPLE]
+        kind = max(set(kinds), key=kinds.count)
+        for _, member in pairs:
+            if kind == "event":
+                events[member] = events.get(member, 0) + 1
+            elif kind == "person":
+                owned.add(member)
+    order = {iri: i for i, iri in enumerate(members)}
+    return sorted(members, key=lambda iri: (iri in owned, -events.get(iri, 0), order[iri]))
