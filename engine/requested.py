@@ -1,10 +1,10 @@
 """The entities a type request means ("which rooms are free?"), those it most likely means
 first, within a cap the reasoner can take.
 
-When a class has more instances than the cap, the ones a meeting can go to come first: rooms
-nobody has as their own (a person's office) before those somebody has, and among each the ones
-that hold more events first, so that "which rooms are available?" is reasoned over the bookable
-rooms; the note says how many were left out. A request in a turn that also names something is
+When a class has more instances than the cap, it is cut to the ones a meeting can go to: rooms
+somebody has as their own (a person's office) are left out when there are others, and the ones
+that hold more events go first, so that "which rooms are available?" is reasoned over the
+bookable rooms; the note says how many were left out and why. A request in a turn that also names something is
 taken up too ("I need to meet Lisa: which rooms are free?"), unless a named entity is itself
 related to an instance of the class: "which city was Tom born in" asks about Tom's city, not
 about every city.
@@ -61,15 +61,20 @@ def _of_request(ctx: TurnContext, mention: Mention, cap: int, notes: list[str]) 
     members = ctx.background.entities_of_type(str(mention.value), cap=SCAN_CAP)
     if len(members) <= cap:
         return members
+    free, own = _bookable_first(ctx, members)
+    if free and own:  # a request that must be cut leaves out what is somebody's own first
+        kept, why = free[:cap], "those that are somebody's own left out"
+    else:
+        kept, why = (free or own)[:cap], "those that hold more events first"
     total = f"over {SCAN_CAP}" if len(members) >= SCAN_CAP else str(len(members))
-    notes.append(f"reasoned over {cap} of the {total} {mention.text.lower()} asked for: "
-                 "those that hold events and are nobody's own first")
-    return _bookable_first(ctx, members)[:cap]
+    notes.append(f"reasoned over {len(kept)} of the {total} entities \"{mention.text}\" asks for: {why}")
+    return kept
 
 
-def _bookable_first(ctx: TurnContext, members: list[str]) -> list[str]:
-    """Members nobody has as their own first, then by the events they hold (most first); the
-    order found breaks ties. What a relation's subjects are is read from a few of them."""
+def _bookable_first(ctx: TurnContext, members: list[str]) -> tuple[list[str], list[str]]:
+    """(members nobody has as their own, those somebody has), each the ones that hold more
+    events first, the order found breaking ties. What a relation's subjects are is read from a
+    few of them."""
     nb = ctx.background.neighborhood(members, hops=1, cap=len(members) * 20)
     wanted = set(members)
     incoming: dict[str, list[tuple[str, str]]] = {}  # relation -> (subject, member)
@@ -87,4 +92,5 @@ def _bookable_first(ctx: TurnContext, members: list[str]) -> list[str]:
             elif kind == "person":
                 owned.add(member)
     order = {iri: i for i, iri in enumerate(members)}
-    return sorted(members, key=lambda iri: (iri in owned, -events.get(iri, 0), order[iri]))
+    ranked = sorted(members, key=lambda iri: (-events.get(iri, 0), order[iri]))
+    return [m for m in ranked if m not in owned], [m for m in ranked if m in owned]

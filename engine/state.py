@@ -264,7 +264,7 @@ class TurnState:
     turn_iri: str | None = None
     mentions: list[Mention] = field(default_factory=list)
     derived: list[Derived] = field(default_factory=list)
-    reasoning_note: str = ""  # why reasoning gave nothing (timeout, error), shown to the user
+    reasoning_note: str = ""  # what reasoning gave up or left out (timeout, error, a cut), shown to the user
     rewritten: str = ""
     plan: Plan = Plan.BOTH
     paths: list[RelationPath] = field(default_factory=list)  # what the question asks for, best first

@@ -104,7 +104,7 @@ class TurnResult:
     text: str
     links: list[dict] = field(default_factory=list)  # {mention, gold, got, ok}
     answers: list[dict] = field(default_factory=list)  # {value, kind, found}
-    note: str = ""  # why reasoning gave nothing (the budget ran out), as the turn reported it
+    note: str = ""  # what reasoning left out (the budget ran out, a cut), as the turn reported it
 
 
 def _start_time(dialogue: dict) -> str | None:
@@ -275,8 +275,8 @@ def main(argv: list[str], command: str, metric: str) -> int:
     first = next(iter(results.values()))
     print(f"GraphWOZ {args.graphwoz}: {first['dialogues']} dialogues, {first['user_turns']} user turns")
     for t, result in results.items():
-        print(f"{t} transcripts ({result['turns_with_reasoning_note']} turns hit the "
-              f"{args.reason_timeout_ms} ms reasoning budget or failed)")
+        print(f"{t} transcripts ({result['turns_with_reasoning_note']} turns with a reasoning note: the "
+              f"{args.reason_timeout_ms} ms budget hit, a failure, or a cut)")
         if metric == "links":
             r = result["linking"]
             print(f"  gold entity links: {r['correct']}/{r['gold']} right, accuracy {_fmt(r['accuracy'])}"

@@ -111,7 +111,8 @@ def main(argv: list[str], command: str = "eval linking") -> int:
         print(json.dumps(out))
         return 0
     print(f"entity linking on the generated {args.split} split: {result['dialogues']} dialogues, "
-          f"budget {args.reason_timeout_ms} ms/turn ({result['turns_with_reasoning_note']} turns hit it or failed)")
+          f"budget {args.reason_timeout_ms} ms/turn ({result['turns_with_reasoning_note']} turns with a reasoning note: "
+          "the budget hit, a failure, or a cut)")
     print(f"{'kind':<13} {'gold':>5} {'detected':>8} {'correct':>7} {'P@1':>6} {'coverage':>8}  target P@1")
     for kind, r in result["rows"].items():
         p = "-" if r["precision_at_1"] is None else f"{r['precision_at_1']:.3f}"

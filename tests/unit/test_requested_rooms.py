@@ -15,27 +15,36 @@ OFFICES = 60  # more than one turn reasons over
 EX = "urn:test:rooms:"
 
 
-def offices() -> list[Fact]:
-    """A person and their own office each, the office named by its number ("101" sorts before
-    "Meeting Room ...")."""
+def offices(owned: bool = True) -> list[Fact]:
+    """Rooms named by their number ("101" sorts before "Meeting Room ..."), each with a person
+    who has it as their own office, or nobody's."""
     out = []
     for n in range(101, 101 + OFFICES):
         person, office = iri("person", f"staff{n}"), iri("room", str(n))
+        out += [Fact(office, vocab.RDF_TYPE, vocab.OFFICE_CLASSES["room"]),
+                Fact(office, vocab.RDFS_LABEL, str(n), o_literal=True)]
         out += [Fact(person, vocab.RDF_TYPE, vocab.OFFICE_CLASSES["person"]),
                 Fact(person, vocab.RDFS_LABEL, f"Staff Member {n}", o_literal=True),
-                Fact(office, vocab.RDF_TYPE, vocab.OFFICE_CLASSES["room"]),
-                Fact(office, vocab.RDFS_LABEL, str(n), o_literal=True),
-                Fact(person, vocab.office_predicate("office"), office)]
+                Fact(person, vocab.office_predicate("office"), office)] if owned else []
     return out
 
 
-def test_a_request_for_rooms_reasons_over_the_bookable_ones_before_peoples_offices():
+def test_a_request_for_more_rooms_than_reasoned_over_leaves_out_peoples_offices():
     session = open_session(offices(), reason_timeout_ms=20000)
     state = turn(session, "Which rooms are free now?")
     assert derived(state, "room_available") == [(BETA, "now (10:30)")]
     assert derived(state, "room_taken") == [(ALPHA, "now (10:30)", SYNC)]
-    # the cut is said, with how many there were
-    assert f"of the {OFFICES + 2} rooms asked for" in state.reasoning_note
+    # the cut is said, with how many there were and why
+    assert (f'reasoned over 2 of the {OFFICES + 2} entities "rooms" asks for: '
+            "those that are somebody's own left out") in state.reasoning_note
+
+
+def test_a_request_for_more_rooms_than_reasoned_over_takes_those_that_hold_events_first():
+    session = open_session(offices(owned=False), reason_timeout_ms=20000)
+    state = turn(session, "Which rooms are free now?")
+    assert derived(state, "room_available") == [(BETA, "now (10:30)")]
+    assert derived(state, "room_taken") == [(ALPHA, "now (10:30)", SYNC)]
+    assert "reasoned over 40 of the 62" in state.reasoning_note and "hold more events first" in state.reasoning_note
 
 
 def test_a_request_for_rooms_is_honoured_when_the_turn_also_names_someone():
