@@ -36,7 +36,7 @@ def requested(ctx: TurnContext, mentions: list[Mention], links: dict[str, list[t
     """The entities the turn's type requests ask for, at most `cap` of each, the likeliest
     first; `links` are what the turn's mentions refer to (the speaker's "I" asks, and is not
     what is asked about)."""
-    named = [links[m.iri][0][0] for m in mentions if m.kind in FOCUS_KINDS and links.get(m.iri or "")]
+    named = [cands[0][0] for m in mentions if m.kind in FOCUS_KINDS and (cands := links.get(m.iri or ""))]
     out = Requested()
     for m in mentions:
         if m.kind != "type" or not m.value or any(_reaches(ctx, e, str(m.value)) for e in named):
