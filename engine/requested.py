@@ -1,13 +1,13 @@
-"""The entities a type request means ("which rooms are free?"), those it most likely means
-first, within a cap the reasoner can take.
+"""The entities a type request means ("which rooms are free?"), within a cap the reasoner can
+take.
 
 When a class has more instances than the cap, it is cut to the ones a meeting can go to: rooms
 somebody has as their own (a person's office) are left out when there are others, and the ones
 that hold more events go first, so that "which rooms are available?" is reasoned over the
-bookable rooms; the note says how many were left out and why. A request in a turn that also names something is
-taken up too ("I need to meet Lisa: which rooms are free?"), unless a named entity is itself
-related to an instance of the class: "which city was Tom born in" asks about Tom's city, not
-about every city.
+bookable rooms; the note says how many were left out and why. A request in a turn that also
+names something is taken up too ("I need to meet Lisa: which rooms are free?"), unless a named
+entity is itself related to an instance of the class: "which city was Tom born in" asks about
+Tom's city, not about every city.
 """
 
 from __future__ import annotations
