@@ -119,7 +119,6 @@ def asked_words(text: str) -> set[str]:
             for j in asked_run(raw, content, k) for s in stems(raw[content[j]])}
 
 
-
 @dataclass
 class Part:
     """One clause of the question: its words and the answer types it asks for."""
@@ -163,9 +162,8 @@ def parts_of(masked: str) -> list[Part]:
             if donor is not None and part.types:
                 part.spans, part.borrowed = donor.spans, True
         elif i and (prep := _elliptic(part.text)):
-            part.spans = part.spans + _verb_spans(parts[i - 1].text, prep, len(part.spans))
+            part.spans = part.spans + _verb_spans(parts[i - 1].text, prep, len(_content(part.text)[1]))
     return [p for p in parts if p.spans]
-
 
 
 def _elliptic(clause: str) -> str:
@@ -180,10 +178,10 @@ def _elliptic(clause: str) -> str:
 
 def _verb_spans(before: str, prep: str, first: int) -> list[Span]:
     """The content words of the clause before, each with the elliptic clause's preposition, as
-    spans of their own (their positions past the clause's own words, so a two-step path never
-    takes them as the words describing a middle entity)."""
+    spans of their own (their positions from `first`, past the clause's own words, so a two-step
+    path never takes them as the words describing a middle entity)."""
     raw, content = _content(before)
-    return [Span(f"{raw[i]} {prep}", frozenset({first + k + 100})) for k, i in enumerate(content)]
+    return [Span(f"{raw[i]} {prep}", frozenset({first + k})) for k, i in enumerate(content)]
 
 
 def masked(text: str, names: list[str]) -> str:

@@ -159,7 +159,11 @@ def score_paths(found: list[Found], part: Part, sims: dict[str, np.ndarray],
     gains as one of the asked answer type does, and one whose values are all of other classes,
     when the KG has the class asked for, is no answer ("Which countries does X border?" is not
     answered by the cities in X)."""
-    asked_class = bool(part.asked) and any(part.asked <= stems(c) for c in classes.labels)
+    def of_asked(labels: Iterable[str]) -> bool:
+        return bool(part.asked) and any(part.asked <= stems(c) for c in labels)
+
+    asked_class = of_asked(classes.labels)
+    own = {id(f): classes(f) for f in found} if part.asked else {}
     out = []
     fits: dict[tuple[str, ...], float] = {}  # many paths share their labels
     # "When" of "When was X and who hosted it?" asks for the one relation of X with a date, if X
@@ -169,7 +173,7 @@ def score_paths(found: list[Found], part: Part, sims: dict[str, np.ndarray],
     only = typed[0] if len({f.signature for f in typed}) == 1 else None
     # "Which departments run X?": the one relation of X that leads to things of the class asked for
     # answers it, whatever its words ("offered by").
-    of_class = [f for f in found if part.asked and len(f.labels) == 1 and any(part.asked <= stems(c) for c in classes(f))]
+    of_class = [f for f in found if len(f.labels) == 1 and of_asked(own.get(id(f), ()))]
     if only is None and len({f.signature for f in of_class}) == 1:
         only = of_class[0]
     for f in found:
@@ -198,8 +202,8 @@ def score_paths(found: list[Found], part: Part, sims: dict[str, np.ndarray],
             continue  # "When was it first made?" is not answered by who made it, however alike the words
         if kind and kind != ENTITY_VALUE:
             score += w.type_bonus if kind in part.types else -w.type_bonus
-        if part.asked and (own := classes(f)):
-            if any(part.asked <= stems(c) for c in own):
+        if own.get(id(f)):
+            if of_asked(own[id(f)]):
                 score += w.type_bonus
             elif asked_class:
                 continue  # "Which league does X play in?" is not answered by its players
