@@ -152,6 +152,45 @@ def said_as_modifier(label: str, text: str) -> bool:
     return bool(found) and all(modifier(text, m) for m in found)
 
 
+_OPENERS = frozenset("the a an its his her their s which what whose".split())  # what opens a noun phrase
+_AUXILIARIES = frozenset("is are was were does did do has have had will would can could should s".split()) | {""}
+_ASKING = frozenset("""what which who whom whose when where how why does did do much many xentity through into under
+during since near between across after before behind onto upon within without via per""".split())
+
+
+def qualifiers(question: str) -> frozenset[str]:
+    """The words of a question said only to qualify the next word of a noun phrase that an
+    article, a possessive or "which"/"what" opens ("the telephone area code", "its record
+    label"): each names another notion than its own, and no relation. A verb before its object
+    ("does it play home games") opens no noun phrase and qualifies nothing."""
+    words = re.findall(r"[a-z]+", question.lower())
+
+    def content(w: str) -> bool:
+        return len(w) > 2 and not (w in _STOP or w in WEAK or w in _FILLER or w in _ASKING or w in _OPENERS)
+
+    said, other = set(), set()
+    for i, w in enumerate(words):
+        if not content(w):
+            continue
+        j = i
+        while j and content(words[j - 1]):
+            j -= 1
+        nxt = words[i + 1] if i + 1 < len(words) else ""
+        head = content(nxt) and not (nxt in _VERBS or nxt in GENERIC_HEADS or nxt.endswith(("ed", "ing", "ly")))
+        after = words[i + 2] if i + 2 < len(words) else ""
+        if j and words[j - 1] in ("which", "what") and after not in _AUXILIARIES:
+            head = False  # "Which players play for X?": the noun asked for, then its verb ("Which record label is")
+        (said if j and words[j - 1] in _OPENERS and head else other).add(w)
+    return frozenset(said - other)
+
+
+def qualified_only(label: str, question: str) -> bool:
+    """A relation label of one content word that the question says only as a qualifier
+    (`qualifiers`): "area" in "What is the telephone area code of X?"."""
+    own = content_stems(label_words(label))
+    return len(own) == 1 and own <= content_stems(" ".join(qualifiers(question)))
+
+
 def custom(key: str) -> bool:
     """A relation of a user's own KG (not the office schema, not a Wikidata property)."""
     return ":" in key

@@ -63,6 +63,12 @@ _CLOCK = re.compile(r"^\d{1,2}:\d{2}(:\d{2})?$")
 _NUMBER = re.compile(r"^[+-]?\d+([.,]\d+)?$")
 # A label that is a number or a date: an entity minted for a value, which can answer "when" or "how much".
 MEASURE = re.compile(r"^\W*\d")
+# What a text value says when it says when: a year, a date, a time of day, a day, a month ...
+_WHEN = re.compile(r"\b(1\d{3}|20\d{2})\b|\b\d{1,2}[:./]\d{2}\b|\b(monday|tuesday|wednesday|thursday|friday|"
+                   r"saturday|sunday|january|february|march|april|may|june|july|august|september|october|"
+                   r"november|december)s?\b", re.I)
+# ... or only a season of it
+_SEASON = re.compile(r"\b(spring|summer|autumn|fall|winter|semester|term|century|decade)s?\b", re.I)
 _TIME_TYPES = frozenset(XSD + t for t in ("date", "dateTime", "time", "gYear", "gYearMonth", "duration"))
 _NUMBER_TYPES = frozenset(XSD + t for t in ("integer", "decimal", "double", "float", "int", "long",
                                             "nonNegativeInteger", "positiveInteger"))
@@ -213,3 +219,13 @@ def mask(text: str, names: list[str], placeholder: str = "it") -> str:
     for name in sorted({n for n in names if n and len(n.strip()) > 1}, key=len, reverse=True):
         out = re.sub(r"(?<!\w)" + re.escape(name.strip()) + r"(?:'s)?(?!\w)", placeholder, out, flags=re.I)
     return out
+
+
+def says_when(value: str, seasons: bool = True) -> bool:
+    """Can this value answer "when"? A plain number or date does; a text only when it says a year,
+    a date, a clock time, a day, a month ("Wednesday 14:00-15:30") or (`seasons`) a season
+    ("Spring"), not an address that starts with a house number."""
+    value = value.strip()
+    return bool(_DATE.match(value) or _NUMBER.match(value) or _CLOCK.match(value) or _WHEN.search(value)
+                or (seasons and _SEASON.search(value)))
+

@@ -187,3 +187,19 @@ def test_a_record_asked_for_in_other_words(question, records):
     assert asked_records(question) == records
     assert recorded("occupation") == "occup" and recorded("languages spoken") == "langu"
     assert recorded("place of birth") is None and recorded("", "P106") == ""
+
+
+@pytest.mark.parametrize(("value", "when"), [
+    ("1921", True), ("2004-05-01", True), ("14:00", True), ("Wednesday 14:00-15:30", True), ("Spring", True),
+    ("Autumn semester", True), ("40 Brunswick Street, Northbridge M13 9QA", False), ("puff pastry", False),
+])
+def test_which_values_can_say_when(value, when):
+    from engine.nlp.answer_type import says_when
+
+    assert says_when(value) is when
+
+
+def test_a_season_says_when_only_when_seasons_count():
+    from engine.nlp.answer_type import says_when
+
+    assert says_when("Autumn") and not says_when("Autumn", seasons=False) and says_when("May 2004", seasons=False)

@@ -200,3 +200,18 @@ def test_a_relation_word_as_the_unit_of_a_measure_before_a_noun_states_it(tmp_pa
     kg = TOWN + 't:ml rdfs:label "Machine Learning" ; t:credits "20" . t:credits rdfs:label "credits" .\n'
     (check,) = checks_of(from_turtle(tmp_path, kg), "Machine Learning is a 15-credit course.")
     assert check.verdict == "contradicted"
+
+
+@pytest.mark.parametrize(("question", "qualifying"), [
+    ("What is the telephone area code of Warsaw?", {"telephone", "area"}),
+    ("What is Berlin's record label?", {"record"}),
+    ("Who is the head coach of Harbour Rovers?", {"head"}),
+    ("Does Harbour Rovers play home games at Y?", set()),  # a verb before its object opens no noun phrase
+    ("Which river flows through Prague?", set()),  # the asked noun, then its verb
+    ("What is the phone number of Ann?", set()),  # "number" is the head of any kind of number
+    ("What is the area of Warsaw?", set()),
+])
+def test_the_words_of_a_question_said_only_to_qualify_the_next(question, qualifying):
+    from engine.factcheck.relations import qualifiers
+
+    assert qualifiers(question) == qualifying

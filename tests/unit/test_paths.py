@@ -558,3 +558,29 @@ def test_a_plural_of_a_label_word_links_to_it():
         ("puddings", "c:pudding")]
     assert plural_of("cities", index.by_word) == "city" and plural_of("boxes", index.by_word) == "box"
     assert plural_of("glass", index.by_word) == "" and plural_of("puddingz", index.by_word) == ""
+
+
+CITY = """@prefix ex: <http://example.org/c/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+ex:warsaw rdfs:label "Warsaw" ; ex:area "517.24" ; ex:country ex:pl ; ex:address "1 Plac Zamkowy, 00-277" ;
+  ex:founded "1300" .
+ex:pl rdfs:label "Poland" .
+ex:area rdfs:label "area" . ex:country rdfs:label "country" . ex:address rdfs:label "address" .
+ex:founded rdfs:label "inception" .
+"""
+CI = "http://example.org/c/"
+
+
+def test_a_word_said_only_to_qualify_the_next_names_no_relation(tmp_path):
+    store = kg(tmp_path, "kg.ttl", CITY)
+    assert ask(store, CI + "warsaw", "What is the telephone area code of Warsaw?").paths == []
+    assert steps(ask(store, CI + "warsaw", "What is the area of Warsaw?").paths[0]) == [("area", True)]
+
+
+def test_a_question_asking_when_is_not_answered_by_a_text_that_says_no_time(tmp_path):
+    opened = said_only_by("address", lambda span: span == "open")  # an encoder near "open" / "address"
+    store = kg(tmp_path, "kg.ttl", CITY.replace('  ex:founded "1300" .', "."))
+    assert ask(store, CI + "warsaw", "In what year did Warsaw open?", m=opened).paths == []
+    # a time said in the text answers it
+    store = kg(tmp_path, "kg2.ttl", CITY.replace('"1 Plac Zamkowy, 00-277"', '"Mondays from 1999"'))
+    assert steps(ask(store, CI + "warsaw", "In what year did Warsaw open?", m=opened).paths[0]) == [("address", True)]

@@ -7,8 +7,7 @@ from collections.abc import Sequence
 
 from engine.context import TurnContext
 from engine.focus import focused
-from engine.nlp.answer_type import MEASURE, TIME, asked_records, asked_types
-from engine.nlp.timeexpr import MONTHS, WEEKDAYS
+from engine.nlp.answer_type import MEASURE, TIME, asked_records, asked_types, says_when
 from engine.stages.answer.compose import (
     asked_as_record,
     asked_words,
@@ -114,8 +113,16 @@ def relation_missing(state: TurnState, ctx: TurnContext, facts: list[Candidate],
         return False
     asked, records = asked_words(state), asked_records(state.text)
     when = TIME in asked_types(state.text)
-    return all(c.score < below and not asked & relation_words(c) and not asked_as_record(c, records)
+    return all(c.score < below and not _names(asked, c, state.text) and not asked_as_record(c, records)
                for c in facts if not (when and _between_things(c)))
+
+
+def _names(asked: set[str], c: Candidate, text: str) -> bool:
+    """Does the question name the fact's relation in so many words: not only as the first word of
+    a compound noun (the area of "What is the telephone area code of Warsaw?")?"""
+    from engine.factcheck.relations import qualified_only
+
+    return bool(asked & relation_words(c)) and not qualified_only(c.p_label, text)
 
 
 def _between_things(c: Candidate) -> bool:
@@ -140,7 +147,7 @@ def lacking_relation(state: TurnState, ctx: TurnContext) -> str:
         return ""
     own = stems(asked_words(state))
     asked = set(own)
-    if TIME in asked_types(state.rewritten or state.text) and not any(_calendar(v) for p in state.paths for v in p.values):
+    if TIME in asked_types(state.rewritten or state.text) and not any(says_when(v, seasons=False) for p in state.paths for v in p.values):
         # "When did X die?" names "death date" as "Where was X born?" does not; so does "When is
         # the Databases exam?" "exam date", over a path that gives no day ("semester: Autumn")
         asked |= WHEN_WORDS
@@ -161,14 +168,6 @@ def lacking_relation(state: TurnState, ctx: TurnContext) -> str:
             if ctx.background.query(f"ASK {{ {{ <{e}> <{p}> ?o }} UNION {{ ?s <{p}> <{e}> }} }}") is not False:
                 return ""  # it has it (or the KG could not say)
     return max(named, key=lambda n: n[0])[1]
-
-
-def _calendar(value: str) -> bool:
-    """A value that says when: a number, a date, a day or a month."""
-    return MEASURE.match(value) is not None or bool(set(value.casefold().split()) & _CALENDAR_WORDS)
-
-
-_CALENDAR_WORDS = frozenset(WEEKDAYS + MONTHS)
 
 
 def missing_text(what: str, about: list[str], closest: str, relations: Sequence[str] = ()) -> str:

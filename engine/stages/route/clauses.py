@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from engine.factcheck.relations import qualifiers
+
 # Words that carry no relation: question words, fillers, what a list question adds.
 _FILLER = frozenset("""xentity a an the is are was were be been being of to in on at for and or what who whom whose which
 when where how do does did i you me my your it its this that these those can could would will please s tell
@@ -79,10 +81,15 @@ def spans_of(text: str, longest: int = 2) -> list[Span]:
     raw, content = _content(text)
     words = [raw[i] for i in content]
     asked = {asked_run(raw, content, k)[-1] for k, i in enumerate(content) if i and raw[i - 1] in ("which", "what")}
+    # "area" of "the telephone area code": a word said only to qualify the next one is no span of
+    # its own, nor the end of one ("telephone area")
+    qualifying = qualifiers(text)
     out = []
     for n in range(1, longest + 1):
         for i in range(len(words) - n + 1):
             chunk = words[i:i + n]
+            if chunk[-1] in qualifying:
+                continue
             out.append(Span(" ".join(chunk), frozenset(range(i, i + n)), asked_noun=n == 1 and i in asked))
     # "come from", "signed to": a verb with its particle says what the verb alone does not
     out += [Span(f"{raw[i]} {raw[i + 1]}", frozenset({k})) for k, i in enumerate(content)

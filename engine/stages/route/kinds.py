@@ -47,6 +47,16 @@ def clashes(kind: str, asked: set[str], question: str = "") -> bool:
                 and kind in (PERSON, PLACE, ORGANIZATION, RECORD, ENTITY_VALUE))
 
 
+def timeless(f: Found) -> bool:
+    """Are the path's values all texts that say no time ("40 Brunswick Street" for "In what year
+    did it open?")? Its relation is not what a question asking "when" asks, however alike the
+    words; entities and typed values are left to their kinds."""
+    from engine.nlp.answer_type import says_when
+
+    forward, ends = ends_of(f)
+    return bool(ends) and all(forward and c.fact.o_literal and not says_when(c.o_label) for c in ends)
+
+
 def typer(candidates: list[Candidate]) -> Callable[[Found], str]:
     """The type of a path's values ("place", "time", "person" ...), read from its end facts."""
     from engine.nlp.answer_type import MEASURE, persons, value_type

@@ -28,8 +28,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from engine.factcheck.relations import qualified_only
+from engine.nlp.answer_type import TIME
 from engine.stages.route.clauses import PREPOSITIONS, Part, masked, parts_of, stems
-from engine.stages.route.kinds import ENTITY_VALUE, NO_CLASSES, Classes, clashes, typer, value_classes
+from engine.stages.route.kinds import ENTITY_VALUE, NO_CLASSES, Classes, clashes, timeless, typer, value_classes
 from engine.state import Candidate, PathStep, RelationPath
 from kgstore.terms import Fact
 
@@ -190,6 +192,8 @@ def score_paths(found: list[Found], part: Part, sims: dict[str, np.ndarray],
                 # words ("shares border with") reads more of it than one that says one ("country").
                 said = max((len(stems(s.text) & stems(key[0])) for s in part.spans if len(s.words) <= 2), default=0)
                 fits[key] = float(rows[0][j]) + (ASKED_NOUN_BONUS if named else 0.0) + SAID_BONUS * max(said - 1, 0)
+                if qualified_only(key[0], part.text):
+                    fits[key] = 0.0  # "area" of "the telephone area code of X" names another notion
             else:
                 fits[key] = _two_steps(rows[0], rows[1], part, w.hop_cost, stems(key[0]), claimed)
         score = max(fits[key], w.floor) if f is only else fits[key]
@@ -198,7 +202,7 @@ def score_paths(found: list[Found], part: Part, sims: dict[str, np.ndarray],
         kind = value_type(f) if part.types else ""
         if part.borrowed and kind not in part.types:
             continue  # "When" of "Who wrote it and when": only a date answers it
-        if clashes(kind, part.types, part.text):
+        if clashes(kind, part.types, part.text) or (not kind and part.types == {TIME} and timeless(f)):
             continue  # "When was it first made?" is not answered by who made it, however alike the words
         if kind and kind != ENTITY_VALUE:
             score += w.type_bonus if kind in part.types else -w.type_bonus
