@@ -9,6 +9,8 @@
 %   before(M1, M)       M1 comes before M in the same turn
 %   ordinal(M, N)       the mention says "the N-th" ("the first one"; N = -1 for "the last")
 %   listed(T, K, N, E)  E is the N-th entity of kind K that turn T referred to (-1: the last)
+%   answered(T, E)      E is the one entity of its kind that turn T referred to and the turn
+%                       before it did not: the answer a reply gave
 %   respond_to(T, T1)   turn T answers turn T1 (the dialogue chain, newest first)
 %   P::linked(M, E)     what an earlier mention referred to, with the probability stored then
 %   candidate(M, E)     entity E has a name close to the words of the named mention M
@@ -37,6 +39,7 @@ refers_to(M, E) :- by_recency(M, E).
 refers_to(M, E) :- by_topic(M, E).
 refers_to(M, E) :- by_memory(M, E).
 refers_to(M, E) :- by_context(M, E).
+refers_to(M, E) :- by_answer(M, E).
 
 % How a named mention's words compare with a candidate's name: Jaro-Winkler J, edit distance D,
 % longest common substring L, shared words W, mention words missing from the name X
@@ -95,6 +98,12 @@ recent(M, E, N) :- new(M), mention(M, T), back(T, T1, N), mention(M1, T1), linke
 % every later pronoun; a reply naming several (a list) leaves the topic in charge.
 0.85::by_recency(M, E) :- new(M), anaphor(M), mention(M, T), back(T, T1, 1), wants_kind(M, K),
                           listed(T1, K, 1, E), \+ listed(T1, K, 2, _), linkable(M, E).
+
+% The answer of the previous turn, of the pronoun's kind: what the reply brought in that the
+% question had not named ("Which band is Tom Ashby in?" - "Tom Ashby is a member of The Glass
+% Harbour." - "Which label are they signed to?"; "What's the capital of Poland?" - "Warsaw."
+% - "How many people live there?").
+0.6::by_answer(M, E) :- new(M), anaphor(M), mention(M, T), back(T, T1, 1), answered(T1, E), linkable(M, E).
 
 % "The first one", "the second meeting", "the last room": the N-th entity of an agreeing kind
 % the previous turn listed (N = -1 for the last).

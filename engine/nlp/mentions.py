@@ -491,6 +491,8 @@ def detect(text: str, index: LabelIndex) -> list[Mention]:
             continue
         if word in PRONOUNS and not (word == "it" and _dummy_it(lower, i)):
             out.append(Mention(text=t.text, start=t.start, end=t.end, kind="pronoun", value=PRONOUNS[word]))
+        elif word == "there" and _place_there(lower, i):
+            out.append(Mention(text=t.text, start=t.start, end=t.end, kind="pronoun", value=("room", "thing")))
         elif word in FIRST_PERSON:
             out.append(Mention(text=t.text, start=t.start, end=t.end, kind="first_person"))
         elif word in index.classes and i > 0 and lower[i - 1] in REQUEST_WORDS:
@@ -560,6 +562,17 @@ def _stands_for_one(lower: list[str], i: int) -> bool:
     """"that is the one", "that's the one I mean", "this one": the demonstrative stands for a
     thing just named, not for a clause ("that sounds great") or before a noun ("that meeting")."""
     return lower[i + 2:i + 4] == ["the", "one"] and lower[i + 1] in ("is", "s", "was") or lower[i + 1:i + 2] == ["one"]
+
+
+_EXISTENTIAL = frozenset("is are was were s will would be been any a an some no".split())
+
+
+def _place_there(lower: list[str], i: int) -> bool:
+    """"there" that points at a place ("How many people live there?", "Who will be there?"), not
+    the one that says something exists ("Is there a room free?", "there are two")."""
+    before = lower[i - 1] if i else ""
+    after = lower[i + 1] if i + 1 < len(lower) else ""
+    return after not in _EXISTENTIAL and before not in ("is", "are", "was", "were", "s")
 
 
 def _dummy_it(lower: list[str], i: int) -> bool:

@@ -24,6 +24,7 @@ from engine.nlp import plural
 from engine.nlp.kinds import entity_kind
 from engine.nlp.mentions import label_index
 from engine.nlp.timeexpr import PARTS, TimeValue, day_phrase, hhmm
+from engine.recent import LINK_WINDOW, answered, listed_of, recent_links
 from engine.requested import requested
 from engine.state import Derived, Mention, SystemTurn, TurnState
 from kgstore import vocab
@@ -46,7 +47,6 @@ from rules.reasoner import (
 
 LINKED_KINDS = ("name", "pronoun", "definite", "first_person")
 RECENT_TURNS = 4  # the respond_to chain the recency rules walk
-LINK_WINDOW = 10  # turns whose links a definite noun phrase may still take up
 ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "last": -1}
 CANDIDATES_IN_PROGRAM = 5
 PRIOR_MARGIN = 0.35
@@ -62,52 +62,6 @@ FOCUS_ODDS = 0.5  # a mention's entities at least half as likely (in odds) as it
 def rules_of(ctx: TurnContext) -> RuleSet:
     """The rule files of this context, parsed and prepared once."""
     return ctx.resource("rules", lambda: RuleSet.load(ctx.config.rules, ctx.config.trust_rules))
-
-
-@dataclass
-class RecentLink:
-    turn: int
-    mention: str
-    entity: str
-    p: float
-    kind: str = "name"
-    start: int = 0
-
-
-def recent_links(ctx: TurnContext, session_id: str, turn: int) -> list[RecentLink]:
-    """What the mentions of the last ten turns referred to, with the stored probabilities."""
-    graph = vocab.dialogue_graph(session_id)
-    rows = select(ctx.store,
-        f"""SELECT ?idx ?m ?e ?kind ?start WHERE {{ GRAPH <{graph}> {{
-              ?t <{vocab.KGC_INDEX}> ?idx ; <{vocab.KGC_HAS_MENTION}> ?m . ?m <{vocab.KGC_REFERS_TO}> ?e ;
-              <{vocab.KGC_KIND}> ?kind ; <{vocab.KGC_START}> ?start }}
-              FILTER(?idx >= {turn - LINK_WINDOW} && ?idx < {turn}) }}""")
-    out = []
-    for row in rows or []:
-        fact = Fact(row["m"], vocab.KGC_REFERS_TO, row["e"])
-        p = ctx.store.probability(fact, graph)
-        out.append(RecentLink(int(row["idx"]), row["m"], row["e"], 1.0 if p is None else p, row["kind"],
-                              int(row["start"])))
-    return out
-
-
-def _listed(ctx: TurnContext, links: list[RecentLink]) -> list[tuple[int, str, int, str]]:
-    """(turn, kind, n, entity): the entities each turn referred to, in order, per kind, each
-    mention counted by its best link; n = -1 marks the last."""
-    best: dict[str, RecentLink] = {}
-    for link in links:
-        if link.mention not in best or link.p > best[link.mention].p:
-            best[link.mention] = link
-    per_turn: dict[tuple[int, str], list[str]] = {}
-    for link in sorted(best.values(), key=lambda k: (k.turn, k.start)):
-        seq = per_turn.setdefault((link.turn, entity_kind(ctx, link.entity)), [])
-        if link.entity not in seq:
-            seq.append(link.entity)
-    out = []
-    for (t, kind), seq in per_turn.items():
-        out += [(t, kind, n, e) for n, e in enumerate(seq, 1)]
-        out.append((t, kind, -1, seq[-1]))
-    return out
 
 
 @dataclass
@@ -150,9 +104,11 @@ def build_program(ctx: TurnContext, rules: RuleSet, inp: TurnInput, *, whole_kg:
         prog.fact("mention", earlier, turn_atom(link.turn))
         prog.fact("mention_kind", earlier, Atom.plain(link.kind))
         prog.prob_fact(link.p, "linked", earlier, ent(link.entity))
-    listed = _listed(ctx, [k for k in links if k.turn == inp.turn - 1])
+    listed = listed_of(ctx, [k for k in links if k.turn == inp.turn - 1])
     for t, kind, n, e in listed:
         prog.fact("listed", turn_atom(t), Atom.plain(kind), n, ent(e))
+    for e in answered(listed, links, inp.turn):
+        prog.fact("answered", turn_atom(inp.turn - 1), ent(e))
     # "The first one" points into the longest list of the previous turn (its events, not the
     # rooms they are in).
     sizes = {kind: n for _, kind, n, _ in listed if n > 0}
@@ -518,7 +474,7 @@ def _derived_fact(rules: RuleSet, inp: TurnInput, ans: Answer) -> Fact | None:
 def dialogue_links(ctx: TurnContext, state: TurnState, links: dict[str, list[tuple[str, float]]]) -> None:
     """Plural reference over what the previous turn named, then the meeting being arranged."""
     previous = [k for k in recent_links(ctx, state.session_id, state.turn) if k.turn == state.turn - 1]
-    plural.link(state.mentions, links, [(kind, e) for _, kind, n, e in _listed(ctx, previous) if n > 0])
+    plural.link(state.mentions, links, [(kind, e) for _, kind, n, e in listed_of(ctx, previous) if n > 0])
     office = _office_of(ctx, state.speaker_entity) if state.speaker_entity else None
     for m in state.mentions:
         if office and m.kind == "definite" and m.text.lower().startswith("my "):  # "my office"

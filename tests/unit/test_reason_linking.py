@@ -243,3 +243,18 @@ def test_out_of_time_a_name_of_two_people_is_the_one_just_spoken_of(tmp_path, na
     state = turn(s, "Can you invite Lisa?")
     assert "name matching only" in state.reasoning_note
     assert mention(state, "Lisa").entity == {"Lisa Wilson": LISA, "Lisa Berg": berg}[named]
+
+
+def test_a_pronoun_takes_up_the_answer_the_reply_brought_in(session):
+    # "they" agrees with Omar and with his group alike; the group is what the reply answered
+    turn(session, "Which group is Omar Haddad in?")
+    session.system_turn("Omar Haddad is a member of Engineering.")
+    assert mention(turn(session, "Who else is in it with them?"), "them").entity == iri("group", "Engineering")
+
+
+def test_there_is_the_place_the_reply_answered_unless_it_says_something_exists(session):
+    turn(session, "Where is the Weekly Sync?")
+    session.system_turn("The Weekly Sync is in Meeting Room Alpha.")
+    assert mention(turn(session, "Who else is meeting there today?"), "there").entity == ALPHA
+    assert not [m for m in turn(session, "Is there a free room?").mentions if m.text == "there"]
+    assert not [m for m in turn(session, "There are two, I think.").mentions if m.text == "There"]

@@ -1,0 +1,71 @@
+"""What the mentions of the last turns referred to, as the linking rules read it: each earlier
+link with its stored probability, the entities each turn named in order per kind, and the
+answer a reply brought in."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.context import TurnContext, select
+from engine.nlp.kinds import entity_kind
+from kgstore import vocab
+from kgstore.terms import Fact
+
+LINK_WINDOW = 10  # turns whose links a definite noun phrase may still take up
+
+
+@dataclass
+class RecentLink:
+    turn: int
+    mention: str
+    entity: str
+    p: float
+    kind: str = "name"
+    start: int = 0
+
+
+def recent_links(ctx: TurnContext, session_id: str, turn: int) -> list[RecentLink]:
+    """What the mentions of the last ten turns referred to, with the stored probabilities."""
+    graph = vocab.dialogue_graph(session_id)
+    rows = select(ctx.store,
+        f"""SELECT ?idx ?m ?e ?kind ?start WHERE {{ GRAPH <{graph}> {{
+              ?t <{vocab.KGC_INDEX}> ?idx ; <{vocab.KGC_HAS_MENTION}> ?m . ?m <{vocab.KGC_REFERS_TO}> ?e ;
+              <{vocab.KGC_KIND}> ?kind ; <{vocab.KGC_START}> ?start }}
+              FILTER(?idx >= {turn - LINK_WINDOW} && ?idx < {turn}) }}""")
+    out = []
+    for row in rows or []:
+        fact = Fact(row["m"], vocab.KGC_REFERS_TO, row["e"])
+        p = ctx.store.probability(fact, graph)
+        out.append(RecentLink(int(row["idx"]), row["m"], row["e"], 1.0 if p is None else p, row["kind"],
+                              int(row["start"])))
+    return out
+
+
+def listed_of(ctx: TurnContext, links: list[RecentLink]) -> list[tuple[int, str, int, str]]:
+    """(turn, kind, n, entity): the entities each turn referred to, in order, per kind, each
+    mention counted by its best link; n = -1 marks the last."""
+    best: dict[str, RecentLink] = {}
+    for link in links:
+        if link.mention not in best or link.p > best[link.mention].p:
+            best[link.mention] = link
+    per_turn: dict[tuple[int, str], list[str]] = {}
+    for link in sorted(best.values(), key=lambda k: (k.turn, k.start)):
+        seq = per_turn.setdefault((link.turn, entity_kind(ctx, link.entity)), [])
+        if link.entity not in seq:
+            seq.append(link.entity)
+    out = []
+    for (t, kind), seq in per_turn.items():
+        out += [(t, kind, n, e) for n, e in enumerate(seq, 1)]
+        out.append((t, kind, -1, seq[-1]))
+    return out
+
+
+def answered(listed: list[tuple[int, str, int, str]], links: list[RecentLink], turn: int) -> list[str]:
+    """The entities the previous turn (`listed`) named that the turn before it did not, each the
+    only such one of its kind: what a reply gave as the answer ("Warsaw" of "The capital of
+    Poland is Warsaw." after "What's the capital of Poland?")."""
+    asked = {k.entity for k in links if k.turn == turn - 2}
+    fresh = [(kind, e) for _, kind, n, e in listed if n > 0 and e not in asked]
+    kinds = [kind for kind, _ in fresh]
+    return [e for kind, e in fresh if kinds.count(kind) == 1]
+
