@@ -154,3 +154,15 @@ def test_not_found_names_what_the_kg_has_about_the_entity():
                     "What it has about The Band: genre, record label.")
     many = missing_text("price", ["The Band"], "", [f"r{i}" for i in range(9)])
     assert many.endswith("r0, r1, r2, r3, r4, r5 and 3 more.")
+
+
+def test_a_list_of_a_relation_named_by_a_verb_reads_as_a_sentence():
+    courses = [cand("jon", "teaches", f"c{i}", "Jon Ek", "teaches", f"Course {i}") for i in range(3)]
+    teaches = RelationPath(EX + "jon", "Jon Ek", [PathStep(EX + "teaches", "teaches")], 0.8, asks_all=True,
+                           chains=[[c.fact] for c in courses], total=3)
+    text, _ = path_text(turn("What does Jon Ek teach?", courses, [teaches]), None)
+    assert text == "Jon Ek teaches 3 of them: Course 0, Course 1, Course 2."
+    offered = [cand("jon", "offered_by", f"d{i}", "Jon Ek", "offered by", f"Dept {i}") for i in range(2)]
+    by = RelationPath(EX + "jon", "Jon Ek", [PathStep(EX + "offered_by", "offered by")], 0.8, asks_all=True,
+                      chains=[[c.fact] for c in offered], total=2)
+    assert path_text(turn("Who offers it?", offered, [by]), None)[0] == "Jon Ek is offered by 2 of them: Dept 0, Dept 1."

@@ -105,12 +105,24 @@ def path_sentence(path: RelationPath, labels: Labels) -> str:
     first = path.steps[0]
     if len(path.steps) == 1 and not first.forward and _reads_as_noun(first.label):
         text = f"{path.start_label} is the {first.label} of {said}"
+    elif len(path.steps) == 1 and first.forward and not _reads_as_noun(first.label):
+        text = f"{path.start_label} {_as_verb(first.label)} {said}"  # "X teaches 3 of them: ...", not "X's teaches"
     else:
         text = f"{_lead(path)}: {said}"
     if len(path.steps) > 1:
         hops = list(dict.fromkeys(labels.said(c[0]) for c in chains if len(c) > 1))
         text += f" ({'; '.join(hops)})"
     return _capital(text) + "."
+
+
+def _as_verb(label: str) -> str:
+    """A relation label that is no noun, as said after its subject: "teaches", "has ingredient";
+    a participle or a noun before its preposition takes "is" ("is offered by", "is member of")."""
+    words = label.split()
+    first = words[0].casefold()
+    passive = first.endswith("ed") or (words[-1].casefold() in ("by", "in", "of", "at", "for", "to", "from", "with",
+                                                                "on", "into") and not first.endswith("s"))
+    return f"is {label}" if passive and first not in ("is", "was", "are", "were") else label
 
 
 def _reads_as_noun(label: str) -> bool:
