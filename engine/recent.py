@@ -4,6 +4,7 @@ answer a reply brought in."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from engine.context import TurnContext, select
@@ -12,6 +13,13 @@ from kgstore import vocab
 from kgstore.terms import Fact
 
 LINK_WINDOW = 10  # turns whose links a definite noun phrase may still take up
+_ASKS = re.compile(r"\b(who|whom|whose|what|which|where|when|how)\b", re.I)
+
+
+def asks(text: str) -> bool:
+    """Does a turn ask for something ("Which band is Tom in?"), so that the reply to it gives an
+    answer, rather than ask to be told about a thing ("Tell me about Peach Melba.")?"""
+    return _ASKS.search(text) is not None
 
 
 @dataclass
@@ -60,12 +68,14 @@ def listed_of(ctx: TurnContext, links: list[RecentLink]) -> list[tuple[int, str,
     return out
 
 
-def answered(listed: list[tuple[int, str, int, str]], links: list[RecentLink], turn: int) -> list[str]:
+def answered(listed: list[tuple[int, str, int, str]], links: list[RecentLink], turn: int,
+             classes: frozenset[str] = frozenset()) -> list[str]:
     """The entities the previous turn (`listed`) named that the turn before it did not, each the
     only such one of its kind: what a reply gave as the answer ("Warsaw" of "The capital of
-    Poland is Warsaw." after "What's the capital of Poland?")."""
+    Poland is Warsaw." after "What's the capital of Poland?"). A class (`classes`) says what
+    something is ("Peach Melba is a dessert ..."), and is no answer to take up."""
     asked = {k.entity for k in links if k.turn == turn - 2}
-    fresh = [(kind, e) for _, kind, n, e in listed if n > 0 and e not in asked]
+    fresh = [(kind, e) for _, kind, n, e in listed if n > 0 and e not in asked and e not in classes]
     kinds = [kind for kind, _ in fresh]
     return [e for kind, e in fresh if kinds.count(kind) == 1]
 

@@ -24,7 +24,7 @@ from engine.nlp import plural
 from engine.nlp.kinds import entity_kind
 from engine.nlp.mentions import label_index
 from engine.nlp.timeexpr import PARTS, TimeValue, day_phrase, hhmm
-from engine.recent import LINK_WINDOW, answered, listed_of, recent_links
+from engine.recent import LINK_WINDOW, answered, asks, listed_of, recent_links
 from engine.requested import requested
 from engine.state import Derived, Mention, SystemTurn, TurnState
 from kgstore import vocab
@@ -77,6 +77,7 @@ class TurnInput:
     derive: bool = True
     entities: set[str] = field(default_factory=set)
     notes: list[str] = field(default_factory=list)  # what deriving left out, for the user
+    after_question: bool = False  # the reply before this turn answered a question of the user's
 
 
 def build_program(ctx: TurnContext, rules: RuleSet, inp: TurnInput, *, whole_kg: bool = False) -> Program:
@@ -107,7 +108,7 @@ def build_program(ctx: TurnContext, rules: RuleSet, inp: TurnInput, *, whole_kg:
     listed = listed_of(ctx, [k for k in links if k.turn == inp.turn - 1])
     for t, kind, n, e in listed:
         prog.fact("listed", turn_atom(t), Atom.plain(kind), n, ent(e))
-    for e in answered(listed, links, inp.turn):
+    for e in answered(listed, links, inp.turn, label_index(ctx).class_iris) if inp.after_question else ():
         prog.fact("answered", turn_atom(inp.turn - 1), ent(e))
     # "The first one" points into the longest list of the previous turn (its events, not the
     # rooms they are in).
@@ -543,8 +544,11 @@ def run(state: TurnState, ctx: TurnContext) -> None:
 
 def reason_state(state: TurnState, ctx: TurnContext, stats: list | None = None) -> None:
     """The stage's work; `stats` collects each program's Stats (for `kgchat bench reason`)."""
+    # the user's turn that the last reply answered
+    last = state.history[-2:]
+    asked = [last[0][1]] if len(last) == 2 and last[0][0] == "user" != last[1][0] else []
     inp = TurnInput(state.session_id, state.turn, state.turn_iri or vocab.turn_node(state.session_id, state.turn),
-                    state.mentions, state.now, state.speaker_entity)
+                    state.mentions, state.now, state.speaker_entity, after_question=bool(asked) and asks(asked[0]))
     out = reason_turn(ctx, inp, ctx.config.reason_timeout_ms / 1000.0, stats)
     dialogue_links(ctx, state, out.links)
     apply_links(ctx, state.session_id, state.mentions, out.links,

@@ -258,3 +258,10 @@ def test_there_is_the_place_the_reply_answered_unless_it_says_something_exists(s
     assert mention(turn(session, "Who else is meeting there today?"), "there").entity == ALPHA
     assert not [m for m in turn(session, "Is there a free room?").mentions if m.text == "there"]
     assert not [m for m in turn(session, "There are two, I think.").mentions if m.text == "There"]
+
+
+def test_a_reply_that_tells_about_a_thing_gives_no_answer_to_take_up(session):
+    turn(session, "Tell me about Omar Haddad.")
+    session.system_turn("Omar Haddad is a member of Engineering.")
+    # nothing was asked: "them" keeps to Omar, of whom the user spoke
+    assert mention(turn(session, "Who else works with them?"), "them").entity == OMAR
