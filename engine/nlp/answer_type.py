@@ -229,3 +229,20 @@ def says_when(value: str, seasons: bool = True) -> bool:
     return bool(_DATE.match(value) or _NUMBER.match(value) or _CLOCK.match(value) or _WHEN.search(value)
                 or (seasons and _SEASON.search(value)))
 
+
+_NOT_NOUN = r"(?!(?:is|are|was|were|does|did|do|has|have|had|can|could|will|would|should|year|date|time|day|month|kind|sort|type)\b)"
+# A thing asked for by its name: "What is X's yearly salary?", "the budget of X", "Which river ...",
+# "How much fibre ...", not a property asked with an adjective ("How old is X?") or a verb ("Who
+# founded X?").
+_ASKS_NOUN = re.compile(r"\b(?:what|who|which)\s+(?:is|was|are|were)\s+xentity\s+(?![a-z]+ed\b|(?:known|born|made|for|in|at|on)\b)[a-z]+"
+                        r"|\bthe\s+(?:[a-z]+\s+){0,3}?[a-z]+\s+of\s+xentity\b"
+                        r"|\b(?:which|what)\s+" + _NOT_NOUN + r"[a-z]+\s+"  # a verb takes a preposition or an object:
+                        r"(?!(?:into|to|in|on|at|for|from|with|by|of|about|up|out|the|a|an|xentity)\b)"  # "What goes into X?"
+                        r"|\bhow\s+(?:much|many)\s+" + _NOT_NOUN + r"[a-z]+")
+
+
+def asks_for_a_noun(text: str, names: list[str]) -> bool:
+    """Does the question ask for a thing by a noun ("What is X's yearly salary?", "Which river
+    flows through X?", "How much fibre is in X?"), rather than by an adjective or a verb?"""
+    return _ASKS_NOUN.search(mask(text, names, "xentity").casefold()) is not None
+

@@ -203,3 +203,17 @@ def test_a_season_says_when_only_when_seasons_count():
     from engine.nlp.answer_type import says_when
 
     assert says_when("Autumn") and not says_when("Autumn", seasons=False) and says_when("May 2004", seasons=False)
+
+
+@pytest.mark.parametrize(("question", "noun"), [
+    ("What is Berlin's average annual rainfall?", True), ("How much fibre is in nachos?", True),
+    ("Which river flows through Prague?", True), ("What is the telephone area code of Warsaw?", True),
+    ("How old is Anselm?", False), ("Who founded Acme?", False), ("In what year was Acme created?", False),
+    ("Where is Acme based?", False), ("How much does Pad Thai cost?", False), ("What is Acme known for?", False),
+    ("What goes into Pad Thai?", False), ("What records has Acme made?", True),
+])
+def test_a_question_that_asks_for_a_thing_by_its_name(question, noun):
+    from engine.nlp.answer_type import asks_for_a_noun
+
+    names = ["Berlin", "nachos", "Prague", "Warsaw", "Anselm", "Acme", "Pad Thai"]
+    assert asks_for_a_noun(question, names) is noun

@@ -443,25 +443,33 @@ ex:english rdfs:label "English" . ex:felipe rdfs:label "Felipe Gallagher" .
 
 def test_with_no_relation_path_a_fact_under_even_odds_is_no_answer():
     """Before the model: a question about one named entity that no relation path reads like, whose
-    best fact is less likely than not its answer, is "not found"; a likelier fact is left to answer."""
+    best fact is less likely than not its answer, is "not found"; a likelier fact is left to answer.
+    A question that asks for a thing by its name needs a surer fact."""
     from datetime import datetime
     from types import SimpleNamespace
 
-    from engine.stages.answer.missing import MISSING_P, relation_missing
+    from engine.stages.answer.missing import MISSING_P, NOUN_MISSING_P, relation_missing
     from engine.state import Mention, TurnState
 
-    text = "What is Ann Berg's shoe size?"
-    start = text.index("Ann Berg")
-    state = TurnState(session_id="s", turn=1, text=text, now=datetime(2026, 3, 4),
-                      mentions=[Mention("Ann Berg", start, start + 8, "name", entity="ex:ann")])
+    def asking(text: str) -> TurnState:
+        start = text.index("Ann Berg")
+        return TurnState(session_id="s", turn=1, text=text, now=datetime(2026, 3, 4),
+                         mentions=[Mention("Ann Berg", start, start + 8, "name", entity="ex:ann")])
+
     ctx = SimpleNamespace(config=Config(scorer="learned"))
     unsure = fact("ex:ann", "ex:playsFor", "ex:rovers", "Ann Berg plays for Harbour Rovers", score=0.3,
                   s_label="Ann Berg", o_label="Harbour Rovers", p_label="plays for")
-    assert MISSING_P >= 0.5 > unsure.score
-    assert relation_missing(state, ctx, [unsure], MISSING_P)
     likely = fact("ex:ann", "ex:height", "1.7", "Ann Berg: height 1.7", score=0.6, s_label="Ann Berg",
                   o_label="1.7", p_label="height")
-    assert not relation_missing(state, ctx, [unsure, likely], MISSING_P)
+    assert MISSING_P >= 0.5 > unsure.score and NOUN_MISSING_P > likely.score > MISSING_P
+    tall = asking("How tall is Ann Berg?")  # asked with an adjective
+    assert relation_missing(tall, ctx, [unsure], MISSING_P)
+    assert not relation_missing(tall, ctx, [unsure, likely], MISSING_P)
+    shoes = asking("What is Ann Berg's shoe size?")  # asked for by its name, which no relation has
+    assert relation_missing(shoes, ctx, [unsure, likely], MISSING_P)
+    sure = fact("ex:ann", "ex:size", "38", "Ann Berg: size 38", score=0.9, s_label="Ann Berg", o_label="38",
+                p_label="measure")
+    assert not relation_missing(shoes, ctx, [unsure, likely, sure], MISSING_P)
 
 
 def test_a_fact_between_two_things_is_no_answer_to_when():
