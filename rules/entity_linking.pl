@@ -11,6 +11,7 @@
 %   listed(T, K, N, E)  E is the N-th entity of kind K that turn T referred to (-1: the last)
 %   answered(T, E)      E is the one entity of its kind that turn T referred to and the turn
 %                       before it did not: the answer a reply gave
+%   takes_answer(M)     the pronoun M ("there", "they") may take up such an answer
 %   respond_to(T, T1)   turn T answers turn T1 (the dialogue chain, newest first)
 %   P::linked(M, E)     what an earlier mention referred to, with the probability stored then
 %   candidate(M, E)     entity E has a name close to the words of the named mention M
@@ -99,11 +100,13 @@ recent(M, E, N) :- new(M), mention(M, T), back(T, T1, N), mention(M1, T1), linke
 0.85::by_recency(M, E) :- new(M), anaphor(M), mention(M, T), back(T, T1, 1), wants_kind(M, K),
                           listed(T1, K, 1, E), \+ listed(T1, K, 2, _), linkable(M, E).
 
-% The answer of the previous turn, of the pronoun's kind: what the reply brought in that the
-% question had not named ("Which band is Tom Ashby in?" - "Tom Ashby is a member of The Glass
-% Harbour." - "Which label are they signed to?"; "What's the capital of Poland?" - "Warsaw."
-% - "How many people live there?").
-0.6::by_answer(M, E) :- new(M), anaphor(M), mention(M, T), back(T, T1, 1), answered(T1, E), linkable(M, E).
+% The answer of the previous turn, for "there" and "they": what the reply brought in that the
+% question had not named, a place or a group, not a person ("Which band is Tom Ashby in?" - "Tom
+% Ashby is a member of The Glass Harbour." - "Which label are they signed to?"; "What's the
+% capital of Poland?" - "Warsaw." - "How many people live there?"). "It" and "she" keep to the
+% topic ("Where is the review?" - "In Room Beta." - "When does it start?").
+0.6::by_answer(M, E) :- new(M), takes_answer(M), mention(M, T), back(T, T1, 1), answered(T1, E),
+                        linkable(M, E), \+ kind(E, person).
 
 % "The first one", "the second meeting", "the last room": the N-th entity of an agreeing kind
 % the previous turn listed (N = -1 for the last).

@@ -47,6 +47,11 @@ from rules.reasoner import (
 
 LINKED_KINDS = ("name", "pronoun", "definite", "first_person")
 RECENT_TURNS = 4  # the respond_to chain the recency rules walk
+# Pronouns that take up the answer a reply brought in over the topic: a place ("How many people
+# live there?") or, for "they", a group ("Which band is Tom in?" - "... The Glass Harbour." -
+# "Which label are they signed to?"); "it" and "she" keep to the topic ("Where is the review?" -
+# "In Room Beta." - "When does it start?").
+ANSWER_PRONOUNS = frozenset(("there", "they", "them", "their", "theirs"))
 ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "last": -1}
 CANDIDATES_IN_PROGRAM = 5
 PRIOR_MARGIN = 0.35
@@ -134,6 +139,8 @@ def build_program(ctx: TurnContext, rules: RuleSet, inp: TurnInput, *, whole_kg:
                 kinds = (longest,)
         for k in kinds:
             prog.fact("wants_kind", ma, Atom.plain(k))
+        if m.kind == "pronoun" and m.text.casefold() in ANSWER_PRONOUNS:
+            prog.fact("takes_answer", ma)
         for other in linked[:j]:
             prog.fact("before", Atom.of(other.node), ma)
         # Candidates far behind the best name match cannot win; the rules need not see them.

@@ -265,3 +265,9 @@ def test_a_reply_that_tells_about_a_thing_gives_no_answer_to_take_up(session):
     session.system_turn("Omar Haddad is a member of Engineering.")
     # nothing was asked: "them" keeps to Omar, of whom the user spoke
     assert mention(turn(session, "Who else works with them?"), "them").entity == OMAR
+
+
+def test_it_keeps_to_the_topic_over_the_place_the_reply_answered(session):
+    turn(session, "Where is the Budget Review?")
+    session.system_turn("The Budget Review is in Meeting Room Beta.")
+    assert mention(turn(session, "When does it start?"), "it").entity == BUDGET
