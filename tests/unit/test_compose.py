@@ -493,3 +493,22 @@ def test_a_fact_between_two_things_is_no_answer_to_when():
     year = Candidate(fact=Fact("ex:crisp", "ex:year", "1897", o_literal=True), text="Melba Crisp: year 1897",
                      score=0.9, s_label="Melba Crisp", o_label="1897", p_label="year")
     assert not relation_missing(state("When was Melba Crisp first made?"), ctx, [maker, year], MISSING_P)
+
+
+BANDS = """
+@prefix ex: <http://example.org/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+ex:plays rdfs:label "plays instrument" . ex:member rdfs:label "member of" .
+ex:drums rdfs:label "drums" . ex:north rdfs:label "North Quay" . ex:ember rdfs:label "Ember Road" .
+ex:ivo rdfs:label "Ivo Marsh" ; ex:plays ex:drums ; ex:member ex:north .
+ex:lena rdfs:label "Lena Park" ; ex:plays ex:guitar ; ex:member ex:ember .
+ex:guitar rdfs:label "guitar" .
+"""
+
+
+def test_values_linked_to_no_other_entity_the_question_names_do_not_answer_it(tmp_path):
+    s = learned_session(tmp_path / "bands.ttl", BANDS, ["Ivo Marsh plays drums in Ember Road."] * 4)
+    state = s.user_turn("Who plays drums in Ember Road?")
+    # the KG's one drummer plays in another band
+    assert state.answer_source == "not_found" and "Ember Road" in state.shown_reply
+    assert "Ivo Marsh" in s.user_turn("Who plays drums in North Quay?").shown_reply

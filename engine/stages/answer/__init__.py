@@ -34,6 +34,7 @@ from engine.stages.answer.missing import (
     not_found_answer,
     nothing_found,
     relation_missing,
+    unmet,
 )
 from engine.stages.answer.paths import missing_from, path_text
 from engine.state import (
@@ -102,6 +103,10 @@ def without_model(state: TurnState, ctx: TurnContext) -> Composed | None:
     if answer == "auto" and state.plan in KNOWLEDGE_PLANS:
         facts = facts_about_question(state)
         lacking = lacking_relation(state, ctx) if facts else ""
+        other = unmet(state, ctx) if facts and not lacking else ""
+        if other:
+            asked = " / ".join(s.label for s in state.paths[0].steps)
+            return missing_answer(state, facts, below=missing.MISSING_P, relation=asked, about=other)
         # A path: the KG has a relation that reads like the question (but the one it names in full).
         if lacking or (not state.paths and relation_missing(state, ctx, facts, missing.MISSING_P)):
             return missing_answer(state, facts, below=missing.MISSING_P, relation=lacking)

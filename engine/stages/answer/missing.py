@@ -178,6 +178,35 @@ def lacking_relation(state: TurnState, ctx: TurnContext) -> str:
     return max(named, key=lambda n: n[0])[1]
 
 
+UNMET_ASKS = 20  # path values asked about their link to another entity the question names
+
+
+def unmet(state: TurnState, ctx: TurnContext) -> str:
+    """The name of an entity a one-clause question names beside where its paths start, to which no
+    value of the paths is linked either way ("Who plays drums in Kestrel Lane?", where the KG's
+    drummers play in other bands): the values do not answer it. "" when they are linked, when the
+    question names no other entity by its name, or when the values are not things (a literal, a
+    date)."""
+    if not state.paths or len({p.part for p in state.paths}) > 1:
+        return ""
+    on_paths = {p.start for p in state.paths} | {n for p in state.paths for chain in p.chains for f in chain
+                                                for n in (f.s, f.o)}
+    # a name said as one ("Kestrel Lane"); a common noun that meets a label ("the lead singer of",
+    # "the city where") describes what is asked
+    others = {m.entity: m.label or m.text for m in state.mentions
+              if m.kind == "name" and m.entity and m.entity not in on_paths and m.text != m.text.lower()}
+    ends = list(dict.fromkeys(chain[-1].o if p.steps[-1].forward else chain[-1].s
+                              for p in state.paths for chain in p.chains
+                              if chain and not (p.steps[-1].forward and chain[-1].o_literal)))[:UNMET_ASKS]
+    if not others or not ends:
+        return ""
+    for other, name in others.items():
+        linked = " UNION ".join(f"{{ <{v}> ?p <{other}> }} UNION {{ <{other}> ?p <{v}> }}" for v in ends)
+        if ctx.background.query(f"ASK {{ {linked} }}") is False:
+            return name
+    return ""
+
+
 def missing_text(what: str, about: list[str], closest: str, relations: Sequence[str] = ()) -> str:
     """`relations`: what the KG does have about the entities, by relation."""
     subject = " and ".join(about)
@@ -252,15 +281,19 @@ def not_found_answer(state: TurnState, ctx: TurnContext, why: str = "") -> Compo
 
 
 def missing_answer(state: TurnState, facts: list[Candidate], *, below: float, relation: str = "",
-                   why: str = "") -> Composed:
+                   why: str = "", about: str = "") -> Composed:
     """"No fact on X about E", with the closest facts. `relation`: the KG's relation the question
     names and its entity lacks; else the question's own words for what no fact scoring `below` or
-    more answers. `why`: what came first (the model's reply not shown)."""
+    more answers. `about`: the entity the question names to which no value of `relation` is
+    linked (`unmet`). `why`: what came first (the model's reply not shown)."""
     from engine.nlp.mentions import tokenize
 
     touched = {c.fact.s for c in facts} | {c.fact.o for c in facts}
     names = {m.label or m.text for m in state.mentions if m.entity in touched and m.kind == "name"}
-    if relation:
+    if about:
+        names = {about}
+        what, reason = relation, f"no value of “{relation}” the knowledge graph has is linked to {about}"
+    elif relation:
         what, reason = relation, f"the question asks for “{relation}”, which the knowledge graph has, but not for it"
     else:
         words = asked_words(state)
