@@ -168,7 +168,8 @@ def qualifiers(question: str) -> frozenset[str]:
     def content(w: str) -> bool:
         return len(w) > 2 and not (w in _STOP or w in WEAK or w in _FILLER or w in _ASKING or w in _OPENERS)
 
-    said, other = set(), set()
+    said: set[str] = set()
+    other: set[str] = set()
     for i, w in enumerate(words):
         if not content(w):
             continue

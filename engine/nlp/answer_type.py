@@ -11,6 +11,8 @@ being asked about.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from collections.abc import Set as AbstractSet
 
 from engine.state import Candidate
 from kgstore.vocab import XSD
@@ -230,19 +232,26 @@ def says_when(value: str, seasons: bool = True) -> bool:
                 or (seasons and _SEASON.search(value)))
 
 
-_NOT_NOUN = r"(?!(?:is|are|was|were|does|did|do|has|have|had|can|could|will|would|should|year|date|time|day|month|kind|sort|type)\b)"
+_NOT_NOUN = (r"(?!(?:is|are|was|were|does|did|do|has|have|had|can|could|will|would|should|of|year|date|time|day|"
+             r"month|kind|sort|type)\b)")
 # A thing asked for by its name: "What is X's yearly salary?", "the budget of X", "Which river ...",
 # "How much fibre ...", not a property asked with an adjective ("How old is X?") or a verb ("Who
 # founded X?").
 _ASKS_NOUN = re.compile(r"\b(?:what|who|which)\s+(?:is|was|are|were)\s+xentity\s+(?![a-z]+ed\b|(?:known|born|made|for|in|at|on)\b)[a-z]+"
                         r"|\bthe\s+(?:[a-z]+\s+){0,3}?[a-z]+\s+of\s+xentity\b"
-                        r"|\b(?:which|what)\s+" + _NOT_NOUN + r"[a-z]+\s+"  # a verb takes a preposition or an object:
-                        r"(?!(?:into|to|in|on|at|for|from|with|by|of|about|up|out|the|a|an|xentity)\b)"  # "What goes into X?"
+                        r"|\b(?:which|what)\s+" + _NOT_NOUN + r"(?P<kind>[a-z]+)\s+"  # a verb takes a preposition
+                        r"(?!(?:into|to|in|on|at|for|from|with|by|of|about|up|out|the|a|an|xentity)\b)"  # or an object
                         r"|\bhow\s+(?:much|many)\s+" + _NOT_NOUN + r"[a-z]+")
 
 
-def asks_for_a_noun(text: str, names: list[str]) -> bool:
+def asks_for_a_noun(text: str, names: list[str], kinds: Callable[[], AbstractSet[str]] = frozenset) -> bool:
     """Does the question ask for a thing by a noun ("What is X's yearly salary?", "Which river
-    flows through X?", "How much fibre is in X?"), rather than by an adjective or a verb?"""
-    return _ASKS_NOUN.search(mask(text, names, "xentity").casefold()) is not None
+    flows through X?", "How much fibre is in X?"), rather than by an adjective or a verb ("What
+    goes into X?")? "Which person ..." and "which" before another of `kinds()` (the KG's classes)
+    ask for a thing of that kind, not for a property by its name."""
+    for m in _ASKS_NOUN.finditer(mask(text, names, "xentity").casefold()):
+        kind = m.group("kind")
+        if not kind or not ({kind, kind[:-1] if kind.endswith("s") else kind} & (PERSON_WORDS | kinds())):
+            return True
+    return False
 

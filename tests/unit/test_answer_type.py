@@ -217,3 +217,12 @@ def test_a_question_that_asks_for_a_thing_by_its_name(question, noun):
 
     names = ["Berlin", "nachos", "Prague", "Warsaw", "Anselm", "Acme", "Pad Thai"]
     assert asks_for_a_noun(question, names) is noun
+
+
+def test_which_before_a_kind_of_thing_asks_for_a_thing_of_that_kind():
+    from engine.nlp.answer_type import asks_for_a_noun
+
+    assert not asks_for_a_noun("Which person is commemorated by Mount Velding?", ["Mount Velding"])
+    assert not asks_for_a_noun("Which rivers flow through Prague?", ["Prague"], lambda: {"river"})
+    assert asks_for_a_noun("Which rivers flow through Prague?", ["Prague"])
+    assert not asks_for_a_noun("how much of my evening will the film take up", ["the film"])

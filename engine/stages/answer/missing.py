@@ -115,9 +115,12 @@ def relation_missing(state: TurnState, ctx: TurnContext, facts: list[Candidate],
     answering it, nor one whose relation it names in so many words, nor a record it asks for in
     other words ("In what tongue is it?": its language): "What is Berlin's average annual
     rainfall?"."""
+    from engine.nlp.mentions import label_index
+
     if ctx.config.scorer != "learned" or not facts or not focused(state, kinds=("name",)):
         return False
-    if asks_for_a_noun(state.text, [m.text for m in state.mentions if m.kind == "name" and m.entity]):
+    if asks_for_a_noun(state.text, [m.text for m in state.mentions if m.kind == "name" and m.entity],
+                       lambda: frozenset(label_index(ctx).classes)):
         below = max(below, NOUN_MISSING_P)
     asked, records = asked_words(state), asked_records(state.text)
     when = TIME in asked_types(state.text)
