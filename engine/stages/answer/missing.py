@@ -181,7 +181,7 @@ def lacking_relation(state: TurnState, ctx: TurnContext) -> str:
     return max(named, key=lambda n: n[0])[1]
 
 
-UNMET_ASKS = 20  # path values asked about their link to another entity the question names
+UNMET_ASKS = 20  # path values asked about their link to another entity the question names; past it, none is
 
 
 def unmet(state: TurnState, ctx: TurnContext) -> str:
@@ -200,9 +200,9 @@ def unmet(state: TurnState, ctx: TurnContext) -> str:
               if m.kind == "name" and m.entity and m.entity not in on_paths and m.text != m.text.lower()}
     ends = list(dict.fromkeys(chain[-1].o if p.steps[-1].forward else chain[-1].s
                               for p in state.paths for chain in p.chains
-                              if chain and not (p.steps[-1].forward and chain[-1].o_literal)))[:UNMET_ASKS]
-    if not others or not ends:
-        return ""
+                              if chain and not (p.steps[-1].forward and chain[-1].o_literal)))
+    if not others or not ends or len(ends) > UNMET_ASKS or any(p.total > len(p.chains) for p in state.paths):
+        return ""  # more values than are asked about (or than were kept): no verdict
     for other, name in others.items():
         linked = " UNION ".join(f"{{ <{v}> ?p <{other}> }} UNION {{ <{other}> ?p <{v}> }}" for v in ends)
         if ctx.background.query(f"ASK {{ {linked} }}") is False:
