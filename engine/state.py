@@ -275,6 +275,7 @@ class TurnState:
     meeting: dict[str, Any] | None = None
     retrieved: list[Candidate] = field(default_factory=list)
     subgraph_nodes: list[str] = field(default_factory=list)
+    retrieved_note: str = ""  # what the subgraph's size cap left out
     bridging_nodes: list[str] = field(default_factory=list)
     prompt: list[dict[str, str]] = field(default_factory=list)
     response: str = ""
