@@ -41,6 +41,12 @@ class Meeting:
                 "invitees": [label(p) for p in self.invitees],
                 "organizer": label(self.organizer) if self.organizer else ""}
 
+    def when(self) -> timeexpr.TimeValue | None:
+        """Its day and hours, once both its day and its start are known (an hour without an end)."""
+        if not (self.day and self.start):
+            return None
+        return timeexpr.TimeValue.from_iso(f"{self.day}T{self.start[:5]}" + (f"/{self.end[:5]}" if self.end else ""))
+
 
 def _pred(name: str) -> str:
     return vocab.office_predicate(name)

@@ -84,10 +84,8 @@ def recent_links(ctx: TurnContext, session_id: str, turn: int) -> list[RecentLin
               FILTER(?idx >= {turn - LINK_WINDOW} && ?idx < {turn}) }}""")
     out = []
     for row in rows or []:
-        fact = Fact(row["m"], vocab.KGC_REFERS_TO, row["e"])
-        p = ctx.store.probability(fact, graph)
-        out.append(RecentLink(int(row["idx"]), row["m"], row["e"], 1.0 if p is None else p, row["kind"],
-                              int(row["start"])))
+        p = ctx.store.probability(Fact(row["m"], vocab.KGC_REFERS_TO, row["e"]), graph)
+        out.append(RecentLink(int(row["idx"]), row["m"], row["e"], 1.0 if p is None else p, row["kind"], int(row["start"])))
     return out
 
 
@@ -120,6 +118,7 @@ class TurnInput:
     mentions: list[Mention]
     now: datetime
     speaker_entity: str | None = None
+    arranging: TimeValue | None = None  # the time of the meeting being arranged, when it has one
     derive: bool = True
     entities: set[str] = field(default_factory=set)
     notes: list[str] = field(default_factory=list)  # what deriving left out, for the user
@@ -315,7 +314,7 @@ def _all_background(ctx: TurnContext) -> list[Fact]:
 
 def _time_facts(prog: Program, inp: TurnInput, this_turn: Atom, *, slots: bool, now: bool = True) -> None:
     """today/tomorrow and the days the turn names; with `slots`, the times the rules ask about
-    (a clock time, a part of the day, a day; with `now`, "now" when the turn names no time)."""
+    (a clock time, a part of the day, a day; with `now`, when the turn names none, the arranged meeting's, else now)."""
     today = inp.now.date()
     prog.fact("today", today.toordinal())
     prog.fact("tomorrow", (today + timedelta(days=1)).toordinal())
@@ -338,8 +337,8 @@ def _time_facts(prog: Program, inp: TurnInput, this_turn: Atom, *, slots: bool, 
         if tv.day not in (today, today + timedelta(days=1)):
             prog.fact("asked_day", tv.day.toordinal(), Atom.of(day_phrase(tv.day, today)))
     if now and not times:
-        minute = inp.now.hour * 60 + inp.now.minute
-        prog.fact("slot", today.toordinal(), minute, minute + 1, Atom.of(f"now ({hhmm(minute)})"))
+        at = inp.arranging or TimeValue(today, (m := inp.now.hour * 60 + inp.now.minute), m + 1, "now")
+        prog.fact("slot", at.day.toordinal(), at.start, at.end, Atom.of(at.text(inp.now)))
 
 
 TYPE_PREDICATES = (vocab.RDF_TYPE, vocab.WDT + "P31")
@@ -587,8 +586,9 @@ def run(state: TurnState, ctx: TurnContext) -> None:
 
 def reason_state(state: TurnState, ctx: TurnContext, stats: list | None = None) -> None:
     """The stage's work; `stats` collects each program's Stats (for `kgchat bench reason`)."""
+    before = meeting.current(ctx.store, state.session_id)
     inp = TurnInput(state.session_id, state.turn, state.turn_iri or vocab.turn_node(state.session_id, state.turn),
-                    state.mentions, state.now, state.speaker_entity)
+                    state.mentions, state.now, state.speaker_entity, before.when() if before else None)
     out = reason_turn(ctx, inp, ctx.config.reason_timeout_ms / 1000.0, stats)
     dialogue_links(ctx, state, out.links)
     apply_links(ctx, state.session_id, state.mentions, out.links,
