@@ -136,10 +136,6 @@ ASKS_ABOUT_OTHERS = re.compile(r"\b(?:who|which|is there|are there|list of|how m
 DURATION = re.compile(r"\bfor\s+(?:(?P<min>\d+)\s*min\w*|(?P<hours>\d+|an|one|two)\s*hours?|half an hour)\b", re.I)
 
 
-def _previous_system(state) -> str:
-    return state.history[-1][1] if state.history and state.history[-1][0] == "system" else ""
-
-
 def _overlaps(a, b) -> bool:
     return a.start < b.end and b.start < a.end
 
@@ -152,7 +148,7 @@ def _spans(state, meeting_open: bool) -> dict:
     match = arrange.starts(text)
     if match:
         out["start"] = arrange.start_mention(text, match)
-    asked = arrange.asks_name(_previous_system(state))
+    asked = arrange.asks_name(state.previous_system)
     if meeting_open or match or asked:
         named = arrange.named(text)
         if named:
@@ -282,6 +278,17 @@ def _fill_times(meeting: Meeting, mentions, text: str) -> None:
                 meeting.end = timeexpr.hhmm(end) + ":00"
 
 
+_SENTENCE = re.compile(r"(?:[^.!?]|[.!?](?!\s|$))+[.!?]*")
+
+
+def _confirming(text: str, mentions: list[Mention]) -> list[Mention]:
+    """The mentions of the sentences of a system turn that confirm something for the meeting:
+    beside "I'll make sure the meeting is on your calendar.", "You're attending a meeting
+    organized by Matthew Hicks on April 10." speaks of another meeting, and its day is not this one's."""
+    spans = [(s.start(), s.end()) for s in _SENTENCE.finditer(text) if arrange.confirms(s.group())]
+    return [m for m in mentions if any(a <= m.start < b for a, b in spans)]
+
+
 def _same_name(a: str, b: str) -> bool:
     return re.sub(r"\W+", " ", a.lower()).strip() == re.sub(r"\W+", " ", b.lower()).strip()
 
@@ -319,7 +326,7 @@ def system_turn(ctx, session_id: str, turn: int, text: str, mentions, kind_of, s
             m.entity = meeting.iri
     if not (confirmed or started):
         return
-    _fill_times(meeting, mentions, text)
+    _fill_times(meeting, _confirming(text, mentions) if confirmed else mentions, text)
     for m in mentions:
         if not m.entity or m.entity == meeting.iri:
             continue
