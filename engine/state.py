@@ -293,6 +293,11 @@ class TurnState:
     timings_ms: dict[str, float] = field(default_factory=dict)
 
     @property
+    def previous_system(self) -> str:
+        """The system turn this user turn answers ("" when the user spoke first or twice in a row)."""
+        return self.history[-1][1] if self.history and self.history[-1][0] == "system" else ""
+
+    @property
     def linked_entities(self) -> list[str]:
         seen: dict[str, None] = {}
         for m in self.mentions:
