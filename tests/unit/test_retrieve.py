@@ -193,6 +193,19 @@ def test_the_answers_of_a_type_request_are_kept_together():
     assert sel.note == ""
 
 
+def test_a_sure_model_tells_the_answers_of_a_type_request_from_the_rest():
+    # Two meeting rooms score high, three offices low: the model's scores decide, the request
+    # gives no shared prize that would pull the offices in.
+    from engine.stages.retrieve import request_answers
+
+    state = _rooms_turn()
+    assert len(request_answers(state, PRIZES["threshold"])) == 5
+    for c in state.candidates:
+        if c.derived:
+            c.score = 0.95 if c.fact.s in ("urn:room0", "urn:room1") else 0.05
+    assert request_answers(state, PRIZES["threshold"]) == []
+
+
 def test_a_subgraph_cut_by_its_cap_says_so():
     from engine.stages.retrieve import select
 

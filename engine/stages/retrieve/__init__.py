@@ -22,8 +22,9 @@ Entities the turn names that no fact joins are each kept.
 The facts on the relation paths the question asks for (the route stage) get the turn's top
 prize and lead the selection (`with_paths`): the chain from the named entity to the answer.
 A type request ("which rooms are available?") is answered by what the rules derive about each
-entity of the asked type: those facts, of the relation of the best-scored one, get the turn's top
-prize too, so that every answer is kept or the cap says it cut them (`request_answers`).
+entity of the asked type: on a turn where the relevance model finds every fact unlikely, those
+facts, of the relation of the best-scored one, get the turn's top prize too, so that every answer
+is kept or the cap says it cut them (`request_answers`).
 When the cap cuts the tree, the selection says how many facts it left out (`Selection.note`).
 """
 
@@ -269,13 +270,15 @@ def with_paths(sel: Selection, on_paths: list[Candidate], cap: int) -> Selection
     return Selection(edges + [c for c in sel.facts if is_node_fact(c.fact)], nodes, sel.bridging, note)
 
 
-def request_answers(state: TurnState) -> list[Candidate]:
+def request_answers(state: TurnState, threshold: float) -> list[Candidate]:
     """What the rules derived about the entities of the types the turn asks for ("which rooms
     are available?": each room's availability), of the relation of the best-scored one: the
-    answers of the request, which the relevance model scores one by one and often far apart
-    (one room's fact ahead, the others behind facts of no use)."""
+    answers of the request, on a turn where every fact scores under `threshold`. There the
+    relevance model scores them one by one and far apart (one room's fact ahead, the others behind
+    facts of no use); where it is sure, its scores tell the answers from the rest (the meeting
+    rooms from somebody's office) better than the request does."""
     asked = {str(m.value) for m in state.mentions if m.kind == "type" and m.value}
-    if not asked:
+    if not asked or max((c.score for c in state.candidates if not is_node_fact(c.fact)), default=1.0) >= threshold:
         return []
     members = {c.fact.s for c in state.candidates if c.fact.p in TYPE_PREDICATES and c.fact.o in asked}
     answers = [c for c in state.candidates if c.derived and c.fact.s in members and not is_node_fact(c.fact)]
@@ -299,7 +302,8 @@ def select(state: TurnState, retriever: str, k: int, cap: int, prizes: dict | No
     on_paths = path_facts(state)
     if retriever == "topk":
         return with_paths(select_topk(state.candidates, k), on_paths, max(k, len(on_paths)))
-    top = {c.fact.key for c in on_paths} | {c.fact.key for c in request_answers(state)}
+    answers = request_answers(state, float(prizes["threshold"])) if prizes is not None else []
+    top = {c.fact.key for c in on_paths} | {c.fact.key for c in answers}
     sel = select_pcst(state.candidates, k, cap, prizes, focused(state), asks_record(state.text), top)
     anchors = {m.entity for m in state.mentions if m.entity}
     if asks_list(state.text):
