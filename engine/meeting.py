@@ -262,6 +262,8 @@ def _fill_from_user(state, meeting: Meeting, spans: dict, about: bool, best: dic
 
 
 def _fill_times(meeting: Meeting, mentions, text: str) -> None:
+    duration = DURATION.search(text)
+    timed = False
     for m in mentions:
         tv = m.value
         if m.kind != "time" or not isinstance(tv, timeexpr.TimeValue) or tv.part == "now":
@@ -269,13 +271,19 @@ def _fill_times(meeting: Meeting, mentions, text: str) -> None:
         if tv.explicit_day or not meeting.day:
             meeting.day = tv.day.isoformat()
         if tv.start is not None and tv.part is None:
+            timed = True
+            before = meeting.when()
             meeting.start = timeexpr.hhmm(tv.start) + ":00"
-            end = tv.end
-            duration = DURATION.search(text)
-            if duration:
-                end = tv.start + _minutes(duration)
+            end = tv.start + _minutes(duration) if duration else tv.end
+            if not duration and tv.end == tv.start + timeexpr.DEFAULT_SLOT_MIN and before and before.start is not None \
+                    and before.end is not None:  # a start said again, or moved, keeps the meeting's length
+                end = tv.start + before.end - before.start
             if end is not None:
                 meeting.end = timeexpr.hhmm(end) + ":00"
+    when = meeting.when()
+    if duration and not timed and when is not None and when.start is not None:
+        # "I'll add it to your calendar for 30 minutes": the length of a meeting whose start is known
+        meeting.end = timeexpr.hhmm(when.start + _minutes(duration)) + ":00"
 
 
 _SENTENCE = re.compile(r"(?:[^.!?]|[.!?](?!\s|$))+[.!?]*")
