@@ -512,7 +512,7 @@ def _asks_free(lower: list[str], i: int, width: int, noun: str) -> bool:
     prev, after = lower[max(0, i - 2):i], lower[i + width:i + width + 1]
     if len(prev) == 2 and prev[0] in ("a", "an", "some") and prev[1] in FREE_WORDS:
         return True
-    return (noun.endswith("s") and after[:1] and after[0] in FREE_WORDS
+    return (noun.endswith("s") and bool(after) and after[0] in FREE_WORDS
             and not (prev and prev[-1] in ("these", "those", "that", "this")))
 
 
