@@ -512,8 +512,11 @@ def _asks_free(lower: list[str], i: int, width: int, noun: str) -> bool:
     prev, after = lower[max(0, i - 2):i], lower[i + width:i + width + 1]
     if len(prev) == 2 and prev[0] in ("a", "an", "some") and prev[1] in FREE_WORDS:
         return True
+    j = i - 1  # past "two", "small": "those two small rooms" are rooms spoken of
+    while j >= 0 and i - j <= MODIFIERS_BETWEEN and lower[j] in NUMBER_WORDS | REFERENCE_ADJECTIVES:
+        j -= 1
     return (noun.endswith("s") and bool(after) and after[0] in FREE_WORDS
-            and not (prev and prev[-1] in ("these", "those", "that", "this")))
+            and not (j >= 0 and lower[j] in ("these", "those", "that", "this")))
 
 
 # Words that may stand between a determiner and its noun: numbers ("those six members") and

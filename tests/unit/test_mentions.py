@@ -112,6 +112,7 @@ def test_pronouns_noun_phrases_first_person_and_types(index):
     ("Do you have a free room for us?", "room"),
     ("Is the room free?", None),  # the room spoken of
     ("Are those rooms available?", None),
+    ("Are those two small rooms free?", None),
     ("I need to arrange a meeting.", None),
 ])
 def test_asking_whether_things_are_free_asks_for_their_type(index, text, asked):
