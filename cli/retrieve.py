@@ -59,7 +59,8 @@ def main(argv: list[str], command: str = "retrieve") -> int:
                 print(f"kgchat: turn {number}: {cut}", file=sys.stderr)
             continue
         state = session.user_turn(turn["text"], answer=False, alternatives=turn.get("alternatives"))
-        for note in (state.text_note, state.candidates_note, state.paths_note, state.reasoning_note, state.error):
+        for note in (state.text_note, state.candidates_note, state.paths_note, state.retrieved_note,
+                     state.reasoning_note, state.error):
             if note:
                 print(f"kgchat: turn {state.turn}: {note}", file=sys.stderr)
         out.append(retrieval_json(state))

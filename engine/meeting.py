@@ -41,6 +41,12 @@ class Meeting:
                 "invitees": [label(p) for p in self.invitees],
                 "organizer": label(self.organizer) if self.organizer else ""}
 
+    def when(self) -> timeexpr.TimeValue | None:
+        """Its day and hours, once both its day and its start are known (an hour without an end)."""
+        if not (self.day and self.start):
+            return None
+        return timeexpr.TimeValue.from_iso(f"{self.day}T{self.start[:5]}" + (f"/{self.end[:5]}" if self.end else ""))
+
 
 def _pred(name: str) -> str:
     return vocab.office_predicate(name)
@@ -130,10 +136,6 @@ ASKS_ABOUT_OTHERS = re.compile(r"\b(?:who|which|is there|are there|list of|how m
 DURATION = re.compile(r"\bfor\s+(?:(?P<min>\d+)\s*min\w*|(?P<hours>\d+|an|one|two)\s*hours?|half an hour)\b", re.I)
 
 
-def _previous_system(state) -> str:
-    return state.history[-1][1] if state.history and state.history[-1][0] == "system" else ""
-
-
 def _overlaps(a, b) -> bool:
     return a.start < b.end and b.start < a.end
 
@@ -146,7 +148,7 @@ def _spans(state, meeting_open: bool) -> dict:
     match = arrange.starts(text)
     if match:
         out["start"] = arrange.start_mention(text, match)
-    asked = arrange.asks_name(_previous_system(state))
+    asked = arrange.asks_name(state.previous_system)
     if meeting_open or match or asked:
         named = arrange.named(text)
         if named:
@@ -260,6 +262,8 @@ def _fill_from_user(state, meeting: Meeting, spans: dict, about: bool, best: dic
 
 
 def _fill_times(meeting: Meeting, mentions, text: str) -> None:
+    duration = DURATION.search(text)
+    timed = False
     for m in mentions:
         tv = m.value
         if m.kind != "time" or not isinstance(tv, timeexpr.TimeValue) or tv.part == "now":
@@ -267,13 +271,30 @@ def _fill_times(meeting: Meeting, mentions, text: str) -> None:
         if tv.explicit_day or not meeting.day:
             meeting.day = tv.day.isoformat()
         if tv.start is not None and tv.part is None:
+            timed = True
+            before = meeting.when()
             meeting.start = timeexpr.hhmm(tv.start) + ":00"
-            end = tv.end
-            duration = DURATION.search(text)
-            if duration:
-                end = tv.start + _minutes(duration)
+            end = tv.start + _minutes(duration) if duration else tv.end
+            if not duration and tv.end == tv.start + timeexpr.DEFAULT_SLOT_MIN and before and before.start is not None \
+                    and before.end is not None:  # a start said again, or moved, keeps the meeting's length
+                end = tv.start + before.end - before.start
             if end is not None:
                 meeting.end = timeexpr.hhmm(end) + ":00"
+    when = meeting.when()
+    if duration and not timed and when is not None and when.start is not None:
+        # "I'll add it to your calendar for 30 minutes": the length of a meeting whose start is known
+        meeting.end = timeexpr.hhmm(when.start + _minutes(duration)) + ":00"
+
+
+_SENTENCE = re.compile(r"(?:[^.!?]|[.!?](?!\s|$))+[.!?]*")
+
+
+def _confirming(text: str, mentions: list[Mention]) -> list[Mention]:
+    """The mentions of the sentences of a system turn that confirm something for the meeting:
+    beside "I'll make sure the meeting is on your calendar.", "You're attending a meeting
+    organized by Matthew Hicks on April 10." speaks of another meeting, and its day is not this one's."""
+    spans = [(s.start(), s.end()) for s in _SENTENCE.finditer(text) if arrange.confirms(s.group())]
+    return [m for m in mentions if any(a <= m.start < b for a, b in spans)]
 
 
 def _same_name(a: str, b: str) -> bool:
@@ -313,7 +334,7 @@ def system_turn(ctx, session_id: str, turn: int, text: str, mentions, kind_of, s
             m.entity = meeting.iri
     if not (confirmed or started):
         return
-    _fill_times(meeting, mentions, text)
+    _fill_times(meeting, _confirming(text, mentions) if confirmed else mentions, text)
     for m in mentions:
         if not m.entity or m.entity == meeting.iri:
             continue

@@ -275,6 +275,7 @@ class TurnState:
     meeting: dict[str, Any] | None = None
     retrieved: list[Candidate] = field(default_factory=list)
     subgraph_nodes: list[str] = field(default_factory=list)
+    retrieved_note: str = ""  # what the subgraph's size cap left out
     bridging_nodes: list[str] = field(default_factory=list)
     prompt: list[dict[str, str]] = field(default_factory=list)
     response: str = ""
@@ -290,6 +291,11 @@ class TurnState:
     answer_source: AnswerSource = AnswerSource.NONE  # whose it is
     device: str = ""
     timings_ms: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def previous_system(self) -> str:
+        """The system turn this user turn answers ("" when the user spoke first or twice in a row)."""
+        return self.history[-1][1] if self.history and self.history[-1][0] == "system" else ""
 
     @property
     def linked_entities(self) -> list[str]:

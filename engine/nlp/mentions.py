@@ -473,7 +473,8 @@ def detect(text: str, index: LabelIndex) -> list[Mention]:
             kind = TYPE_NOUNS[noun]
             prev = lower[max(0, i - 2):i]
             s, e = t.start, tokens[i + width - 1].end
-            if (any(w in REQUEST_WORDS for w in prev) and noun.endswith("s")) or (prev and prev[-1] in ("which", "any")):
+            if (any(w in REQUEST_WORDS for w in prev) and noun.endswith("s")) or (prev and prev[-1] in ("which", "any")) \
+                    or _asks_free(lower, i, width, noun):
                 out.append(Mention(text=text[s:e], start=s, end=e, kind="type",
                                    value=vocab.OFFICE_CLASSES.get(kind), label=kind))
             elif (d := _determiner_before(lower, i, tokens, used)) is not None and not _named_after(tokens, i + width, used):
@@ -501,6 +502,23 @@ def detect(text: str, index: LabelIndex) -> list[Mention]:
         i += 1
     out.sort(key=lambda m: m.start)
     return out
+
+
+FREE_WORDS = frozenset({"free", "available", "empty", "vacant"})
+
+
+def _asks_free(lower: list[str], i: int, width: int, noun: str) -> bool:
+    """A noun asked for by whether it is free asks for the instances of its type: "an available
+    conference room", "a free room", and plural, "the meeting rooms available at that time"; not
+    the thing spoken of ("is the room free?", "are those rooms available?")."""
+    prev, after = lower[max(0, i - 2):i], lower[i + width:i + width + 1]
+    if len(prev) == 2 and prev[0] in ("a", "an", "some") and prev[1] in FREE_WORDS:
+        return True
+    j = i - 1  # past "two", "small": "those two small rooms" are rooms spoken of
+    while j >= 0 and i - j <= MODIFIERS_BETWEEN and lower[j] in NUMBER_WORDS | REFERENCE_ADJECTIVES:
+        j -= 1
+    return (noun.endswith("s") and bool(after) and after[0] in FREE_WORDS
+            and not (j >= 0 and lower[j] in ("these", "those", "that", "this")))
 
 
 # Words that may stand between a determiner and its noun: numbers ("those six members") and

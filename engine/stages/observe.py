@@ -178,8 +178,7 @@ def introduce_speaker(ctx: TurnContext, state: TurnState) -> None:
         # Typed in lower case ("i'm omar haddad"): only a KG person's name, heard right after
         # the introduction, can say who is speaking; so can one said when the system asked.
         named = speakers.speaker_name(state.text, state.mentions)
-        if named is None and state.history and state.history[-1][0] == "system" \
-                and speakers.ASKS_SPEAKER.search(state.history[-1][1]):
+        if named is None and speakers.ASKS_SPEAKER.search(state.previous_system):
             named = next((m for m in state.mentions if m.kind == "name"), None)
         person = named and _known_person(ctx, named.text, [named])
         if person and person != state.speaker_entity:

@@ -1,6 +1,8 @@
 """Plan stage: which knowledge this turn needs.
 
-"none" for greetings, thanks, farewells and chit-chat that name nothing (retrieval is skipped);
+"none" for greetings, thanks, farewells and chit-chat that name nothing (retrieval is skipped),
+but for a bare "yes" to a question of the system ("Shall I give you her phone number?"): it takes
+up what the question offered, and its subject is the question's;
 "dialogue" for questions about the conversation itself ("what did I ask?", "who am I?");
 "background" when the turn names entities or types and points back at nothing; "both" otherwise
 (pronouns, first person, follow-ups that lean on earlier turns).
@@ -28,11 +30,16 @@ _ABOUT_DIALOGUE = re.compile(
     re.IGNORECASE)
 
 
-def choose_plan(text: str, mention_kinds: list[str]) -> Plan:
+_ACCEPTS = re.compile(r"^\W*(?:yes|yeah|yep|sure|ok(?:ay)?|alright|all\s+right|please\s+do|go\s+ahead)\b",
+                      re.IGNORECASE)
+
+
+def choose_plan(text: str, mention_kinds: list[str], asked: str = "") -> Plan:
+    """`asked`: the system turn the user answers."""
     named = any(k in ("name", "type") for k in mention_kinds)
     pointing = any(k in ("pronoun", "definite", "first_person") for k in mention_kinds)
     if not named and _CHITCHAT.match(text.strip() or "hi"):
-        return Plan.NONE
+        return Plan.BOTH if asked.rstrip().endswith("?") and _ACCEPTS.match(text) else Plan.NONE
     if _ABOUT_DIALOGUE.search(text):
         return Plan.DIALOGUE
     if named and not pointing:
@@ -47,4 +54,4 @@ def _report(state: TurnState) -> str:
 @stage("plan", report=_report)
 def run(state: TurnState, ctx: TurnContext) -> None:
     kinds = [m.kind for m in state.mentions if m.entity or m.value is not None]
-    state.plan = choose_plan(state.text, kinds)
+    state.plan = choose_plan(state.text, kinds, state.previous_system)

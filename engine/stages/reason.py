@@ -79,6 +79,7 @@ class TurnInput:
     mentions: list[Mention]
     now: datetime
     speaker_entity: str | None = None
+    arranging: TimeValue | None = None  # the time of the meeting being arranged, when it has one
     derive: bool = True
     entities: set[str] = field(default_factory=set)
     notes: list[str] = field(default_factory=list)  # what deriving left out, for the user
@@ -279,7 +280,7 @@ def _all_background(ctx: TurnContext) -> list[Fact]:
 
 def _time_facts(prog: Program, inp: TurnInput, this_turn: Atom, *, slots: bool, now: bool = True) -> None:
     """today/tomorrow and the days the turn names; with `slots`, the times the rules ask about
-    (a clock time, a part of the day, a day; with `now`, "now" when the turn names no time)."""
+    (a clock time, a part of the day, a day; with `now`, when the turn names none, the arranged meeting's, else now)."""
     today = inp.now.date()
     prog.fact("today", today.toordinal())
     prog.fact("tomorrow", (today + timedelta(days=1)).toordinal())
@@ -302,8 +303,8 @@ def _time_facts(prog: Program, inp: TurnInput, this_turn: Atom, *, slots: bool, 
         if tv.day not in (today, today + timedelta(days=1)):
             prog.fact("asked_day", tv.day.toordinal(), Atom.of(day_phrase(tv.day, today)))
     if now and not times:
-        minute = inp.now.hour * 60 + inp.now.minute
-        prog.fact("slot", today.toordinal(), minute, minute + 1, Atom.of(f"now ({hhmm(minute)})"))
+        at = inp.arranging or TimeValue(today, (m := inp.now.hour * 60 + inp.now.minute), m + 1, "now")
+        prog.fact("slot", at.day.toordinal(), at.start, at.end, Atom.of(at.text(inp.now)))
 
 
 TYPE_PREDICATES = (vocab.RDF_TYPE, vocab.WDT + "P31")
@@ -554,8 +555,10 @@ def reason_state(state: TurnState, ctx: TurnContext, stats: list | None = None) 
     # the user's turn that the last reply answered
     last = state.history[-2:]
     asked = [last[0][1]] if len(last) == 2 and last[0][0] == "user" != last[1][0] else []
+    before = meeting.current(ctx.store, state.session_id)
     inp = TurnInput(state.session_id, state.turn, state.turn_iri or vocab.turn_node(state.session_id, state.turn),
-                    state.mentions, state.now, state.speaker_entity, after_question=bool(asked) and asks(asked[0]))
+                    state.mentions, state.now, state.speaker_entity, before.when() if before else None,
+                    after_question=bool(asked) and asks(asked[0]))
     out = reason_turn(ctx, inp, ctx.config.reason_timeout_ms / 1000.0, stats)
     dialogue_links(ctx, state, out.links)
     apply_links(ctx, state.session_id, state.mentions, out.links,

@@ -102,6 +102,30 @@ def test_the_system_asking_what_to_call_the_event_starts_one_and_the_reply_is_it
     assert later.meeting["start"] == "09:00" and later.meeting["invitees"] == ["Tomas Reyes"]
 
 
+def test_a_day_the_reply_gives_another_meeting_is_not_the_arranged_ones(kg):
+    session = open_session(kg)
+    turn(session, "Can you set up a meeting at ten o'clock?")
+    session.system_turn("Sure. What would you like your meeting to be called?")
+    turn(session, "Call it optics sync.")
+    session.system_turn("OK! I'll make sure the meeting is on your calendar. "
+                        "You're attending a lens review organized by Ines Karlsen on March 30.")
+    state = turn(session, "Which rooms are free?")
+    assert state.meeting["day"] == "2022-03-28" and state.meeting["start"] == "10:00"
+
+
+def test_a_length_the_reply_gives_a_meeting_whose_start_is_known_sets_its_end(kg):
+    session = open_session(kg)
+    turn(session, "Can you set up a meeting at ten o'clock?")
+    session.system_turn("Sure. What would you like your meeting to be called?")
+    turn(session, "Call it optics sync.")
+    session.system_turn("Great, I'll add it to your calendar for 30 minutes.")
+    state = turn(session, "Which rooms are free?")
+    assert (state.meeting["start"], state.meeting["end"]) == ("10:00", "10:30")
+    session.system_turn("Alright, I'll move your meeting to 11 o'clock.")  # a new start keeps the length
+    state = turn(session, "Which rooms are free?")
+    assert (state.meeting["start"], state.meeting["end"]) == ("11:00", "11:30")
+
+
 def test_that_meeting_is_the_kg_event_spoken_of_since_and_not_call_it_anything(kg):
     session = open_session(kg)
     turn(session, "Can you arrange a meeting for me tomorrow?")

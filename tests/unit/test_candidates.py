@@ -2,6 +2,8 @@
 
 from datetime import datetime
 
+import pytest
+
 from engine.config import Config
 from engine.context import TurnContext
 from engine.nlp.sentences import is_node_fact
@@ -97,6 +99,17 @@ def test_planner_kinds():
     assert plan.choose_plan("Where is her office?", ["pronoun"]) == "both"
     assert plan.choose_plan("What did I just ask you?", ["first_person"]) == "dialogue"
     assert plan.choose_plan("Hi, where is Omar?", ["name"]) == "background"
+
+
+@pytest.mark.parametrize("text, asked, expected", [
+    ("Yes.", "Ok, Rachael Hebert. You wished to have her phone number, is that correct?", "both"),
+    ("yes please", "Would you like me to cancel the budget review?", "both"),
+    ("Yes.", "Here is her phone number.", "none"),  # nothing was offered
+    ("Thanks!", "Anything else I can do for you?", "none"),
+    ("No.", "Would you like me to cancel the budget review?", "none"),
+])
+def test_a_bare_yes_takes_up_what_the_system_asked(text, asked, expected):
+    assert plan.choose_plan(text, [], asked) == expected
 
 
 def test_empty_kg_and_no_mentions_give_no_candidates(tmp_path):

@@ -106,6 +106,20 @@ def test_pronouns_noun_phrases_first_person_and_types(index):
     assert not [m for m in detect("Is it possible to book?", index) if m.kind == "pronoun"]
 
 
+@pytest.mark.parametrize("text, asked", [
+    ("Can you give me a list of the meeting rooms available at that time?", "meeting rooms"),
+    ("At 10 o'clock, in an available conference room.", "conference room"),
+    ("Do you have a free room for us?", "room"),
+    ("Is the room free?", None),  # the room spoken of
+    ("Are those rooms available?", None),
+    ("Are those two small rooms free?", None),
+    ("I need to arrange a meeting.", None),
+])
+def test_asking_whether_things_are_free_asks_for_their_type(index, text, asked):
+    types = [m.text for m in detect(text, index) if m.kind == "type"]
+    assert types == ([asked] if asked else [])
+
+
 def test_type_requests_use_class_labels_of_the_kg():
     idx = LabelIndex([LabelEntry("Inception", "wd:Q25188")], classes={"film": "wd:Q11424"})
     found = [(m.text, m.kind, m.value) for m in detect("Which film won?", idx)]

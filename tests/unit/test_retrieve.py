@@ -164,6 +164,56 @@ def test_a_count_brings_nothing_it_does_not_count(count, noun, count_score):
     assert not any(c.fact.p.endswith("member_of") for c in sel.facts)
 
 
+def _rooms_turn(text: str = "Which rooms are free?"):
+    """A type request over five rooms: the rules say each one is available now, and the
+    relevance model scores those facts one by one, far apart, under the events held in them."""
+    from datetime import datetime
+
+    from engine.state import Mention, TurnState
+
+    state = TurnState("s", 1, text, datetime(2026, 1, 1))
+    state.mentions = [Mention("rooms", 6, 11, "type", value="urn:Room")]
+    rooms = [f"urn:room{i}" for i in range(5)]
+    state.candidates = [_c(r, "type", "urn:Room", 0.2) for r in rooms]
+    state.candidates += [_c(f"urn:ev{i}", "location", rooms[i], 0.3 - i / 100) for i in range(5)]
+    state.candidates += [_c(f"urn:ev{i}", "organizer", f"urn:p{i}", 0.25 - i / 100) for i in range(5)]
+    for i, r in enumerate(rooms):
+        fact = Fact(r, "urn:derived:room_available", "now (13:45)", o_literal=True)
+        state.candidates.append(Candidate(fact=fact, text=f"Room {i} is available now (13:45)", derived=True,
+                                          p_label="room available", score=0.2 - i * 0.04))
+    return state
+
+
+def test_the_answers_of_a_type_request_are_kept_together():
+    # "Which rooms are free?": every room's availability, not the best-scored one or two.
+    from engine.stages.retrieve import select
+
+    sel = select(_rooms_turn(), "pcst", 5, 25, PRIZES)
+    assert {c.fact.s for c in sel.facts if c.derived} == {f"urn:room{i}" for i in range(5)}
+    assert sel.note == ""
+
+
+def test_a_sure_model_tells_the_answers_of_a_type_request_from_the_rest():
+    # Two meeting rooms score high, three offices low: the model's scores decide, the request
+    # gives no shared prize that would pull the offices in.
+    from engine.stages.retrieve import request_answers
+
+    state = _rooms_turn()
+    assert len(request_answers(state, PRIZES["threshold"])) == 5
+    for c in state.candidates:
+        if c.derived:
+            c.score = 0.95 if c.fact.s in ("urn:room0", "urn:room1") else 0.05
+    assert request_answers(state, PRIZES["threshold"]) == []
+
+
+def test_a_subgraph_cut_by_its_cap_says_so():
+    from engine.stages.retrieve import select
+
+    sel = select(_rooms_turn(), "pcst", 5, 3, PRIZES)
+    assert len([c for c in sel.facts if c.fact.p != RDF_TYPE]) == 3
+    assert "kept 3 of its" in sel.note
+
+
 def test_entities_no_fact_joins_are_each_kept():
     # "Book Delta" from a speaker the KG does not know: two named nodes and no edge between them.
     cands = [_c("urn:speaker", "type", "urn:Person", 0.98), _c("urn:delta", "type", "urn:Room", 0.9)]

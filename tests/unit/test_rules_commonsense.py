@@ -51,6 +51,15 @@ def test_rooms_available_now(session):
     assert derived(state, "room_taken") == [(ALPHA, "now (10:30)", SYNC)]
 
 
+def test_rooms_free_at_the_time_of_the_meeting_being_arranged():
+    # Once the meeting has a time, "which rooms are free?" asks about that time, not now.
+    session = open_session(reason_timeout_ms=20000)
+    turn(session, "Please book a meeting for tomorrow at 10:00 for an hour.")
+    state = turn(session, "Which rooms are free?")
+    assert derived(state, "room_available") == [(BETA, "tomorrow at 10:00")]
+    assert derived(state, "room_taken") == [(ALPHA, "tomorrow at 10:00", DESIGN)]
+
+
 def test_person_available_or_busy_at_a_time(session):
     state = turn(session, "Is Omar Haddad free at 2 pm?")
     assert derived(state, "person_busy_at") == [(OMAR, "today at 14:00", BUDGET)]

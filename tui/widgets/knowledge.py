@@ -201,8 +201,7 @@ class KnowledgePane(Vertical):
             label = view.labels.get(iri, iri)
             tree.root.add_leaf(Text.assemble(("◇ ", "dim"), label, (" bridging", "dim italic")), data=(iri, label))
         lines = path_lines(s, view.labels)
-        if s.candidates_note:
-            lines.append(Text("⚠ " + s.candidates_note, style="yellow"))
+        lines += [Text("⚠ " + note, style="yellow") for note in (s.candidates_note, s.retrieved_note) if note]
         self.query_one("#node-facts", Static).update(Text("\n").join(lines) if lines else "")
         self._fill_facts(s)
 

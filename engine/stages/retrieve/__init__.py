@@ -21,6 +21,11 @@ words ("What does she do for a living?") gets that record of its entities (`with
 Entities the turn names that no fact joins are each kept.
 The facts on the relation paths the question asks for (the route stage) get the turn's top
 prize and lead the selection (`with_paths`): the chain from the named entity to the answer.
+A type request ("which rooms are available?") is answered by what the rules derive about each
+entity of the asked type: on a turn where the relevance model finds every fact unlikely, those
+facts, of the relation of the best-scored one, get the turn's top prize too, so that every answer
+is kept or the cap says it cut them (`request_answers`).
+When the cap cuts the tree, the selection says how many facts it left out (`Selection.note`).
 """
 
 from __future__ import annotations
@@ -38,7 +43,7 @@ from engine.nlp.answer_type import (
     is_record,
     recorded,
 )
-from engine.nlp.sentences import is_node_fact, predicate_key
+from engine.nlp.sentences import TYPE_PREDICATES, is_node_fact, predicate_key
 from engine.relations import content_stems, stem
 from engine.stages.retrieve import pcst
 from engine.stages.retrieve.topk import top_k
@@ -52,6 +57,8 @@ class Selection:
     facts: list[Candidate] = field(default_factory=list)  # edges, then node facts, best first
     nodes: list[str] = field(default_factory=list)  # IRIs and literal values
     bridging: list[str] = field(default_factory=list)
+    note: str = ""  # what the size cap left out
+
 
 
 # A node of the PCST graph: an IRI, or a literal value kept apart from any IRI spelled the same.
@@ -120,6 +127,7 @@ def select_pcst(candidates: list[Candidate], k: int, cap: int, prizes: dict | No
     node_prizes: dict[Node, float] = {i: p for i, p in zip(node_ids, node_p, strict=False) if p > 0}
     graph = [(_node(c.fact.s, False), _node(c.fact.o, c.fact.o_literal), p) for c, p in zip(edges, edge_p, strict=False)]
     sub = pcst.solve(node_prizes, graph)
+    found = len(sub.edges)
     sub = pcst.cap_subgraph(sub, graph, cap, node_prizes)
     chosen = sorted((edges[i] for i in sub.edges), key=lambda c: -c.score)
     degree: dict[Node, int] = {}
@@ -131,7 +139,11 @@ def select_pcst(candidates: list[Candidate], k: int, cap: int, prizes: dict | No
     kept_nodes = [_name(n) for n in sub.nodes]
     facts_of_nodes = sorted((node_facts[n] for n in sub.nodes if isinstance(n, str) and n in node_facts),
                             key=lambda c: -c.score)
-    return Selection(chosen + facts_of_nodes, kept_nodes, bridging)
+    return Selection(chosen + facts_of_nodes, kept_nodes, bridging, _cut_note(cap, found))
+
+
+def _cut_note(cap: int, found: int) -> str:
+    return f"the retrieved subgraph kept {cap} of its {found} facts (--subgraph-cap)" if found > cap else ""
 
 
 def _past_the_gate(edges: list[Candidate]) -> list[bool]:
@@ -221,13 +233,15 @@ def with_records(sel: Selection, candidates: list[Candidate], anchors: set[str],
 def _joined(sel: Selection, more: list[Candidate], cap: int, ahead: bool) -> Selection:
     """`sel` with as many of the edges `more` as the cap allows, and their ends; the joined edges
     go ahead of its own (`ahead`) or among them by score."""
-    more = more[:max(0, cap - len(sel.facts))]
+    room = max(0, cap - len(sel.facts))
+    note = sel.note or _cut_note(cap, len(sel.facts) + len(more))
+    more = more[:room]
     if not more:
-        return sel
+        return Selection(sel.facts, sel.nodes, sel.bridging, note)
     own = [c for c in sel.facts if not is_node_fact(c.fact)]
     edges = more + own if ahead else sorted(own + more, key=lambda c: -c.score)
     nodes = list(dict.fromkeys(sel.nodes + [v for c in more for v in (c.fact.s, c.fact.o)]))
-    return Selection(edges + [c for c in sel.facts if is_node_fact(c.fact)], nodes, sel.bridging)
+    return Selection(edges + [c for c in sel.facts if is_node_fact(c.fact)], nodes, sel.bridging, note)
 
 
 def path_facts(state: TurnState) -> list[Candidate]:
@@ -252,7 +266,26 @@ def with_paths(sel: Selection, on_paths: list[Candidate], cap: int) -> Selection
     lead = on_paths[:cap]
     edges = lead + own[:max(0, cap - len(lead))]
     nodes = list(dict.fromkeys([v for c in lead for v in (c.fact.s, c.fact.o)] + sel.nodes))
-    return Selection(edges + [c for c in sel.facts if is_node_fact(c.fact)], nodes, sel.bridging)
+    note = sel.note or _cut_note(cap, len(on_paths) + len(own))
+    return Selection(edges + [c for c in sel.facts if is_node_fact(c.fact)], nodes, sel.bridging, note)
+
+
+def request_answers(state: TurnState, threshold: float) -> list[Candidate]:
+    """What the rules derived about the entities of the types the turn asks for ("which rooms
+    are available?": each room's availability), of the relation of the best-scored one: the
+    answers of the request, on a turn where every fact scores under `threshold`. There the
+    relevance model scores them one by one and far apart (one room's fact ahead, the others behind
+    facts of no use); where it is sure, its scores tell the answers from the rest (the meeting
+    rooms from somebody's office) better than the request does."""
+    asked = {str(m.value) for m in state.mentions if m.kind == "type" and m.value}
+    if not asked or max((c.score for c in state.candidates if not is_node_fact(c.fact)), default=1.0) >= threshold:
+        return []
+    members = {c.fact.s for c in state.candidates if c.fact.p in TYPE_PREDICATES and c.fact.o in asked}
+    answers = [c for c in state.candidates if c.derived and c.fact.s in members and not is_node_fact(c.fact)]
+    if not answers:
+        return []
+    lead = max(answers, key=lambda c: c.score).fact.p
+    return [c for c in answers if c.fact.p == lead]
 
 
 def prize_settings(scorer: str, ctx: TurnContext) -> dict | None:
@@ -269,8 +302,9 @@ def select(state: TurnState, retriever: str, k: int, cap: int, prizes: dict | No
     on_paths = path_facts(state)
     if retriever == "topk":
         return with_paths(select_topk(state.candidates, k), on_paths, max(k, len(on_paths)))
-    sel = select_pcst(state.candidates, k, cap, prizes, focused(state), asks_record(state.text),
-                      {c.fact.key for c in on_paths})
+    answers = request_answers(state, float(prizes["threshold"])) if prizes is not None else []
+    top = {c.fact.key for c in on_paths} | {c.fact.key for c in answers}
+    sel = select_pcst(state.candidates, k, cap, prizes, focused(state), asks_record(state.text), top)
     anchors = {m.entity for m in state.mentions if m.entity}
     if asks_list(state.text):
         sel = with_all_values(sel, state.candidates, anchors, cap)
@@ -282,15 +316,16 @@ def select(state: TurnState, retriever: str, k: int, cap: int, prizes: dict | No
 
 def _report(state: TurnState) -> dict:
     return {"facts": [c.text for c in state.retrieved], "nodes": state.subgraph_nodes,
-            "bridging": state.bridging_nodes}
+            "bridging": state.bridging_nodes, "note": state.retrieved_note}
 
 
 @stage("retrieve", report=_report)
 def run(state: TurnState, ctx: TurnContext) -> None:
-    state.retrieved, state.subgraph_nodes, state.bridging_nodes = [], [], []
+    state.retrieved, state.subgraph_nodes, state.bridging_nodes, state.retrieved_note = [], [], [], ""
     if state.candidates:
         cfg = ctx.config
         prizes = prize_settings(cfg.scorer, ctx) if cfg.retriever == "pcst" else None
         sel = select(state, cfg.retriever, cfg.k, cfg.subgraph_cap, prizes)
         state.retrieved, state.subgraph_nodes, state.bridging_nodes = sel.facts, sel.nodes, sel.bridging
+        state.retrieved_note = sel.note
     ctx.emit(Retrieved())
