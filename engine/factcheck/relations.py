@@ -158,6 +158,7 @@ _ASKING = frozenset("""what which who whom whose when where how why does did do 
 during since near between across after before behind onto upon within without via per""".split())
 
 
+@lru_cache(maxsize=1024)  # the path search asks it of one question for every relation label
 def qualifiers(question: str) -> frozenset[str]:
     """The words of a question said only to qualify the next word of a noun phrase that an
     article, a possessive or "which"/"what" opens ("the telephone area code", "its record
@@ -189,7 +190,7 @@ def qualified_only(label: str, question: str) -> bool:
     """A relation label of one content word that the question says only as a qualifier
     (`qualifiers`): "area" in "What is the telephone area code of X?"."""
     own = content_stems(label_words(label))
-    return len(own) == 1 and own <= content_stems(" ".join(qualifiers(question)))
+    return len(own) == 1 and own <= content_stems(" ".join(sorted(qualifiers(question))))
 
 
 def custom(key: str) -> bool:
