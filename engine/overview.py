@@ -53,7 +53,8 @@ class Overview:
     remote: str = ""  # the endpoint's URL when the background is remote
 
 
-_PREPOSITIONS = frozenset("by in of at for to from with on into".split())
+# The words a relation label ends in when it is said as a verb phrase ("offered by", "member of").
+LABEL_PREPOSITIONS = frozenset("by in of at for to from with on into".split())
 _VERBS = frozenset("has have had is was are were taught held made built written sung played won".split())
 
 
@@ -61,7 +62,7 @@ def reads_as_noun(label: str) -> bool:
     """Whether "What is the <label> of X?" reads: not an id ("P47"), not a verb ("teaches",
     "offered by", "located in building")."""
     words = label.casefold().split()
-    if not words or re.fullmatch(r"[a-z]{1,3}\d+", words[0]) or words[-1] in _PREPOSITIONS:
+    if not words or re.fullmatch(r"[a-z]{1,3}\d+", words[0]) or words[-1] in LABEL_PREPOSITIONS:
         return False
     return words[0] not in _VERBS and not (len(words[0]) > 3 and words[0].endswith(("ed", "es")))
 

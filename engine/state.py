@@ -223,6 +223,11 @@ class RelationPath:
     total: int = 0  # values at the path's end before any cap cut the list
     cut: str = ""  # what bounded the search or the list ("12 values, 10 kept"), said to the user
 
+    @property
+    def relations(self) -> str:
+        """Its relation labels in order: "plays for / head coach"."""
+        return " / ".join(s.label for s in self.steps)
+
 
 @dataclass
 class SystemTurn:

@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable
 from collections.abc import Set as AbstractSet
 
+from engine.nlp.timeexpr import MONTHS, WEEKDAYS
 from engine.state import Candidate
 from kgstore.vocab import XSD
 from rules.kinds import PERSON_WORDS
@@ -66,9 +67,7 @@ _NUMBER = re.compile(r"^[+-]?\d+([.,]\d+)?$")
 # A label that is a number or a date: an entity minted for a value, which can answer "when" or "how much".
 MEASURE = re.compile(r"^\W*\d")
 # What a text value says when it says when: a year, a date, a time of day, a day, a month ...
-_WHEN = re.compile(r"\b(1\d{3}|20\d{2})\b|\b\d{1,2}[:./]\d{2}\b|\b(monday|tuesday|wednesday|thursday|friday|"
-                   r"saturday|sunday|january|february|march|april|may|june|july|august|september|october|"
-                   r"november|december)s?\b", re.I)
+_WHEN = re.compile(r"\b(1\d{3}|20\d{2})\b|\b\d{1,2}[:./]\d{2}\b|\b(" + "|".join(WEEKDAYS + MONTHS) + r")s?\b", re.I)
 # ... or only a season of it
 _SEASON = re.compile(r"\b(spring|summer|autumn|fall|winter|semester|term|century|decade)s?\b", re.I)
 _TIME_TYPES = frozenset(XSD + t for t in ("date", "dateTime", "time", "gYear", "gYearMonth", "duration"))

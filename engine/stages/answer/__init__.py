@@ -105,8 +105,7 @@ def without_model(state: TurnState, ctx: TurnContext) -> Composed | None:
         lacking = lacking_relation(state, ctx) if facts else ""
         other = unmet(state, ctx) if facts and not lacking else ""
         if other:
-            asked = " / ".join(s.label for s in state.paths[0].steps)
-            return missing_answer(state, facts, below=missing.MISSING_P, relation=asked, about=other)
+            return missing_answer(state, facts, below=missing.MISSING_P, relation=state.paths[0].relations, about=other)
         # A path: the KG has a relation that reads like the question (but the one it names in full).
         if lacking or (not state.paths and relation_missing(state, ctx, facts, missing.MISSING_P)):
             return missing_answer(state, facts, below=missing.MISSING_P, relation=lacking)

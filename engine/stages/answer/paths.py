@@ -118,10 +118,11 @@ def path_sentence(path: RelationPath, labels: Labels) -> str:
 def _as_verb(label: str) -> str:
     """A relation label that is no noun, as said after its subject: "teaches", "has ingredient";
     a participle or a noun before its preposition takes "is" ("is offered by", "is member of")."""
+    from engine.overview import LABEL_PREPOSITIONS
+
     words = label.split()
     first = words[0].casefold()
-    passive = first.endswith("ed") or (words[-1].casefold() in ("by", "in", "of", "at", "for", "to", "from", "with",
-                                                                "on", "into") and not first.endswith("s"))
+    passive = first.endswith("ed") or (words[-1].casefold() in LABEL_PREPOSITIONS and not first.endswith("s"))
     return f"is {label}" if passive and first not in ("is", "was", "are", "were") else label
 
 
@@ -171,7 +172,7 @@ def missing_from(reply: str, state: TurnState, background) -> str:
     for path in asked_paths(state):
         values = values_of(path, labels)
         named = [v for v in values if _said(reply, v)]
-        what = " / ".join(s.label for s in path.steps)
+        what = path.relations
         if not named:
             return f"the model's reply does not name the {what} of {path.start_label} ({values[0]})"
         total = max(path.total, len(values))

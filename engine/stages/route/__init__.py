@@ -56,7 +56,7 @@ def question_of(state: TurnState, starts: dict[str, str]) -> Question:
 
 
 def _report(state: TurnState) -> dict:
-    return {"paths": [" / ".join(s.label for s in p.steps) for p in state.paths], "note": state.paths_note}
+    return {"paths": [p.relations for p in state.paths], "note": state.paths_note}
 
 
 @stage("route", report=_report)
