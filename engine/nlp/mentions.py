@@ -569,7 +569,10 @@ def _determiner_before(lower: list[str], i: int, tokens: list[Token], used: list
 
 
 def _named_after(tokens: list[Token], j: int, used: list[bool]) -> bool:
-    """"the meeting Weekly Sync": the noun is only the head of a name that follows."""
+    """"the meeting Weekly Sync": the noun is only the head of a name that follows; "the members of
+    The Glass Harbour": it says what is asked of the name that follows, and points at nothing."""
+    if j + 1 < len(tokens) and tokens[j].norm == "of":
+        j += 1
     return j < len(tokens) and used[tokens[j].start]
 
 

@@ -205,3 +205,11 @@ def test_a_demonstrative_standing_for_a_thing_is_a_pronoun(index, text, said):
 @pytest.mark.parametrize("text", ["that sounds great", "I think that is fine", "book that meeting"])
 def test_a_demonstrative_of_a_clause_or_before_a_noun_is_no_pronoun(index, text):
     assert not [m for m in detect(text, index) if m.kind == "pronoun"]
+
+
+def test_a_noun_of_a_name_that_follows_points_at_nothing():
+    # "the members of X" says what is asked of X; "the members" alone points back at a group
+    index = LabelIndex([LabelEntry("The Glass Harbour", "m:glass")])
+    said = detect("Who are the members of The Glass Harbour?", index)
+    assert [(m.text, m.kind) for m in said] == [("The Glass Harbour", "name")]
+    assert [m.kind for m in detect("Who are the members?", index)] == ["definite"]
