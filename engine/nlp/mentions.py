@@ -571,8 +571,7 @@ def _determiner_before(lower: list[str], i: int, tokens: list[Token], used: list
 def _named_after(tokens: list[Token], j: int, used: list[bool]) -> bool:
     """"the meeting Weekly Sync": the noun is only the head of a name that follows; "the members of
     The Glass Harbour": it says what is asked of the name that follows, and points at nothing."""
-    if j + 1 < len(tokens) and tokens[j].norm == "of":
-        j += 1
+    j += int(j + 1 < len(tokens) and tokens[j].norm == "of")
     return j < len(tokens) and used[tokens[j].start]
 
 
@@ -591,9 +590,8 @@ _EXISTENTIAL = frozenset("is are was were s will would be been any a an some no"
 def _place_there(lower: list[str], i: int) -> bool:
     """"there" that points at a place ("How many people live there?", "Who will be there?"), not
     the one that says something exists ("Is there a room free?", "there are two")."""
-    before = lower[i - 1] if i else ""
-    after = lower[i + 1] if i + 1 < len(lower) else ""
-    return after not in _EXISTENTIAL and before not in ("is", "are", "was", "were", "s")
+    before, after = lower[max(i - 1, 0):i], lower[i + 1:i + 2]  # [] at either end of the turn
+    return not _EXISTENTIAL.intersection(after) and not {"is", "are", "was", "were", "s"}.intersection(before)
 
 
 def _dummy_it(lower: list[str], i: int) -> bool:
