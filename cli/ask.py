@@ -106,7 +106,7 @@ def main(argv: list[str], command: str = "ask") -> int:
 
     # what a cap, the reasoning budget or the path search cut, as `retrieve` says it (stderr: the JSON keeps its shape)
     for note in (state.text_note, state.candidates_note, state.reasoning_note, truncation_note(state, config.max_claims),
-                 state.paths_note, state.retrieved_note):
+                 state.paths_note, state.retrieved_note, state.reply_note):
         if note:
             print(f"kgchat: note: {note}", file=sys.stderr)
     if args.json:

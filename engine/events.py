@@ -29,6 +29,7 @@ class ReplyDone:
     text: str
     cut: bool = False
     refined: bool = False
+    note: str = ""  # what was cut of the reply (a loop)
 
 
 @dataclass(frozen=True)

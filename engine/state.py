@@ -285,6 +285,7 @@ class TurnState:
     prompt: list[dict[str, str]] = field(default_factory=list)
     response: str = ""
     cut: bool = False
+    reply_note: str = ""  # what was cut of the model's reply (a loop)
     error: str = ""
     checks: list[Check] = field(default_factory=list)
     checks_truncated: bool = False  # the reply had more claims than were checked (--max-claims)

@@ -281,6 +281,8 @@ class KGChatApp(App):
             self.pane.show_retrieval(message.view)
         elif isinstance(event, ReplyDone):
             self.call_later(self._reply_done, self._reply, event)
+            if event.note:
+                self.chat.mount(Notice(f"⚠ {event.note}", "warning"), before=self._reply)
         elif isinstance(event, ChecksDone):
             self._reply.set_footer(checks_line(event.checks, event.fact_score, event.neip, event.refined))
             if message.view is not None:

@@ -10,7 +10,8 @@ from engine.state import TurnState
 from kgstore.errors import BadInput
 
 
-@stage("generate", report=lambda s: {"response": s.response, "cut": s.cut, "error": s.error, "device": s.device})
+@stage("generate", report=lambda s: {"response": s.response, "cut": s.cut, "error": s.error, "device": s.device,
+                                         "note": s.reply_note})
 def run(state: TurnState, ctx: TurnContext) -> None:
     if state.composed:  # the answer stage answered without the model
         return
@@ -29,12 +30,15 @@ def run(state: TurnState, ctx: TurnContext) -> None:
         ctx.emit(Token(token))
 
     try:
-        state.response, state.cut = complete(
-            llm, state.prompt, ctx, max_tokens=max_tokens, temperature=ctx.config.temperature, on_token=on_token)
+        reply = complete(llm, state.prompt, ctx, max_tokens=max_tokens, temperature=ctx.config.temperature,
+                         on_token=on_token)
+        state.response, state.cut = reply.text, reply.cut
+        if reply.looped:
+            state.reply_note = f"the model went on repeating “{reply.looped[:60]}”: its reply is cut after the first time"
     except LLMError as exc:
         state.response = "".join(parts).strip()
         state.cut = bool(state.response)
         state.error = str(exc)
         ctx.emit(TurnError("generate", state.error))
     if state.response:
-        ctx.emit(ReplyDone(state.response, cut=state.cut))
+        ctx.emit(ReplyDone(state.response, cut=state.cut, note=state.reply_note))

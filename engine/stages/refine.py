@@ -148,7 +148,8 @@ def run(state: TurnState, ctx: TurnContext) -> None:
         contradicted = [c.claim for c in checks if c.verdict == "contradicted"]
         messages, max_tokens = build_prompt(state, llm, config, facts, correction_note(reply, contradicted))
         try:
-            text, cut = complete(llm, messages, ctx, max_tokens=max_tokens, temperature=config.temperature)
+            streamed = complete(llm, messages, ctx, max_tokens=max_tokens, temperature=config.temperature)
+            text, cut = streamed.text, streamed.cut
         except LLMError as exc:
             ctx.emit(TurnError("refine", str(exc)))
             break

@@ -633,3 +633,15 @@ async def test_the_status_bar_says_while_minilm_is_exported_then_where_scoring_r
         assert app.status.scoring_device == "CUDA" or app.status.scoring_note  # why not the GPU
         assert f"scoring {app.status.scoring_device}" in app.status.render().plain
         assert encoder.onnx_path().exists() and app.session.ctx.resources["encoder"]._model is not None
+
+
+async def test_a_reply_that_goes_round_in_a_loop_is_cut_and_the_chat_says_so(kg_file, shared):
+    looping = REPLY + " Mark Taylor: " + "Mark Taylor: " * 40
+    app = make_app(kg_file, shared, ScriptedLLM([looping]), "--answer", "llm")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await ready(app, pilot)
+        reply = await ask(app, pilot, "What is the phone number of Mark Taylor?")
+        await settle(app)
+        assert reply.text.strip() == REPLY + " Mark Taylor:"
+        notices = [plain(n) for n in app.query(Notice)]
+        assert any("went on repeating “Mark Taylor:”" in n for n in notices)

@@ -1,6 +1,8 @@
 import threading
 from datetime import datetime
 
+import pytest
+
 from engine.config import Config
 from engine.context import TurnContext
 from engine.events import ReplyDone, StageFinished, Token, TurnError
@@ -173,3 +175,28 @@ def test_a_cancelled_turn_keeps_its_partial_reply_in_the_dialogue():
     assert session.history[-2:] == [("user", "Who is in the Engineering group?"), ("system", "one two")]
     nxt = session.user_turn("Thanks")  # the session goes on
     assert not nxt.cut and nxt.response == "one two three four five"
+
+
+def test_a_reply_that_goes_round_in_a_loop_is_stopped_and_cut_after_the_first_time():
+    llm = ScriptedLLM(["His phone number is +47 555 0101. Omar Haddad: " + "Omar Haddad: " * 60])
+    ctx, events = context(llm)
+    state = turn()
+    generate(state, ctx)
+    assert state.response == "His phone number is +47 555 0101. Omar Haddad:"
+    assert "repeating “Omar Haddad:”" in state.reply_note and not state.cut
+    streamed = "".join(e.text for e in events if isinstance(e, Token))
+    assert streamed.count("Omar Haddad:") < 10  # the model was stopped, not read to its token limit
+    assert [e.note for e in events if isinstance(e, ReplyDone)] == [state.reply_note]
+
+
+@pytest.mark.parametrize("reply", [
+    "Omar Haddad, Lisa Wilson and Maria Lopez are in the Engineering group.",
+    "It is very, very, very close to the station.",
+    "Yes. Yes. Yes.",
+    "Room 1: free. Room 2: free. Room 3: free. Room 4: free.",
+])
+def test_a_reply_that_repeats_a_word_or_a_pattern_is_no_loop(reply):
+    ctx, _ = context(ScriptedLLM([reply]))
+    state = turn()
+    generate(state, ctx)
+    assert state.response == reply and not state.reply_note

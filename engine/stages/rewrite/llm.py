@@ -19,10 +19,10 @@ def rewrite(state: TurnState, ctx: TurnContext) -> str | None:
     to the rule-based rewrite."""
     try:
         llm = backend(ctx)
-        text, cut = complete(llm, rewrite_messages(state.text, state.history), ctx,
-                             max_tokens=REWRITE_MAX_TOKENS, temperature=0.0)
+        streamed = complete(llm, rewrite_messages(state.text, state.history), ctx,
+                            max_tokens=REWRITE_MAX_TOKENS, temperature=0.0)
     except (LLMError, BadInput):
         return None
-    if cut:
+    if streamed.cut or streamed.looped:
         return None
-    return parse_rewrite(text, state.text)
+    return parse_rewrite(streamed.text, state.text)
