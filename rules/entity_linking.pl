@@ -7,6 +7,7 @@
 %   mention_kind(M, K)  K in name | pronoun | definite | first_person
 %   wants_kind(M, K)    a pronoun or definite noun phrase agrees with entities of kind K
 %   before(M1, M)       M1 comes before M in the same turn
+%   here(M1, M)         ... and English lets M take M1 up: M is a possessive, or in a later clause
 %   ordinal(M, N)       the mention says "the N-th" ("the first one"; N = -1 for "the last")
 %   listed(T, K, N, E)  E is the N-th entity of kind K that turn T referred to (-1: the last)
 %   answered(T, E)      E is the one entity of its kind that turn T referred to and the turn
@@ -82,22 +83,23 @@ anaphor(M) :- mention_kind(M, definite).
 0.014::by_recency(M, E) :- recent(M, E, 4), mention_kind(M, name).
 % ... and for a pronoun or definite noun phrase, whose only evidence this is, with weights of
 % this project (an agreeing entity of the last turn is what "she" or "that meeting" means).
-0.8::by_recency(M, E) :- recent(M, E, 1), anaphor(M).
-0.5::by_recency(M, E) :- recent(M, E, 2), anaphor(M).
-0.3::by_recency(M, E) :- recent(M, E, 3), anaphor(M).
-0.1::by_recency(M, E) :- recent(M, E, 4), anaphor(M).
+% None of them holds a pronoun that its own turn gave an agreeing name before it (by_context below).
+0.8::by_recency(M, E) :- recent(M, E, 1), anaphor(M), \+ named_here(M).
+0.5::by_recency(M, E) :- recent(M, E, 2), anaphor(M), \+ named_here(M).
+0.3::by_recency(M, E) :- recent(M, E, 3), anaphor(M), \+ named_here(M).
+0.1::by_recency(M, E) :- recent(M, E, 4), anaphor(M), \+ named_here(M).
 recent(M, E, N) :- new(M), mention(M, T), back(T, T1, N), mention(M1, T1), linked(M1, E), linkable(M, E).
 
 % A pronoun keeps to the entity the user's previous turn referred to by a pronoun or definite
 % noun phrase (the topic of the exchange), even when the reply in between named others
 % ("Who else is in his group?" - "Lars and Amara." - "What meetings does he have?").
-0.85::by_topic(M, E) :- new(M), anaphor(M), mention(M, T), back(T, T1, 2), mention(M1, T1), anaphor(M1),
-                        linked(M1, E), linkable(M, E).
+0.85::by_topic(M, E) :- new(M), anaphor(M), \+ named_here(M), mention(M, T), back(T, T1, 2), mention(M1, T1),
+                        anaphor(M1), linked(M1, E), linkable(M, E).
 
 % The one entity of its kind the previous turn named ("You can contact Kathy Green." - "her"):
 % as strong as the topic of the exchange, so an earlier link (right or wrong) does not capture
 % every later pronoun; a reply naming several (a list) leaves the topic in charge.
-0.85::by_recency(M, E) :- new(M), anaphor(M), mention(M, T), back(T, T1, 1), wants_kind(M, K),
+0.85::by_recency(M, E) :- new(M), anaphor(M), \+ named_here(M), mention(M, T), back(T, T1, 1), wants_kind(M, K),
                           listed(T1, K, 1, E), \+ listed(T1, K, 2, _), linkable(M, E).
 
 % The answer of the previous turn, for "there" and "they": what the reply brought in that the
@@ -105,7 +107,7 @@ recent(M, E, N) :- new(M), mention(M, T), back(T, T1, N), mention(M1, T1), linke
 % Ashby is a member of The Glass Harbour." - "Which label are they signed to?"; "What's the
 % capital of Poland?" - "Warsaw." - "How many people live there?"). "It" and "she" keep to the
 % topic ("Where is the review?" - "In Room Beta." - "When does it start?").
-0.6::by_answer(M, E) :- new(M), takes_answer(M), mention(M, T), back(T, T1, 1), answered(T1, E),
+0.6::by_answer(M, E) :- new(M), takes_answer(M), \+ named_here(M), mention(M, T), back(T, T1, 1), answered(T1, E),
                         linkable(M, E), \+ kind(E, person).
 
 % "The first one", "the second meeting", "the last room": the N-th entity of an agreeing kind
@@ -114,11 +116,17 @@ recent(M, E, N) :- new(M), mention(M, T), back(T, T1, N), mention(M1, T1), linke
 
 % A definite noun phrase ("that group") may point further back than four turns: any entity of
 % its kind the dialogue referred to in the last ten, more weakly.
-0.3::by_memory(M, E) :- new(M), mention_kind(M, definite), mention(M, T), mention(M1, T1), T1 \= T,
+0.3::by_memory(M, E) :- new(M), mention_kind(M, definite), \+ named_here(M), mention(M, T), mention(M1, T1), T1 \= T,
                         linked(M1, E), linkable(M, E).
 
-% A pronoun takes up an entity named earlier in the same turn ("Is Lisa in her office?").
+% A pronoun takes up an entity named earlier in the same turn, weakly where it may as well mean
+% someone else ("Can Lisa meet him?")...
 0.35::by_context(M, E) :- new(M), anaphor(M), before(M1, M), by_name(M1, E), wants_kind(M, K), kind(E, K).
+% ... and as the nearest antecedent where English lets it take the name up: a possessive ("Is Lisa
+% in her office?") or a later clause ("When was Velvet Static formed, and which label are they
+% signed to?"). The earlier turns' entities then lose their hold on it (named_here above).
+0.85::by_context(M, E) :- new(M), anaphor(M), here(M1, M), by_name(M1, E), wants_kind(M, K), kind(E, K).
+named_here(M) :- here(M1, M), mention_kind(M1, name), candidate(M1, E), wants_kind(M, K), kind(E, K).
 
 % First person ("I", "my", "me") is the speaker, once known.
 refers_to(M, E) :- new(M), mention_kind(M, first_person), speaker(E).

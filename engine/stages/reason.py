@@ -13,6 +13,7 @@ facts, and `state.reasoning_note` says why.
 
 from __future__ import annotations
 
+import re
 import time
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
@@ -25,6 +26,7 @@ from engine.nlp.kinds import entity_kind
 from engine.nlp.mentions import label_index
 from engine.nlp.timeexpr import PARTS, TimeValue, day_phrase, hhmm
 from engine.recent import LINK_WINDOW, answered, asks, listed_of, recent_links
+from engine.relations import STOP
 from engine.requested import requested
 from engine.state import Derived, Mention, SystemTurn, TurnState
 from kgstore import vocab
@@ -52,6 +54,10 @@ RECENT_TURNS = 4  # the respond_to chain the recency rules walk
 # "Which label are they signed to?"); "it" and "she" keep to the topic ("Where is the review?" -
 # "In Room Beta." - "When does it start?").
 ANSWER_PRONOUNS = frozenset(("there", "they", "them", "their", "theirs"))
+POSSESSIVES = frozenset(("his", "its", "their", "theirs", "hers"))
+# Words after "her" that say it is an object ("Can you call her tomorrow?"), not a possessive.
+NOT_OWNED = STOP | frozenset(("tomorrow", "today", "tonight", "later", "again", "back", "up", "out", "know"))
+CLAUSE_BREAK = re.compile(r"[,;:.!?]|\b(?:and|but|then|so|because|while|or|if|when)\b", re.IGNORECASE)
 ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "last": -1}
 CANDIDATES_IN_PROGRAM = 5
 PRIOR_MARGIN = 0.35
@@ -84,6 +90,21 @@ class TurnInput:
     entities: set[str] = field(default_factory=set)
     notes: list[str] = field(default_factory=list)  # what deriving left out, for the user
     after_question: bool = False  # the reply before this turn answered a question of the user's
+    text: str = ""  # the turn's words, which the mentions' offsets index
+
+
+def takes_up_here(text: str, earlier: Mention, m: Mention) -> bool:
+    """Whether English lets the pronoun or noun phrase `m` take up `earlier`, said before it in the
+    same turn: as a possessive ("Is Lisa in her office?") or from a later clause ("When was Velvet
+    Static formed, and which label are they signed to?"), not as an object in the name's own
+    clause ("Can Lisa meet him?")."""
+    if not text or m.kind not in ("pronoun", "definite") or earlier.end > m.start:
+        return False
+    word = m.text.casefold()
+    after = re.match(r"\s+([A-Za-z]+)", text[m.end:])
+    if word in POSSESSIVES or (word == "her" and after and after.group(1).casefold() not in NOT_OWNED):
+        return True
+    return bool(CLAUSE_BREAK.search(text[earlier.end:m.start]))
 
 
 def build_program(ctx: TurnContext, rules: RuleSet, inp: TurnInput, *, whole_kg: bool = False) -> Program:
@@ -144,6 +165,8 @@ def build_program(ctx: TurnContext, rules: RuleSet, inp: TurnInput, *, whole_kg:
             prog.fact("takes_answer", ma)
         for other in linked[:j]:
             prog.fact("before", Atom.of(other.node), ma)
+            if takes_up_here(inp.text, other, m):
+                prog.fact("here", Atom.of(other.node), ma)
         # Candidates far behind the best name match cannot win; the rules need not see them.
         cands = _program_candidates(m)
         if whole_kg and m.kind == "name":
@@ -558,7 +581,7 @@ def reason_state(state: TurnState, ctx: TurnContext, stats: list | None = None) 
     before = meeting.current(ctx.store, state.session_id)
     inp = TurnInput(state.session_id, state.turn, state.turn_iri or vocab.turn_node(state.session_id, state.turn),
                     state.mentions, state.now, state.speaker_entity, before.when() if before else None,
-                    after_question=bool(asked) and asks(asked[0]))
+                    after_question=bool(asked) and asks(asked[0]), text=state.text)
     out = reason_turn(ctx, inp, ctx.config.reason_timeout_ms / 1000.0, stats)
     dialogue_links(ctx, state, out.links)
     apply_links(ctx, state.session_id, state.mentions, out.links,

@@ -271,3 +271,31 @@ def test_it_keeps_to_the_topic_over_the_place_the_reply_answered(session):
     turn(session, "Where is the Budget Review?")
     session.system_turn("The Budget Review is in Meeting Room Beta.")
     assert mention(turn(session, "When does it start?"), "it").entity == BUDGET
+
+
+def test_a_pronoun_after_an_agreeing_name_of_its_own_turn_takes_that_name_not_the_topic(session):
+    turn(session, "Where is the Budget Review?")
+    session.system_turn("The Budget Review is in Meeting Room Beta.")
+    state = turn(session, "When does the Weekly Sync start, and who goes to it?")
+    it = mention(state, "it")
+    assert it.entity == SYNC
+    assert BUDGET not in [e for e, _ in it.candidates]  # the topic is no longer in the running
+
+
+@pytest.mark.parametrize(("text", "name", "pronoun", "here"), [
+    ("Is Lisa in her office?", "Lisa", "her", True),
+    ("When was Velvet Static formed, and which label are they signed to?", "Velvet Static", "they", True),
+    ("Does Omar know where his meeting is?", "Omar", "his", True),
+    ("Can Lisa meet him?", "Lisa", "him", False),
+    ("Can Lisa call her tomorrow?", "Lisa", "her", False),
+    ("Does Maria know her?", "Maria", "her", False),
+])
+def test_a_name_of_the_turn_is_taken_up_by_a_possessive_or_from_a_later_clause(text, name, pronoun, here):
+    from engine.stages.reason import takes_up_here
+    from engine.state import Mention
+
+    def at(words, kind):
+        i = text.index(words)
+        return Mention(words, i, i + len(words), kind)
+
+    assert takes_up_here(text, at(name, "name"), at(pronoun, "pronoun")) is here
