@@ -56,7 +56,7 @@ def collect(dialogues: dict[str, dict], limit: int | None, rules_file: Path):
             state = session.new_state(text)
             run_stages(state, session.ctx, (observe.run,))
             inp = TurnInput(state.session_id, state.turn, state.turn_iri, state.mentions, state.now,
-                            state.speaker_entity, derive=False)
+                            state.speaker_entity, derive=False, text=state.text)
             prog = build_program(session.ctx, rules_of(session.ctx), inp)
             prog.queries.clear()
             run_stages(state, session.ctx, (reason.run,))

@@ -66,7 +66,7 @@ def run_bench(split: str, limit: int | None, naive_turns: int, naive_timeout_s: 
             row = {"dialogue": dialogue_id, "turn": state.turn, "kg_quads": kg_facts}
             if len([r for r in rows if "naive_ms" in r]) < naive_turns:
                 inp = TurnInput(state.session_id, state.turn, state.turn_iri, state.mentions, state.now,
-                                state.speaker_entity)
+                                state.speaker_entity, text=state.text)
                 w, c, facts, note = naive_turn(session.ctx, inp, naive_timeout_s)
                 row.update(naive_ms=round(w, 1), naive_cpu_ms=round(c, 1), naive_facts=facts, naive_note=note)
             stats: list = []
