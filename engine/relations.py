@@ -229,8 +229,9 @@ _ASKED = (
     ("time", re.compile(r"\bwhat time\b|\bat what hour\b", re.I)),
     ("length", re.compile(r"\bhow (?:tall|high|far|deep|wide)\b", re.I)),
     ("area", re.compile(r"\bhow (?:big|large)\b.*\barea\b|\bwhat area\b", re.I)),
-    ("mass", re.compile(r"\bhow heavy\b|\bhow much does \w+ weigh\b", re.I)),
-    ("money", re.compile(r"\bhow much does \w+ cost\b|\bwhat price\b", re.I)),
+    ("mass", re.compile(r"\bhow heavy\b|\bhow much\b[^?.!]{0,60}?\bweighs?\b", re.I)),
+    ("money", re.compile(r"\bhow much\b[^?.!]{0,60}?\bcosts?\b|\bhow expensive\b|\bwhat price\b|"
+                         r"\bwhat (?:does|do|did|will|would)\b[^?.!]{0,60}?\bcost\b", re.I)),
     ("count", re.compile(r"\bhow many\b|\bpopulation\b|\bcapacity\b", re.I)),
 )
 

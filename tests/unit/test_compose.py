@@ -495,6 +495,34 @@ def test_a_fact_between_two_things_is_no_answer_to_when():
     assert not relation_missing(state("When was Melba Crisp first made?"), ctx, [maker, year], MISSING_P)
 
 
+
+def test_a_fact_of_another_measure_is_no_answer_to_the_measure_asked():
+    """"How much does Pad Thai cost?" is not answered by its servings, however sure the scorer is;
+    "how many people" is, and a price is an answer."""
+    from datetime import datetime
+    from types import SimpleNamespace
+
+    from engine.stages.answer.missing import MISSING_P, relation_missing
+    from engine.state import Mention, TurnState
+
+    def state(text):
+        start = text.index("Pad Thai")
+        return TurnState(session_id="s", turn=1, text=text, now=datetime(2026, 3, 4),
+                         mentions=[Mention("Pad Thai", start, start + 8, "name", entity="ex:pt")])
+
+    def literal(p_label, value, score):
+        return Candidate(fact=Fact("ex:pt", "ex:" + p_label, value, o_literal=True), text=f"Pad Thai: {p_label} {value}",
+                         score=score, s_label="Pad Thai", o_label=value, p_label=p_label)
+
+    ctx = SimpleNamespace(config=Config(scorer="learned"))
+    servings, minutes = literal("servings", "2", 0.9), literal("cooking time", "15", 0.7)
+    assert relation_missing(state("How much does Pad Thai cost at a restaurant?"), ctx, [servings, minutes], MISSING_P)
+    assert not relation_missing(state("How many people does Pad Thai feed?"), ctx, [servings, minutes], MISSING_P)
+    price = literal("price", "12", 0.6)
+    assert not relation_missing(state("How much does Pad Thai cost at a restaurant?"), ctx, [servings, price], MISSING_P)
+    # "how long" may ask for a time or a length: a length is not ruled out
+    assert not relation_missing(state("How long is Pad Thai?"), ctx, [literal("length", "30", 0.7)], MISSING_P)
+
 BANDS = """
 @prefix ex: <http://example.org/> .
 @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
