@@ -281,6 +281,18 @@ def quantity(text: str) -> Quantity | None:
     return found[0] if found else None
 
 
+# Measures a question asks for that no other measure answers: "how long" may ask for a time or a
+# length, and "how many" for a count or a list, so neither rules a relation out.
+TELLING_MEASURES = frozenset(("money", "mass", "area", "length"))
+
+
+def asked_measure(text: str) -> str:
+    """The measure the question asks for, when only a value of that measure answers it
+    ("How tall is X?": length; "How much does X cost?": money), else ""."""
+    kind = value_kind(text)
+    return kind if kind in TELLING_MEASURES else ""
+
+
 def value_kind(text: str) -> str:
     """The kind of value a phrase carries ("in 1998": date, "60,000 people": count, "about an
     hour": duration) or asks for ("how long": duration, "when": date); "" when it shows none."""

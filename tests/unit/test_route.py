@@ -120,3 +120,22 @@ def test_relations_without_labels_route_by_their_readable_local_names(tmp_path):
     assert sorted(state.paths[0].values) == ["Rice Noodles", "Tamarind"]
     two = s.user_turn("What is the capital city of the country Pad Thai comes from?", answer=False)
     assert labels(two.paths[0]) == ["origin country", "capital city"] and two.paths[0].values == ["Bangkok"]
+
+
+PEAKS = f"""@prefix ex: <{FB}> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+ex:brell rdfs:label "Mount Brell" ; ex:elevationM 2870 ; ex:firstAscent 1911 ; ex:range ex:grey .
+ex:tind rdfs:label "Tind Peak" ; ex:elevationM 1960 ; ex:prominenceM 410 ; ex:firstAscent 1890 .
+ex:grey rdfs:label "Grey Mountains" .
+ex:range rdfs:label "part of range" . ex:firstAscent rdfs:label "first ascent year" .
+"""
+
+
+def test_the_one_relation_that_holds_the_measure_asked_answers_it_whatever_its_words(tmp_path):
+    kg = tmp_path / "peaks.ttl"
+    kg.write_text(PEAKS, encoding="utf-8")
+    s = Session.open(Config(kg=[str(kg)], memory=True, demo="none"))
+    assert labels(s.user_turn("How tall is Mount Brell?", answer=False).paths[0]) == ["elevation M"]
+    assert s.user_turn("How heavy is Mount Brell?", answer=False).paths == []  # it holds no mass
+    # two lengths: the measure alone does not tell which is asked
+    assert all(labels(p) != ["prominence M"] for p in s.user_turn("How tall is Tind Peak?", answer=False).paths)

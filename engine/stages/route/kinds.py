@@ -57,6 +57,18 @@ def timeless(f: Found) -> bool:
     return bool(ends) and all(forward and c.fact.o_literal and not says_when(c.o_label) for c in ends)
 
 
+def measure_of(f: Found) -> str:
+    """The measure a one-step path's values hold, read from its relation's label and values
+    ("length" for "elevation m: 3733"); "" for entities, texts and longer paths."""
+    from engine.relations import relation_kind
+
+    forward, ends = ends_of(f)
+    if len(f.signature) != 1 or not forward or not ends or not all(c.fact.o_literal for c in ends):
+        return ""
+    kinds = {relation_kind(c.p_label, c.o_label) for c in ends}
+    return kinds.pop() if len(kinds) == 1 else ""
+
+
 def typer(candidates: list[Candidate]) -> Callable[[Found], str]:
     """The type of a path's values ("place", "time", "person" ...), read from its end facts."""
     from engine.nlp.answer_type import MEASURE, persons, value_type

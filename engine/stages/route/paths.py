@@ -30,8 +30,18 @@ import numpy as np
 
 from engine.factcheck.relations import qualified_only
 from engine.nlp.answer_type import TIME
+from engine.relations import asked_measure
 from engine.stages.route.clauses import PREPOSITIONS, Part, masked, parts_of, stems
-from engine.stages.route.kinds import ENTITY_VALUE, NO_CLASSES, Classes, clashes, timeless, typer, value_classes
+from engine.stages.route.kinds import (
+    ENTITY_VALUE,
+    NO_CLASSES,
+    Classes,
+    clashes,
+    measure_of,
+    timeless,
+    typer,
+    value_classes,
+)
 from engine.state import Candidate, PathStep, RelationPath
 from kgstore.terms import Fact
 
@@ -178,6 +188,12 @@ def score_paths(found: list[Found], part: Part, sims: dict[str, np.ndarray],
     of_class = [f for f in found if len(f.labels) == 1 and of_asked(own.get(id(f), ()))]
     if only is None and len({f.signature for f in of_class}) == 1:
         only = of_class[0]
+    # "How tall is X?": the one relation of X that holds the measure asked for ("elevation m").
+    asked = asked_measure(part.text)
+    measured = [f for f in found if asked and measure_of(f) == asked]
+    by_measure = only is None and len({f.signature for f in measured}) == 1
+    if by_measure:
+        only = measured[0]
     for f in found:
         key = tuple(f.labels)
         if key not in fits:
@@ -204,7 +220,7 @@ def score_paths(found: list[Found], part: Part, sims: dict[str, np.ndarray],
             continue  # "When" of "Who wrote it and when": only a date answers it
         if clashes(kind, part.types, part.text) or (not kind and part.types == {TIME} and timeless(f)):
             continue  # "When was it first made?" is not answered by who made it, however alike the words
-        if kind and kind != ENTITY_VALUE:
+        if kind and kind != ENTITY_VALUE and not (by_measure and f is only):  # 3733 m is no year
             score += w.type_bonus if kind in part.types else -w.type_bonus
         if own.get(id(f)):
             if of_asked(own[id(f)]):
