@@ -345,6 +345,22 @@ def test_a_reply_naming_what_the_kg_lacks_is_replaced_and_an_unsure_one_says_wha
     assert state.answer_source == "llm"
 
 
+def test_a_reply_stating_a_number_no_fact_of_the_turn_holds_is_replaced(tmp_path):
+    from engine.stages.answer.judge import invented
+    from engine.state import Check
+
+    def nei(claim):
+        return Check(claim, "nei")
+
+    known = "Hamburg: area 755.22. Hamburg: population 1,945,532. Hamburg: P473 040."
+    assert invented([nei("Its area code is 123456789")], "What is Hamburg's area code?", known) == ["123456789"]
+    # numbers the facts hold, in another form, or that the user said, or of one digit, are no invention
+    assert invented([nei("Its area code is 040"), nei("about 1945532 people"), nei("it covers 755 km²"),
+                     nei("I counted 2 of them"), nei("since 1189")], "Was it founded in 1189?", known) == []
+    s = learned_session(tmp_path / "band.ttl", BAND, ["Eleanor Voss was born in Leeds, and her phone number is 0113 4960."])
+    state = s.user_turn("Where was Eleanor Voss born?")
+    assert state.answer_source == "facts" and "0113" not in state.shown_reply and "4960" in state.composed.reason
+
 def test_a_name_the_kg_lacks_is_not_found_when_only_a_common_word_meets_a_label(tmp_path):
     path = tmp_path / "band.ttl"
     path.write_text(BAND + 'ex:prize rdfs:label "Meridian Songwriting Prize" . ex:tom ex:award ex:prize .\n',

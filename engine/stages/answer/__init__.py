@@ -126,14 +126,15 @@ def replacement(state: TurnState, ctx: TurnContext, model: Reply) -> Composed | 
     looks_up = state.plan in KNOWLEDGE_PLANS
     facts = facts_about_question(state) if looks_up else []
     dialogue = " ".join([t for who, t in state.history if who == "user"] + [state.text]) if looks_up else None
+    known = " ".join(c.text for c in state.candidates) if looks_up else ""
     if state.paths and model.text:
         # The paths say what is asked, two hops or a whole list included: a reply that names what
         # they lead to answers, one that leaves it out does not (the facts about the named entity
         # alone would judge a two-hop answer as off the question).
-        reason = (replacement_reason(model.checks, model.text, state.error, [], dialogue=dialogue)
+        reason = (replacement_reason(model.checks, model.text, state.error, [], dialogue=dialogue, known=known)
                   or missing_from(model.text, state, ctx.background))
     else:
-        reason = replacement_reason(model.checks, model.text, state.error, facts, asked_words(state), dialogue)
+        reason = replacement_reason(model.checks, model.text, state.error, facts, asked_words(state), dialogue, known)
     if not reason:
         return None
     composed = path_answer(state, ctx, reason)

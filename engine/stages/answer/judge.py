@@ -3,6 +3,8 @@ when it names what the KG lacks, or when it leaves out the fact that answers the
 
 from __future__ import annotations
 
+import re
+
 from engine.stages.answer.compose import select, text_key
 from engine.state import Candidate, Check
 
@@ -35,22 +37,33 @@ def dominant(facts: list[Candidate]) -> list[Candidate]:
     return values if top.score >= DOMINANT_P and rest < DOMINANT_RATIO * top.score else []
 
 
-def invented(checks: list[Check], dialogue: str) -> list[str]:
+def invented(checks: list[Check], dialogue: str, known: str = "") -> list[str]:
     """Names the reply's claims state that the knowledge graph has nothing of, and that the user
-    did not say either ("The mayor of Vienna is Viktor Koprivin", over a KG without mayors)."""
+    did not say either ("The mayor of Vienna is Viktor Koprivin", over a KG without mayors), and
+    numbers of two digits or more that no fact the turn looked at (`known`, their sentences) and
+    nothing the user said holds ("Hamburg's telephone area code is 123456789")."""
     said = dialogue.casefold()
     names = (n for c in checks if c.verdict == "nei" for n in c.evidence.unknown)
-    return list(dict.fromkeys(n for n in names if n.casefold() not in said))
+    held = _numbers(known + " " + dialogue)
+    numbers = (n for c in checks if c.verdict == "nei" for n in _numbers(c.claim) if len(n) > 1 and n not in held)
+    return list(dict.fromkeys([*(n for n in names if n.casefold() not in said), *numbers]))
+
+
+def _numbers(text: str) -> set[str]:
+    """The digit runs of a text, a thousands separator joining its run ("10,115" is 10115)."""
+    return set(re.findall(r"\d+", re.sub(r"(?<=\d),(?=\d{3})", "", text)))
 
 
 def replacement_reason(checks: list[Check], response: str, error: str, facts: list[Candidate],
-                       asked: set[str] | frozenset[str] = frozenset(), dialogue: str | None = None) -> str:
+                       asked: set[str] | frozenset[str] = frozenset(), dialogue: str | None = None,
+                       known: str = "") -> str:
     """Why `--answer auto` does not show the model's reply, or "" to show it. `dialogue`: what
     the user said so far, for a turn that looks something up (names from there are not
-    invented); None for small talk, where a name the KG lacks is no answer passed off."""
+    invented); None for small talk, where a name the KG lacks is no answer passed off. `known`:
+    the sentences of the facts the turn looked at (a number from there is not invented)."""
     if any(c.verdict == "contradicted" for c in checks):
         return "a claim of the model's reply contradicts the knowledge graph"
-    names = invented(checks, dialogue) if dialogue is not None else []
+    names = invented(checks, dialogue, known) if dialogue is not None else []
     if names:
         return f"the model's reply names {', '.join(names[:3])}, which the knowledge graph does not have"
     if not facts:
