@@ -23,6 +23,10 @@ PLACE, TIME, NUMBER, PERSON, ORGANIZATION = "place", "time", "number", "person",
 RECORD = "record"  # a name, gender or source record: what no "where/when/how many/who" asks for
 ANSWER_TYPES = (PLACE, TIME, NUMBER, PERSON, ORGANIZATION)
 
+# A place asked for by its noun ("Which city ...?"), which, unlike "where", opens no relative clause.
+PLACE_NOUN = re.compile(r"\b(what|which) (place|city|town|country|room|venue|stadium|ground|location|building"
+                        r"|region|state|village)\b|\bin (what|which) (city|town|country|room|place)\b")
+
 # Question cues, tried in order on each clause; the first that matches gives the clause's types.
 # "Who" asks for an agent: a person, or an organisation ("Who published it?", "Who owns it?").
 _ASKS: tuple[tuple[re.Pattern, tuple[str, ...]], ...] = (
@@ -30,8 +34,7 @@ _ASKS: tuple[tuple[re.Pattern, tuple[str, ...]], ...] = (
                 r"|\bnumber of\b|\bpopulation\b|\bcapacity\b"), (NUMBER,)),
     (re.compile(r"\bwhen\b|\bwhat (time(?! ?zone)|date|day|year|month)\b|\bwhich (day|date|year|month)\b|\bwhat's the date\b"
                 r"|\bin (what|which) year\b|\bwhat hour\b|\bdate of\b|\bbirthday\b"), (TIME,)),
-    (re.compile(r"\bwhere\b|\b(what|which) (place|city|town|country|room|venue|stadium|ground|location|building"
-                r"|region|state|village)\b|\bin (what|which) (city|town|country|room|place)\b"
+    (re.compile(r"\bwhere\b|" + PLACE_NOUN.pattern +
                 r"|\bhome ?town\b|\bbirthplace\b|\bplace of birth\b|\bheadquarters\b|\bwhereabouts\b"), (PLACE,)),
     (re.compile(r"\b(what|which) (company|firm|publisher|label|studio|organi[sz]ation|corporation|business)\b"),
      (ORGANIZATION,)),
@@ -49,8 +52,8 @@ state province district municipality capital island continent hall park street a
 restaurant theatre theater museum airport station county territory nation kingdom republic neighbourhood
 neighborhood club school university""".split())
 _ORGANIZATION_WORDS = frozenset("""company corporation firm business enterprise conglomerate publisher publishing label
-studio organization organisation agency institution foundation association society band broadcaster network
-manufacturer brand bank newspaper magazine""".split())
+studio organization organisation agency institution foundation association society band group ensemble orchestra
+broadcaster network manufacturer brand bank newspaper magazine""".split())
 _PERSON_WORDS = PERSON_WORDS
 _PLACE_RELATION = re.compile(r"\b(place|location|located|venue|born in|birthplace|city|country|room|stadium|ground|"
                              r"headquarters|address|held in|origin|capital|where)\b")

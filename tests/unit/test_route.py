@@ -139,3 +139,19 @@ def test_the_one_relation_that_holds_the_measure_asked_answers_it_whatever_its_w
     assert s.user_turn("How heavy is Mount Brell?", answer=False).paths == []  # it holds no mass
     # two lengths: the measure alone does not tell which is asked
     assert all(labels(p) != ["prominence M"] for p in s.user_turn("How tall is Tind Peak?", answer=False).paths)
+
+
+BANDS = f"""@prefix ex: <{FB}> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+ex:velvet rdfs:label "Velvet Static" ; a ex:MusicGroup ; ex:formedIn ex:montreal .
+ex:harbour rdfs:label "The Glass Harbour" ; a ex:MusicGroup ; ex:openedFor ex:velvet .
+ex:montreal rdfs:label "Montreal" . ex:MusicGroup rdfs:label "Music Group" .
+ex:openedFor rdfs:label "opened for" . ex:formedIn rdfs:label "formed in" .
+"""
+
+
+def test_a_place_asked_for_by_its_noun_is_no_band_however_alike_the_words(tmp_path):
+    s = session(tmp_path, BANDS)
+    paths = s.user_turn("Which city did Velvet Static get started in?", answer=False).paths
+    assert all(labels(p) != ["opened for"] for p in paths)  # "started" ~ "opened", but a band is no city
+    assert labels(s.user_turn("Who did The Glass Harbour open for?", answer=False).paths[0]) == ["opened for"]
