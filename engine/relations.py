@@ -131,8 +131,10 @@ _GLOSSES: tuple[tuple[str, str], ...] = (
     (r"\b(?:released|issued|published|put out) by\b|\b(?:came|comes|is|was) out on\b", "record label publisher"),
     (r"\bborn\b|\bbirth", "birth place birth date"),
     (r"\bdied\b|\bdeath\b|\bpassed away\b", "death place death date"),
-    (r"\bformed\b|\bfound(?:ed|ing)\b|\bgot together\b|\bestablish|\bset up\b|\bstarted out\b|\bopened\b|\bbuilt\b",
+    (r"\bformed\b|\bfound(?:ed|ing)\b|\bgot together\b|\bestablish|\bset up\b|\bstarted out\b|\bopened\b|\bbuilt\b"
+     r"|\bbeen around\b|\bexist(?:ed|s)?\b|\bin existence\b|\bin business\b",
      "formed founding date founded inception established opening"),
+    (r"\bhow old\b|\bsince when\b", "birth date founding date inception established"),
     (r"\blisteners\b|\bstreams\b|\bmonthly\b", "monthly listeners"),
     (r"\bsigned (?:to|with)\b|\blabel\b", "record label"),
     (r"\bproduc", "produced by producer"),

@@ -30,6 +30,8 @@ PLACE_NOUN = re.compile(r"\b(what|which) (place|city|town|country|room|venue|sta
 # Question cues, tried in order on each clause; the first that matches gives the clause's types.
 # "Who" asks for an agent: a person, or an organisation ("Who published it?", "Who owns it?").
 _ASKS: tuple[tuple[re.Pattern, tuple[str, ...]], ...] = (
+    # an age or a time since, answered by a number or by the date it counts from
+    (re.compile(r"\bhow old\b|\bhow long (?:has|have)\b[^?.!]*\bbeen\b|\bsince when\b"), (NUMBER, TIME)),
     (re.compile(r"\bhow (many|much)\b|\bhow (big|large|old|tall|long|far|heavy|high)\b|\bwhat (number|amount|size)\b"
                 r"|\bnumber of\b|\bpopulation\b|\bcapacity\b"), (NUMBER,)),
     (re.compile(r"\bwhen\b|\bwhat (time(?! ?zone)|date|day|year|month)\b|\bwhich (day|date|year|month)\b|\bwhat's the date\b"

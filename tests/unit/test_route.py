@@ -155,3 +155,18 @@ def test_a_place_asked_for_by_its_noun_is_no_band_however_alike_the_words(tmp_pa
     paths = s.user_turn("Which city did Velvet Static get started in?", answer=False).paths
     assert all(labels(p) != ["opened for"] for p in paths)  # "started" ~ "opened", but a band is no city
     assert labels(s.user_turn("Who did The Glass Harbour open for?", answer=False).paths[0]) == ["opened for"]
+
+
+FIRMS = f"""@prefix ex: <{FB}> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
+ex:keel rdfs:label "Keelby Freight" ; ex:inception "1857"^^xsd:gYear ; ex:employees 3279 ; ex:ceo ex:ida .
+ex:ida rdfs:label "Ida Strand" . ex:inception rdfs:label "inception" . ex:employees rdfs:label "employee count" .
+ex:ceo rdfs:label "chief executive officer" .
+"""
+
+
+def test_how_long_a_thing_has_been_around_is_asked_of_the_date_it_began(tmp_path):
+    s = session(tmp_path, FIRMS)
+    for question in ("How long has Keelby Freight been around?", "How old is Keelby Freight?"):
+        assert labels(s.user_turn(question, answer=False).paths[0]) == ["inception"], question
