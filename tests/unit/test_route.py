@@ -170,3 +170,15 @@ def test_how_long_a_thing_has_been_around_is_asked_of_the_date_it_began(tmp_path
     s = session(tmp_path, FIRMS)
     for question in ("How long has Keelby Freight been around?", "How old is Keelby Freight?"):
         assert labels(s.user_turn(question, answer=False).paths[0]) == ["inception"], question
+
+
+def test_a_label_the_question_says_in_full_though_apart_is_not_split_over_a_chain(tmp_path):
+    climb = f"""@prefix ex: <{FB}> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
+ex:velding rdfs:label "Mount Velding" ; ex:firstAscentBy ex:sven ; ex:firstAscentYear "1939"^^xsd:gYear .
+ex:sven rdfs:label "Sven Oyelaran" ; ex:dateOfBirth "1858-02-20"^^xsd:date .
+"""
+    s = session(tmp_path, climb)
+    paths = s.user_turn("What year was the first ascent of Mount Velding?", answer=False).paths
+    assert [labels(p) for p in paths] == [["first ascent year"]]  # not the first climber's year of birth

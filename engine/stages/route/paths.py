@@ -244,11 +244,14 @@ def _against_its_verb(f: Found, part: Part, sims: dict[str, np.ndarray]) -> bool
 
 def _claimed(found: list[Found], part: Part) -> frozenset[int]:
     """The words of the question that say in full the label (of two words or more) of a relation
-    the start has: "favourite game" of "What is X's favourite game?". A chain of two other
-    relations cannot split them between its steps (the game played at a night X won)."""
-    labels = {frozenset(stems(f.labels[0])) for f in found if len(f.labels) == 1}
+    the start has, side by side or apart: "favourite game" of "What is X's favourite game?",
+    "first ascent year" of "What year was the first ascent of X?". A chain of two other relations
+    cannot split them between its steps (the game played at a night X won; the year of birth of
+    the first climber)."""
+    said = stems(part.text)
+    full = [own for f in found if len(f.labels) == 1 and len(own := frozenset(stems(f.labels[0]))) > 1 and own <= said]
     return frozenset(i for s in part.spans if len(s.words) <= 2
-                     and any(len(own) > 1 and own <= stems(s.text) for own in labels) for i in s.words)
+                     and any(stems(s.text) and stems(s.text) <= own for own in full) for i in s.words)
 
 
 def _two_steps(first: np.ndarray, second: np.ndarray, part: Part, hop_cost: float,
