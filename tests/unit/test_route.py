@@ -155,6 +155,16 @@ def test_a_place_asked_for_by_its_noun_is_no_band_however_alike_the_words(tmp_pa
     paths = s.user_turn("Which city did Velvet Static get started in?", answer=False).paths
     assert all(labels(p) != ["opened for"] for p in paths)  # "started" ~ "opened", but a band is no city
     assert labels(s.user_turn("Who did The Glass Harbour open for?", answer=False).paths[0]) == ["opened for"]
+    # nor a date, however alike the words ("birthplace" ~ "birth date")
+    places = f"""@prefix ex: <{FB}> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
+ex:ann rdfs:label "Ann Berg" ; ex:birthPlace ex:oslo ; ex:birthDate "1990-04-02"^^xsd:date .
+ex:oslo rdfs:label "Oslo" ; a ex:City ; ex:containedIn ex:norway . ex:norway rdfs:label "Norway" ; a ex:Country .
+ex:City rdfs:label "City" . ex:Country rdfs:label "Country" .
+"""
+    born = session(tmp_path, places, "places.ttl").user_turn("Which country is the birthplace of Ann Berg in?", answer=False)
+    assert all(labels(p) != ["birth date"] for p in born.paths)
 
 
 FIRMS = f"""@prefix ex: <{FB}> .

@@ -37,14 +37,14 @@ def value_of(c: Candidate, forward: bool) -> str:
 def clashes(kind: str, asked: set[str], question: str = "") -> bool:
     """Can a value of this kind not answer a question asking for these types? A date or a number
     is never an entity, unless the number counts them ("How many members ...?"); a place asked
-    for by its noun ("Which city ...?") is no person or organization. (Not "where" nor "who":
+    for by its noun ("Which city ...?") is no person, organization, date or number. (Not "where" nor "who":
     they also open relative clauses, "the city where X died", so they say less surely what the
     question asks.)"""
     from engine.nlp.answer_type import NUMBER, ORGANIZATION, PERSON, PLACE, PLACE_NOUN, RECORD, TIME
 
     if NUMBER in asked and _COUNTS.search(question):
         return False
-    if asked == {PLACE} and kind in (PERSON, ORGANIZATION) and PLACE_NOUN.search(question.casefold()):
+    if asked == {PLACE} and kind in (PERSON, ORGANIZATION, TIME, NUMBER) and PLACE_NOUN.search(question.casefold()):
         return True
     return bool(kind and asked and asked <= {TIME, NUMBER}
                 and kind in (PERSON, PLACE, ORGANIZATION, RECORD, ENTITY_VALUE))
