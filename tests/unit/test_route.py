@@ -192,3 +192,10 @@ ex:sven rdfs:label "Sven Oyelaran" ; ex:dateOfBirth "1858-02-20"^^xsd:date .
     s = session(tmp_path, climb)
     paths = s.user_turn("What year was the first ascent of Mount Velding?", answer=False).paths
     assert [labels(p) for p in paths] == [["first ascent year"]]  # not the first climber's year of birth
+
+
+def test_that_noun_of_a_later_clause_is_what_the_clause_before_led_to(tmp_path):
+    s = session(tmp_path)
+    paths = s.user_turn("Who is the head coach of Harbour Rovers, and where was that coach born?", answer=False).paths
+    assert sorted(labels(p) for p in paths) == [["head coach"], ["head coach", "place of birth"]]
+    assert [p.values for p in paths if len(p.steps) == 2] == [["Bergen"]]

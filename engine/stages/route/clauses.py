@@ -38,6 +38,7 @@ ENTITY = "xentity"  # what a start entity's name becomes in the question
 _PRONOUNS = frozenset("it he she they him them".split())
 _POSSESSIVES = frozenset("its his their".split())
 _DETERMINERS = frozenset("the a an".split())
+_DEMONSTRATIVES = frozenset("that this those these".split())
 # A word before the entity that ends the phrase describing the middle entity there ("the singer
 # of X"); any other word there starts a relative clause that goes on after it ("the team X plays
 # for", "the team that X plays for": a relative pronoun before the entity opens the clause too).
@@ -53,14 +54,18 @@ def _content(text: str) -> tuple[list[str], list[int]]:
 def described(text: str) -> frozenset[int]:
     """The content words (by their order among the content words) that describe the entity the
     question reaches through the named one: "team ... plays" of "the manager of the team X plays
-    for", "singer" of "the lead singer of X", "team" of "X's team". A two-step path walks these
+    for", "singer" of "the lead singer of X", "team" of "X's team", "publisher" of "when was that
+    publisher founded" (after "Who published X?"). A two-step path walks these
     first, then the rest; a question without them asks one step."""
     raw, content = _content(text)
     at = {r: k for k, r in enumerate(content)}
     marks = [i for i, w in enumerate(raw) if w == ENTITY] or [i for i, w in enumerate(raw)
                                                              if w in _PRONOUNS or w in _POSSESSIVES]
     if not marks:
-        return frozenset()
+        # "... and when was that publisher founded?": the thing the clause before (or the turn
+        # before) led to, reached through the entity spoken of
+        dem = next((i for i, w in enumerate(raw[:-1]) if w in _DEMONSTRATIVES and i + 1 in at), None)
+        return frozenset({at[dem + 1]}) if dem is not None else frozenset()
     m = marks[0]
     if raw[m] in _POSSESSIVES or raw[m + 1:m + 2] == ["s"]:
         after = m + (1 if raw[m] in _POSSESSIVES else 2)
