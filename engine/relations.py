@@ -295,6 +295,16 @@ def asked_measure(text: str) -> str:
     return kind if kind in TELLING_MEASURES else ""
 
 
+def other_measure(asked: str, holds: str) -> bool:
+    """Does a relation holding values of kind `holds` answer no question asking for the measure
+    `asked` (`asked_measure`)? Servings are no price, a length no weight; an entity, a text or a
+    bare number may still be one."""
+    return bool(asked) and holds != asked and holds in _MEASURED
+
+
+_MEASURED = (NUMERIC - {"number"}) | {"date", "time"}  # kinds a relation's values are known to measure
+
+
 def value_kind(text: str) -> str:
     """The kind of value a phrase carries ("in 1998": date, "60,000 people": count, "about an
     hour": duration) or asks for ("how long": duration, "when": date); "" when it shows none."""

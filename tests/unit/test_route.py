@@ -199,3 +199,13 @@ def test_that_noun_of_a_later_clause_is_what_the_clause_before_led_to(tmp_path):
     paths = s.user_turn("Who is the head coach of Harbour Rovers, and where was that coach born?", answer=False).paths
     assert sorted(labels(p) for p in paths) == [["head coach"], ["head coach", "place of birth"]]
     assert [p.values for p in paths if len(p.steps) == 2] == [["Bergen"]]
+
+
+def test_a_relation_of_another_measure_is_no_answer_to_the_measure_asked(tmp_path):
+    dish = f"""@prefix ex: <{FB}> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+ex:pad rdfs:label "Pad Thai" ; ex:servings 2 ; ex:cookingTimeMinutes 15 .
+"""
+    s = session(tmp_path, dish)
+    assert s.user_turn("How much does Pad Thai cost at a restaurant?", answer=False).paths == []
+    assert labels(s.user_turn("How many people does Pad Thai serve?", answer=False).paths[0]) == ["servings"]

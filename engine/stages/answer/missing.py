@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from engine.context import TurnContext
 from engine.focus import focused
 from engine.nlp.answer_type import MEASURE, TIME, asked_records, asked_types, asks_for_a_noun, says_when
-from engine.relations import asked_measure, relation_kind
+from engine.relations import asked_measure, other_measure, relation_kind
 from engine.stages.answer.compose import (
     asked_as_record,
     asked_words,
@@ -37,7 +37,6 @@ MISSING_P = 0.5
 NOUN_MISSING_P = 0.8
 CLOSEST_FACTS = 2  # what the KG does have, offered with "not found"
 RELATIONS_NAMED = 6  # and the relations it has about the entity
-OTHER_MEASURES = frozenset(("duration", "count", "length", "area", "mass", "money", "date", "time"))
 WHEN_WORDS = frozenset(("date", "year"))  # what a question asking "when" says of a relation's label
 
 
@@ -133,12 +132,8 @@ def relation_missing(state: TurnState, ctx: TurnContext, facts: list[Candidate],
 
 def _other_measure(asked: str, c: Candidate) -> bool:
     """A fact that holds another measure than the one the question asks for: however sure the
-    scorer, "How much does Pad Thai cost?" is not answered by its servings, nor "How heavy is X?"
-    by its length (`asked_measure`)."""
-    if not asked:
-        return False
-    holds = relation_kind(c.p_label, c.o_label if c.fact.o_literal else None)
-    return holds != asked and holds in OTHER_MEASURES
+    scorer, "How much does Pad Thai cost?" is not answered by its servings."""
+    return other_measure(asked, relation_kind(c.p_label, c.o_label if c.fact.o_literal else None))
 
 
 def _names(asked: set[str], c: Candidate, text: str) -> bool:

@@ -30,7 +30,7 @@ import numpy as np
 
 from engine.factcheck.relations import qualified_only
 from engine.nlp.answer_type import TIME
-from engine.relations import asked_measure
+from engine.relations import asked_measure, other_measure
 from engine.stages.route.clauses import PREPOSITIONS, Part, masked, parts_of, stems
 from engine.stages.route.kinds import (
     ENTITY_VALUE,
@@ -218,8 +218,9 @@ def score_paths(found: list[Found], part: Part, sims: dict[str, np.ndarray],
         kind = value_type(f) if part.types else ""
         if part.borrowed and kind not in part.types:
             continue  # "When" of "Who wrote it and when": only a date answers it
-        if clashes(kind, part.types, part.text) or (not kind and part.types == {TIME} and timeless(f)):
-            continue  # "When was it first made?" is not answered by who made it, however alike the words
+        if (clashes(kind, part.types, part.text) or (not kind and part.types == {TIME} and timeless(f))
+                or other_measure(asked, measure_of(f))):
+            continue  # "When was it first made?" is not answered by who made it, nor a price by servings
         if kind and kind != ENTITY_VALUE and not (by_measure and f is only):  # 3733 m is no year
             score += w.type_bonus if kind in part.types else -w.type_bonus
         if own.get(id(f)):
