@@ -1,7 +1,7 @@
 """Plurals: a plural word of a label ("politicians" for the occupation "politician"); and plural
 reference: "them", "their", "these events" right after a turn that named several people
-(events, rooms) mean all of those together; after a turn that named one group, or one person,
-the linking rules decide as for any pronoun."""
+(events, rooms, books) mean all of those together; after a turn that named one group, or one
+person, the linking rules decide as for any pronoun."""
 
 from __future__ import annotations
 
@@ -35,7 +35,8 @@ def link(mentions: list[Mention], links: dict[str, list[tuple[str, float]]],
     for m in mentions:
         words = m.text.lower().split()
         if m.kind == "pronoun" and words[0] in PRONOUNS:
-            kinds: tuple = ("person",)
+            # people first ("Omar and Lisa." - "When are they free?"), then the things a list named
+            kinds: tuple = ("person", *(k for k in by_kind if k != "person"))
         elif (m.kind == "definite" and words[-1].endswith("s") and words[0] in DETERMINERS
               and not ORDINALS.intersection(words)):
             kinds = tuple(m.value or ())

@@ -299,3 +299,11 @@ def test_a_name_of_the_turn_is_taken_up_by_a_possessive_or_from_a_later_clause(t
         return Mention(words, i, i + len(words), kind)
 
     assert takes_up_here(text, at(name, "name"), at(pronoun, "pronoun")) is here
+
+
+def test_they_after_a_reply_that_named_two_things_of_a_kind_means_both(session):
+    session.system_turn("Today there is the Weekly Sync and then the Budget Review.")
+    assert mention(turn(session, "When do they start?"), "they").together == [SYNC, BUDGET]
+    # people go first: "they" after a reply naming two people and two events means the people
+    session.system_turn("Omar Haddad and Maria Lopez go to the Weekly Sync and the Budget Review.")
+    assert mention(turn(session, "Are they in today?"), "they").together == [OMAR, MARIA]
