@@ -361,6 +361,25 @@ def test_a_reply_stating_a_number_no_fact_of_the_turn_holds_is_replaced(tmp_path
     state = s.user_turn("Where was Eleanor Voss born?")
     assert state.answer_source == "facts" and "0113" not in state.shown_reply and "4960" in state.composed.reason
 
+PRESSES = """
+@prefix ex: <http://example.org/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+ex:publisher rdfs:label "publisher" . ex:location rdfs:label "location" .
+ex:ember rdfs:label "Ember Press" ; ex:location ex:girona . ex:tide rdfs:label "Tide Books" ; ex:location ex:leeds .
+ex:salt rdfs:label "The Salt Orchard" ; ex:publisher ex:ember .
+ex:harbour rdfs:label "Harbour Lights" ; ex:publisher ex:tide .
+ex:girona rdfs:label "Girona" . ex:leeds rdfs:label "Leeds" .
+"""
+
+
+def test_which_noun_names_what_the_values_are_not_a_relation_the_entity_lacks(tmp_path):
+    s = learned_session(tmp_path / "presses.ttl", PRESSES, ["Ember Press is based in Girona."])
+    state = s.user_turn("Which publisher is based in Girona?")
+    assert state.answer_source != "not_found" and "Ember Press" in state.shown_reply
+    # the relation still says what Girona lacks when the values take no part in it
+    state = s.user_turn("Who is the publisher of Girona?")
+    assert state.answer_source == "not_found"
+
 def test_a_name_the_kg_lacks_is_not_found_when_only_a_common_word_meets_a_label(tmp_path):
     path = tmp_path / "band.ttl"
     path.write_text(BAND + 'ex:prize rdfs:label "Meridian Songwriting Prize" . ex:tom ex:award ex:prize .\n',

@@ -3,6 +3,7 @@ names it has), or no fact of the relation it asks for (with what it does have)."
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from engine.context import TurnContext
@@ -37,6 +38,7 @@ MISSING_P = 0.5
 NOUN_MISSING_P = 0.8
 CLOSEST_FACTS = 2  # what the KG does have, offered with "not found"
 RELATIONS_NAMED = 6  # and the relations it has about the entity
+_WHICH = re.compile(r"\b(?:which|what)\s+([a-z]+)")  # the noun a "which" question asks for
 WHEN_WORDS = frozenset(("date", "year"))  # what a question asking "when" says of a relation's label
 
 
@@ -178,6 +180,13 @@ def lacking_relation(state: TurnState, ctx: TurnContext) -> str:
         said = max(len(stems(content_words(" ".join(s.label for s in path.steps))) & asked) for path in state.paths)
         named = named if not {p for *_, p in named} & taken else []
         named = [n for n in named if n[0] > said]
+        # "Which publisher is based in Girona?": the relation the noun asked for names says what
+        # the values are (the press publishes books), not what is asked of Girona
+        which = {w for m in _WHICH.finditer((state.rewritten or state.text).casefold())
+                 for w in stems(content_words(m.group(1)))}
+        ends = path_ends(state)
+        named = [n for n in named if not (stems(content_words(n[1])) <= which and ends and len(ends) <= UNMET_ASKS
+                                          and _takes_part(ctx, n[2], ends))]
     elif {p for *_, p in named} & {c.fact.p for c in state.retrieved}:
         return ""
     if not named or not entities:
@@ -189,7 +198,9 @@ def lacking_relation(state: TurnState, ctx: TurnContext) -> str:
     return max(named, key=lambda n: n[0])[1]
 
 
-UNMET_ASKS = 20  # path values asked about their link to another entity the question names; past it, none is
+# path values asked about (their link to another entity the question names, or their part in a
+# relation it names); past it, none is
+UNMET_ASKS = 20
 
 
 def unmet(state: TurnState, ctx: TurnContext) -> str:
@@ -206,9 +217,7 @@ def unmet(state: TurnState, ctx: TurnContext) -> str:
     # "the city where") describes what is asked
     others = {m.entity: m.label or m.text for m in state.mentions
               if m.kind == "name" and m.entity and m.entity not in on_paths and m.text != m.text.lower()}
-    ends = list(dict.fromkeys(chain[-1].o if p.steps[-1].forward else chain[-1].s
-                              for p in state.paths for chain in p.chains
-                              if chain and not (p.steps[-1].forward and chain[-1].o_literal)))
+    ends = path_ends(state)
     if not others or not ends or len(ends) > UNMET_ASKS or any(p.total > len(p.chains) for p in state.paths):
         return ""  # more values than are asked about (or than were kept): no verdict
     for other, name in others.items():
@@ -216,6 +225,19 @@ def unmet(state: TurnState, ctx: TurnContext) -> str:
         if ctx.background.query(f"ASK {{ {linked} }}") is False:
             return name
     return ""
+
+
+def path_ends(state: TurnState) -> list[str]:
+    """The entities the turn's relation paths lead to (literals aside), each once."""
+    return list(dict.fromkeys(chain[-1].o if p.steps[-1].forward else chain[-1].s
+                              for p in state.paths for chain in p.chains
+                              if chain and not (p.steps[-1].forward and chain[-1].o_literal)))
+
+
+def _takes_part(ctx: TurnContext, predicate: str, nodes: list[str]) -> bool:
+    """Is one of the nodes subject or object of a `predicate` edge (or can the KG not say)?"""
+    either = " UNION ".join(f"{{ <{v}> <{predicate}> ?o }} UNION {{ ?s <{predicate}> <{v}> }}" for v in nodes)
+    return ctx.background.query(f"ASK {{ {either} }}") is not False
 
 
 def missing_text(what: str, about: list[str], closest: str, relations: Sequence[str] = ()) -> str:
