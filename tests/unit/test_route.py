@@ -180,6 +180,8 @@ def test_how_long_a_thing_has_been_around_is_asked_of_the_date_it_began(tmp_path
     s = session(tmp_path, FIRMS)
     for question in ("How long has Keelby Freight been around?", "How old is Keelby Freight?"):
         assert labels(s.user_turn(question, answer=False).paths[0]) == ["inception"], question
+    # "who" asks for no date, however alike "founded" and a date of founding
+    assert s.user_turn("Who founded Keelby Freight?", answer=False).paths == []
 
 
 def test_a_label_the_question_says_in_full_though_apart_is_not_split_over_a_chain(tmp_path):

@@ -21,6 +21,7 @@ class Found(Protocol):
 
 ENTITY_VALUE = "entity"  # a path's values are entities of no known type: not a date nor a number
 _COUNTS = re.compile(r"\bhow many\b|\bnumber of\b", re.I)  # a number of things: the things counted
+_ASKS_WHO = re.compile(r"\s*(?:and\s+|but\s+)?(?:who|whom)\b", re.I)  # opening the clause, it asks (no relative clause)
 ENDS_READ = 8  # end facts of a path read for the kind of its values
 
 
@@ -37,15 +38,17 @@ def value_of(c: Candidate, forward: bool) -> str:
 def clashes(kind: str, asked: set[str], question: str = "") -> bool:
     """Can a value of this kind not answer a question asking for these types? A date or a number
     is never an entity, unless the number counts them ("How many members ...?"); a place asked
-    for by its noun ("Which city ...?") is no person, organization, date or number. (Not "where" nor "who":
-    they also open relative clauses, "the city where X died", so they say less surely what the
-    question asks.)"""
+    for by its noun ("Which city ...?") is no person, organization, date or number; "who" that
+    opens the question asks for no date or number. (Not "where", nor "who" inside it: they also
+    open relative clauses, "the city where X died", so they say less surely what is asked.)"""
     from engine.nlp.answer_type import NUMBER, ORGANIZATION, PERSON, PLACE, PLACE_NOUN, RECORD, TIME
 
     if NUMBER in asked and _COUNTS.search(question):
         return False
     if asked == {PLACE} and kind in (PERSON, ORGANIZATION, TIME, NUMBER) and PLACE_NOUN.search(question.casefold()):
         return True
+    if asked <= {PERSON, ORGANIZATION} and kind in (TIME, NUMBER) and _ASKS_WHO.match(question):
+        return True  # "Who founded X?" asks no date, however alike "founded" and "founding date"
     return bool(kind and asked and asked <= {TIME, NUMBER}
                 and kind in (PERSON, PLACE, ORGANIZATION, RECORD, ENTITY_VALUE))
 
