@@ -211,3 +211,18 @@ ex:pad rdfs:label "Pad Thai" ; ex:servings 2 ; ex:cookingTimeMinutes 15 .
     s = session(tmp_path, dish)
     assert s.user_turn("How much does Pad Thai cost at a restaurant?", answer=False).paths == []
     assert labels(s.user_turn("How many people does Pad Thai serve?", answer=False).paths[0]) == ["servings"]
+
+
+def test_a_question_that_says_a_value_asks_of_its_relation_and_an_overview_borrows_nothing(tmp_path):
+    books = f"""@prefix ex: <{FB}> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+ex:copper rdfs:label "Copper Rain" ; ex:author ex:lena ; ex:genre "crime novel" ; ex:pages 404 .
+ex:lena rdfs:label "Lena Okafor" . ex:author rdfs:label "author" . ex:genre rdfs:label "genre" .
+ex:pages rdfs:label "number of pages" .
+"""
+    s = session(tmp_path, books)
+    assert labels(s.user_turn("Is Copper Rain a crime novel?", answer=False).paths[0]) == ["genre"]
+    # "Tell me about X" after a question asks for all there is, not that question's relation again
+    s.user_turn("How many pages does Copper Rain have?", answer=False)
+    assert s.user_turn("Tell me about Lena Okafor.", answer=False).paths == []
+    assert s.user_turn("What do you know about Copper Rain?", answer=False).paths == []

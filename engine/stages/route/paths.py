@@ -22,6 +22,7 @@ with questions.
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -37,6 +38,7 @@ from engine.stages.route.kinds import (
     NO_CLASSES,
     Classes,
     clashes,
+    ends_of,
     measure_of,
     timeless,
     typer,
@@ -61,6 +63,7 @@ WEIGHTS = Weights()
 TIE = 0.02  # paths this close to the best read alike: both are kept
 ASKED_NOUN_BONUS = 0.05  # a relation whose label is the noun of "which league", "what instrument"
 SAID_BONUS = 0.06  # each word of a relation's label past the first that the question says too
+VALUE_BONUS = 0.2  # a relation one of whose values the question says ("Is X a crime novel?": genre)
 MAX_PATHS = 300  # relation signatures per start entity
 MAX_STARTS = 4  # entities the search starts from
 VALUES_CAP = 50  # value chains kept per path (the total is still counted)
@@ -70,6 +73,9 @@ EXPAND_FACTS = 60  # facts per fetched entity
 TIME_BUDGET_S = 0.25  # fetching, on a remote background
 
 _NAME_WORDS = frozenset(("name", "calle"))  # stems of a turn that asks for names and no relation
+# A turn that asks for all there is about the entity ("Tell me about X"), not the relation the turn
+# before asked for ("And X?", "What about X?")
+_OVERVIEW = re.compile(r"\b(?:tell|know|describe|information|info|overview|anything|everything)\b", re.I)
 Matcher = Callable[[Sequence[str], Sequence[str]], np.ndarray]
 """(relation labels, question spans) -> similarity in [0, 1], one row per label."""
 
@@ -213,6 +219,8 @@ def score_paths(found: list[Found], part: Part, sims: dict[str, np.ndarray],
             else:
                 fits[key] = _two_steps(rows[0], rows[1], part, w.hop_cost, stems(key[0]), claimed)
         score = max(fits[key], w.floor) if f is only else fits[key]
+        if len(key) == 1 and _says_a_value(f, part.text):
+            score += VALUE_BONUS
         if score <= 0 or _against_its_verb(f, part, sims):
             continue
         kind = value_type(f) if part.types else ""
@@ -230,6 +238,14 @@ def score_paths(found: list[Found], part: Part, sims: dict[str, np.ndarray],
                 continue  # "Which league does X play in?" is not answered by its players
         out.append(Scored(f, score, 0))
     return out
+
+
+def _says_a_value(f: Found, text: str) -> bool:
+    """Does the question say one of the path's values (of three letters or more) as it is?"""
+    forward, ends = ends_of(f)
+    low = text.casefold()
+    return any(len(v) > 2 and re.search(r"(?<!\w)" + re.escape(v) + r"(?!\w)", low)
+               for c in ends if (v := (c.o_label if forward else c.s_label).casefold()))
 
 
 def _against_its_verb(f: Found, part: Part, sims: dict[str, np.ndarray]) -> bool:
@@ -324,7 +340,7 @@ def only_way_in(candidates: list[Candidate], starts: dict[str, str], text: str, 
     people, the course type of dishes, a record or not): the things it is reached from."""
     from engine.nlp.sentences import is_node_fact
 
-    if not earlier or not stems(text) <= _NAME_WORDS or len(starts) != 1:
+    if not earlier or not stems(text) <= _NAME_WORDS or len(starts) != 1 or _OVERVIEW.search(text):
         return []
     start = next(iter(starts))
     inward = Graph()
@@ -401,7 +417,7 @@ def search(candidates: list[Candidate], starts: dict[str, str], question: Questi
         return out
     text = masked(question.text, question.names)
     parts = parts_of(text)
-    if not parts and question.earlier:
+    if not parts and question.earlier and not _OVERVIEW.search(text):
         parts = parts_of(masked(question.earlier, question.names) + " " + text)
     if not parts:
         return _listed(out, only_way_in(candidates, starts, text, question.earlier, w), starts, question)
