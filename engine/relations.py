@@ -296,13 +296,36 @@ def asked_measure(text: str) -> str:
 
 
 def other_measure(asked: str, holds: str) -> bool:
-    """Does a relation holding values of kind `holds` answer no question asking for the measure
-    `asked` (`asked_measure`)? Servings are no price, a length no weight; an entity, a text or a
-    bare number may still be one."""
+    """Does a relation holding values of kind `holds` (`measure_kind`) answer no question asking
+    for the measure `asked` (`asked_measure`)? Servings are no price, a length no weight, "oil on
+    board" no width; an entity, a text with a number in it or a bare number may still be one."""
     return bool(asked) and holds != asked and holds in _MEASURED
 
 
-_MEASURED = (NUMERIC - {"number"}) | {"date", "time"}  # kinds a relation's values are known to measure
+WORDS = "words"  # a text value with no digit in it: no measure
+_MEASURED = (NUMERIC - {"number"}) | {"date", "time", WORDS}  # kinds a relation's values are known to measure
+
+
+def measure_kind(label: str, value: str | None) -> str:
+    """`relation_kind`, a text without a digit told apart (WORDS)."""
+    kind = relation_kind(label, value)
+    return WORDS if kind == "text" and value is not None and not re.search(r"\d", value) else kind
+
+
+# The dimension a length question asks for, and the words of a label that name each one.
+_DIMENSIONS = (("height", r"\bhow (?:tall|high)\b", r"\b(?:height|tall|high|elevation|altitude)\b"),
+               ("width", r"\bhow wide\b", r"\b(?:width|wide|breadth)\b"),
+               ("depth", r"\bhow deep\b", r"\b(?:depth|deep)\b"),
+               ("distance", r"\bhow far\b", r"\b(?:distance|far)\b"))
+
+
+def other_dimension(question: str, label: str) -> bool:
+    """Does the label name another dimension than the one the question asks for ("height cm" for
+    "How wide is it?")?"""
+    words = split_words(label)
+    asked = [name for name, q, _ in _DIMENSIONS if re.search(q, question, re.I)]
+    named = [name for name, _, w in _DIMENSIONS if re.search(w, words, re.I)]
+    return bool(asked and named and not set(asked) & set(named))
 
 
 def value_kind(text: str) -> str:

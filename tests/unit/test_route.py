@@ -226,3 +226,23 @@ ex:pages rdfs:label "number of pages" .
     s.user_turn("How many pages does Copper Rain have?", answer=False)
     assert s.user_turn("Tell me about Lena Okafor.", answer=False).paths == []
     assert s.user_turn("What do you know about Copper Rain?", answer=False).paths == []
+
+
+ART = f"""@prefix ex: <{FB}> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+ex:kite rdfs:label "Red Kite" ; ex:paintedBy ex:tobias ; ex:medium "oil on board" ; ex:heightCm 61 .
+ex:quarry rdfs:label "Quarry Light" ; ex:paintedBy ex:tobias .
+ex:tobias rdfs:label "Tobias Hale" . ex:paintedBy rdfs:label "painted by" . ex:medium rdfs:label "medium" .
+"""
+
+
+def test_what_a_person_painted_is_what_is_painted_by_them(tmp_path):
+    s = session(tmp_path, ART)
+    path = s.user_turn("What did Tobias Hale paint?", answer=False).paths[0]
+    assert labels(path) == ["painted by"] and sorted(path.values) == ["Quarry Light", "Red Kite"]
+
+
+def test_a_width_is_no_height_and_no_words_measure(tmp_path):
+    s = session(tmp_path, ART)
+    assert s.user_turn("How wide is Red Kite?", answer=False).paths == []
+    assert labels(s.user_turn("How tall is Red Kite?", answer=False).paths[0]) == ["height cm"]

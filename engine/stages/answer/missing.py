@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from engine.context import TurnContext
 from engine.focus import focused
 from engine.nlp.answer_type import MEASURE, TIME, asked_records, asked_types, asks_for_a_noun, says_when
-from engine.relations import asked_measure, other_measure, relation_kind
+from engine.relations import asked_measure, measure_kind, other_measure
 from engine.stages.answer.compose import (
     asked_as_record,
     asked_words,
@@ -135,7 +135,7 @@ def relation_missing(state: TurnState, ctx: TurnContext, facts: list[Candidate],
 def _other_measure(asked: str, c: Candidate) -> bool:
     """A fact that holds another measure than the one the question asks for: however sure the
     scorer, "How much does Pad Thai cost?" is not answered by its servings."""
-    return other_measure(asked, relation_kind(c.p_label, c.o_label if c.fact.o_literal else None))
+    return other_measure(asked, measure_kind(c.p_label, c.o_label if c.fact.o_literal else None))
 
 
 def _names(asked: set[str], c: Candidate, text: str) -> bool:

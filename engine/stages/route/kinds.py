@@ -65,13 +65,13 @@ def timeless(f: Found) -> bool:
 
 def measure_of(f: Found) -> str:
     """The measure a one-step path's values hold, read from its relation's label and values
-    ("length" for "elevation m: 3733"); "" for entities, texts and longer paths."""
-    from engine.relations import relation_kind
+    ("length" for "elevation m: 3733"; `measure_kind`); "" for entities and longer paths."""
+    from engine.relations import measure_kind
 
     forward, ends = ends_of(f)
     if len(f.signature) != 1 or not forward or not ends or not all(c.fact.o_literal for c in ends):
         return ""
-    kinds = {relation_kind(c.p_label, c.o_label) for c in ends}
+    kinds = {measure_kind(c.p_label, c.o_label) for c in ends}
     return kinds.pop() if len(kinds) == 1 else ""
 
 

@@ -31,7 +31,7 @@ import numpy as np
 
 from engine.factcheck.relations import qualified_only
 from engine.nlp.answer_type import TIME
-from engine.relations import asked_measure, other_measure
+from engine.relations import asked_measure, other_dimension, other_measure
 from engine.stages.route.clauses import PREPOSITIONS, Part, masked, parts_of, stems
 from engine.stages.route.kinds import (
     ENTITY_VALUE,
@@ -196,7 +196,7 @@ def score_paths(found: list[Found], part: Part, sims: dict[str, np.ndarray],
         only = of_class[0]
     # "How tall is X?": the one relation of X that holds the measure asked for ("elevation m").
     asked = asked_measure(part.text)
-    measured = [f for f in found if asked and measure_of(f) == asked]
+    measured = [f for f in found if asked and measure_of(f) == asked and not other_dimension(part.text, f.labels[0])]
     by_measure = only is None and len({f.signature for f in measured}) == 1
     if by_measure:
         only = measured[0]
@@ -250,11 +250,12 @@ def _says_a_value(f: Found, text: str) -> bool:
 
 def _against_its_verb(f: Found, part: Part, sims: dict[str, np.ndarray]) -> bool:
     """A relation that ends in a preposition ("plays for"), walked backwards, read on the verb
-    whose subject the entity is: "Where does X play?" asks where X plays, not who plays for X."""
+    whose subject the entity is: "Where does X play?" asks where X plays, not who plays for X.
+    Not "by": what is "painted by" X is what X painted ("What else did X paint?")."""
     if len(f.labels) != 1 or f.signature[0][1] or not part.verb:
         return False
     words = f.labels[0].casefold().split()
-    if len(words) < 2 or words[-1] not in PREPOSITIONS:
+    if len(words) < 2 or words[-1] not in PREPOSITIONS or words[-1] == "by":
         return False
     return part.spans[int(np.argmax(sims[f.labels[0]]))].words <= part.verb
 
