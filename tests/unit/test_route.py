@@ -246,3 +246,20 @@ def test_a_width_is_no_height_and_no_words_measure(tmp_path):
     s = session(tmp_path, ART)
     assert s.user_turn("How wide is Red Kite?", answer=False).paths == []
     assert labels(s.user_turn("How tall is Red Kite?", answer=False).paths[0]) == ["height cm"]
+
+
+def test_a_place_asked_for_by_its_noun_before_the_entity_is_a_step_beyond_the_verb(tmp_path):
+    places = f"""@prefix ex: <{FB}> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+ex:tobias rdfs:label "Tobias Hale" ; ex:bornIn ex:hull ; ex:diedIn ex:york .
+ex:gallery rdfs:label "North Gallery" ; ex:locatedIn ex:york .
+ex:hull rdfs:label "Hull" ; ex:country ex:uk . ex:york rdfs:label "York" ; ex:country ex:uk .
+ex:uk rdfs:label "United Kingdom" . ex:bornIn rdfs:label "born in" . ex:diedIn rdfs:label "died in" .
+ex:locatedIn rdfs:label "located in" . ex:country rdfs:label "country" .
+"""
+    s = session(tmp_path, places)
+    born = s.user_turn("In which country was Tobias Hale born?", answer=False).paths[0]
+    assert labels(born) == ["born in", "country"] and born.values == ["United Kingdom"]
+    # the city he died in is York itself, not the country beyond it nor a gallery located in it
+    died = s.user_turn("In which city did Tobias Hale die?", answer=False).paths[0]
+    assert labels(died) == ["died in"] and died.values == ["York"]

@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass
 
 from engine.factcheck.relations import qualifiers
+from engine.nlp.answer_type import PLACE_NOUN
 
 # Words that carry no relation: question words, fillers, what a list question adds.
 _FILLER = frozenset("""xentity a an the is are was were be been being of to in on at for and or what who whom whose which
@@ -55,8 +56,8 @@ def described(text: str) -> frozenset[int]:
     """The content words (by their order among the content words) that describe the entity the
     question reaches through the named one: "team ... plays" of "the manager of the team X plays
     for", "singer" of "the lead singer of X", "team" of "X's team", "publisher" of "when was that
-    publisher founded" (after "Who published X?"). A two-step path walks these
-    first, then the rest; a question without them asks one step."""
+    publisher founded" (after "Who published X?"). A two-step path walks these first, then the
+    rest; a question without them asks one step."""
     raw, content = _content(text)
     at = {r: k for k, r in enumerate(content)}
     marks = [i for i, w in enumerate(raw) if w == ENTITY] or [i for i, w in enumerate(raw)
@@ -79,6 +80,18 @@ def described(text: str) -> frozenset[int]:
     if inside and raw[edge - 1] not in _LINKS:
         inside |= {at[i] for i in range(m + 1, len(raw)) if i in at}
     return frozenset(inside)
+
+
+def place_described(text: str) -> frozenset[int]:
+    """"born" of "In which country was X born?": the words after the entity, when the question
+    asks for a place by its noun before it; the second step must then say that noun itself (the
+    country of the place X was born in, not the country X died in for "which city")."""
+    raw, content = _content(text)
+    at = {r: k for k, r in enumerate(content)}
+    m = next((i for i, w in enumerate(raw) if w == ENTITY), None)
+    if m is None or not PLACE_NOUN.search(" ".join(raw[:m])):
+        return frozenset()
+    return frozenset(at[i] for i in range(m + 1, len(raw)) if i in at)
 
 
 def spans_of(text: str, longest: int = 2) -> list[Span]:
@@ -142,6 +155,7 @@ class Part:
     borrowed: bool = False  # a clause of question words only, scored on another clause's words
     verb: frozenset[int] = frozenset()  # the word right after the entity: its verb ("does xentity play")
     asked: frozenset[str] = frozenset()  # the stems of the noun "which"/"what" asks for (`asked_words`)
+    noun_last: bool = False  # `described` by `place_described`: a second step says the asked noun
 
 
 def question_clauses(masked: str) -> list[str]:
@@ -166,8 +180,14 @@ def parts_of(masked: str) -> list[Part]:
     from engine.nlp.answer_type import asked_types
 
     clauses = question_clauses(masked)
-    parts = [Part(c, spans_of(c), asked_types(c), described(c), asked=frozenset(asked_words(c)), verb=verb_of(c))
-             for c in clauses]
+    parts = []
+    for c in clauses:
+        inner, noun_last = described(c), False
+        if not inner:
+            inner = place_described(c)
+            noun_last = bool(inner)
+        parts.append(Part(c, spans_of(c), asked_types(c), inner, asked=frozenset(asked_words(c)), verb=verb_of(c),
+                          noun_last=noun_last))
     for i, part in enumerate(parts):
         if not part.spans:
             donor = next((p for p in parts[i + 1:] + parts[:i][::-1] if p.spans), None)

@@ -63,6 +63,7 @@ WEIGHTS = Weights()
 TIE = 0.02  # paths this close to the best read alike: both are kept
 ASKED_NOUN_BONUS = 0.05  # a relation whose label is the noun of "which league", "what instrument"
 SAID_BONUS = 0.06  # each word of a relation's label past the first that the question says too
+_CONTAINED = re.compile(r"\b(?:locat\w*|contain\w*|situated|within|part of)\b", re.I)  # a place in a larger one
 VALUE_BONUS = 0.2  # a relation one of whose values the question says ("Is X a crime novel?": genre)
 MAX_PATHS = 300  # relation signatures per start entity
 MAX_STARTS = 4  # entities the search starts from
@@ -219,6 +220,9 @@ def score_paths(found: list[Found], part: Part, sims: dict[str, np.ndarray],
             else:
                 fits[key] = _two_steps(rows[0], rows[1], part, w.hop_cost, stems(key[0]), claimed)
         score = max(fits[key], w.floor) if f is only else fits[key]
+        if len(key) == 2 and part.noun_last and not (part.asked <= stems(key[1])
+                                                      or (f.signature[1][1] and _CONTAINED.search(key[1]))):
+            continue  # "In which city did X die?": not the country of the city X died in
         if len(key) == 1 and _says_a_value(f, part.text):
             score += VALUE_BONUS
         if score <= 0 or _against_its_verb(f, part, sims):
