@@ -263,3 +263,15 @@ ex:locatedIn rdfs:label "located in" . ex:country rdfs:label "country" .
     # the city he died in is York itself, not the country beyond it nor a gallery located in it
     died = s.user_turn("In which city did Tobias Hale die?", answer=False).paths[0]
     assert labels(died) == ["died in"] and died.values == ["York"]
+
+
+def test_what_things_an_entity_has_are_those_its_one_relation_leads_to_that_are_such_things(tmp_path):
+    gallery = ART + f"""@prefix ex: <{FB}> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+ex:kite ex:heldAt ex:north . ex:quarry ex:heldAt ex:north .
+ex:north rdfs:label "North Gallery" ; ex:director ex:anouk ; ex:locatedIn ex:york .
+ex:anouk rdfs:label "Anouk Peeters" . ex:york rdfs:label "York" . ex:heldAt rdfs:label "held at" .
+"""
+    s = session(tmp_path, gallery)
+    path = s.user_turn("What paintings does North Gallery have?", answer=False).paths[0]
+    assert labels(path) == ["held at"] and sorted(path.values) == ["Quarry Light", "Red Kite"]

@@ -43,6 +43,7 @@ from engine.stages.route.kinds import (
     timeless,
     typer,
     value_classes,
+    value_roles,
 )
 from engine.state import Candidate, PathStep, RelationPath
 from kgstore.terms import Fact
@@ -172,7 +173,7 @@ class Scored:
 
 def score_paths(found: list[Found], part: Part, sims: dict[str, np.ndarray],
                 value_type: Callable[[Found], str], w: Weights = WEIGHTS,
-                classes: Classes = NO_CLASSES) -> list[Scored]:
+                classes: Classes = NO_CLASSES, roles: Classes = NO_CLASSES) -> list[Scored]:
     """Each path's score against one clause (`sims`: label -> similarity per span of it); a path
     whose values are of the class the question asks for ("Which game nights ...": Game Night)
     gains as one of the asked answer type does, and one whose values are all of other classes,
@@ -195,6 +196,11 @@ def score_paths(found: list[Found], part: Part, sims: dict[str, np.ndarray],
     of_class = [f for f in found if len(f.labels) == 1 and of_asked(own.get(id(f), ()))]
     if only is None and len({f.signature for f in of_class}) == 1:
         only = of_class[0]
+    # "What paintings does the gallery have?": the one relation of it that leads to things that
+    # are what is asked for by the relations they take part in (pictures "painted by" someone).
+    of_role = [f for f in found if len(f.labels) == 1 and of_asked(roles(f))] if part.asked else []
+    if only is None and len({f.signature for f in of_role}) == 1:
+        only = of_role[0]
     # "How tall is X?": the one relation of X that holds the measure asked for ("elevation m").
     asked = asked_measure(part.text)
     measured = [f for f in found if asked and measure_of(f) == asked and not other_dimension(part.text, f.labels[0])]
@@ -310,7 +316,7 @@ class Search:
 
 
 def choose(found: list[Found], parts: list[Part], matcher: Matcher, value_type: Callable[[Found], str],
-           w: Weights = WEIGHTS, classes: Classes = NO_CLASSES) -> list[Scored]:
+           w: Weights = WEIGHTS, classes: Classes = NO_CLASSES, roles: Classes = NO_CLASSES) -> list[Scored]:
     """The best path of each clause (and those tied with it), best first, each path once."""
     if not found or not parts:
         return []
@@ -322,7 +328,7 @@ def choose(found: list[Found], parts: list[Part], matcher: Matcher, value_type: 
     for i, part in enumerate(parts):
         cols = [column[s.text] for s in part.spans]
         sims = {label: matrix[k, cols] for k, label in enumerate(labels)}
-        scored = sorted(score_paths(found, part, sims, value_type, w, classes),
+        scored = sorted(score_paths(found, part, sims, value_type, w, classes, roles),
                         key=lambda s: (-s.score, len(s.found.labels)))
         if not scored or scored[0].score < w.floor:
             continue
@@ -441,11 +447,12 @@ def search(candidates: list[Candidate], starts: dict[str, str], question: Questi
     if len(starts) > MAX_STARTS:
         out.notes.append(f"paths searched from the first {MAX_STARTS} of {len(starts)} entities")
     kind, classes = typer(candidates + out.extra), value_classes(candidates + out.extra)
-    chosen = choose(found, parts, matcher, kind, w, classes)
+    roles = value_roles(candidates + out.extra)
+    chosen = choose(found, parts, matcher, kind, w, classes, roles)
     if not chosen and question.earlier and stems(text) <= _NAME_WORDS:
         # "And their names?" after "The band has four members.": the relation is in the turn before.
         retry = parts_of(masked(question.earlier, question.names) + " " + text)
-        chosen = choose(found, retry, matcher, kind, w, classes)
+        chosen = choose(found, retry, matcher, kind, w, classes, roles)
     chosen = chosen or only_way_in(candidates, starts, text, question.earlier, w)
     return _listed(out, chosen, starts, question, single=len(parts) == 1)
 
