@@ -506,7 +506,9 @@ def _derived_fact(rules: RuleSet, inp: TurnInput, ans: Answer) -> Fact | None:
 def dialogue_links(ctx: TurnContext, state: TurnState, links: dict[str, list[tuple[str, float]]]) -> None:
     """Plural reference over what the previous turn named, then the meeting being arranged."""
     previous = [k for k in recent_links(ctx, state.session_id, state.turn) if k.turn == state.turn - 1]
-    plural.link(state.mentions, links, [(kind, e) for _, kind, n, e in listed_of(ctx, previous) if n > 0])
+    classes = label_index(ctx).class_iris  # "two of the dishes are desserts": what they are, not who they are
+    plural.link(state.mentions, links, [(kind, e) for _, kind, n, e in listed_of(ctx, previous)
+                                        if n > 0 and e not in classes])
     office = _office_of(ctx, state.speaker_entity) if state.speaker_entity else None
     for m in state.mentions:
         if office and m.kind == "definite" and m.text.lower().startswith("my "):  # "my office"

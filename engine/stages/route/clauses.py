@@ -55,18 +55,14 @@ def _content(text: str) -> tuple[list[str], list[int]]:
 def described(text: str) -> frozenset[int]:
     """The content words (by their order among the content words) that describe the entity the
     question reaches through the named one: "team ... plays" of "the manager of the team X plays
-    for", "singer" of "the lead singer of X", "team" of "X's team", "publisher" of "when was that
-    publisher founded" (after "Who published X?"). A two-step path walks these first, then the
-    rest; a question without them asks one step."""
+    for", "singer" of "the lead singer of X", "team" of "X's team". A two-step path walks these
+    first, then the rest; a question without them asks one step."""
     raw, content = _content(text)
     at = {r: k for k, r in enumerate(content)}
     marks = [i for i, w in enumerate(raw) if w == ENTITY] or [i for i, w in enumerate(raw)
                                                              if w in _PRONOUNS or w in _POSSESSIVES]
     if not marks:
-        # "... and when was that publisher founded?": the thing the clause before (or the turn
-        # before) led to, reached through the entity spoken of
-        dem = next((i for i, w in enumerate(raw[:-1]) if w in _DEMONSTRATIVES and i + 1 in at), None)
-        return frozenset({at[dem + 1]}) if dem is not None else frozenset()
+        return frozenset()
     m = marks[0]
     if raw[m] in _POSSESSIVES or raw[m + 1:m + 2] == ["s"]:
         after = m + (1 if raw[m] in _POSSESSIVES else 2)
@@ -80,6 +76,16 @@ def described(text: str) -> frozenset[int]:
     if inside and raw[edge - 1] not in _LINKS:
         inside |= {at[i] for i in range(m + 1, len(raw)) if i in at}
     return frozenset(inside)
+
+
+def demonstrated(text: str) -> frozenset[int]:
+    """"publisher" of "when was that publisher founded?" in a clause after "Who published X": the
+    thing the clause before led to, reached through the entity spoken of. (In a turn of its own,
+    "that publisher" is a mention the rules link.)"""
+    raw, content = _content(text)
+    at = {r: k for k, r in enumerate(content)}
+    dem = next((i for i, w in enumerate(raw[:-1]) if w in _DEMONSTRATIVES and i + 1 in at), None)
+    return frozenset({at[dem + 1]}) if dem is not None and ENTITY not in raw else frozenset()
 
 
 def place_described(text: str) -> frozenset[int]:
@@ -181,8 +187,8 @@ def parts_of(masked: str) -> list[Part]:
 
     clauses = question_clauses(masked)
     parts = []
-    for c in clauses:
-        inner, noun_last = described(c), False
+    for i, c in enumerate(clauses):
+        inner, noun_last = described(c) or (demonstrated(c) if i else frozenset()), False
         if not inner:
             inner = place_described(c)
             noun_last = bool(inner)
