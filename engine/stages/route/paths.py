@@ -254,7 +254,7 @@ def _says_a_value(f: Found, text: str) -> bool:
     """Does the question say one of the path's values (of three letters or more) as it is?"""
     forward, ends = ends_of(f)
     low = text.casefold()
-    return any(len(v) > 2 and re.search(r"(?<!\w)" + re.escape(v) + r"(?!\w)", low)
+    return any(len(v) > 2 and v in low and re.search(r"(?<!\w)" + re.escape(v) + r"(?!\w)", low)
                for c in ends if (v := (c.o_label if forward else c.s_label).casefold()))
 
 
@@ -447,7 +447,7 @@ def search(candidates: list[Candidate], starts: dict[str, str], question: Questi
     if len(starts) > MAX_STARTS:
         out.notes.append(f"paths searched from the first {MAX_STARTS} of {len(starts)} entities")
     kind, classes = typer(candidates + out.extra), value_classes(candidates + out.extra)
-    roles = value_roles(candidates + out.extra)
+    roles = value_roles(candidates + out.extra) if any(p.asked for p in parts) else NO_CLASSES  # "which paintings"
     chosen = choose(found, parts, matcher, kind, w, classes, roles)
     if not chosen and question.earlier and stems(text) <= _NAME_WORDS:
         # "And their names?" after "The band has four members.": the relation is in the turn before.
