@@ -6,6 +6,7 @@
 %   string(M, S)        the words of mention M
 %   mention_kind(M, K)  K in name | pronoun | definite | first_person
 %   wants_kind(M, K)    a pronoun or definite noun phrase agrees with entities of kind K
+%   pronoun_gender(M, G) the pronoun M says G (male | female); gender_of(E, G) the KG says so of E
 %   before(M1, M)       M1 comes before M in the same turn
 %   here(M1, M)         ... and English lets M take M1 up: M is a possessive, or in a later clause
 %   ordinal(M, N)       the mention says "the N-th" ("the first one"; N = -1 for "the last")
@@ -71,7 +72,9 @@ similar(M, E, J, D, L, W, X) :- new(M), mention_kind(M, name), candidate(M, E), 
 % Which entities a mention may take up from earlier turns: a candidate of a named mention,
 % or an entity of the kind a pronoun or definite noun phrase agrees with.
 linkable(M, E) :- mention_kind(M, name), candidate(M, E).
-linkable(M, E) :- anaphor(M), wants_kind(M, K), kind(E, K).
+linkable(M, E) :- anaphor(M), wants_kind(M, K), kind(E, K), \+ other_gender(M, E).
+% "she" is no one the KG knows as a man, "he" no one it knows as a woman.
+other_gender(M, E) :- pronoun_gender(M, G), gender_of(E, G1), G \= G1.
 anaphor(M) :- mention_kind(M, pronoun).
 anaphor(M) :- mention_kind(M, definite).
 
@@ -121,12 +124,12 @@ recent(M, E, N) :- new(M), mention(M, T), back(T, T1, N), mention(M1, T1), linke
 
 % A pronoun takes up an entity named earlier in the same turn, weakly where it may as well mean
 % someone else ("Can Lisa meet him?")...
-0.35::by_context(M, E) :- new(M), anaphor(M), before(M1, M), by_name(M1, E), wants_kind(M, K), kind(E, K).
+0.35::by_context(M, E) :- new(M), anaphor(M), before(M1, M), by_name(M1, E), linkable(M, E).
 % ... and as the nearest antecedent where English lets it take the name up: a possessive ("Is Lisa
 % in her office?") or a later clause ("When was Velvet Static formed, and which label are they
 % signed to?"). The earlier turns' entities then lose their hold on it (named_here above).
-0.85::by_context(M, E) :- new(M), anaphor(M), here(M1, M), by_name(M1, E), wants_kind(M, K), kind(E, K).
-named_here(M) :- here(M1, M), mention_kind(M1, name), candidate(M1, E), wants_kind(M, K), kind(E, K).
+0.85::by_context(M, E) :- new(M), anaphor(M), here(M1, M), by_name(M1, E), linkable(M, E).
+named_here(M) :- here(M1, M), mention_kind(M1, name), candidate(M1, E), linkable(M, E).
 
 % First person ("I", "my", "me") is the speaker, once known.
 refers_to(M, E) :- new(M), mention_kind(M, first_person), speaker(E).

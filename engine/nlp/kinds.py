@@ -4,8 +4,11 @@ carry, else from its own relations; cached per context."""
 
 from __future__ import annotations
 
+import re
+
 from kgstore import vocab
 from kgstore.errors import RemoteUnavailable
+from kgstore.vocab import split_words
 from rules.kinds import kind_of_relations, kind_of_types
 
 CLASS_SAMPLE = 25  # instances of a class whose relations tell what the class is
@@ -45,3 +48,27 @@ def class_kind(ctx, cls: str) -> str:
 def _relation_labels(ctx, iri: str) -> list[str]:
     predicates = list(dict.fromkeys(f.p for f in ctx.background.facts_about(iri) if f.s == iri))
     return list(ctx.background.labels(predicates).values()) if predicates else []
+
+
+_GENDER_RELATION = re.compile(r"\b(?:sex|gender)\b", re.IGNORECASE)
+_GENDER_VALUE = (("female", re.compile(r"^(?:female|woman|f)$", re.IGNORECASE)),
+                 ("male", re.compile(r"^(?:male|man|m)$", re.IGNORECASE)))
+
+
+def entity_gender(ctx, iri: str) -> str:
+    """"female" or "male" when the KG says so of the entity ("sex or gender: female", schema.org's
+    "gender"), else "" (read once per session): "she" is no man the KG knows as one."""
+    genders = ctx.resource("entity_genders", dict)
+    if iri not in genders:
+        genders[iri] = ""
+        try:
+            facts = [f for f in ctx.background.facts_about(iri) if f.s == iri]
+        except RemoteUnavailable:
+            return ""
+        labels = ctx.background.labels(list({f.p for f in facts} | {f.o for f in facts if not f.o_literal}))
+        for f in facts:
+            if _GENDER_RELATION.search(split_words(labels.get(f.p) or vocab.local_name(f.p))):
+                said = (f.o if f.o_literal else labels.get(f.o) or vocab.local_name(f.o)).strip()
+                genders[iri] = next((g for g, rx in _GENDER_VALUE if rx.match(said)), "")
+                break
+    return genders[iri]

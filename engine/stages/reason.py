@@ -13,7 +13,6 @@ facts, and `state.reasoning_note` says why.
 
 from __future__ import annotations
 
-import re
 import time
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
@@ -22,11 +21,11 @@ from engine import meeting
 from engine.context import TurnContext, select, stage
 from engine.events import Linked
 from engine.nlp import plural
-from engine.nlp.kinds import entity_kind
+from engine.nlp.antecedents import pronoun_gender, takes_up_here
+from engine.nlp.kinds import entity_gender, entity_kind
 from engine.nlp.mentions import label_index
 from engine.nlp.timeexpr import PARTS, TimeValue, day_phrase, hhmm
 from engine.recent import LINK_WINDOW, answered, asks, listed_of, recent_links
-from engine.relations import STOP
 from engine.requested import requested
 from engine.state import Derived, Mention, SystemTurn, TurnState
 from kgstore import vocab
@@ -54,10 +53,6 @@ RECENT_TURNS = 4  # the respond_to chain the recency rules walk
 # "Which label are they signed to?"); "it" and "she" keep to the topic ("Where is the review?" -
 # "In Room Beta." - "When does it start?").
 ANSWER_PRONOUNS = frozenset(("there", "they", "them", "their", "theirs"))
-POSSESSIVES = frozenset(("his", "its", "their", "theirs", "hers"))
-# Words after "her" that say it is an object ("Can you call her tomorrow?"), not a possessive.
-NOT_OWNED = STOP | frozenset(("tomorrow", "today", "tonight", "later", "again", "back", "up", "out", "know"))
-CLAUSE_BREAK = re.compile(r"[,;:.!?]|\b(?:and|but|then|so|because|while|or|if|when)\b", re.IGNORECASE)
 ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "last": -1}
 CANDIDATES_IN_PROGRAM = 5
 PRIOR_MARGIN = 0.35
@@ -91,20 +86,6 @@ class TurnInput:
     notes: list[str] = field(default_factory=list)  # what deriving left out, for the user
     after_question: bool = False  # the reply before this turn answered a question of the user's
     text: str = ""  # the turn's words, which the mentions' offsets index
-
-
-def takes_up_here(text: str, earlier: Mention, m: Mention) -> bool:
-    """Whether English lets the pronoun or noun phrase `m` take up `earlier`, said before it in the
-    same turn: as a possessive ("Is Lisa in her office?") or from a later clause ("When was Velvet
-    Static formed, and which label are they signed to?"), not as an object in the name's own
-    clause ("Can Lisa meet him?")."""
-    if not text or m.kind not in ("pronoun", "definite") or earlier.end > m.start:
-        return False
-    word = m.text.casefold()
-    after = re.match(r"\s+([A-Za-z]+)", text[m.end:])
-    if word in POSSESSIVES or (word == "her" and after and after.group(1).casefold() not in NOT_OWNED):
-        return True
-    return bool(CLAUSE_BREAK.search(text[earlier.end:m.start]))
 
 
 def build_program(ctx: TurnContext, rules: RuleSet, inp: TurnInput, *, whole_kg: bool = False) -> Program:
@@ -163,6 +144,8 @@ def build_program(ctx: TurnContext, rules: RuleSet, inp: TurnInput, *, whole_kg:
             prog.fact("wants_kind", ma, Atom.plain(k))
         if m.kind == "pronoun" and m.text.casefold() in ANSWER_PRONOUNS:
             prog.fact("takes_answer", ma)
+        if m.kind == "pronoun" and (gender := pronoun_gender(m.text)):
+            prog.fact("pronoun_gender", ma, Atom.plain(gender))
         for other in linked[:j]:
             prog.fact("before", Atom.of(other.node), ma)
             if takes_up_here(inp.text, other, m):
@@ -373,6 +356,8 @@ def _kind_and_text_facts(ctx: TurnContext, prog: Program, facts: list[Fact], ent
     for iri in list(inp.entities):
         k = kinds.get(iri) or entity_kind(ctx, iri)
         prog.fact("kind", ent(iri), Atom.plain(k))
+        if k == "person" and (gender := entity_gender(ctx, iri)):
+            prog.fact("gender_of", ent(iri), Atom.plain(gender))
 
 
 # --- running it and reading the answers back ------------------------------------------------

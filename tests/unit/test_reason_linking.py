@@ -307,3 +307,17 @@ def test_they_after_a_reply_that_named_two_things_of_a_kind_means_both(session):
     # people go first: "they" after a reply naming two people and two events means the people
     session.system_turn("Omar Haddad and Maria Lopez go to the Weekly Sync and the Budget Review.")
     assert mention(turn(session, "Are they in today?"), "they").together == [OMAR, MARIA]
+
+
+def test_she_is_no_one_the_kg_knows_as_a_man():
+    owen, lena = iri("person", "owen"), iri("person", "lena")
+    gender, spouse = "http://example.org/gender", "http://example.org/spouse"
+    facts = [Fact(owen, vocab.RDF_TYPE, vocab.OFFICE_CLASSES["person"]), Fact(owen, vocab.RDFS_LABEL, "Owen Pritchard", o_literal=True),
+             Fact(owen, gender, "male", o_literal=True), Fact(owen, spouse, lena),
+             Fact(lena, vocab.RDF_TYPE, vocab.OFFICE_CLASSES["person"]), Fact(lena, vocab.RDFS_LABEL, "Lena Okafor", o_literal=True),
+             Fact(lena, gender, "female", o_literal=True)]
+    session = open_session(facts, reason_timeout_ms=20000)
+    turn(session, "Who is Owen Pritchard married to?")
+    session.system_turn("Owen Pritchard is married to Lena Okafor.")
+    assert mention(turn(session, "Where was she born?"), "she").entity == lena
+    assert mention(turn(session, "And where was he born?"), "he").entity == owen
