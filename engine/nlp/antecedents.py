@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import re
 
-from engine.relations import STOP
 from engine.state import Mention
 
 POSSESSIVES = frozenset(("his", "its", "their", "theirs", "hers"))
 # Words after "her" that say it is an object ("Can you call her tomorrow?"), not a possessive.
-NOT_OWNED = STOP | frozenset(("tomorrow", "today", "tonight", "later", "again", "back", "up", "out", "know"))
+NOT_OWNED = frozenset("""a an the of in on at by for to from with into about and or but so if when that this
+these those it its is are was were be been do does did can could will would should may might must not no yes
+too also very just only now then there here what who which how why tomorrow today tonight later again back up
+out know""".split())
 CLAUSE_BREAK = re.compile(r"[,;:.!?]|\b(?:and|but|then|so|because|while|or|if|when)\b", re.IGNORECASE)
 _GENDERS = {"he": "male", "him": "male", "his": "male", "himself": "male",
             "she": "female", "her": "female", "hers": "female", "herself": "female"}
