@@ -122,13 +122,22 @@ def test_relations_without_labels_route_by_their_readable_local_names(tmp_path):
     assert labels(two.paths[0]) == ["origin country", "capital city"] and two.paths[0].values == ["Bangkok"]
 
 
-PEAKS = f"""@prefix ex: <{FB}> .
+def ttl(body: str) -> str:
+    """A small KG of a test: the prefixes, then its triples."""
+    return PREFIXES + body
+
+
+PREFIXES = f"""@prefix ex: <{FB}> .
 @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
-ex:brell rdfs:label "Mount Brell" ; ex:elevationM 2870 ; ex:firstAscent 1911 ; ex:range ex:grey .
+@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
+"""
+
+
+PEAKS = ttl("""ex:brell rdfs:label "Mount Brell" ; ex:elevationM 2870 ; ex:firstAscent 1911 ; ex:range ex:grey .
 ex:tind rdfs:label "Tind Peak" ; ex:elevationM 1960 ; ex:prominenceM 410 ; ex:firstAscent 1890 .
 ex:grey rdfs:label "Grey Mountains" .
 ex:range rdfs:label "part of range" . ex:firstAscent rdfs:label "first ascent year" .
-"""
+""")
 
 
 def test_the_one_relation_that_holds_the_measure_asked_answers_it_whatever_its_words(tmp_path):
@@ -141,13 +150,11 @@ def test_the_one_relation_that_holds_the_measure_asked_answers_it_whatever_its_w
     assert all(labels(p) != ["prominence M"] for p in s.user_turn("How tall is Tind Peak?", answer=False).paths)
 
 
-BANDS = f"""@prefix ex: <{FB}> .
-@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
-ex:velvet rdfs:label "Velvet Static" ; a ex:MusicGroup ; ex:formedIn ex:montreal .
+BANDS = ttl("""ex:velvet rdfs:label "Velvet Static" ; a ex:MusicGroup ; ex:formedIn ex:montreal .
 ex:harbour rdfs:label "The Glass Harbour" ; a ex:MusicGroup ; ex:openedFor ex:velvet .
 ex:montreal rdfs:label "Montreal" . ex:MusicGroup rdfs:label "Music Group" .
 ex:openedFor rdfs:label "opened for" . ex:formedIn rdfs:label "formed in" .
-"""
+""")
 
 
 def test_a_place_asked_for_by_its_noun_is_no_band_however_alike_the_words(tmp_path):
@@ -156,24 +163,18 @@ def test_a_place_asked_for_by_its_noun_is_no_band_however_alike_the_words(tmp_pa
     assert all(labels(p) != ["opened for"] for p in paths)  # "started" ~ "opened", but a band is no city
     assert labels(s.user_turn("Who did The Glass Harbour open for?", answer=False).paths[0]) == ["opened for"]
     # nor a date, however alike the words ("birthplace" ~ "birth date")
-    places = f"""@prefix ex: <{FB}> .
-@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
-@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
-ex:ann rdfs:label "Ann Berg" ; ex:birthPlace ex:oslo ; ex:birthDate "1990-04-02"^^xsd:date .
+    places = ttl("""ex:ann rdfs:label "Ann Berg" ; ex:birthPlace ex:oslo ; ex:birthDate "1990-04-02"^^xsd:date .
 ex:oslo rdfs:label "Oslo" ; a ex:City ; ex:containedIn ex:norway . ex:norway rdfs:label "Norway" ; a ex:Country .
 ex:City rdfs:label "City" . ex:Country rdfs:label "Country" .
-"""
+""")
     born = session(tmp_path, places, "places.ttl").user_turn("Which country is the birthplace of Ann Berg in?", answer=False)
     assert all(labels(p) != ["birth date"] for p in born.paths)
 
 
-FIRMS = f"""@prefix ex: <{FB}> .
-@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
-@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
-ex:keel rdfs:label "Keelby Freight" ; ex:inception "1857"^^xsd:gYear ; ex:employees 3279 ; ex:ceo ex:ida .
+FIRMS = ttl("""ex:keel rdfs:label "Keelby Freight" ; ex:inception "1857"^^xsd:gYear ; ex:employees 3279 ; ex:ceo ex:ida .
 ex:ida rdfs:label "Ida Strand" . ex:inception rdfs:label "inception" . ex:employees rdfs:label "employee count" .
 ex:ceo rdfs:label "chief executive officer" .
-"""
+""")
 
 
 def test_how_long_a_thing_has_been_around_is_asked_of_the_date_it_began(tmp_path):
@@ -185,12 +186,9 @@ def test_how_long_a_thing_has_been_around_is_asked_of_the_date_it_began(tmp_path
 
 
 def test_a_label_the_question_says_in_full_though_apart_is_not_split_over_a_chain(tmp_path):
-    climb = f"""@prefix ex: <{FB}> .
-@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
-@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
-ex:velding rdfs:label "Mount Velding" ; ex:firstAscentBy ex:sven ; ex:firstAscentYear "1939"^^xsd:gYear .
+    climb = ttl("""ex:velding rdfs:label "Mount Velding" ; ex:firstAscentBy ex:sven ; ex:firstAscentYear "1939"^^xsd:gYear .
 ex:sven rdfs:label "Sven Oyelaran" ; ex:dateOfBirth "1858-02-20"^^xsd:date .
-"""
+""")
     s = session(tmp_path, climb)
     paths = s.user_turn("What year was the first ascent of Mount Velding?", answer=False).paths
     assert [labels(p) for p in paths] == [["first ascent year"]]  # not the first climber's year of birth
@@ -204,22 +202,18 @@ def test_that_noun_of_a_later_clause_is_what_the_clause_before_led_to(tmp_path):
 
 
 def test_a_relation_of_another_measure_is_no_answer_to_the_measure_asked(tmp_path):
-    dish = f"""@prefix ex: <{FB}> .
-@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
-ex:pad rdfs:label "Pad Thai" ; ex:servings 2 ; ex:cookingTimeMinutes 15 .
-"""
+    dish = ttl("""ex:pad rdfs:label "Pad Thai" ; ex:servings 2 ; ex:cookingTimeMinutes 15 .
+""")
     s = session(tmp_path, dish)
     assert s.user_turn("How much does Pad Thai cost at a restaurant?", answer=False).paths == []
     assert labels(s.user_turn("How many people does Pad Thai serve?", answer=False).paths[0]) == ["servings"]
 
 
 def test_a_question_that_says_a_value_asks_of_its_relation_and_an_overview_borrows_nothing(tmp_path):
-    books = f"""@prefix ex: <{FB}> .
-@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
-ex:copper rdfs:label "Copper Rain" ; ex:author ex:lena ; ex:genre "crime novel" ; ex:pages 404 .
+    books = ttl("""ex:copper rdfs:label "Copper Rain" ; ex:author ex:lena ; ex:genre "crime novel" ; ex:pages 404 .
 ex:lena rdfs:label "Lena Okafor" . ex:author rdfs:label "author" . ex:genre rdfs:label "genre" .
 ex:pages rdfs:label "number of pages" .
-"""
+""")
     s = session(tmp_path, books)
     assert labels(s.user_turn("Is Copper Rain a crime novel?", answer=False).paths[0]) == ["genre"]
     # "Tell me about X" after a question asks for all there is, not that question's relation again
@@ -228,12 +222,10 @@ ex:pages rdfs:label "number of pages" .
     assert s.user_turn("What do you know about Copper Rain?", answer=False).paths == []
 
 
-ART = f"""@prefix ex: <{FB}> .
-@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
-ex:kite rdfs:label "Red Kite" ; ex:paintedBy ex:tobias ; ex:medium "oil on board" ; ex:heightCm 61 .
+ART = ttl("""ex:kite rdfs:label "Red Kite" ; ex:paintedBy ex:tobias ; ex:medium "oil on board" ; ex:heightCm 61 .
 ex:quarry rdfs:label "Quarry Light" ; ex:paintedBy ex:tobias .
 ex:tobias rdfs:label "Tobias Hale" . ex:paintedBy rdfs:label "painted by" . ex:medium rdfs:label "medium" .
-"""
+""")
 
 
 def test_what_a_person_painted_is_what_is_painted_by_them(tmp_path):
@@ -249,14 +241,12 @@ def test_a_width_is_no_height_and_no_words_measure(tmp_path):
 
 
 def test_a_place_asked_for_by_its_noun_before_the_entity_is_a_step_beyond_the_verb(tmp_path):
-    places = f"""@prefix ex: <{FB}> .
-@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
-ex:tobias rdfs:label "Tobias Hale" ; ex:bornIn ex:hull ; ex:diedIn ex:york .
+    places = ttl("""ex:tobias rdfs:label "Tobias Hale" ; ex:bornIn ex:hull ; ex:diedIn ex:york .
 ex:gallery rdfs:label "North Gallery" ; ex:locatedIn ex:york .
 ex:hull rdfs:label "Hull" ; ex:country ex:uk . ex:york rdfs:label "York" ; ex:country ex:uk .
 ex:uk rdfs:label "United Kingdom" . ex:bornIn rdfs:label "born in" . ex:diedIn rdfs:label "died in" .
 ex:locatedIn rdfs:label "located in" . ex:country rdfs:label "country" .
-"""
+""")
     s = session(tmp_path, places)
     born = s.user_turn("In which country was Tobias Hale born?", answer=False).paths[0]
     assert labels(born) == ["born in", "country"] and born.values == ["United Kingdom"]
@@ -266,9 +256,7 @@ ex:locatedIn rdfs:label "located in" . ex:country rdfs:label "country" .
 
 
 def test_what_things_an_entity_has_are_those_its_one_relation_leads_to_that_are_such_things(tmp_path):
-    gallery = ART + f"""@prefix ex: <{FB}> .
-@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
-ex:kite ex:heldAt ex:north . ex:quarry ex:heldAt ex:north .
+    gallery = ART + """ex:kite ex:heldAt ex:north . ex:quarry ex:heldAt ex:north .
 ex:north rdfs:label "North Gallery" ; ex:director ex:anouk ; ex:locatedIn ex:york .
 ex:anouk rdfs:label "Anouk Peeters" . ex:york rdfs:label "York" . ex:heldAt rdfs:label "held at" .
 """
