@@ -54,7 +54,7 @@ state province district municipality capital island continent hall park street a
 restaurant theatre theater museum airport station county territory nation kingdom republic neighbourhood
 neighborhood club school university""".split())
 _ORGANIZATION_WORDS = frozenset("""company corporation firm business enterprise conglomerate publisher publishing label
-studio organization organisation agency institution foundation association society band group ensemble orchestra
+studio organization organisation agency institution foundation association society band ensemble orchestra
 broadcaster network manufacturer brand bank newspaper magazine""".split())
 _PERSON_WORDS = PERSON_WORDS
 _PLACE_RELATION = re.compile(r"\b(place|location|located|venue|born in|birthplace|city|country|room|stadium|ground|"

@@ -150,9 +150,9 @@ def test_the_one_relation_that_holds_the_measure_asked_answers_it_whatever_its_w
     assert all(labels(p) != ["prominence M"] for p in s.user_turn("How tall is Tind Peak?", answer=False).paths)
 
 
-BANDS = ttl("""ex:velvet rdfs:label "Velvet Static" ; a ex:MusicGroup ; ex:formedIn ex:montreal .
-ex:harbour rdfs:label "The Glass Harbour" ; a ex:MusicGroup ; ex:openedFor ex:velvet .
-ex:montreal rdfs:label "Montreal" . ex:MusicGroup rdfs:label "Music Group" .
+BANDS = ttl("""ex:velvet rdfs:label "Velvet Static" ; a ex:Band ; ex:formedIn ex:montreal .
+ex:harbour rdfs:label "The Glass Harbour" ; a ex:Band ; ex:openedFor ex:velvet .
+ex:montreal rdfs:label "Montreal" . ex:Band rdfs:label "rock band" .
 ex:openedFor rdfs:label "opened for" . ex:formedIn rdfs:label "formed in" .
 """)
 
