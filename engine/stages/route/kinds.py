@@ -138,20 +138,18 @@ def value_classes(candidates: list[Candidate]) -> Classes:
     return Classes({node: frozenset(own) for node, own in classes.items()})
 
 
-_ROLE_OF_SUBJECT = frozenset("by of in at on for from with to".split())  # "painted by", "member of"
-
-
 def value_roles(candidates: list[Candidate]) -> Classes:
     """What each node is by the relations it takes part in: the object of a relation named by a
     noun ("publisher": the press is a publisher), the subject of one that ends in a preposition
     ("painted by": the picture is a painting; "member of": the person is a member)."""
     from engine.nlp.sentences import TYPE_PREDICATES
+    from engine.overview import LABEL_PREPOSITIONS
 
     roles: dict[str, set[str]] = {}
     for c in candidates:
         words = c.p_label.casefold().split()
         if not words or c.fact.p in TYPE_PREDICATES or c.fact.o_literal or c.derived:
             continue
-        node = c.fact.s if words[-1] in _ROLE_OF_SUBJECT else c.fact.o
+        node = c.fact.s if words[-1] in LABEL_PREPOSITIONS else c.fact.o
         roles.setdefault(node, set()).add(c.p_label)
     return Classes({node: frozenset(own) for node, own in roles.items()})

@@ -203,7 +203,8 @@ def score_paths(found: list[Found], part: Part, sims: dict[str, np.ndarray],
         only = of_role[0]
     # "How tall is X?": the one relation of X that holds the measure asked for ("elevation m").
     asked = asked_measure(part.text)
-    measured = [f for f in found if asked and measure_of(f) == asked and not other_dimension(part.text, f.labels[0])]
+    measures = {id(f): measure_of(f) for f in found} if asked else {}  # read once: the loop below asks again
+    measured = [f for f in found if asked and measures[id(f)] == asked and not other_dimension(part.text, f.labels[0])]
     by_measure = only is None and len({f.signature for f in measured}) == 1
     if by_measure:
         only = measured[0]
@@ -237,7 +238,7 @@ def score_paths(found: list[Found], part: Part, sims: dict[str, np.ndarray],
         if part.borrowed and kind not in part.types:
             continue  # "When" of "Who wrote it and when": only a date answers it
         if (clashes(kind, part.types, part.text) or (not kind and part.types == {TIME} and timeless(f))
-                or other_measure(asked, measure_of(f))):
+                or other_measure(asked, measures.get(id(f), ""))):
             continue  # "When was it first made?" is not answered by who made it, nor a price by servings
         if kind and kind != ENTITY_VALUE and not (by_measure and f is only):  # 3733 m is no year
             score += w.type_bonus if kind in part.types else -w.type_bonus
