@@ -23,9 +23,10 @@ PLACE, TIME, NUMBER, PERSON, ORGANIZATION = "place", "time", "number", "person",
 RECORD = "record"  # a name, gender or source record: what no "where/when/how many/who" asks for
 ANSWER_TYPES = (PLACE, TIME, NUMBER, PERSON, ORGANIZATION)
 
-# A place asked for by its noun ("Which city ...?"), which, unlike "where", opens no relative clause.
-PLACE_NOUN = re.compile(r"\b(what|which) (place|city|town|country|room|venue|stadium|ground|location|building"
-                        r"|region|state|village)\b|\bin (what|which) (city|town|country|room|place)\b")
+# A place asked for by its noun ("Which city ...?", "Which German state ...?", "Which lecture
+# theatre ...?"), which, unlike "where", opens no relative clause.
+PLACE_NOUN = re.compile(r"\b(what|which) (?:[a-z]+ )?(place|city|town|country|room|venue|stadium|ground|location|building"
+                        r"|region|state|village|theatre|theater|hall|auditorium|classroom)\b|\bin (what|which) (city|town|country|room|place)\b")
 
 # Question cues, tried in order on each clause; the first that matches gives the clause's types.
 # "Who" asks for an agent: a person, or an organisation ("Who published it?", "Who owns it?").

@@ -104,7 +104,7 @@ def spans_of(text: str, longest: int = 2) -> list[Span]:
     """The question's content-word n-grams (1..`longest`), in order, and the whole of it."""
     raw, content = _content(text)
     words = [raw[i] for i in content]
-    asked = {asked_run(raw, content, k)[-1] for k, i in enumerate(content) if i and raw[i - 1] in ("which", "what")}
+    asked = {asked_run(raw, content, k)[-1] for k, i in enumerate(content) if _after_which(raw, i)}
     # "area" of "the telephone area code": a word said only to qualify the next one is no span of
     # its own, nor the end of one ("telephone area")
     qualifying = qualifiers(text)
@@ -146,8 +146,15 @@ def verb_of(text: str) -> frozenset[int]:
 def asked_words(text: str) -> set[str]:
     """The stems of the noun a "which"/"what" question asks for (`asked_run`)."""
     raw, content = _content(text)
-    return {s for k, i in enumerate(content) if i and raw[i - 1] in ("which", "what")
+    return {s for k, i in enumerate(content) if _after_which(raw, i)
             for j in asked_run(raw, content, k) for s in stems(raw[content[j]])}
+
+
+def _after_which(raw: list[str], i: int) -> bool:
+    """Is the i-th word the first of the noun "which"/"what" asks for, right after it or after a
+    name that qualifies it ("Which German state ...": the name is masked)?"""
+    before = raw[i - 2:i] if i >= 2 else raw[:i]
+    return bool(before) and (before[-1] in ("which", "what") or before == ["which", ENTITY] or before == ["what", ENTITY])
 
 
 @dataclass
@@ -161,6 +168,9 @@ class Part:
     borrowed: bool = False  # a clause of question words only, scored on another clause's words
     verb: frozenset[int] = frozenset()  # the word right after the entity: its verb ("does xentity play")
     asked: frozenset[str] = frozenset()  # the stems of the noun "which"/"what" asks for (`asked_words`)
+    meant: frozenset[str] = frozenset()  # class labels that noun means in other words ("records": Music Album)
+    named: frozenset[str] = frozenset()  # the entities the question names: none is the thing "which" asks for
+    names: tuple[str, ...] = ()  # the words it names them with (the clause's text has them masked)
     noun_last: bool = False  # `described` by `place_described`: a second step says the asked noun
 
 
