@@ -95,6 +95,15 @@ def test_label_words_pick_the_relation():
     assert m.best("runs", firm, kind="entity").relation.key == "p:ceo"
 
 
+def test_everyday_phrases_for_what_a_dish_holds_and_is_eaten_with():
+    m = RelationMatcher()  # words only: no encoder
+    dish = [Relation("has ingredient", "p:ing"), Relation("served with", "p:side"), Relation("calories", "p:kcal")]
+    assert m.best("what goes into", dish, kind="entity").relation.key == "p:ing"
+    assert m.best("what should I eat it with", dish, kind="entity").relation.key == "p:side"
+    city = [Relation("local dialing code", "p:code"), Relation("postal code", "p:zip")]
+    assert m.best("the prefix of a landline number", city).relation.key == "p:code"
+
+
 def test_the_value_kind_decides_between_relations_the_words_both_name():
     m = RelationMatcher()
     assert m.best("was born in", PERSON, kind="entity").relation.key == "p:bp"

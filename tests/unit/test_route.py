@@ -263,3 +263,42 @@ ex:anouk rdfs:label "Anouk Peeters" . ex:york rdfs:label "York" . ex:heldAt rdfs
     s = session(tmp_path, gallery)
     path = s.user_turn("What paintings does North Gallery have?", answer=False).paths[0]
     assert labels(path) == ["held at"] and sorted(path.values) == ["Quarry Light", "Red Kite"]
+
+
+def test_a_noun_asked_in_other_words_than_its_class_is_that_class_not_a_label_it_modifies(tmp_path):
+    films = ttl("""ex:ava rdfs:label "Ava Lind" ; ex:filmStudio ex:nordic ; ex:bornIn ex:umea .
+ex:nordic rdfs:label "Nordic Frame" . ex:umea rdfs:label "Umea" .
+ex:salt rdfs:label "Salt Roads" ; a ex:Movie ; ex:directedBy ex:ava .
+ex:ice rdfs:label "Ice Choir" ; a ex:Movie ; ex:directedBy ex:ava .
+ex:Movie rdfs:label "movie" . ex:filmStudio rdfs:label "film studio" . ex:directedBy rdfs:label "directed by" .
+ex:bornIn rdfs:label "born in" .
+""")
+    s = session(tmp_path, films)
+    path = s.user_turn("What films has Ava Lind made?", answer=False).paths[0]
+    assert labels(path) == ["directed by"] and sorted(path.values) == ["Ice Choir", "Salt Roads"]
+
+
+def test_the_answer_to_which_is_no_entity_the_question_names_unless_it_offers_a_choice(tmp_path):
+    towns = ttl("""ex:turin rdfs:label "Turin" ; ex:country ex:italy ; ex:region ex:piedmont .
+ex:italy rdfs:label "Italy" . ex:piedmont rdfs:label "Piedmont" . ex:italian rdfs:label "Italian" .
+ex:country rdfs:label "country" . ex:region rdfs:label "located in the administrative territorial entity" .
+""")
+    s = session(tmp_path, towns)
+    path = s.user_turn("Which Italian region does Turin belong to?", answer=False).paths[0]
+    assert path.values == ["Piedmont"]  # not Italy, which "Italian" says
+    chose = s.user_turn("Which country is Turin in, Italy or Piedmont?", answer=False).paths
+    assert any(p.values == ["Italy"] for p in chose)
+
+
+def test_a_phrasal_verb_is_read_on_its_subject_and_a_modified_place_noun_asks_a_place(tmp_path):
+    bands = BANDS + """ex:kestrel rdfs:label "Kestrel Lane" ; a ex:Band ; ex:openedFor ex:harbour .
+"""
+    s = session(tmp_path, bands)
+    paths = s.user_turn("Which act did The Glass Harbour warm up for on the tour?", answer=False).paths
+    assert [p.values for p in paths] == [["Velvet Static"]]  # not Kestrel Lane, who warmed up for it
+    course = ttl("""ex:algo rdfs:label "Algorithms" ; ex:lecturer ex:lee ; ex:room ex:b12 .
+ex:lee rdfs:label "Dana Lee" ; a ex:Person . ex:b12 rdfs:label "B12" . ex:Person rdfs:label "person" .
+ex:lecturer rdfs:label "lecturer" . ex:room rdfs:label "taught in room" .
+""")
+    hall = session(tmp_path, course, "course.ttl").user_turn("Which lecture hall hosts Algorithms?", answer=False)
+    assert [labels(p) for p in hall.paths] == [["taught in room"]]
