@@ -3,9 +3,8 @@
 Names are matched against every label and alias of the background (`KGStore.label_entries()`)
 through a `LabelIndex`: an exact lookup of normalized word sequences, plus a fuzzy path for
 ASR-like errors (a word a letter or two off, or one that sounds the same, "Hubbard" for
-"Hebert"; accents lost, "O'Brien" heard as "O Brien") that
-only compares against the vocabulary words sharing a letter trigram, so a turn costs the same on
-100 labels as on 100,000. Partial names ("Omar" for "Omar Haddad", "Beta" for "Meeting Room
+"Hebert"; accents lost, "O'Brien" heard as "O Brien") that only compares against the vocabulary
+words sharing a letter trigram, so a turn costs the same on 100 labels as on 100,000. Partial names ("Omar" for "Omar Haddad", "Beta" for "Meeting Room
 Beta") count when the words heard are distinctive. Besides names: pronouns, definite noun phrases
 ("that meeting"), first-person words, requests for a type ("which rooms"), and time expressions
 (engine/nlp/timeexpr.py). Linking proper is the rules' job; the scores here are priors.
@@ -342,7 +341,8 @@ def _name_hits(tokens: list[Token], index: LabelIndex) -> list[_Hit]:
                     if not distinctive or _unknown_name_beside(tokens, start, end, index):
                         continue
                     idf = lambda w: math.log(1 + index.n / max(index.df(w), 1))
-                    coverage = sum(idf(w) for w in covered) / sum(idf(w) for w in words)
+                    content = [w for w in words if w not in STOPWORDS] or words  # "of" tells no department
+                    coverage = sum(idf(w) for w in covered) / sum(idf(w) for w in content)
                     score = 0.45 + 0.4 * coverage
             edits = sum(matches[j].get(w, 0) for j in range(start, end) for w in words if w in matches[j])
             if edits and len(lab.words) == 1 and lab.text.islower():

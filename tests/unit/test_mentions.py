@@ -58,6 +58,14 @@ def test_partial_names_need_distinctive_words(index):
     assert names("Is the meeting room free? Is there a group?", index) == []  # generic words name nothing
 
 
+def test_a_partial_name_weighs_the_words_it_leaves_out_not_their_function_words():
+    # "of" of "Department of Chemistry" goes unsaid too, but it says nothing of which one "Chemistry" is
+    entries = [LabelEntry("Department of Chemistry", "d:chem"), LabelEntry("Applied Chemistry", "c:applied"),
+               LabelEntry("Department of History", "d:hist"), LabelEntry("Department of Law", "d:law"),
+               LabelEntry("Applied Ethics", "c:ethics")] + [LabelEntry(f"Room {n}", f"r:{n}") for n in range(30)]
+    assert names("When was Chemistry founded as a department?", LabelIndex(entries)) == [("Chemistry", "d:chem")]
+
+
 def test_a_common_word_is_heard_as_said_not_as_a_misheard_name():
     index = LabelIndex([LabelEntry("male", "q:male"), LabelEntry("Tessel Textiles", "c:tessel")])
     assert names("Who made A Last Signal?", index) == []
