@@ -97,6 +97,15 @@ _SUFFIXES = ("ations", "ation", "ments", "ment", "ings", "ing", "ers", "ors", "i
              "s", "e", "y")
 
 
+_AMERICAN = re.compile(r"^(\w{2,})(tre)(?=s?$)|^(\w{3,})(our)(?=s?$)")  # British spellings, read as American ones
+
+
+def american(word: str) -> str:
+    """A lower-case word in American spelling where British differs by its ending ("centre",
+    "colours"), so that both spellings meet."""
+    return _AMERICAN.sub(lambda m: m.group(1) + "ter" if m.group(1) else m.group(3) + "or", word)
+
+
 @lru_cache(maxsize=8192)
 def stem(word: str) -> str:
     """A crude, stable stem: irregular forms first, then one suffix off, cut to five letters, so
@@ -104,6 +113,7 @@ def stem(word: str) -> str:
     w = word.lower()
     if w in IRREGULAR:
         return IRREGULAR[w]
+    w = american(w)
     for suf in _SUFFIXES:
         if w.endswith(suf) and len(w) - len(suf) >= 4:
             w = w[: -len(suf)]
@@ -157,7 +167,8 @@ _GLOSSES: tuple[tuple[str, str], ...] = (
     (r"\bwr(?:ote|itten|iter)\b|\bauthor", "author written by"),
     (r"\bcapacity\b|\bseats?\b|\bholds?\b|\bfits?\b|\baccommodat", "capacity seats"),
     (r"\bpopulation\b|\binhabitants\b|\bresidents\b|\bhome to\b|\bpeople live\b", "population"),
-    (r"\bstud(?:y|ies|ying)\b|\benrol|\bstudents\b", "enrolment enrolled students"),
+    (r"\bstud(?:y|ies|ying|ied)\b|\benrol|\bstudents\b", "enrolment enrolled students"),
+    (r"\bstud(?:y|ied|ying)\b|\bgraduat\w*|\bwent to (?:school|university|college)\b|\balma mater\b", "educated at"),
     (r"\bcosts?\b|\bprice[ds]?\b", "price cost"),
     (r"\bcook(?:s|ed|ing)?\b|\bbakes?\b|\bbaked\b|\bbaking\b|\bready in\b|\bto prepare\b|\bprep(?:aration)?\b|\bput together\b",
      "cooking time preparation time duration"),
@@ -169,8 +180,13 @@ _GLOSSES: tuple[tuple[str, str], ...] = (
      "office hours opening hours visiting hours"),
     (r"\bterm\b|\bsemester\b|\btrimester\b", "semester term"),
     (r"\bcapital\b", "capital"),
-    (r"\bmayor\b|\bgoverned by\b|\bled by\b|\bleader\b|\bin charge\b", "mayor head of government leader head"),
+    (r"\bmayor\b|\bgoverned by\b|\bled by\b|\bleads?\b|\bleader\b|\bin charge\b", "mayor head of government leader head"),
     (r"\bruns\b|\bheads\b|\bboss\b|\bmanages\b|\bin charge\b", "head chief executive director manager"),
+    (r"\bruns?\b|\boperat\w*", "operator operated by"),
+    (r"\blift(?:s|ed)? off\b|\btakes? off\b|\btook off\b|\bblast(?:s|ed)? off\b|\blaunch\w*", "launched launch"),
+    (r"\baim(?:s|ed|ing)? (?:for|at)\b|\bhead(?:s|ed|ing)? (?:for|to)\b|\bbound for\b|\b(?:go|goes|went|gone|going) to\b"
+     r"|\btravel\w* to\b", "destination target"),
+    (r"\bbuil[dt]\w*|\bmade by\b|\bmanufactur\w*|\bmakers?\b", "manufacturer builder maker"),
     (r"\btwinned\b|\bsister cit", "twin city sister city"),
     (r"\bborders?\b|\bneighbou?r", "shares border with"),
     (r"\bcreat|\binvent|\bcame up with\b|\bdevis|\bdevelop|\bdesign", "creator inventor created by invented by"),

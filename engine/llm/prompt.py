@@ -43,6 +43,19 @@ MESSAGE_OVERHEAD = 8
 ROLES = {"user": "user", "system": "assistant"}
 
 
+# The prompt's own scaffolding, which a small model may copy to the head of its reply ("The
+# user's last message, with references resolved: 2003").
+_ECHO = re.compile(r"^\s*(?:(?:the )?user'?s (?:last )?message,? with (?:its )?references resolved|knowledge|answer)\s*:\s*",
+                   re.I)
+
+
+def unechoed(reply: str) -> str:
+    """The reply without the prompt's scaffolding copied at its head."""
+    while (m := _ECHO.match(reply)) and m.end() < len(reply):
+        reply = reply[m.end():]
+    return reply
+
+
 def knowledge_block(facts: Sequence[str], small_talk: bool = False) -> str:
     if not facts:
         return SMALL_TALK if small_talk else NO_KNOWLEDGE

@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from engine.context import TurnContext
-from engine.llm.prompt import answer_messages
+from engine.llm.prompt import answer_messages, unechoed
 from engine.state import Candidate, TurnState
 
 PROMPT_RESERVE = 16  # tokens kept free besides the reply: the template's closing markers
@@ -76,9 +76,9 @@ def complete(llm, messages: list[dict[str, str]], ctx: TurnContext, *, max_token
                 on_token(token)
             loop = loop_at(text)
             if loop:
-                return Streamed(text[:loop[0]].strip(), ctx.cancel.is_set(), loop[1])
+                return Streamed(unechoed(text[:loop[0]]).strip(), ctx.cancel.is_set(), loop[1])
     finally:
         close = getattr(stream, "close", None)
         if close is not None:
             close()
-    return Streamed(text.strip(), ctx.cancel.is_set())
+    return Streamed(unechoed(text).strip(), ctx.cancel.is_set())

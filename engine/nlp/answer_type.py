@@ -124,6 +124,15 @@ _LIST = re.compile(r"\b(who|what|which|where|anyone|anybody|anything) else\b|\b(
                    r"|\bwho are\b|\b(which|what) (?!(does|goes)\b)([a-z]{2,}[^su\W]s|[a-z]+ies)\b")
 
 
+_OVERVIEW = re.compile(r"\b(?:tell|know|describe|information|info|overview|anything|everything)\b", re.I)
+
+
+def asks_overview(text: str) -> bool:
+    """Does the turn ask for what there is about a thing ("Tell me about X", "What do you know
+    about X?") rather than for one relation of it?"""
+    return bool(_OVERVIEW.search(text))
+
+
 def asks_list(text: str) -> bool:
     """Does the question ask for every value of a relation ("What films has she been in?")?"""
     return bool(_LIST.search(text.casefold()))

@@ -189,6 +189,18 @@ def test_a_reply_that_goes_round_in_a_loop_is_stopped_and_cut_after_the_first_ti
     assert [e.note for e in events if isinstance(e, ReplyDone)] == [state.reply_note]
 
 
+def test_the_prompt_copied_at_the_head_of_a_reply_is_left_out():
+    ctx, _ = context(ScriptedLLM(["The user's last message, with references resolved: It was founded in 2003."]))
+    state = turn()
+    generate(state, ctx)
+    assert state.response == "It was founded in 2003."
+    # a reply that only says such words is kept as it is: there is nothing else to show
+    ctx, _ = context(ScriptedLLM(["Knowledge:"]))
+    state = turn()
+    generate(state, ctx)
+    assert state.response == "Knowledge:"
+
+
 @pytest.mark.parametrize("reply", [
     "Omar Haddad, Lisa Wilson and Maria Lopez are in the Engineering group.",
     "It is very, very, very close to the station.",

@@ -84,6 +84,11 @@ def test_a_year_fits_only_a_date_relation_and_a_unit_only_its_kind():
     assert fits("", "date") is None and fits("date", "") is None
 
 
+def test_british_and_american_spellings_meet():
+    assert stem("centre") == stem("center") and stem("colours") == stem("color") and stem("metre") == stem("meter")
+    assert stem("hour") != stem("hor") and stem("genre") == stem("genres")
+
+
 def test_label_words_pick_the_relation():
     m = RelationMatcher()
     assert m.best("was produced by", BAND, kind="entity").relation.key == "p:producer"

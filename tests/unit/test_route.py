@@ -302,3 +302,40 @@ ex:lecturer rdfs:label "lecturer" . ex:room rdfs:label "taught in room" .
 """)
     hall = session(tmp_path, course, "course.ttl").user_turn("Which lecture hall hosts Algorithms?", answer=False)
     assert [labels(p) for p in hall.paths] == [["taught in room"]]
+
+
+SPACE = ttl("""ex:vesper rdfs:label "Vesper Probe" ; ex:launchDate "2019-04-11"^^xsd:date ; ex:massKg 1820 ;
+    ex:site ex:kourou ; ex:operator ex:esa .
+ex:kite rdfs:label "Red Kite Lander" ; ex:site ex:tane ; ex:operator ex:jaxa .
+ex:kourou rdfs:label "Guiana Space Centre" . ex:tane rdfs:label "Tanegashima Space Center" .
+ex:esa rdfs:label "European Space Agency" . ex:jaxa rdfs:label "JAXA" .
+ex:launchDate rdfs:label "launch date" . ex:massKg rdfs:label "launch mass kg" . ex:site rdfs:label "launched from" .
+ex:operator rdfs:label "operated by" .
+""")
+
+
+def test_the_one_relation_holding_the_measure_asked_beats_a_date_that_shares_its_words(tmp_path):
+    s = session(tmp_path, SPACE)
+    path = s.user_turn("How heavy was Vesper Probe at launch?", answer=False).paths[0]
+    assert labels(path) == ["launch mass kg"] and path.values == ["1820"]  # not its launch date, however 1820 reads
+
+
+def test_the_noun_asked_for_is_its_head_in_either_spelling(tmp_path):
+    s = session(tmp_path, SPACE)
+    # "Japanese" qualifies the centre; the centre's name spells it "Center"
+    path = s.user_turn("Which Japanese space centre did Red Kite Lander use?", answer=False).paths[0]
+    assert labels(path) == ["launched from"] and path.values == ["Tanegashima Space Center"]
+    ran = s.user_turn("Which missions does the European Space Agency run?", answer=False).paths[0]
+    assert labels(ran) == ["operated by"] and ran.values == ["Vesper Probe"]
+
+
+def test_an_overview_of_a_thing_is_never_a_relation_it_lacks(tmp_path):
+    from tests.support.fakes import ScriptedLLM
+
+    kg = tmp_path / "space.ttl"
+    kg.write_text(SPACE + 'ex:jaxa ex:founded "2003"^^xsd:gYear ; ex:hq ex:tokyo . ex:tokyo rdfs:label "Tokyo" .\n'
+                  'ex:founded rdfs:label "established" . ex:hq rdfs:label "headquarters" .\n', encoding="utf-8")
+    s = Session.open(Config(kg=[str(kg)], memory=True, demo="none", refine_steps=0),
+                     llm=ScriptedLLM(["I am not sure what you would like to know."]))
+    state = s.user_turn("Tell me about JAXA.")
+    assert state.answer_source != "not_found" and "2003" in state.shown_reply and "Tokyo" in state.shown_reply

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from engine.context import TurnContext
 from engine.focus import focused
-from engine.nlp.answer_type import MEASURE, TIME, asked_records, asked_types, asks_for_a_noun, says_when
+from engine.nlp.answer_type import MEASURE, TIME, asked_records, asked_types, asks_for_a_noun, asks_overview, says_when
 from engine.relations import asked_measure, measure_kind, other_measure
 from engine.stages.answer.compose import (
     asked_as_record,
@@ -120,7 +120,8 @@ def relation_missing(state: TurnState, ctx: TurnContext, facts: list[Candidate],
     rainfall?"."""
     from engine.nlp.mentions import label_index
 
-    if ctx.config.scorer != "learned" or not facts or not focused(state, kinds=("name",)):
+    if (ctx.config.scorer != "learned" or not facts or not focused(state, kinds=("name",))
+            or asks_overview(state.text)):  # "Tell me about X" asks for no one relation
         return False
     if asks_for_a_noun(state.text, [m.text for m in state.mentions if m.kind == "name" and m.entity],
                        lambda: frozenset(label_index(ctx).classes)):

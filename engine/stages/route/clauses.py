@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from engine.factcheck.relations import qualifiers
 from engine.nlp.answer_type import PLACE_NOUN
+from engine.relations import american
 
 # Words that carry no relation: question words, fillers, what a list question adds.
 _FILLER = frozenset("""xentity a an the is are was were be been being of to in on at for and or what who whom whose which
@@ -20,10 +21,11 @@ PREPOSITIONS = frozenset("in at on for from by with to during since into under".
 
 def stems(text: str) -> set[str]:
     """Content words without a plural "s", cut to five letters ("directed", "director" -> "direc",
-    "plays" -> "play")."""
+    "plays" -> "play"), in American spelling ("centre" -> "cente")."""
     out = set()
     for w in _WORD.findall(text.casefold()):
         if len(w) > 2 and w not in _FILLER:
+            w = american(w)
             out.add((w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w)[:5])
     return out
 

@@ -22,6 +22,7 @@ with questions.
 
 from __future__ import annotations
 
+import os
 import re
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -30,7 +31,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from engine.factcheck.relations import qualified_only
-from engine.nlp.answer_type import TIME
+from engine.nlp.answer_type import TIME, asks_overview
 from engine.relations import asked_measure, other_dimension, other_measure
 from engine.stages.route.clauses import PREPOSITIONS, Part, masked, parts_of, stems
 from engine.stages.route.kinds import (
@@ -81,7 +82,6 @@ TIME_BUDGET_S = 0.25  # fetching, on a remote background
 _NAME_WORDS = frozenset(("name", "calle"))  # stems of a turn that asks for names and no relation
 # A turn that asks for all there is about the entity ("Tell me about X"), not the relation the turn
 # before asked for ("And X?", "What about X?")
-_OVERVIEW = re.compile(r"\b(?:tell|know|describe|information|info|overview|anything|everything)\b", re.I)
 Matcher = Callable[[Sequence[str], Sequence[str]], np.ndarray]
 """(relation labels, question spans) -> similarity in [0, 1], one row per label."""
 
@@ -183,8 +183,12 @@ def score_paths(found: list[Found], part: Part, sims: dict[str, np.ndarray],
     gains as one of the asked answer type does, and one whose values are all of other classes,
     when the KG has the class asked for, is no answer ("Which countries does X border?" is not
     answered by the cities in X)."""
+    # the noun itself, without what qualifies it: "Which Japanese space centre" asks for a centre
+    head = set().union(*(stems(s.text) for s in part.spans if s.asked_noun))
+
     def of_asked(labels: Iterable[str]) -> bool:
-        return bool(part.asked) and any(part.asked <= stems(c) or c in part.meant for c in labels)
+        return bool(part.asked) and any(part.asked <= (own := stems(c)) or (head and head <= own) or c in part.meant
+                                        for c in labels)
 
     asked_class = of_asked(classes.labels)
     own = {id(f): classes(f) for f in found} if part.asked else {}
@@ -213,6 +217,8 @@ def score_paths(found: list[Found], part: Part, sims: dict[str, np.ndarray],
     if by_measure:
         only = measured[0]
     for f in found:
+        if by_measure and f is not only and measures[id(f)] != asked:
+            continue  # "How heavy was X at launch?": its one mass, not its launch date
         key = tuple(f.labels)
         if key not in fits:
             rows = [sims[label] for label in key]
@@ -281,7 +287,7 @@ def _adjective_of(word: str, name: str) -> bool:
     a, b = word.casefold(), name.casefold()
     if a == b:
         return False
-    common = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+    common = len(os.path.commonprefix([a, b]))
     return common >= 4 and common >= 0.8 * min(len(a), len(b))
 
 
@@ -387,7 +393,7 @@ def only_way_in(candidates: list[Candidate], starts: dict[str, str], text: str, 
     people, the course type of dishes, a record or not): the things it is reached from."""
     from engine.nlp.sentences import is_node_fact
 
-    if not earlier or not stems(text) <= _NAME_WORDS or len(starts) != 1 or _OVERVIEW.search(text):
+    if not earlier or not stems(text) <= _NAME_WORDS or len(starts) != 1 or asks_overview(text):
         return []
     start = next(iter(starts))
     inward = Graph()
@@ -464,7 +470,7 @@ def search(candidates: list[Candidate], starts: dict[str, str], question: Questi
         return out
     text = masked(question.text, question.names)
     parts = parts_of(text)
-    if not parts and question.earlier and not _OVERVIEW.search(text):
+    if not parts and question.earlier and not asks_overview(text):
         parts = parts_of(masked(question.earlier, question.names) + " " + text)
     if not parts:
         return _listed(out, only_way_in(candidates, starts, text, question.earlier, w), starts, question)
