@@ -44,7 +44,7 @@ value's kind when the caller knows it (an entity it linked: "entity"); without e
 is read from the phrase itself.
 
 Value kinds: "date" (a date or a year), "time" (a clock time), "duration", "count" (people,
-members, students, tracks ...), "length", "area", "mass", "money", "number" (no unit said),
+members, students, tracks ...), "length", "area", "mass", "money", "speed", "number" (no unit said),
 "entity" (a named thing), "text" (a literal that is not a number or a date), "" (unknown).
 
 The encoder's thresholds were chosen on the project's generated out-of-domain worlds (films,
@@ -75,8 +75,8 @@ MATCH_MIN = 0.5  # a relation is stated from this score up
 MARGIN = 0.08  # how far ahead of the next relation the stated one must be
 TYPE_BONUS = 0.15  # a value of the relation's own specific kind (a year for a date relation)
 
-KINDS = ("date", "time", "duration", "count", "length", "area", "mass", "money", "number", "entity", "text")
-NUMERIC = frozenset({"duration", "count", "length", "area", "mass", "money", "number"})
+KINDS = ("date", "time", "duration", "count", "length", "area", "mass", "money", "speed", "number", "entity", "text")
+NUMERIC = frozenset({"duration", "count", "length", "area", "mass", "money", "speed", "number"})
 
 STOP = frozenset("""a an the of in on at by for to from with into onto as is are was were be been being am has have had
 do does did it its it's this that these those they them their he him his she her hers we our you your i my me
@@ -228,6 +228,7 @@ _LABEL_KINDS: tuple[tuple[str, str], ...] = (
     ("area", r"\b(?:area|surface|km2|km²|square|hectares?)\b"),
     ("length", r"\b(?:length|height|elevation|altitude|distance|depth|width|metres?|meters?|km|kilometres?)\b"),
     ("mass", r"\b(?:weight|mass|kg|kilograms?|tonnes?|grams?)\b"),
+    ("speed", r"\b(?:speed|velocity|kmh|km/h|mph|knots)\b"),
     ("money", r"\b(?:price|cost|revenue|budget|salary|fee|income|gross)\b"),
     ("count", r"\b(?:capacity|population|number|count|students|members|listeners|employees|inhabitants|seats|"
               r"tracks|credits|servings|calories|attendance|enrolment|enrollment|size)\b"),
@@ -252,6 +253,7 @@ _ASKED = (
     ("duration", re.compile(r"\bhow long\b|\bhow many (?:minutes|hours|seconds|days)\b|\bhow much time\b", re.I)),
     ("date", re.compile(r"\bwhen\b|\b(?:what|which) (?:year|date|day)\b|\bin (?:what|which) year\b|\bhow old\b", re.I)),
     ("time", re.compile(r"\bwhat time\b|\bat what hour\b", re.I)),
+    ("speed", re.compile(r"\bhow (?:fast|quick(?:ly)?)\b|\bwhat speed\b|\btop speed\b", re.I)),
     ("length", re.compile(r"\bhow (?:tall|high|far|deep|wide)\b", re.I)),
     ("area", re.compile(r"\bhow (?:big|large)\b.*\barea\b|\bwhat area\b", re.I)),
     ("mass", re.compile(r"\bhow heavy\b|\bhow much\b[^?.!]{0,60}?\bweighs?\b", re.I)),
@@ -308,7 +310,7 @@ def quantity(text: str) -> Quantity | None:
 
 # Measures a question asks for that no other measure answers: "how long" may ask for a time or a
 # length, and "how many" for a count or a list, so neither rules a relation out.
-TELLING_MEASURES = frozenset(("money", "mass", "area", "length"))
+TELLING_MEASURES = frozenset(("money", "mass", "area", "length", "speed"))
 
 
 def asked_measure(text: str) -> str:
@@ -390,7 +392,11 @@ def relation_kind(label: str, value: str | None = None, datatype: str | None = N
     if dt == "duration":
         return "duration"
     if not (_NUMERIC.match(value.strip()) or dt in ("integer", "decimal", "double", "float", "int", "long")):
-        return "text"
+        said, rest = quantities(value), value  # "210 km/h", "6 h 40 min": numbers with units, no other words
+        for q in reversed(said):
+            rest = rest[:q.start] + rest[q.end:]
+        kinds = {q.kind for q in said}
+        return kinds.pop() if len(kinds) == 1 and not re.search(r"[^\W\d_]", rest) else "text"
     unit = unit_of(label)
     if unit is not None:
         return unit.kind

@@ -26,7 +26,8 @@ ANSWER_TYPES = (PLACE, TIME, NUMBER, PERSON, ORGANIZATION)
 # A place asked for by its noun ("Which city ...?", "Which German state ...?", "Which lecture
 # theatre ...?"), which, unlike "where", opens no relative clause.
 PLACE_NOUN = re.compile(r"\b(what|which) (?:[a-z]+ )?(place|city|town|country|room|venue|stadium|ground|location|building"
-                        r"|region|state|village|theatre|theater|hall|auditorium|classroom)\b|\bin (what|which) (city|town|country|room|place)\b")
+                        r"|region|state|village|theatre|theater|hall|auditorium|classroom|municipality|district|county"
+                        r"|province|island|continent|neighbou?rhood|suburb|borough)\b|\bin (what|which) (city|town|country|room|place)\b")
 
 # Question cues, tried in order on each clause; the first that matches gives the clause's types.
 # "Who" asks for an agent: a person, or an organisation ("Who published it?", "Who owns it?").

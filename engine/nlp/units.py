@@ -13,7 +13,7 @@ from kgstore.vocab import split_words
 @dataclass(frozen=True)
 class Unit:
     kind: str  # a value kind
-    factor: float  # how many of the kind's base unit one of it is (minutes, metres, m², kg, people)
+    factor: float  # how many of the kind's base unit one of it is (minutes, metres, m², kg, km/h, people)
 
 
 UNITS: dict[str, Unit] = {}
@@ -36,13 +36,17 @@ for _names, _unit in (
     ("tonne,tonnes,ton,tons,t", Unit("mass", 1000.0)),
     ("pound,pounds,lb,lbs", Unit("mass", 0.45359237)),
     ("euro,euros,eur,€,dollar,dollars,usd,$,£,gbp", Unit("money", 1.0)),
+    ("km/h,kmh,kph,kilometres per hour,kilometers per hour", Unit("speed", 1.0)),
+    ("mph,miles per hour", Unit("speed", 1.609344)),
+    ("knot,knots", Unit("speed", 1.852)),
+    ("m/s,metres per second,meters per second", Unit("speed", 3.6)),
 ):
     for _n in _names.split(","):
         UNITS[_n] = _unit
 # Units a relation's name may end with that no number of a claim is converted by: the value is
 # compared as said ("calories 410", "temperature celsius 21").
 UNCONVERTED = frozenset("""months month years year feet ft inches litres liters litre liter ml kcal calories percent pct
-celsius fahrenheit sqkm mph kmh""".split())
+celsius fahrenheit sqkm""".split())
 # Short unit names that still name a unit at the end of a relation's name ("area km", not "rating g").
 _SHORT = frozenset({"km", "kg", "cm", "mm", "km²", "m²", "ha", "ml", "ft"})
 

@@ -33,6 +33,9 @@ TAIL_TYPES: dict[str, str | None] = {
     "double": "double", "float": "double", "date": "date", "time": "time", "datetime": "dateTime",
     "boolean": "boolean", "bool": "boolean", "url": "anyURI", "uri": "anyURI",
 }
+# A number with a unit of measure (a letter after a number is no unit: "7C" is a room).
+_AMOUNT = (r"\d[\d,]*(?:\.\d+)?\s?(?:km/h|kmh|kph|mph|m/s|km²|km2|m²|m2|sq km|km|cm|mm|m|kg|g|tonnes?|t|h|hrs?|hours?"
+           r"|min|mins|minutes?|s|secs?|seconds?|days?|°C|°F|%|ha|l|ml|kcal|kWh|MW|GW)")
 _PATTERNS: list[tuple[re.Pattern, str]] = [
     (re.compile(r"[+-]?\d+"), "integer"),
     (re.compile(r"[+-]?(\d+\.\d*|\.\d+)([eE][+-]?\d+)?|[+-]?\d+[eE][+-]?\d+"), "decimal"),
@@ -42,6 +45,7 @@ _PATTERNS: list[tuple[re.Pattern, str]] = [
     (re.compile(r"[\w.+-]+@[\w-]+(\.[\w-]+)+"), ""),
     (re.compile(r"(https?|ftp)://\S+"), "anyURI"),
     (re.compile(r"\+?\(?\d[\d ()./-]{5,}\d"), ""),  # phone: digits with separators, at least 7
+    (re.compile(rf"{_AMOUNT}(?:\s+{_AMOUNT})*"), ""),  # "1222 m", "210 km/h", "6 h 40 min": a measure, no name
 ]
 
 

@@ -30,6 +30,8 @@ from kgstore.vocab import XSD
     ("where do they play home games", {PLACE}),
     ("What is Saoirse Pasternak's hometown?", {PLACE}),
     ("what is her birthplace", {PLACE}),
+    ("Which municipality is Finse in?", {PLACE}), ("Which German state is Munich in?", {PLACE}),
+    ("Which lecture theatre hosts it?", {PLACE}),
     ("When does the Poster Session start?", {TIME}),
     ("In what year was it founded?", {TIME}),
     ("How many people fit in the stadium?", {NUMBER}),

@@ -182,18 +182,23 @@ def test_a_reply_that_goes_round_in_a_loop_is_stopped_and_cut_after_the_first_ti
     ctx, events = context(llm)
     state = turn()
     generate(state, ctx)
-    assert state.response == "His phone number is +47 555 0101. Omar Haddad:"
+    assert state.response == "His phone number is +47 555 0101."  # the first time round opened nothing it gave
     assert "repeating “Omar Haddad:”" in state.reply_note and not state.cut
     streamed = "".join(e.text for e in events if isinstance(e, Token))
     assert streamed.count("Omar Haddad:") < 10  # the model was stopped, not read to its token limit
     assert [e.note for e in events if isinstance(e, ReplyDone)] == [state.reply_note]
 
 
-def test_the_prompt_copied_at_the_head_of_a_reply_is_left_out():
+def test_the_prompt_copied_at_the_head_of_a_reply_and_a_list_opened_at_its_end_are_left_out():
     ctx, _ = context(ScriptedLLM(["The user's last message, with references resolved: It was founded in 2003."]))
     state = turn()
     generate(state, ctx)
     assert state.response == "It was founded in 2003."
+    # nor a list opened at its end and never given, the form of earlier answers copied
+    ctx, _ = context(ScriptedLLM(["Finse: 1222 m; 2 of them:"]))
+    state = turn()
+    generate(state, ctx)
+    assert state.response == "Finse: 1222 m"
     # a reply that only says such words is kept as it is: there is nothing else to show
     ctx, _ = context(ScriptedLLM(["Knowledge:"]))
     state = turn()

@@ -103,6 +103,16 @@ def test_csv_triples_mint_entities_and_detect_literals():
     assert not code.o_literal  # tail_type entity wins over "looks like a number"
 
 
+@pytest.mark.parametrize("tail, literal", [
+    ("1222 m", True), ("210 km/h", True), ("6 h 40 min", True), ("45 minutes", True), ("12%", True),
+    ("7C", False), ("Class 73", False), ("3 m street", False), ("B12", False),
+])
+def test_a_tail_that_is_a_number_with_its_unit_is_a_literal(tail, literal):
+    from kgstore.loaders.csv_triples import literal_for
+
+    assert (literal_for(tail) is not None) is literal
+
+
 def test_tsv_uses_tabs(tmp_path):
     path = tmp_path / "kg.tsv"
     path.write_text("Oslo\tcapital of\tNorway\nOslo\tpopulation\t709037\n")

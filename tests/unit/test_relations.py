@@ -39,7 +39,8 @@ def test_stem_joins_the_forms_of_a_word(forms):
     ("has about 1,200 students", "count"), ("takes about an hour", "duration"), ("bakes for 45 minutes", "duration"),
     ("covers 415 km²", "area"), ("is 8.8 km long", "length"), ("weighs 3 t", "mass"), ("How long does it take?", "duration"),
     ("When did it open?", "date"), ("How many people live there?", "count"), ("is signed to Northwire", ""),
-    ("is a 15-credit course", "number"), ("starts at 14:00", "time"),
+    ("is a 15-credit course", "number"), ("starts at 14:00", "time"), ("How fast can it go?", "speed"),
+    ("tops out at 130 mph", "speed"),
 ])
 def test_value_kind(text, kind):
     assert value_kind(text) == kind
@@ -68,6 +69,9 @@ def test_units_named_by_labels():
     ("founded", "1237", None, "date"), ("inception", "1158-01-01", None, "date"),
     ("calories", "350", "http://www.w3.org/2001/XMLSchema#integer", "count"), ("spice level", "medium", None, "text"),
     ("has ingredient", None, None, "entity"), ("weight", "3.2", None, "mass"), ("rating", "4.5", None, "number"),
+    ("top speed", "210 km/h", None, "speed"), ("elevation", "1222 m", None, "length"),
+    ("journey time", "6 h 40 min", None, "duration"), ("address", "12 m street", None, "text"),
+    ("distance", "about 5 km", None, "text"),
 ])
 def test_relation_kind(label, value, datatype, kind):
     assert relation_kind(label, value, datatype) == kind

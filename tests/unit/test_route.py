@@ -339,3 +339,19 @@ def test_an_overview_of_a_thing_is_never_a_relation_it_lacks(tmp_path):
                      llm=ScriptedLLM(["I am not sure what you would like to know."]))
     state = s.user_turn("Tell me about JAXA.")
     assert state.answer_source != "not_found" and "2003" in state.shown_reply and "Tokyo" in state.shown_reply
+
+
+def test_who_does_a_thing_to_an_entity_is_not_what_the_entity_does_it_to(tmp_path):
+    rail = ttl("""ex:fjord rdfs:label "Fjordrail" ; ex:ceo ex:hilde . ex:hilde rdfs:label "Hilde Aasen" .
+ex:north rdfs:label "Northline Express" ; ex:operatedBy ex:fjord ; ex:stock ex:c73 .
+ex:coast rdfs:label "Coastal Runner" ; ex:operatedBy ex:fjord .
+ex:c73 rdfs:label "Class 73" ; ex:topSpeed "210 km/h" .
+ex:ceo rdfs:label "chief executive" . ex:operatedBy rdfs:label "operated by" . ex:stock rdfs:label "rolling stock" .
+ex:topSpeed rdfs:label "top speed" .
+""")
+    s = session(tmp_path, rail)
+    assert [labels(p) for p in s.user_turn("Who runs Fjordrail?", answer=False).paths] == [["chief executive"]]
+    ran = s.user_turn("What trains does Fjordrail operate?", answer=False).paths[0]
+    assert labels(ran) == ["operated by"] and sorted(ran.values) == ["Coastal Runner", "Northline Express"]
+    fast = s.user_turn("How fast is Class 73?", answer=False).paths[0]
+    assert labels(fast) == ["top speed"] and fast.values == ["210 km/h"]

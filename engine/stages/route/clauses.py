@@ -145,6 +145,14 @@ def verb_of(text: str) -> frozenset[int]:
     return frozenset(at[i + 1] for i, w in enumerate(raw) if w == ENTITY and i + 1 in at)
 
 
+def object_verb(text: str) -> frozenset[int]:
+    """The content word (by its order among them) right before the entity, whose object the
+    entity is: "runs" of "Who runs xentity?"."""
+    raw, content = _content(text)
+    at = {r: k for k, r in enumerate(content)}
+    return frozenset(at[i - 1] for i, w in enumerate(raw) if w == ENTITY and i - 1 in at)
+
+
 def asked_words(text: str) -> set[str]:
     """The stems of the noun a "which"/"what" question asks for (`asked_run`)."""
     raw, content = _content(text)

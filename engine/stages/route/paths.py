@@ -33,7 +33,7 @@ import numpy as np
 from engine.factcheck.relations import qualified_only
 from engine.nlp.answer_type import TIME, asks_overview
 from engine.relations import asked_measure, other_dimension, other_measure
-from engine.stages.route.clauses import PREPOSITIONS, Part, masked, parts_of, stems
+from engine.stages.route.clauses import PREPOSITIONS, Part, masked, object_verb, parts_of, stems
 from engine.stages.route.kinds import (
     ENTITY_VALUE,
     NO_CLASSES,
@@ -302,14 +302,17 @@ def _says_a_value(f: Found, text: str) -> bool:
 def _against_its_verb(f: Found, part: Part, sims: dict[str, np.ndarray]) -> bool:
     """A relation that ends in a preposition ("plays for"), walked backwards, read on the verb
     whose subject the entity is: "Where does X play?" asks where X plays, not who plays for X.
-    Not "by": what is "painted by" X is what X painted ("What else did X paint?")."""
-    if len(f.labels) != 1 or f.signature[0][1] or not part.verb:
+    One that ends in "by", read on the verb whose object it is: "Who runs X?" asks who runs X,
+    not what is "operated by" X (what X runs: "What else did X paint?" is what is "painted by" X)."""
+    if len(f.labels) != 1 or f.signature[0][1]:
         return False
     words = f.labels[0].casefold().split()
-    if len(words) < 2 or words[-1] not in PREPOSITIONS or words[-1] == "by":
+    if len(words) < 2 or words[-1] not in PREPOSITIONS:
         return False
     read = part.spans[int(np.argmax(sims[f.labels[0]]))].words
-    return bool(read) and min(read) in part.verb  # the verb, or the verb with its particle ("warm up")
+    if not read:
+        return False
+    return min(read) in (object_verb(part.text) if words[-1] == "by" else part.verb)  # or the verb with its particle
 
 
 def _claimed(found: list[Found], part: Part) -> frozenset[int]:
