@@ -276,6 +276,13 @@ ex:bornIn rdfs:label "born in" .
     s = session(tmp_path, films)
     path = s.user_turn("What films has Ava Lind made?", answer=False).paths[0]
     assert labels(path) == ["directed by"] and sorted(path.values) == ["Ice Choir", "Salt Roads"]
+    # a relation the noun names is asked for, however alike the encoder reads the noun and a class
+    firms = ttl("""ex:keel rdfs:label "Keelby Freight" ; a ex:Company ; ex:industry ex:shipping ; ex:parent ex:tessel .
+ex:tessel rdfs:label "Tessel Robotics" ; a ex:Company . ex:shipping rdfs:label "maritime shipping" .
+ex:Company rdfs:label "Company" . ex:industry rdfs:label "industry" . ex:parent rdfs:label "parent company" .
+""")
+    path = session(tmp_path, firms, "firms.ttl").user_turn("What industry is Keelby Freight in?", answer=False).paths[0]
+    assert labels(path) == ["industry"] and path.values == ["maritime shipping"]
 
 
 def test_the_answer_to_which_is_no_entity_the_question_names_unless_it_offers_a_choice(tmp_path):

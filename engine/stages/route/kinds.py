@@ -1,20 +1,26 @@
-"""The kind of value a relation path leads to ("place", "time", "person" ...), and which kinds
-cannot answer which questions."""
+"""The kind of value a relation path leads to ("place", "time", "person" ...), which kinds
+cannot answer which questions, the class a question's noun means, and the things a question
+names, which are no answer to its "which"."""
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Protocol
 
+import numpy as np
+
+from engine.stages.route.clauses import Part, stems
 from engine.state import Candidate
 
 
 class Found(Protocol):
     """What these functions read of a path (paths.Found, which imports this module)."""
 
+    start: str
     signature: tuple[tuple[str, bool], ...]
     chains: list[list[Candidate]]
 
@@ -23,6 +29,9 @@ ENTITY_VALUE = "entity"  # a path's values are entities of no known type: not a 
 _COUNTS = re.compile(r"\bhow many\b|\bnumber of\b", re.I)  # a number of things: the things counted
 _ASKS_WHO = re.compile(r"\s*(?:and\s+|but\s+)?(?:who|whom)\b", re.I)  # opening the clause, it asks (no relative clause)
 ENDS_READ = 8  # end facts of a path read for the kind of its values
+CLASS_MEANT = 0.75  # the matcher's fit of a class label to the asked noun that says it in other words
+CLASS_MARGIN = 0.3  # and how far ahead of the next class it must be
+_CHOICE = re.compile(r"\bor\b", re.I)  # "Which is bigger, X or Y?": the named things are the choices
 
 
 def ends_of(f: Found) -> tuple[bool, list[Candidate]]:
@@ -153,3 +162,55 @@ def value_roles(candidates: list[Candidate]) -> Classes:
         node = c.fact.s if words[-1] in LABEL_PREPOSITIONS else c.fact.o
         roles.setdefault(node, set()).add(c.p_label)
     return Classes({node: frozenset(own) for node, own in roles.items()})
+
+
+def only_named(f: Found, part: Part) -> bool:
+    """Are the path's values all things the question names, other than the one it starts at: an
+    entity it links, or a place it says by its adjective ("German" of "Which German state ...",
+    linked to the language)? Not in a question that offers a choice ("... Berlin or Hamburg?")."""
+    if _CHOICE.search(part.text):
+        return False
+    forward, ends = ends_of(f)
+    adjectives = [w for w in part.names if " " not in w]
+    for c in ends:
+        name = (c.o_label if forward else c.s_label) if not (forward and c.fact.o_literal) else ""
+        if value_of(c, forward) in part.named - {f.start}:
+            continue
+        if name and " " not in name and any(adjective_of(w, name) for w in adjectives):
+            continue
+        return False
+    return bool(ends)
+
+
+def adjective_of(word: str, name: str) -> bool:
+    """"German" of Germany, "Italian" of Italy, "Canadian" of Canada: most of the shorter word
+    begins both (not "French" of France, nor "Spanish" of Spain: their forms part too early)."""
+    a, b = word.casefold(), name.casefold()
+    if a == b:
+        return False
+    common = len(os.path.commonprefix([a, b]))
+    return common >= 4 and common >= 0.8 * min(len(a), len(b))
+
+
+def meaning_classes(part: Part, classes: Classes, matcher: Callable[[list[str], list[str]], np.ndarray],
+                    relations: set[str]) -> Part:
+    """The part with the class its asked noun means when no class label says that noun: "What
+    records has X made?" asks for Music Albums (the encoder reads them alike), and so not for its
+    record label. Only a class clearly nearer than every other, so that "players" is no Person;
+    only for a noun of no answer type; and not when a relation ends in that noun ("What industry is
+    X in?" asks for its "industry", not a Company, however alike the encoder reads the two)."""
+    nouns = [s.text for s in part.spans if s.asked_noun]
+    labels = sorted(classes.labels)
+    head = set().union(*(stems(n) for n in nouns))
+    # a noun of a kind the question types already ("Which state ...": a place) is near every
+    # class of that kind to the encoder ("state" reads like "city")
+    if (not nouns or not labels or part.types or any(part.asked <= stems(c) for c in labels)
+            or any(head <= stems(r.split()[-1]) for r in relations if r.split())):
+        return part
+    fit = matcher(labels, nouns).max(axis=1)
+    order = np.argsort(-fit)
+    best = float(fit[order[0]])
+    second = float(fit[order[1]]) if len(labels) > 1 else 0.0
+    if best < CLASS_MEANT or best - second < CLASS_MARGIN:
+        return part
+    return replace(part, meant=frozenset({labels[int(order[0])]}))

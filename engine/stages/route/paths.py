@@ -22,7 +22,6 @@ with questions.
 
 from __future__ import annotations
 
-import os
 import re
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -40,11 +39,12 @@ from engine.stages.route.kinds import (
     Classes,
     clashes,
     ends_of,
+    meaning_classes,
     measure_of,
+    only_named,
     timeless,
     typer,
     value_classes,
-    value_of,
     value_roles,
 )
 from engine.state import Candidate, PathStep, RelationPath
@@ -67,10 +67,7 @@ TIE = 0.02  # paths this close to the best read alike: both are kept
 ASKED_NOUN_BONUS = 0.05  # a relation whose label is the noun of "which league", "what instrument"
 SAID_BONUS = 0.06  # each word of a relation's label past the first that the question says too
 _CONTAINED = re.compile(r"\b(?:locat\w*|contain\w*|situated|within|part of)\b", re.I)  # a place in a larger one
-_CHOICE = re.compile(r"\bor\b", re.I)  # "Which is bigger, X or Y?": the named things are the choices
 VALUE_BONUS = 0.2  # a relation one of whose values the question says ("Is X a crime novel?": genre)
-CLASS_MEANT = 0.75  # the matcher's fit of a class label to the asked noun that says it in other words
-CLASS_MARGIN = 0.3  # and how far ahead of the next class it must be
 MAX_PATHS = 300  # relation signatures per start entity
 MAX_STARTS = 4  # entities the search starts from
 VALUES_CAP = 50  # value chains kept per path (the total is still counted)
@@ -240,7 +237,7 @@ def score_paths(found: list[Found], part: Part, sims: dict[str, np.ndarray],
         if len(key) == 2 and part.noun_last and not (part.asked <= stems(key[1])
                                                       or (f.signature[1][1] and _CONTAINED.search(key[1]))):
             continue  # "In which city did X die?": not the country of the city X died in
-        if part.asked and _only_named(f, part):
+        if part.asked and only_named(f, part):
             continue  # "Which German state is Munich in?": not Germany, the country it names
         if len(key) == 1 and _says_a_value(f, part.text):
             score += VALUE_BONUS
@@ -261,34 +258,6 @@ def score_paths(found: list[Found], part: Part, sims: dict[str, np.ndarray],
                 continue  # "Which league does X play in?" is not answered by its players
         out.append(Scored(f, score, 0))
     return out
-
-
-def _only_named(f: Found, part: Part) -> bool:
-    """Are the path's values all things the question names, other than the one it starts at: an
-    entity it links, or a place it says by its adjective ("German" of "Which German state ...",
-    linked to the language)? Not in a question that offers a choice ("... Berlin or Hamburg?")."""
-    if _CHOICE.search(part.text):
-        return False
-    forward, ends = ends_of(f)
-    adjectives = [w for w in part.names if " " not in w]
-    for c in ends:
-        name = (c.o_label if forward else c.s_label) if not (forward and c.fact.o_literal) else ""
-        if value_of(c, forward) in part.named - {f.start}:
-            continue
-        if name and " " not in name and any(_adjective_of(w, name) for w in adjectives):
-            continue
-        return False
-    return bool(ends)
-
-
-def _adjective_of(word: str, name: str) -> bool:
-    """"German" of Germany, "Italian" of Italy, "Canadian" of Canada: most of the shorter word
-    begins both (not "French" of France, nor "Spanish" of Spain: their forms part too early)."""
-    a, b = word.casefold(), name.casefold()
-    if a == b:
-        return False
-    common = len(os.path.commonprefix([a, b]))
-    return common >= 4 and common >= 0.8 * min(len(a), len(b))
 
 
 def _says_a_value(f: Found, text: str) -> bool:
@@ -493,7 +462,8 @@ def search(candidates: list[Candidate], starts: dict[str, str], question: Questi
         out.notes.append(f"paths searched from the first {MAX_STARTS} of {len(starts)} entities")
     kind, classes = typer(candidates + out.extra), value_classes(candidates + out.extra)
     roles = value_roles(candidates + out.extra) if any(p.asked for p in parts) else NO_CLASSES  # "which paintings"
-    parts = [replace(_meaning_classes(p, classes, matcher), named=frozenset(starts), names=tuple(question.names))
+    relations = {label for f in found for label in f.labels}
+    parts = [replace(meaning_classes(p, classes, matcher, relations), named=frozenset(starts), names=tuple(question.names))
              for p in parts]
     chosen = choose(found, parts, matcher, kind, w, classes, roles)
     if not chosen and question.earlier and stems(text) <= _NAME_WORDS:
@@ -502,26 +472,6 @@ def search(candidates: list[Candidate], starts: dict[str, str], question: Questi
         chosen = choose(found, retry, matcher, kind, w, classes, roles)
     chosen = chosen or only_way_in(candidates, starts, text, question.earlier, w)
     return _listed(out, chosen, starts, question, single=len(parts) == 1)
-
-
-def _meaning_classes(part: Part, classes: Classes, matcher: Matcher) -> Part:
-    """The part with the class its asked noun means when no class label says that noun: "What
-    records has X made?" asks for Music Albums (the encoder reads them alike), and so not for its
-    record label. Only a class clearly nearer than every other, so that "players" is no Person, and
-    only for a noun of no answer type."""
-    nouns = [s.text for s in part.spans if s.asked_noun]
-    labels = sorted(classes.labels)
-    # a noun of a kind the question types already ("Which state ...": a place) is near every
-    # class of that kind to the encoder ("state" reads like "city")
-    if not nouns or not labels or part.types or any(part.asked <= stems(c) for c in labels):
-        return part
-    fit = matcher(labels, nouns).max(axis=1)
-    order = np.argsort(-fit)
-    best = float(fit[order[0]])
-    second = float(fit[order[1]]) if len(labels) > 1 else 0.0
-    if best < CLASS_MEANT or best - second < CLASS_MARGIN:
-        return part
-    return replace(part, meant=frozenset({labels[int(order[0])]}))
 
 
 def _listed(out: Search, chosen: list[Scored], starts: dict[str, str], question: Question, single=True) -> Search:
