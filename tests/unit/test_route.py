@@ -362,3 +362,20 @@ ex:topSpeed rdfs:label "top speed" .
     assert labels(ran) == ["operated by"] and sorted(ran.values) == ["Coastal Runner", "Northline Express"]
     fast = s.user_turn("How fast is Class 73?", answer=False).paths[0]
     assert labels(fast) == ["top speed"] and fast.values == ["210 km/h"]
+
+
+def test_players_a_birthplace_asked_as_where_from_and_the_region_beyond_a_home_city(tmp_path):
+    league = ttl("""ex:hawks rdfs:label "Harbour City Hawks" ; ex:athlete ex:kofi , ex:lena ; ex:coach ex:mara ;
+    ex:location ex:portvale ; ex:memberOf ex:coastal .
+ex:kofi rdfs:label "Kofi Mensah" ; ex:birthPlace ex:accra . ex:lena rdfs:label "Lena Okoro" .
+ex:mara rdfs:label "Mara Lindqvist" . ex:accra rdfs:label "Accra" . ex:coastal rdfs:label "Coastal League" .
+ex:portvale rdfs:label "Portvale" ; ex:containedInPlace ex:westmark . ex:westmark rdfs:label "Westmark" .
+""")
+    s = session(tmp_path, league)
+    players = s.user_turn("Who plays for the Harbour City Hawks?", answer=False).paths
+    assert [labels(p) for p in players] == [["athlete"]] and sorted(players[0].values) == ["Kofi Mensah", "Lena Okoro"]
+    assert s.user_turn("Where is Kofi Mensah from?", answer=False).paths[0].values == ["Accra"]
+    # she has no birthplace: her question is not read as the one before it
+    assert all(labels(p) != ["athlete"] for p in s.user_turn("Where is Lena Okoro from?", answer=False).paths)
+    region = s.user_turn("Which region is the home city of the Harbour City Hawks in?", answer=False).paths[0]
+    assert labels(region) == ["location", "contained in place"] and region.values == ["Westmark"]

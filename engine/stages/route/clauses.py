@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from engine.factcheck.relations import qualifiers
 from engine.nlp.answer_type import PLACE_NOUN
-from engine.relations import american
+from engine.relations import american, glosses
 
 # Words that carry no relation: question words, fillers, what a list question adds.
 _FILLER = frozenset("""xentity a an the is are was were be been being of to in on at for and or what who whom whose which
@@ -121,7 +121,8 @@ def spans_of(text: str, longest: int = 2) -> list[Span]:
     out += [Span(f"{raw[i]} {raw[i + 1]}", frozenset({k})) for k, i in enumerate(content)
             if i + 1 < len(raw) and raw[i + 1] in PREPOSITIONS]
     # the whole clause, whose function words may make an idiom of its one word ("in charge of it")
-    if len(words) > 1 or (words and len(raw) > len(words) + 1):
+    # or of none ("Where is it from?")
+    if len(words) > 1 or (words and len(raw) > len(words) + 1) or (not words and glosses(text)):
         out.append(Span(" ".join(text.replace(ENTITY, "it").split()), frozenset(range(len(words)))))
     return out
 

@@ -31,7 +31,7 @@ import numpy as np
 
 from engine.factcheck.relations import qualified_only
 from engine.nlp.answer_type import TIME, asks_overview
-from engine.relations import asked_measure, other_dimension, other_measure
+from engine.relations import asked_measure, glosses, other_dimension, other_measure
 from engine.stages.route.clauses import PREPOSITIONS, Part, masked, object_verb, parts_of, stems
 from engine.stages.route.kinds import (
     ENTITY_VALUE,
@@ -365,7 +365,7 @@ def only_way_in(candidates: list[Candidate], starts: dict[str, str], text: str, 
     people, the course type of dishes, a record or not): the things it is reached from."""
     from engine.nlp.sentences import is_node_fact
 
-    if not earlier or not stems(text) <= _NAME_WORDS or len(starts) != 1 or asks_overview(text):
+    if not earlier or not _names_only(text) or len(starts) != 1 or asks_overview(text):
         return []
     start = next(iter(starts))
     inward = Graph()
@@ -377,6 +377,12 @@ def only_way_in(candidates: list[Candidate], starts: dict[str, str], text: str, 
         return []
     found, _ = enumerate_paths(inward, start, hops=1)
     return [Scored(found[0], w.floor, 0)]
+
+
+def _names_only(text: str) -> bool:
+    """Does the turn ask for names and no relation of its own ("And their names?", not "Where is
+    X from?", whose words are all function words but say where one comes from)?"""
+    return stems(text) <= _NAME_WORDS and not glosses(text)
 
 
 def relation_path(s: Scored, start_label: str, asks_all: bool, part: str = "") -> RelationPath:
@@ -466,7 +472,7 @@ def search(candidates: list[Candidate], starts: dict[str, str], question: Questi
     parts = [replace(meaning_classes(p, classes, matcher, relations), named=frozenset(starts), names=tuple(question.names))
              for p in parts]
     chosen = choose(found, parts, matcher, kind, w, classes, roles)
-    if not chosen and question.earlier and stems(text) <= _NAME_WORDS:
+    if not chosen and question.earlier and _names_only(text):
         # "And their names?" after "The band has four members.": the relation is in the turn before.
         retry = parts_of(masked(question.earlier, question.names) + " " + text)
         chosen = choose(found, retry, matcher, kind, w, classes, roles)
