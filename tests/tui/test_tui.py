@@ -642,6 +642,6 @@ async def test_a_reply_that_goes_round_in_a_loop_is_cut_and_the_chat_says_so(kg_
         await ready(app, pilot)
         reply = await ask(app, pilot, "What is the phone number of Mark Taylor?")
         await settle(app)
-        assert reply.text.strip() == REPLY + " Mark Taylor:"
+        assert reply.text.strip() == REPLY  # cut after the first time round, its opened list left out
         notices = [plain(n) for n in app.query(Notice)]
         assert any("went on repeating “Mark Taylor:”" in n for n in notices)
