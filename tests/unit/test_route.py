@@ -379,3 +379,16 @@ ex:portvale rdfs:label "Portvale" ; ex:containedInPlace ex:westmark . ex:westmar
     assert all(labels(p) != ["athlete"] for p in s.user_turn("Where is Lena Okoro from?", answer=False).paths)
     region = s.user_turn("Which region is the home city of the Harbour City Hawks in?", answer=False).paths[0]
     assert labels(region) == ["location", "contained in place"] and region.values == ["Westmark"]
+
+
+def test_things_of_a_type_asked_for_at_a_time_are_no_relation_list(tmp_path):
+    meetings = ttl("""ex:sync rdfs:label "Weekly Sync" ; a ex:Meeting ; ex:organizer ex:ann ; ex:date "2026-03-02"^^xsd:date .
+ex:plan rdfs:label "Sprint Planning" ; a ex:Meeting ; ex:organizer ex:ann ; ex:date "2026-03-05"^^xsd:date .
+ex:ann rdfs:label "Ann Berg" . ex:Meeting rdfs:label "meeting" . ex:organizer rdfs:label "organizer" .
+ex:date rdfs:label "date" .
+""")
+    s = session(tmp_path, meetings)  # the session's clock: Monday 2 March 2026
+    state = s.user_turn("Which meetings does Ann Berg organize today?", answer=False)
+    assert state.paths == [] and "asked for at a time" in state.paths_note  # not her meetings of every day
+    every = s.user_turn("Which meetings does Ann Berg organize?", answer=False).paths[0]
+    assert labels(every) == ["organizer"] and sorted(every.values) == ["Sprint Planning", "Weekly Sync"]

@@ -67,6 +67,13 @@ def run(state: TurnState, ctx: TurnContext) -> None:
     starts = starts_of(state, ctx)
     if not starts:
         return
+    timed = next((m for m in state.mentions if m.kind == "time" and m.value is not None), None)
+    wanted = next((m for m in state.mentions if m.kind == "type"), None)
+    if timed is not None and wanted is not None:
+        # "What meetings do I have today?": a relation's values are not cut to the time asked,
+        # the facts of that time are
+        state.paths_note = f"no relation path: “{wanted.text}” asked for at a time (“{timed.text}”)"
+        return
     found = search(state.candidates, starts, question_of(state, starts), matcher_for(ctx),
                    background=ctx.background, one_hop=radius(ctx) < 2)
     if found.extra:
