@@ -1,13 +1,13 @@
 """Mention detection: what in a turn names or points at something.
 
-Names are matched against every label and alias of the background (`KGStore.label_entries()`)
-through a `LabelIndex`: an exact lookup of normalized word sequences, plus a fuzzy path for
-ASR-like errors (a word a letter or two off, or one that sounds the same, "Hubbard" for
-"Hebert"; accents lost, "O'Brien" heard as "O Brien") that only compares against the vocabulary
-words sharing a letter trigram, so a turn costs the same on 100 labels as on 100,000. Partial names ("Omar" for "Omar Haddad", "Beta" for "Meeting Room
-Beta") count when the words heard are distinctive. Besides names: pronouns, definite noun phrases
-("that meeting"), first-person words, requests for a type ("which rooms"), and time expressions
-(engine/nlp/timeexpr.py). Linking proper is the rules' job; the scores here are priors.
+Names are matched against every label and alias of the background (`KGStore.label_entries()`) through
+a `LabelIndex`: an exact lookup of normalized word sequences, plus a fuzzy path for ASR-like errors (a
+word a letter or two off, or one that sounds the same, "Hubbard" for "Hebert"; accents lost, "O'Brien"
+heard as "O Brien") that only compares against the vocabulary words sharing a letter trigram, so a
+turn costs the same on 100 labels as on 100,000. Partial names ("Omar" for "Omar Haddad", "Beta" for
+"Meeting Room Beta") count when the words heard are distinctive. Besides names: pronouns, definite
+noun phrases ("that meeting"), first-person words, requests for a type ("which rooms"), and time
+expressions (engine/nlp/timeexpr.py). Linking proper is the rules' job; the scores here are priors.
 """
 
 from __future__ import annotations

@@ -141,17 +141,19 @@ def asked_run(raw: list[str], content: list[int], k: int) -> list[int]:
 def verb_of(text: str) -> frozenset[int]:
     """The content word (by its order among them) right after the entity, whose subject the
     entity is: "play" of "Where does xentity play its home games?"."""
-    raw, content = _content(text)
-    at = {r: k for k, r in enumerate(content)}
-    return frozenset(at[i + 1] for i, w in enumerate(raw) if w == ENTITY and i + 1 in at)
+    return _beside_entity(text, 1)
 
 
 def object_verb(text: str) -> frozenset[int]:
     """The content word (by its order among them) right before the entity, whose object the
     entity is: "runs" of "Who runs xentity?"."""
+    return _beside_entity(text, -1)
+
+
+def _beside_entity(text: str, step: int) -> frozenset[int]:
     raw, content = _content(text)
     at = {r: k for k, r in enumerate(content)}
-    return frozenset(at[i - 1] for i, w in enumerate(raw) if w == ENTITY and i - 1 in at)
+    return frozenset(at[i + step] for i, w in enumerate(raw) if w == ENTITY and i + step in at)
 
 
 def asked_words(text: str) -> set[str]:
@@ -183,6 +185,12 @@ class Part:
     named: frozenset[str] = frozenset()  # the entities the question names: none is the thing "which" asks for
     names: tuple[str, ...] = ()  # the words it names them with (the clause's text has them masked)
     noun_last: bool = False  # `described` by `place_described`: a second step says the asked noun
+
+    @property
+    def head(self) -> set[str]:
+        """The stems of the asked noun itself, without what qualifies it: "Which Japanese space
+        centre" asks for a centre."""
+        return set().union(*(stems(s.text) for s in self.spans if s.asked_noun))
 
 
 def question_clauses(masked: str) -> list[str]:

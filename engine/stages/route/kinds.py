@@ -201,11 +201,10 @@ def meaning_classes(part: Part, classes: Classes, matcher: Callable[[list[str], 
     X in?" asks for its "industry", not a Company, however alike the encoder reads the two)."""
     nouns = [s.text for s in part.spans if s.asked_noun]
     labels = sorted(classes.labels)
-    head = set().union(*(stems(n) for n in nouns))
     # a noun of a kind the question types already ("Which state ...": a place) is near every
     # class of that kind to the encoder ("state" reads like "city")
     if (not nouns or not labels or part.types or any(part.asked <= stems(c) for c in labels)
-            or any(head <= stems(r.split()[-1]) for r in relations if r.split())):
+            or any(part.head <= stems(r.split()[-1]) for r in relations if r.split())):
         return part
     fit = matcher(labels, nouns).max(axis=1)
     order = np.argsort(-fit)

@@ -77,8 +77,6 @@ EXPAND_FACTS = 60  # facts per fetched entity
 TIME_BUDGET_S = 0.25  # fetching, on a remote background
 
 _NAME_WORDS = frozenset(("name", "calle"))  # stems of a turn that asks for names and no relation
-# A turn that asks for all there is about the entity ("Tell me about X"), not the relation the turn
-# before asked for ("And X?", "What about X?")
 Matcher = Callable[[Sequence[str], Sequence[str]], np.ndarray]
 """(relation labels, question spans) -> similarity in [0, 1], one row per label."""
 
@@ -180,8 +178,7 @@ def score_paths(found: list[Found], part: Part, sims: dict[str, np.ndarray],
     gains as one of the asked answer type does, and one whose values are all of other classes,
     when the KG has the class asked for, is no answer ("Which countries does X border?" is not
     answered by the cities in X)."""
-    # the noun itself, without what qualifies it: "Which Japanese space centre" asks for a centre
-    head = set().union(*(stems(s.text) for s in part.spans if s.asked_noun))
+    head = part.head
 
     def of_asked(labels: Iterable[str]) -> bool:
         return bool(part.asked) and any(part.asked <= (own := stems(c)) or (head and head <= own) or c in part.meant
@@ -448,6 +445,8 @@ def search(candidates: list[Candidate], starts: dict[str, str], question: Questi
         return out
     text = masked(question.text, question.names)
     parts = parts_of(text)
+    # "And X?", "What about X?" ask the relation the turn before asked for; "Tell me about X" asks
+    # for all there is about X
     if not parts and question.earlier and not asks_overview(text):
         parts = parts_of(masked(question.earlier, question.names) + " " + text)
     if not parts:
