@@ -157,6 +157,30 @@ def test_auto_keeps_a_reply_that_states_the_fact_and_replaces_a_contradicted_one
     assert all(c.verdict == "supported" for c in state.composed.checks)
 
 
+def test_a_reply_the_kg_backs_in_no_claim_or_that_repeats_itself_is_not_shown(kg):
+    right = "Mark Taylor's phone number is +47 400 82 254."
+    looping = "\n".join(f"{i}. {right}" for i in range(1, 5))
+    state = session(kg, [looping], refine_steps=0).user_turn("What is the phone number of Mark Taylor?")
+    assert state.answer_source == "facts" and "more than once" in state.composed.reason
+    unbacked = "Mark Taylor can be reached through the front desk."
+    state = session(kg, [unbacked], refine_steps=0).user_turn("What is the phone number of Mark Taylor?")
+    assert state.answer_source != "llm" and state.shown_reply != unbacked
+    assert session(kg, ["Hi there!"]).user_turn("Thanks!").answer_source == "llm"  # small talk is no claim
+
+
+@pytest.mark.parametrize(("reply", "repeated"), [
+    ("1. A is B.\n2. A is B.\n3. A is B.", "A is B."),
+    ("- X holds 10 seats.\n- x holds 10 seats", "- x holds 10 seats"),
+    ("X is in Oslo; X is in Oslo.", "X is in Oslo."),
+    ("X is in Oslo. Y is in Oslo.", ""),
+    ("Yes. Yes.", ""),  # a word said twice is no loop of facts
+])
+def test_a_repeated_part_is_found_whatever_its_numbering_and_case(reply, repeated):
+    from engine.stages.answer.judge import repeated_part
+
+    assert repeated_part(reply) == repeated
+
+
 def test_answer_llm_and_facts(kg):
     s = session(kg, [WRONG_PHONE], refine_steps=0, answer="llm")
     assert s.user_turn("What is the phone number of Mark Taylor?").shown_reply == WRONG_PHONE
