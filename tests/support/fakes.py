@@ -47,8 +47,8 @@ class ScriptedLLM:
 # so each is a module-level class taking JSON arguments.
 
 class HeldLLM(ScriptedLLM):
-    """Streams one token saying how the previous stream ended, then holds until cancelled: a
-    test on the other side of the pipe sees whether its cancel reached the model."""
+    """Streams one token saying how the previous stream ended; the first stream then holds until
+    cancelled: a test on the other side of the pipe sees whether its cancel reached the model."""
 
     name = "held"
 
@@ -58,6 +58,9 @@ class HeldLLM(ScriptedLLM):
 
     def stream(self, messages, *, max_tokens=256, temperature=0.0, stop=None, cancel=None) -> Iterator[str]:
         yield f"after-{self.last}"
+        if self.last != "none":
+            self.last = "ended"
+            return
         # A cancel that never arrives ends the hold after a minute, so a test fails instead of hanging.
         self.last = "cancelled" if cancel is not None and cancel.wait(60) else "not-cancelled"
 
