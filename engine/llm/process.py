@@ -109,7 +109,7 @@ class _Link:
         """False when the worker's end is gone."""
         assert self.proc.stdin is not None
         try:
-            self.proc.stdin.write(json.dumps(message, ensure_ascii=False).encode("utf-8") + b"\n")
+            self.proc.stdin.write(json.dumps(message).encode("ascii") + b"\n")
             self.proc.stdin.flush()
         except (BrokenPipeError, OSError, ValueError):  # ValueError: written after close()
             return False

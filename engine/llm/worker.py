@@ -50,7 +50,7 @@ class Server:
         self.jobs: queue.Queue[dict[str, Any]] = queue.Queue()
 
     def send(self, message: dict[str, Any]) -> None:
-        line = json.dumps(message, ensure_ascii=False).encode("utf-8") + b"\n"
+        line = json.dumps(message).encode("ascii") + b"\n"
         with self.write_lock:
             self.out.write(line)
             self.out.flush()

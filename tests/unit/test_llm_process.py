@@ -36,6 +36,16 @@ def test_streams_counts_and_names_the_model_from_its_own_process(scripted):
     assert reply(scripted, stop=["\n"]) == "Omar Haddad is in Engineering."  # the model is free again
 
 
+def test_any_text_crosses_the_pipe_as_it_is():
+    text = "Zoë ☕ half a pair \ud800 and\nnewline"  # a lone surrogate, as a cut UTF-8 sequence may decode
+    backend = ProcessBackend("tests.support.fakes:ScriptedLLM", replies=[text])
+    try:
+        assert reply(backend) == text
+        assert backend.count_tokens(text) == 8
+    finally:
+        backend.close()
+
+
 def test_what_the_model_prints_does_not_reach_the_protocol():
     backend = ProcessBackend("tests.support.fakes:NoisyLLM", replies=["still clean"])
     try:
