@@ -3,7 +3,8 @@
 # llama.cpp with CUDA into make's venv, then run `kgchat prepare`, `kgchat ask --demo office`,
 # `kgchat bench generate` and `kgchat bench retrieve`, and print where each model ran, TTFT,
 # tokens/s and the engine/bare ratio. Without network: WHEELS_DIR=DIR installs from a folder of
-# wheels (and the llama-cpp-python sdist) only.
+# wheels only: kgchat's dependencies, the llama-cpp-python sdist and the build tools pip fetches
+# for it and for kgchat itself (scikit-build-core, cmake, ninja, setuptools, wheel).
 #
 # Settings (environment, or make variables): WHEELS_DIR; CUDA_ARCH (90: H100/H200); CPU=1 skips the
 # CUDA build (the CPU path, also taken when no GPU answers); INSTALL=0 uses the venv as it is;
