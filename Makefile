@@ -18,7 +18,7 @@ NOAMX  := $(if $(filter x86_64,$(shell uname -m)),-mno-amx-tile -mno-amx-int8 -m
 LLAMA_CMAKE_ARGS ?= $(if $(NOAMX),-DCMAKE_C_FLAGS='$(NOAMX)' -DCMAKE_CXX_FLAGS='$(NOAMX)') $(CMAKE_ARGS)
 WHEELS := $(HOME)/.cache/kgchat/wheels/$(shell echo "$(LLAMA_CMAKE_ARGS)" | cksum | cut -d' ' -f1)
 
-.PHONY: run test test-slow bench-load bench install tmux
+.PHONY: run test test-slow bench-load bench install tmux gpu-check
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -59,3 +59,14 @@ BENCHES := load retrieve reason generate check
 
 bench: $(STAMP)
 	for b in $(BENCHES); do HF_HUB_OFFLINE=1 $(BIN)/kgchat bench $$b || exit $$?; done
+
+# The GPU check (harness/gpu_check.sh says what it runs and prints): on a machine with an NVIDIA GPU
+# and the CUDA toolkit, `make gpu-check [WHEELS_DIR=DIR] [CUDA_ARCH=90]` builds llama.cpp with CUDA
+# (and make's no-AMX flags) into make's venv, from the wheels in DIR only when given; CPU=1 takes
+# the CPU path, INSTALL=0 uses the venv as it is.
+CUDA_ARCH ?= 90
+gpu-check: CMAKE_ARGS = -DGGML_CUDA=on -DCMAKE_CUDA_ARCHITECTURES=$(CUDA_ARCH)
+gpu-check:
+	VENV='$(VENV)' LLAMA='$(LLAMA)' LLAMA_CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" CUDA_ARCH='$(CUDA_ARCH)' \
+	  WHEELS_DIR='$(WHEELS_DIR)' CPU='$(CPU)' INSTALL='$(INSTALL)' GENERATE_ARGS='$(GENERATE_ARGS)' \
+	  RETRIEVE_ARGS='$(RETRIEVE_ARGS)' bash harness/gpu_check.sh

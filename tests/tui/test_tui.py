@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from engine.llm.process import ProcessBackend
 from tests.support.fakes import ScriptedLLM
 
 pytest.importorskip("textual")
@@ -645,3 +646,40 @@ async def test_a_reply_that_goes_round_in_a_loop_is_cut_and_the_chat_says_so(kg_
         assert reply.text.strip() == REPLY  # cut after the first time round, its opened list left out
         notices = [plain(n) for n in app.query(Notice)]
         assert any("went on repeating “Mark Taylor:”" in n for n in notices)
+
+
+class WatchedProcessBackend(ProcessBackend):
+    """A model in its own process, with an event set once the app has taken its first token."""
+
+    def __init__(self, factory: str):
+        super().__init__(factory)
+        self.first = threading.Event()
+
+    def stream(self, *args, **kwargs):
+        for token in super().stream(*args, **kwargs):
+            yield token
+            self.first.set()
+
+
+async def test_a_model_in_its_own_process_streams_shows_where_and_stops_on_escape(kg_file, shared):
+    llm = WatchedProcessBackend("tests.support.fakes:HeldLLM")
+    app = make_app(kg_file, shared, llm, "--answer", "llm")  # the model's reply, as it came
+    try:
+        async with app.run_test(size=(120, 36)) as pilot:
+            await ready(app, pilot)
+            assert app.status.device == "CPU" and app.status.device_note == "own process"
+            assert "held · CPU (own process)" in app.status.render().plain
+            await pilot.click("#prompt")
+            app.prompt_input.load_text("What is the phone number of Mark Taylor?")
+            await pilot.press("enter")
+            await asyncio.to_thread(llm.first.wait)  # the model holds the reply open
+            assert app.busy
+            await pilot.press("escape")
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            reply = list(app.query(AssistantMessage))[-1]
+            assert reply.text.strip() == "after-none" and reply.has_class("cut")
+            # the next reply comes from the same process, which saw the cancel
+            assert (await ask(app, pilot, "And Ada Lindqvist?")).text.strip() == "after-cancelled"
+    finally:
+        llm.close()
