@@ -222,14 +222,16 @@ class KGStore:
         return Quad(graph, NamedNode(KGC_PENDING_LOAD), Literal(f"{self._key} {path}"), NamedNode(GRAPH_META))
 
     def load(self, path, format: str | None = None, graph: str | None = None, dialogue_id: str | None = None,
-             *, progress: Callable[[int], None] | None = None, restore: bool = False) -> LoadReport:
+             *, progress: Callable[[int], None] | None = None, restore: bool = False,
+             key: str | None = None) -> LoadReport:
         """Load one file, all or nothing (raises LoadError naming file, line and reason).
 
         Big RDF files into new graphs go through the bulk loader, guarded by a
         pending-load marker so a crash mid-load is undone when the store is next opened.
         `progress`, when given, is called with the bytes read so far during a bulk load.
         `restore`: the file is a dump of a kgchat store, whose dialogue and derived graphs
-        come back as they were (any other file that names them is refused).
+        come back as they were (any other file that names them is refused). `key`: the column
+        that names the rows of a table (kgstore.loaders.tables).
         """
         path = str(path)
         if graph is not None and (problem := user_graph_problem(graph)):
@@ -240,14 +242,14 @@ class KGStore:
             check_entities(path, self.entity_cap)
             check_nesting(path, self.xml_depth_cap)
         try:
-            return self._load(path, fmt, size, graph, dialogue_id, progress, restore)
+            return self._load(path, fmt, size, graph, dialogue_id, progress, restore, key)
         except MemoryError as exc:  # each path below undoes what it wrote before it raises
             if is_term_too_long(exc):
                 raise term_too_long(path, fmt) from None
             raise
 
     def _load(self, path: str, fmt: str, size: int, graph: str | None, dialogue_id: str | None,
-              progress: Callable[[int], None] | None, restore: bool) -> LoadReport:
+              progress: Callable[[int], None] | None, restore: bool, key: str | None = None) -> LoadReport:
         name = Path(path).stem
         target = graph or bg_graph(name)
         if fmt in BULK_FORMATS and size >= self.bulk_min_bytes:
@@ -256,8 +258,8 @@ class KGStore:
                 return report
         if fmt in TRIPLE_FORMATS:
             return self._load_triples(path, fmt, target)
-        parsed = parse_file(path, fmt, target, name, dialogue_id, restore)
-        report = LoadReport(path=path, format=fmt, warnings=parsed.warnings)
+        parsed = parse_file(path, fmt, target, name, dialogue_id, restore, key)
+        report = LoadReport(path=path, format=fmt, warnings=parsed.warnings, tables=parsed.tables)
         report.graphs = self._commit(parsed.quads)
         return report
 

@@ -75,13 +75,14 @@ def _full_time(text: str) -> str:
     return f"{int(h):02d}:{m}:{s}"
 
 
-def _is_relation(relation: str, names: frozenset[str]) -> bool:
+def is_relation(relation: str, names: frozenset[str]) -> bool:
     return " ".join(split_words(relation).replace("-", " ").casefold().split()) in names \
         or relation.casefold() in names
 
 
-def parse(path: str, graph: str, name: str, delimiter: str = ",") -> Parsed:
-    text = read_text(path)
+def parse(path: str, graph: str, name: str, delimiter: str = ",", text: str | None = None) -> Parsed:
+    """The file's triples; `text`, when given, is the file already read."""
+    text = read_text(path) if text is None else text
     g = NamedNode(graph)
     quads: list[Quad] = []
     minted: dict[tuple[str, str], NamedNode] = {}
@@ -118,10 +119,10 @@ def parse(path: str, graph: str, name: str, delimiter: str = ",") -> Parsed:
                 obj = None
             else:
                 obj = literal_for(tail, TAIL_TYPES[tail_type])
-            if _is_relation(relation, ALIAS_RELATIONS):
+            if is_relation(relation, ALIAS_RELATIONS):
                 quads.append(Quad(term("entity", head), NamedNode(ALIAS_PREDICATES[0]), Literal(tail), g))
                 continue
-            if _is_relation(relation, TYPE_RELATIONS) and obj is None:
+            if is_relation(relation, TYPE_RELATIONS) and obj is None:
                 quads.append(Quad(term("entity", head), NamedNode(RDF_TYPE), term("entity", tail), g))
                 continue
             quads.append(Quad(term("entity", head), term("relation", relation),
