@@ -56,8 +56,11 @@ class TableShape:
     row_class: str | None = None
 
     def describe(self) -> str:
-        text = (f"table, {self.rows} rows × {self.relations} relations, key column {self.key}, "
-                f"{self.linked} entities linked by value")
+        def n(count: int, one: str, many: str) -> str:
+            return f"{count} {one if count == 1 else many}"
+
+        text = (f"table, {n(self.rows, 'row', 'rows')} × {n(self.relations, 'relation', 'relations')}, "
+                f"key column {self.key}, {n(self.linked, 'entity', 'entities')} linked by value")
         if self.row_class:
             text += f", rows typed {self.row_class}"
         return f"sheet {self.sheet}: {text}" if self.sheet else text
