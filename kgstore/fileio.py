@@ -28,6 +28,9 @@ class Parsed:
     quads: list = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     tables: list[TableShape] = field(default_factory=list)
+    # Triples as N-Triples text, for the file's own graph, instead of quads (a table: see
+    # kgstore.loaders.tables.parse_sheets)
+    ntriples: bytes = b""
 
 
 def load_error(path: str, reason: str, line: int | None = None, column: int | None = None) -> LoadError:

@@ -19,10 +19,10 @@ HERE = Path(__file__).resolve().parent
 EX = "http://example.org/tables/"
 # domain -> (the tables as (file, class or None), the columns that link to things)
 DOMAINS: dict[str, tuple[list[tuple[str, str | None]], set[str]]] = {
-    "hospital": ([("kg.csv", None)], {"ward", "supervisor", "role", "languages"}),
-    "library": ([("kg.tsv", None)], {"author", "genre", "lent_to", "nationality"}),
+    "hospital": ([("kg.csv", None)], {"ward", "supervisor", "role", "shift", "languages"}),
+    "library": ([("kg.tsv", None)], {"author", "genre", "shelf", "lent_to", "nationality"}),
     "hiking": ([("sheets/Trails.csv", "Trail"), ("sheets/Huts.csv", "Hut")],
-               {"region", "start_hut", "leader", "valley", "warden"}),
+               {"region", "difficulty", "start_hut", "leader", "valley", "warden"}),
 }
 
 

@@ -92,6 +92,6 @@ def parse_file(path: str, fmt: str, graph: str, name: str, dialogue_id: str | No
         from kgstore.loaders import graphwoz
 
         parsed = graphwoz.parse(path, dialogue_id)
-    if not parsed.quads:
+    if not parsed.quads and not parsed.ntriples:
         raise LoadError(f"{path}: no triples in the file")
     return parsed

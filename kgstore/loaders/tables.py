@@ -13,8 +13,8 @@ workbook) gives the class when it is a plural noun: "players.csv" holds things o
 Each cell is a value, several values in one cell split on `;` or `|`: numbers, dates, times and
 the other literals the triple loader knows are typed literals, a column of yes/no or true/false
 booleans; text is an entity when its column holds names: some value of it names a row of the
-file, or occurs in more than one row (a team, a city), or every value is written as a name is
-("Harbor Owls"). One entity per distinct text across the file, case aside, with the text as its
+file, or a good share of its values occur in more than one row (a team, a city), or every value
+is written as a name is ("Harbor Owls"). One entity per distinct text across the file, case aside, with the text as its
 label. Other text is a plain literal. Empty cells are no facts.
 """
 
@@ -22,13 +22,14 @@ from __future__ import annotations
 
 import csv
 import io
+import operator
 import re
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date, datetime, time
 
-from pyoxigraph import Literal, NamedNode, Quad
+from pyoxigraph import Literal, NamedNode
 
 from kgstore.errors import LoadError
 from kgstore.loaders import Parsed, load_error
@@ -270,9 +271,6 @@ def layout(path: str, sheet: Sheet, key: int) -> Layout:
         for i in range(min(len(cells), width)):
             if cells[i] and not sheet.header[i]:
                 raise sheet.error(path, f"a value in column {i + 1}, which has no name in the header", line)
-    for column in out.columns:
-        if any(len(c[column.index].split()) > NAME_WORDS for _, c in sheet.rows if column.index < len(c)):
-            out.text_columns.add(column.index)
     return out
 
 
@@ -307,143 +305,206 @@ def _title_like(text: str) -> bool:
 def _parts(cell: str, split: bool) -> list[str]:
     if not cell:
         return []
-    return [p for p in MULTI.split(cell) if p] if split else [cell]
+    if not split or (";" not in cell and "|" not in cell):
+        return [cell]
+    return [p for p in MULTI.split(cell) if p]
+
+
+# A column is read as names when at least this share of its values are found in more than one
+# row of the file (a team, a city, a role said again and again); text said once per row, with a
+# chance repeat here and there, is not.
+REPEATED = 0.25
+
+
+@dataclass
+class _Rows:
+    """A sheet's rows split into their values once, column by column: the line and key text of
+    each row, and per column each row's values."""
+
+    layout: Layout
+    lines: list[int]
+    keys: list[str]
+    values: list[list[list[str]]]
+
+
+def _split(lay: Layout) -> _Rows:
+    """The sheet's rows by column; a column holding a text of more than NAME_WORDS words is
+    free text (lay.text_columns): its cells are not split."""
+    rows = lay.sheet.rows
+    width = len(lay.sheet.header)
+    lines = [line for line, _ in rows]
+    if not rows:
+        return _Rows(lay, [], [], [[] for _ in lay.columns])
+    columns = list(zip(*(c if len(c) >= width else c + [""] * (width - len(c)) for _, c in rows), strict=False))
+    values = []
+    for col in lay.columns:
+        cells = columns[col.index]
+        if max(map(_spaces, cells)) >= NAME_WORDS and any(len(v.split()) > NAME_WORDS for v in cells):
+            lay.text_columns.add(col.index)
+        split = col.index not in lay.text_columns
+        # most cells hold one value: only those with a separator go through the split
+        values.append([([v] if v else []) if not split or (";" not in v and "|" not in v) else _parts(v, True)
+                       for v in cells])
+    return _Rows(lay, lines, list(columns[lay.key]), values)
+
+
+_spaces = operator.methodcaller("count", " ")
 
 
 def parse_sheets(path: str, sheets: list[Sheet], graph: str, name: str, key: str | None,
                  file_class: str | None) -> Parsed:
-    """The quads of the tables of one file (a workbook's sheets link to each other's rows)."""
-    g = NamedNode(graph)
-    label = NamedNode(RDFS_LABEL)
-    quads: list[Quad] = []
+    """The triples of the tables of one file (a workbook's sheets link to each other's rows), as
+    N-Triples text for `graph`: pyoxigraph reads that text faster than Python builds its quads
+    (a quad with a literal costs microseconds to make, and a table of 10^5 rows has 10^6 facts).
+    Terms are written in N-Triples as pyoxigraph writes them (`str` of a term), once each."""
+    label, rdf_type, alias = (str(NamedNode(iri)) for iri in (RDFS_LABEL, RDF_TYPE, ALIAS_PREDICATES[0]))
+    lines: list[str] = []
+    add = lines.append
     warnings: list[str] = []
-    entities: dict[str, NamedNode] = {}
-    relations: dict[str, NamedNode] = {}
+    entities: dict[str, str] = {}
+    relations: dict[str, str] = {}
     typed: dict[str, Literal | None] = {}
 
-    def entity(text: str) -> NamedNode:
-        node = entities.get(text.casefold())
+    def entity(text: str) -> str:
+        folded = text.casefold()
+        node = entities.get(folded)
         if node is None:
-            node = entities[text.casefold()] = NamedNode(kg_iri(name, "entity", text))
-            quads.append(Quad(node, label, Literal(text), g))
+            node = entities[folded] = str(NamedNode(kg_iri(name, "entity", text)))
+            add(f"{node} {label} {Literal(text)} .\n")
         return node
 
-    def relation(text: str) -> NamedNode:
+    def relation(text: str) -> str:
         node = relations.get(text)
         if node is None:
-            node = relations[text] = NamedNode(kg_iri(name, "relation", text))
-            quads.append(Quad(node, label, Literal(text), g))
+            node = relations[text] = str(NamedNode(kg_iri(name, "relation", text)))
+            add(f"{node} {label} {Literal(text)} .\n")
         return node
 
     def literal(text: str) -> Literal | None:
-        if text not in typed:
-            typed[text] = literal_for(text)
-        return typed[text]
+        try:
+            return typed[text]
+        except KeyError:
+            value = typed[text] = literal_for(text)
+            return value
 
     if key is not None and not any(key.casefold() in (h.casefold() for h in s.header) for s in sheets):
         columns = ", ".join(dict.fromkeys(h for s in sheets for h in s.header if h))
         raise LoadError(f"{path}: --key {key}: no column of that name (columns: {columns})")
-    layouts = []
+    tables: list[_Rows] = []
     for sheet in sheets:
         k = _key_column(sheet, key)
         if k is None:
             warnings.append(f"{path}: sheet {sheet.name}: no column '{key}', the sheet is skipped")
             continue
-        layouts.append(layout(path, sheet, k))
-    shapes: list[TableShape] = []
-    if not any(lay.sheet.rows for lay in layouts):
+        tables.append(_split(layout(path, sheet, k)))
+    if not any(t.keys for t in tables):
         raise LoadError(f"{path}: a header row and no rows: no table to read")
 
-    # What every text names: the rows of the file (by their key), and the texts found in more
-    # than one row, across every column and sheet.
-    row_keys = {c[lay.key].casefold() for lay in layouts for _, c in lay.sheet.rows if lay.key < len(c) and c[lay.key]}
-    rows_with: Counter[str] = Counter()
-    for lay in layouts:
-        for _, cells in lay.sheet.rows:
-            rows_with.update({p.casefold() for col in lay.columns if col.index < len(cells)
-                              for p in _parts(cells[col.index], col.index not in lay.text_columns)
-                              if literal(p) is None})
+    # What every text names: the rows of the file (by their key), and how often it is said
+    # across every column and sheet (a text said twice is, but for a chance, said in two rows).
+    row_keys = {k.casefold() for t in tables for k in t.keys if k}
+    said = Counter(p.casefold() for t in tables for column in t.values for parts in column for p in parts)
 
-    def column_values(lay: Layout, col: Column) -> list[str]:
-        split = col.index not in lay.text_columns
-        return [p for _, c in lay.sheet.rows if col.index < len(c) for p in _parts(c[col.index], split)]
-
-    for lay in layouts:
-        sheet = lay.sheet
+    shapes: list[TableShape] = []
+    for t in tables:
+        lay, sheet = t.layout, t.layout.sheet
         key_header = sheet.header[lay.key]
-        modes: dict[int, str] = {}  # column -> boolean, link (every value names a row), entity or text
-        for col in lay.columns:
-            values = column_values(lay, col)
-            folded = [v.casefold() for v in values]
-            texts = [v for v in values if literal(v) is None]
-            if values and all(v in BOOLEANS for v in folded):
-                modes[col.index] = "boolean"
-            elif values and all(v in row_keys for v in folded):
-                modes[col.index] = "link"
-            elif texts and col.index not in lay.text_columns and (
-                    any(t.casefold() in row_keys or rows_with[t.casefold()] > 1 for t in texts)
-                    or all(_title_like(t) for t in texts)):
-                modes[col.index] = "entity"
-            else:
-                modes[col.index] = "text"
+        modes = [_mode(lay, col, [p for parts in t.values[c] for p in parts], row_keys, said, literal)
+                 for c, col in enumerate(lay.columns)]
         own_class = row_class(sheet.name) if sheet.name else None
-        if own_class is None and len(layouts) == 1:
+        if own_class is None and len(tables) == 1:
             own_class = file_class
-        has_type = any(col.role == "type" for col in lay.columns)
-        linked: set[NamedNode] = set()
+        class_node = entity(own_class) if own_class else None
+        where = "line" if sheet.name is None else f"sheet {sheet.name}, row"
         first_line: dict[str, int] = {}
-        rows = 0
-        for line, cells in sheet.rows:
-            keytext = cells[lay.key] if lay.key < len(cells) else ""
+        subjects: list[str | None] = []
+        for line, keytext in zip(t.lines, t.keys, strict=True):
             if not keytext:
-                warnings.append(f"{path}: {'line' if sheet.name is None else f'sheet {sheet.name}, row'} {line}: "
-                                f"no {key_header} (the key column), the row is skipped")
+                warnings.append(f"{path}: {where} {line}: no {key_header} (the key column), the row is skipped")
+                subjects.append(None)
                 continue
-            rows += 1
-            if keytext.casefold() in first_line:
-                warnings.append(f"{path}: {'line' if sheet.name is None else f'sheet {sheet.name}, row'} {line}: "
-                                f"{key_header} '{keytext}' again (first on {'line' if sheet.name is None else 'row'} {first_line[keytext.casefold()]}): "
-                                "one entity holds the facts of both rows")
+            folded = keytext.casefold()
+            if folded in first_line:
+                warnings.append(f"{path}: {where} {line}: {key_header} '{keytext}' again (first on "
+                                f"{where.rsplit(' ', 1)[-1]} {first_line[folded]}): one entity holds the facts of both rows")
             else:
-                first_line[keytext.casefold()] = line
-            subject = entity(keytext)
-            typed_here = False
-            for col in lay.columns:
-                if col.index >= len(cells):
+                first_line[folded] = line
+            subjects.append(entity(keytext))
+        linked: set[str] = set()
+        typed_rows: set[int] = set()
+        for c, col in enumerate(lay.columns):
+            # a type column's names are classes (rdf:type); a number in it is a value of its relation
+            predicate = relation(col.label) if col.role == "value" else alias if col.role == "alias" else None
+            terms: dict[str, tuple[str, bool]] = {}  # value -> (term, an entity?): read once however often said
+            mode = modes[c]
+            for r, parts in enumerate(t.values[c]):
+                subject = subjects[r]
+                if not parts or subject is None:
                     continue
-                for part in _parts(cells[col.index], col.index not in lay.text_columns):
-                    if col.role == "alias":
-                        quads.append(Quad(subject, NamedNode(ALIAS_PREDICATES[0]), Literal(part), g))
-                        continue
-                    if col.role == "type" and literal(part) is None:
-                        quads.append(Quad(subject, NamedNode(RDF_TYPE), entity(part), g))
-                        typed_here = True
-                        continue
-                    obj = _value(part, col, modes[col.index], literal, entity)
-                    if isinstance(obj, NamedNode):
-                        linked.add(obj)
-                    quads.append(Quad(subject, relation(col.label), obj, g))
-            if own_class and not (has_type and typed_here):
-                quads.append(Quad(subject, NamedNode(RDF_TYPE), entity(own_class), g))
-        shapes.append(TableShape(rows=rows, relations=len(lay.columns), key=key_header, linked=len(linked),
-                                 sheet=sheet.name if len(sheets) > 1 else None, row_class=own_class))
+                for part in parts:
+                    term = terms.get(part)
+                    if term is None:
+                        if col.role == "alias":
+                            term = (str(Literal(part)), False)
+                        elif col.role == "type" and literal(part) is None:
+                            term = (entity(part), True)
+                        else:
+                            term = _value(part, col, mode, literal, entity)
+                            if term[1]:
+                                linked.add(term[0])
+                        terms[part] = term
+                    obj, is_entity = term
+                    if col.role == "type" and is_entity:
+                        typed_rows.add(r)
+                        add(f"{subject} {rdf_type} {obj} .\n")
+                    else:
+                        add(f"{subject} {predicate or relation(col.label)} {obj} .\n")
+        if class_node is not None:
+            for r, subject in enumerate(subjects):
+                if subject is not None and r not in typed_rows:
+                    add(f"{subject} {rdf_type} {class_node} .\n")
+        shapes.append(TableShape(rows=sum(s is not None for s in subjects), relations=len(lay.columns),
+                                 key=key_header, linked=len(linked), sheet=sheet.name if len(sheets) > 1 else None,
+                                 row_class=own_class))
     if len(warnings) > MAX_WARNINGS:
         warnings[MAX_WARNINGS:] = [f"{path}: {len(warnings) - MAX_WARNINGS} more warnings like these"]
-    return Parsed(quads=quads, warnings=warnings, tables=shapes)
+    return Parsed(warnings=warnings, tables=shapes, ntriples="".join(lines).encode())
+
+
+def _mode(lay: Layout, col: Column, values: list[str], row_keys: set[str], said: Counter[str],
+          literal: Callable[[str], Literal | None]) -> str:
+    """How a column's values read: boolean, link (every value names a row, numbers too), entity
+    (the column holds names) or text."""
+    folded = [v.casefold() for v in values]
+    if not values:
+        return "text"
+    if all(v in BOOLEANS for v in folded):
+        return "boolean"
+    if all(v in row_keys for v in folded):
+        return "link"
+    texts = [v for v in values if literal(v) is None]
+    if not texts or col.index in lay.text_columns:
+        return "text"
+    folded_texts = [t.casefold() for t in texts]
+    if (any(t in row_keys for t in folded_texts) or sum(said[t] > 1 for t in folded_texts) >= REPEATED * len(texts)
+            or all(_title_like(t) for t in texts)):
+        return "entity"
+    return "text"
 
 
 def _value(part: str, col: Column, mode: str, literal: Callable[[str], Literal | None],
-           entity: Callable[[str], NamedNode]) -> Literal | NamedNode:
+           entity: Callable[[str], str]) -> tuple[str, bool]:
+    """The N-Triples term of one value of a column, and whether it is an entity."""
     if mode == "boolean":
-        return Literal(BOOLEANS[part.casefold()], datatype=NamedNode(XSD + "boolean"))
+        return str(Literal(BOOLEANS[part.casefold()], datatype=NamedNode(XSD + "boolean"))), False
     if mode == "link":
-        return entity(part)
+        return entity(part), True
     value = literal(part)
     if value is not None:
         if col.unit and value.datatype.value in (XSD + "integer", XSD + "decimal"):
-            return Literal(f"{part} {col.unit}")
-        return value
-    return entity(part) if mode == "entity" else Literal(part)
+            return str(Literal(f"{part} {col.unit}")), False
+        return str(value), False
+    return (entity(part), True) if mode == "entity" else (str(Literal(part)), False)
 
 
 # --- entry points --------------------------------------------------------------------------------
