@@ -1,7 +1,8 @@
 """The hand-written tables as Turtle, written the way a person modelling the same data in RDF
-would: one IRI per row and per thing a column refers to, each with its rdfs:label; the columns a
-person would read as links (listed below, per domain) as IRIs, the others as typed literals. Kept
-apart from kgchat's table loader, so the two readings of the data can be compared.
+would: one IRI per row and per thing a column refers to, each with its rdfs:label; the columns
+that name things (listed below, per domain: the columns kgchat's table reading links, so that
+both hold the same facts) as IRIs, the others as typed literals. Kept apart from kgchat's table
+loader, so the two readings of the data can be compared.
 
     python -m harness.tables.to_turtle OUT_DIR    # OUT_DIR/<domain>/kg.ttl and questions.jsonl
 """
