@@ -259,43 +259,21 @@ class KGStore:
         if fmt in TRIPLE_FORMATS:
             return self._load_triples(path, fmt, target)
         parsed = parse_file(path, fmt, target, name, dialogue_id, restore, key)
-        report = LoadReport(path=path, format=fmt, warnings=parsed.warnings, tables=parsed.tables)
-        if parsed.ntriples:
-            report.graphs, report.bulk = self._load_ntriples(path, parsed.ntriples, target, size >= self.bulk_min_bytes)
-        else:
-            report.graphs = self._commit(parsed.quads)
+        report = LoadReport(path=path, format=fmt, warnings=parsed.warnings)
+        if parsed.ntriples:  # a table, written as N-Triples: loaded as an N-Triples file of its size is
+            bulk = self._bulk(path, "ntriples", target, name, True, None, restore, parsed.ntriples) \
+                if size >= self.bulk_min_bytes else None
+            report = bulk or self._load_triples(path, "ntriples", target, parsed.ntriples)
+            report.format, report.warnings, report.tables = fmt, parsed.warnings, parsed.tables
+            return report
+        report.graphs = self._commit(parsed.quads)
         return report
 
-    def _load_ntriples(self, path: str, data: bytes, target: str, big: bool) -> tuple[dict[str, int], bool]:
-        """N-Triples a loader wrote (a table) into `target`: a big file into a new graph through
-        the bulk loader, marked pending meanwhile as `_bulk` marks it, else in one transaction.
-        The text has no blank nodes and one triple per line, so pyoxigraph may split it as it likes."""
-        g = NamedNode(target)
-        bulk = big and next(iter(self._store.quads_for_pattern(None, None, None, g)), None) is None
+    def _load_triples(self, path: str, fmt: str, target: str, data: bytes | None = None) -> LoadReport:
+        """One pyoxigraph transaction, parsed in Rust: a syntax error writes nothing. `data`: the
+        text to parse instead of the file's."""
         before = self.count(target)
-        try:
-            if bulk:
-                self._store.add(self.pending_marker(g, path))
-                try:
-                    self._store.bulk_load(input=data, format=OX_FORMATS["ntriples"], to_graph=g)
-                except BaseException:
-                    self._store.remove_graph(g)
-                    raise
-                finally:
-                    self._store.remove(self.pending_marker(g, path))
-                self._store.flush()
-            else:
-                self._store.load(input=data, format=OX_FORMATS["ntriples"], to_graph=g)
-        except (SyntaxError, OSError, ValueError) as exc:  # a term the loader wrote that pyoxigraph refuses
-            self._changed()
-            raise load_error(path, str(exc)) from None
-        self._changed()
-        return {target: self.count(target) - before}, bulk
-
-    def _load_triples(self, path: str, fmt: str, target: str) -> LoadReport:
-        """One pyoxigraph transaction, parsed in Rust: a syntax error writes nothing."""
-        before = self.count(target)
-        data = local_contexts(path) if fmt == "jsonld" else None
+        data = local_contexts(path) if fmt == "jsonld" else data
         try:
             with nullcontext({"input": data}) if data is not None else rdf_source(path) as source:
                 self._store.load(**source, format=OX_FORMATS[fmt], base_iri=base_iri(path), to_graph=NamedNode(target))
@@ -322,9 +300,10 @@ class KGStore:
             counts.setdefault(term_str(q.graph_name), 0)
         return dict(counts)
 
-    def _bulk(self, path, fmt, target, name, forced_graph, progress, restore) -> LoadReport | None:
+    def _bulk(self, path, fmt, target, name, forced_graph, progress, restore, data: bytes | None = None) -> LoadReport | None:
         """Bulk-load into graphs that are new; None when a graph already has data (the caller
-        then loads in one transaction instead, as dropping that graph would lose its data)."""
+        then loads in one transaction instead, as dropping that graph would lose its data).
+        `data`: N-Triples to load instead of the file."""
         report = LoadReport(path=path, format=fmt, bulk=True)
         pending: list[NamedNode] = []
 
@@ -349,7 +328,7 @@ class KGStore:
                 if not claim(g):
                     return None
                 before = len(self._store)
-                parts: list[tuple[int, bytes | None]] = \
+                parts: list[tuple[int, bytes | None]] = [(0, data)] if data is not None else \
                     ntriples_parts(path, self.bulk_workers) if fmt == "ntriples" else [(0, None)]
                 self._bulk_parts(path, fmt, parts, g, progress)
             else:

@@ -61,6 +61,21 @@ def test_a_table_is_one_entity_per_row_with_typed_and_linked_values(tmp_path):
     assert {store.label(f.o) for f in _facts(store, "players", "Mara Lind")["birthplace"]} == {"Bergen"}
 
 
+def test_a_big_table_goes_through_the_bulk_loader_into_a_new_graph(tmp_path):
+    path = tmp_path / "players.csv"
+    path.write_text(PLAYERS, encoding="utf-8")
+    small = KGStore()
+    expected = small.load(path).added
+    store = KGStore(tmp_path / "db")
+    store.bulk_min_bytes = 1
+    report = store.load(path)
+    assert report.bulk and report.added == expected and report.format == "csv" and report.tables
+    assert sorted(map(str, store.facts_about(kg_iri("players", "entity", "Lena Vogt")))) == \
+        sorted(map(str, small.facts_about(kg_iri("players", "entity", "Lena Vogt"))))
+    again = store.load(path)  # the graph has data: one transaction, nothing new
+    assert not again.bulk and again.added == 0 and store.count() == expected
+
+
 def test_a_value_naming_another_row_links_to_that_row(tmp_path):
     text = ("name,role,supervisor,notes\n"
             "Agnes Okafor,head nurse,,covers the night desk on Fridays\n"
