@@ -52,6 +52,8 @@ _PATTERNS: list[tuple[re.Pattern, str]] = [
 def literal_for(text: str, datatype: str | None = None) -> Literal | None:
     """The literal a tail reads as (None: an entity). `datatype` forces one (xsd local name)."""
     if datatype is None:
+        if text[:1].isalpha() and "@" not in text and "://" not in text:
+            return None  # every pattern but the e-mail's and the URL's opens with a digit, a sign or a bracket
         for pattern, dt in _PATTERNS:
             if pattern.fullmatch(text):
                 if dt == "decimal" and re.search(r"[eE]", text):

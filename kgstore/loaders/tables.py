@@ -318,13 +318,16 @@ REPEATED = 0.25
 
 @dataclass
 class _Rows:
-    """A sheet's rows split into their values once, column by column: the line and key text of
-    each row, and per column each row's values."""
+    """A sheet's rows column by column: the line and key text of each row; per column its
+    cells, the values of the cells that hold several (row -> values), and how often each value
+    is said in it."""
 
     layout: Layout
     lines: list[int]
     keys: list[str]
-    values: list[list[list[str]]]
+    cells: list[tuple[str, ...]]
+    multi: list[dict[int, list[str]]]
+    counts: list[Counter[str]]
 
 
 def _split(lay: Layout) -> _Rows:
@@ -334,18 +337,24 @@ def _split(lay: Layout) -> _Rows:
     width = len(lay.sheet.header)
     lines = [line for line, _ in rows]
     if not rows:
-        return _Rows(lay, [], [], [[] for _ in lay.columns])
+        return _Rows(lay, [], [], [() for _ in lay.columns], [{} for _ in lay.columns], [Counter() for _ in lay.columns])
     columns = list(zip(*(c if len(c) >= width else c + [""] * (width - len(c)) for _, c in rows), strict=False))
-    values = []
+    cells, multis, counts = [], [], []
     for col in lay.columns:
-        cells = columns[col.index]
-        if max(map(_spaces, cells)) >= NAME_WORDS and any(len(v.split()) > NAME_WORDS for v in cells):
+        column = columns[col.index]
+        if max(map(_spaces, column)) >= NAME_WORDS and any(len(v.split()) > NAME_WORDS for v in column):
             lay.text_columns.add(col.index)
-        split = col.index not in lay.text_columns
-        # most cells hold one value: only those with a separator go through the split
-        values.append([([v] if v else []) if not split or (";" not in v and "|" not in v) else _parts(v, True)
-                       for v in cells])
-    return _Rows(lay, lines, list(columns[lay.key]), values)
+        # most cells hold one value: only those with a separator are split (never free text)
+        multi = {} if col.index in lay.text_columns else \
+            {r: _parts(v, True) for r, v in enumerate(column) if ";" in v or "|" in v}
+        count = Counter(filter(None, column))
+        for r, parts in multi.items():
+            count[column[r]] -= 1
+            count.update(parts)
+        cells.append(column)
+        multis.append(multi)
+        counts.append(+count)
+    return _Rows(lay, lines, list(columns[lay.key]), cells, multis, counts)
 
 
 _spaces = operator.methodcaller("count", " ")
@@ -403,14 +412,17 @@ def parse_sheets(path: str, sheets: list[Sheet], graph: str, name: str, key: str
     # What every text names: the rows of the file (by their key), and how often it is said
     # across every column and sheet (a text said twice is, but for a chance, said in two rows).
     row_keys = {k.casefold() for t in tables for k in t.keys if k}
-    said = Counter(p.casefold() for t in tables for column in t.values for parts in column for p in parts)
+    said: Counter[str] = Counter()
+    for t in tables:
+        for count in t.counts:
+            for value, n in count.items():
+                said[value.casefold()] += n
 
     shapes: list[TableShape] = []
     for t in tables:
         lay, sheet = t.layout, t.layout.sheet
         key_header = sheet.header[lay.key]
-        modes = [_mode(lay, col, [p for parts in t.values[c] for p in parts], row_keys, said, literal)
-                 for c, col in enumerate(lay.columns)]
+        modes = [_mode(lay, col, t.counts[c], row_keys, said, literal) for c, col in enumerate(lay.columns)]
         own_class = row_class(sheet.name) if sheet.name else None
         if own_class is None and len(tables) == 1:
             own_class = file_class
@@ -436,12 +448,12 @@ def parse_sheets(path: str, sheets: list[Sheet], graph: str, name: str, key: str
             # a type column's names are classes (rdf:type); a number in it is a value of its relation
             predicate = relation(col.label) if col.role == "value" else alias if col.role == "alias" else None
             terms: dict[str, tuple[str, bool]] = {}  # value -> (term, an entity?): read once however often said
-            mode = modes[c]
-            for r, parts in enumerate(t.values[c]):
+            mode, multi = modes[c], t.multi[c]
+            for r, cell in enumerate(t.cells[c]):
                 subject = subjects[r]
-                if not parts or subject is None:
+                if not cell or subject is None:
                     continue
-                for part in parts:
+                for part in multi[r] if r in multi else (cell,):
                     term = terms.get(part)
                     if term is None:
                         if col.role == "alias":
@@ -471,23 +483,23 @@ def parse_sheets(path: str, sheets: list[Sheet], graph: str, name: str, key: str
     return Parsed(warnings=warnings, tables=shapes, ntriples="".join(lines).encode())
 
 
-def _mode(lay: Layout, col: Column, values: list[str], row_keys: set[str], said: Counter[str],
+def _mode(lay: Layout, col: Column, counts: Counter[str], row_keys: set[str], said: Counter[str],
           literal: Callable[[str], Literal | None]) -> str:
-    """How a column's values read: boolean, link (every value names a row, numbers too), entity
-    (the column holds names) or text."""
-    folded = [v.casefold() for v in values]
-    if not values:
+    """How a column's values (each with how often the column says it) read: boolean, link (every
+    value names a row, numbers too), entity (the column holds names) or text."""
+    if not counts:
         return "text"
-    if all(v in BOOLEANS for v in folded):
+    folded = {v: v.casefold() for v in counts}
+    if all(f in BOOLEANS for f in folded.values()):
         return "boolean"
-    if all(v in row_keys for v in folded):
+    if all(f in row_keys for f in folded.values()):
         return "link"
-    texts = [v for v in values if literal(v) is None]
+    texts = {v: n for v, n in counts.items() if literal(v) is None}
     if not texts or col.index in lay.text_columns:
         return "text"
-    folded_texts = [t.casefold() for t in texts]
-    if (any(t in row_keys for t in folded_texts) or sum(said[t] > 1 for t in folded_texts) >= REPEATED * len(texts)
-            or all(_title_like(t) for t in texts)):
+    repeated = sum(n for v, n in texts.items() if said[folded[v]] > 1)
+    if (any(folded[v] in row_keys for v in texts) or repeated >= REPEATED * sum(texts.values())
+            or all(_title_like(v) for v in texts)):
         return "entity"
     return "text"
 
