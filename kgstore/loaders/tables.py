@@ -175,32 +175,30 @@ def cell_text(value: object) -> str:
 def read_workbook(path: str) -> list[Sheet]:
     """Every sheet of an .xlsx workbook that has a header row, as a table (formulas as their
     last computed values)."""
-    import zipfile
-
     from openpyxl import load_workbook
 
-    try:
-        book = load_workbook(path, read_only=True, data_only=True)
-    except (zipfile.BadZipFile, KeyError, OSError, ValueError) as exc:
-        raise load_error(path, f"not an .xlsx workbook ({exc})") from None
     sheets = []
     try:
-        for ws in book.worksheets:
-            header: list[str] | None = None
-            header_line = 1
-            rows: list[tuple[int, list[str]]] = []
-            for n, values in enumerate(ws.iter_rows(values_only=True), 1):
-                cells = [cell_text(v) for v in values]
-                if not any(cells):
-                    continue
-                if header is None:
-                    header, header_line = cells, n
-                else:
-                    rows.append((n, cells))
-            if header is not None:
-                sheets.append(Sheet(header, rows, header_line, ws.title))
-    finally:
-        book.close()
+        book = load_workbook(path, read_only=True, data_only=True)
+        try:
+            for ws in book.worksheets:
+                header: list[str] | None = None
+                header_line = 1
+                rows: list[tuple[int, list[str]]] = []
+                for n, values in enumerate(ws.iter_rows(values_only=True), 1):
+                    cells = [cell_text(v) for v in values]
+                    if not any(cells):
+                        continue
+                    if header is None:
+                        header, header_line = cells, n
+                    else:
+                        rows.append((n, cells))
+                if header is not None:
+                    sheets.append(Sheet(header, rows, header_line, ws.title))
+        finally:
+            book.close()
+    except Exception as exc:  # noqa: BLE001 - a damaged zip or XML part fails in many ways inside openpyxl
+        raise load_error(path, f"not a readable .xlsx workbook ({type(exc).__name__}: {exc})") from None
     return sheets
 
 
