@@ -95,6 +95,8 @@ class Config:
     # Knowledge
     kg: list[str] = _opt([], "knowledge graph file(s) to load as background (repeatable)", files=True)
     format: str | None = _opt(None, "file format when the extension does not tell")
+    key: str | None = _opt(None, "the column that names the rows of a table (CSV, TSV, .xlsx with a header row; "
+                           "default: the column named name, label, title or id, else the first)")
     dialogue_id: str | None = _opt(None, "GraphWOZ dialogue id whose world (and log) to use")
     transcript: Transcript = _opt(Transcript.MANUAL, "GraphWOZ user turns to replay: the manual transcription or "
                                   "the recognizer's best hypothesis (its other hypotheses help find names)")

@@ -185,6 +185,25 @@ async def test_load_kg_good_then_broken_from_the_picker(kg_file, shared):
         assert errors and "broken.ttl" in errors[-1].message
 
 
+async def test_a_table_loaded_from_the_picker_says_how_it_was_read(kg_file, shared):
+    table = kg_file.parent / "trails.csv"
+    table.write_text("name,region,length_km\nFalcon Ridge,Tarn Valley,14.5\nLarch Loop,Tarn Valley,6.2\n",
+                     encoding="utf-8")
+    app = make_app(kg_file, shared)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await ready(app, pilot)
+        await pilot.press("ctrl+o")
+        picker = app.screen
+        picker.query_one(Input).value = str(table)
+        picker.query_one(Input).focus()
+        await pilot.press("enter")
+        await settle(app)
+        await pilot.pause()
+        said = "table, 2 rows × 2 relations, key column name, 1 entity linked by value, rows typed Trail"
+        assert any(said in str(n.render()) for n in app.query(Notice) if "trails.csv" in str(n.render()))
+        assert any(said in n.message for n in app._notifications)
+
+
 async def test_one_load_at_a_time_and_the_bar_goes_when_it_ends(kg_file, shared):
     more = kg_file.parent / "more.nt"
     more.write_text('<urn:x:a> <http://www.w3.org/2000/01/rdf-schema#label> "Extra Thing" .\n', encoding="utf-8")
