@@ -69,13 +69,20 @@ def listed_of(ctx: TurnContext, links: list[RecentLink]) -> list[tuple[int, str,
 
 
 def answered(listed: list[tuple[int, str, int, str]], links: list[RecentLink], turn: int,
-             classes: frozenset[str] = frozenset()) -> list[str]:
+             classes: frozenset[str] = frozenset(), near: frozenset[str] = frozenset()) -> list[str]:
     """The entities the previous turn (`listed`) named that the turn before it did not, each the
     only such one of its kind: what a reply gave as the answer ("Warsaw" of "The capital of
     Poland is Warsaw." after "What's the capital of Poland?"). A class (`classes`) says what
-    something is ("Peach Melba is a dessert ..."), and is no answer to take up."""
+    something is ("Peach Melba is a dessert ..."), and is no answer to take up. When some of them
+    stand in a KG relation with what the question named (`near`), those are the answer and the
+    rest an aside ("Bjorn, who also runs Northsound Freight, captains the Storm Petrel.")."""
     asked = {k.entity for k in links if k.turn == turn - 2}
     fresh = [(kind, e) for _, kind, n, e in listed if n > 0 and e not in asked and e not in classes]
+    fresh = [(kind, e) for kind, e in fresh if e in near] or fresh
     kinds = [kind for kind, _ in fresh]
     return [e for kind, e in fresh if kinds.count(kind) == 1]
 
+
+def asked_entities(links: list[RecentLink], turn: int) -> list[str]:
+    """What the user's question before the last reply referred to (its best links)."""
+    return list(dict.fromkeys(k.entity for k in links if k.turn == turn - 2))

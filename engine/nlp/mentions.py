@@ -534,7 +534,8 @@ _DEMONSTRATED = re.compile(r"\b(?:that|this|these|those)\s+$", re.I)
 
 def _demonstrated(m: Mention, text: str, index: LabelIndex) -> Mention:
     """A KG class named after "that"/"this" ("What's the area of that city?") is no name of the
-    class: it points back at the thing of that class spoken of, as "that meeting" does."""
+    class: it points back at the thing of that class spoken of, as "that meeting" does; `label`
+    keeps the class, which what it takes up must be of."""
     from rules.kinds import kind_of_types
 
     before = _DEMONSTRATED.search(text, 0, m.start)
@@ -542,7 +543,8 @@ def _demonstrated(m: Mention, text: str, index: LabelIndex) -> Mention:
     if before is None or cls is None or (m.candidates and m.candidates[0][0] != cls):
         return m
     kind = kind_of_types([cls], {cls: m.text})
-    return Mention(text=text[before.start():m.end], start=before.start(), end=m.end, kind="definite", value=(kind,))
+    return Mention(text=text[before.start():m.end], start=before.start(), end=m.end, kind="definite", value=(kind,),
+                   label=cls)
 
 
 def _requested_class(m: Mention, text: str, index: LabelIndex) -> Mention:
