@@ -252,6 +252,7 @@ class _Hit:
     end: int
     label: _Label
     score: float
+    whole: bool = True  # the words heard are the whole label, not a part of it ("Omar" of "Omar Haddad")
 
 
 def _name_hits(tokens: list[Token], index: LabelIndex) -> list[_Hit]:
@@ -307,6 +308,7 @@ def _name_hits(tokens: list[Token], index: LabelIndex) -> list[_Hit]:
             if key in seen:
                 continue
             seen.add(key)
+            whole = True
             covered = {w for j in range(start, end) for w in matches[j] if w in words}
             heard = " ".join(tok.norm for tok in tokens[start:end])
             if covered >= words:
@@ -337,19 +339,22 @@ def _name_hits(tokens: list[Token], index: LabelIndex) -> list[_Hit]:
                     distinctive = any(index.df(w) <= 2 and w not in STOPWORDS and w not in TYPE_NOUNS
                                       and w not in index.relation_words and not _common_word(said[w])
                                       for w in covered)
-                    # "Morag Reid" names someone the KG lacks, not the Callum Reid it has.
-                    if not distinctive or _unknown_name_beside(tokens, start, end, index):
+                    # "Morag Reid" names someone the KG lacks, not the Callum Reid it has; so does
+                    # "Anna B." when the KG has Anna K.
+                    if not distinctive or _unknown_name_beside(tokens, start, end, index) \
+                            or _other_initial(tokens, start, end, words - covered):
                         continue
                     idf = lambda w: math.log(1 + index.n / max(index.df(w), 1))
                     content = [w for w in words if w not in STOPWORDS] or words  # "of" tells no department
                     coverage = sum(idf(w) for w in covered) / sum(idf(w) for w in content)
                     score = 0.45 + 0.4 * coverage
+                    whole = False
             edits = sum(matches[j].get(w, 0) for j in range(start, end) for w in words if w in matches[j])
             if edits and len(lab.words) == 1 and lab.text.islower():
                 continue  # a one-word concept ("curator") is said as it is: "curated" is another word
             if edits:
                 score -= 0.02 * edits
-            hits.append(_Hit(start, end, lab, score))
+            hits.append(_Hit(start, end, lab, score, whole))
     return hits
 
 
@@ -398,12 +403,45 @@ def _unknown_name_beside(tokens: list[Token], start: int, end: int, index: Label
     return False
 
 
+def _other_initial(tokens: list[Token], start: int, end: int, missing: set[str]) -> bool:
+    """Does an initial ("B." in "Anna B.") stand right beside the span that starts none of the
+    label's words the span lacks? Then the name is another one, with a word the KG lacks."""
+    for j in (start - 1, end):
+        if not 0 <= j < len(tokens) or _CLAUSE_BREAK.search(tokens[max(j, start)].gap):
+            continue
+        t = tokens[j]
+        follows = tokens[j + 1].gap if j + 1 < len(tokens) else ""
+        if len(t.text) == 1 and t.text.isupper() and (j == len(tokens) - 1 or follows.startswith(".")):
+            return not any(w.startswith(t.norm) for w in missing)
+    return False
+
+
+def _split_unknown(text: str, out: list[Mention], partial: set[int]) -> list[Mention]:
+    """Two partial names side by side that name different entities ("Ingrid Haugland" when the KG
+    has Ingrid Solberg and Bjorn Haugland, "Northsound Ferries" beside Northsound Freight and
+    Tidewater Ferries) are one whole name the KG lacks: neither links."""
+    drop: set[int] = set()
+    for i in range(len(out) - 1):
+        a, b = out[i], out[i + 1]
+        # the first heard as the start of its name, the second as a later word of its own: a list
+        # of first names ("petra jonas and ines") is no such name
+        if {i, i + 1} <= partial and text[a.end:b.start].isspace() \
+                and norm(a.text).split()[-1:] != norm(a.label or "").split()[-1:] \
+                and norm(b.text).split()[:1] != norm(b.label or "").split()[:1] \
+                and not {iri for iri, _ in a.candidates} & {iri for iri, _ in b.candidates}:
+            drop |= {i, i + 1}
+    return [m for i, m in enumerate(out) if i not in drop]
+
+
 def detect_names(text: str, index: LabelIndex, tokens: list[Token] | None = None) -> list[Mention]:
     """Named mentions in text order (where spans overlap the longest match wins), each with up
     to 8 candidate entities and their name-match scores as priors."""
     tokens = tokens if tokens is not None else tokenize(text)
     by_span: dict[tuple[int, int], dict[str, tuple[float, str]]] = defaultdict(dict)
+    whole: set[tuple[int, int]] = set()  # spans that hear some label whole
     for h in _name_hits(tokens, index):
+        if h.whole:
+            whole.add((h.start, h.end))
         for iri in h.label.iris:
             old = by_span[(h.start, h.end)].get(iri)
             if old is None or h.score > old[0]:
@@ -418,6 +456,7 @@ def detect_names(text: str, index: LabelIndex, tokens: list[Token] | None = None
         position[span] = i
     taken = [False] * len(tokens)
     out: list[Mention] = []
+    partial: set[int] = set()  # where mentions that hear only part of a name start
     for span in order:
         if any(taken[span[0]:span[1]]):
             continue
@@ -437,8 +476,10 @@ def detect_names(text: str, index: LabelIndex, tokens: list[Token] | None = None
         out.append(Mention(text=text[s:e], start=s, end=e, kind="name",
                            candidates=[(iri, round(min(v[0], 1.0), 4)) for iri, v in cands[:CANDIDATES_PER_MENTION]],
                            label=cands[0][1][1]))
+        if span not in whole:
+            partial.add(s)
     out.sort(key=lambda m: m.start)
-    return out
+    return _split_unknown(text, out, {i for i, m in enumerate(out) if m.start in partial})
 
 
 def detect(text: str, index: LabelIndex) -> list[Mention]:
