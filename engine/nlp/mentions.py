@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from engine.nlp.minilm import common_words
 from engine.nlp.plural import plural_of
+from engine.nlp.spoken import MAX_RUN, number_of, spelled
 from engine.nlp.timeexpr import MONTHS, WEEKDAYS
 from engine.state import Mention
 from kgstore import vocab
@@ -433,10 +434,49 @@ def _split_unknown(text: str, out: list[Mention], partial: set[int]) -> list[Men
     return [m for i, m in enumerate(out) if i not in drop]
 
 
+def _spoken_form(run: list[Token], index: LabelIndex) -> str | None:
+    """The label word a run of words says when spoken: a code spelled out ("kay ell four oh two"
+    for KL402), a number in words ("twenty nineteen"), a name split in two ("de marco" for
+    DeMarco), or heard so ("new ham" for Nieuwham: the one label word the joined sounds are
+    closest to, when none of the words is a label word itself)."""
+    said = [t.norm for t in run]
+    for form in (spelled(said), number_of(said), "".join(said)):
+        if form and form in index.by_word:
+            return form
+    joined = "".join(said)
+    if len(run) != 2 or len(joined) < 6 or any(w in index.by_word for w in said) or not joined.isalpha():
+        return None
+    close = index.close_words(joined)
+    fewest = min((d for _, d in close), default=0)
+    best = {w for w, d in close if d == fewest} or {w for w, _ in index.sounding_like(joined)}
+    return best.pop() if len(best) == 1 else None
+
+
+def _spoken(tokens: list[Token], index: LabelIndex) -> list[Token]:
+    """The tokens with each run of words that says one label word when spoken as one token
+    (longest runs first), so a name heard that way matches as if written."""
+    out: list[Token] = []
+    i = 0
+    while i < len(tokens):
+        for j in range(min(len(tokens), i + MAX_RUN), i + 1, -1):
+            run = tokens[i:j]
+            if any(t.gap.strip() for t in run[1:]) or any(t.norm in STOPWORDS for t in run[:1] + run[-1:]):
+                continue
+            form = _spoken_form(run, index)
+            if form:
+                out.append(Token(" ".join(t.text for t in run), form, run[0].start, run[-1].end, run[0].gap))
+                i = j
+                break
+        else:
+            out.append(tokens[i])
+            i += 1
+    return out
+
+
 def detect_names(text: str, index: LabelIndex, tokens: list[Token] | None = None) -> list[Mention]:
     """Named mentions in text order (where spans overlap the longest match wins), each with up
     to 8 candidate entities and their name-match scores as priors."""
-    tokens = tokens if tokens is not None else tokenize(text)
+    tokens = _spoken(tokens if tokens is not None else tokenize(text), index)
     by_span: dict[tuple[int, int], dict[str, tuple[float, str]]] = defaultdict(dict)
     whole: set[tuple[int, int]] = set()  # spans that hear some label whole
     for h in _name_hits(tokens, index):

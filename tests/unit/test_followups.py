@@ -49,3 +49,8 @@ def test_she_is_the_topic_when_the_reply_answered_with_a_thing(session):
     turn(session, "Which ferry line does Marit Solberg run?")
     session.system_turn("Marit Solberg runs Tidewater Ferries.")
     assert linked(turn(session, "When was she born?"), "she") == e("marit")
+
+
+def test_a_year_said_in_words_is_asked_as_written(session):
+    state = turn(session, "which ship was launched in twenty nineteen", ("observe", "reason", "rewrite"))
+    assert state.rewritten == "which ship was launched in 2019"
