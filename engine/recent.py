@@ -86,3 +86,16 @@ def answered(listed: list[tuple[int, str, int, str]], links: list[RecentLink], t
 def asked_entities(links: list[RecentLink], turn: int) -> list[str]:
     """What the user's question before the last reply referred to (its best links)."""
     return list(dict.fromkeys(k.entity for k in links if k.turn == turn - 2))
+
+
+NEIGHBOURS_CAP = 3000
+
+
+def neighbours(ctx: TurnContext, seeds: list[str]) -> frozenset[str]:
+    """The entities one KG relation (other than a class's) away from the seeds: what a reply's
+    answer stands in a relation with."""
+    if not seeds:
+        return frozenset()
+    facts = ctx.background.neighborhood(seeds, hops=1, cap=NEIGHBOURS_CAP).facts
+    typing = (vocab.RDF_TYPE, vocab.WDT + "P31")
+    return frozenset(x for f in facts if not f.o_literal and f.p not in typing for x in (f.s, f.o))

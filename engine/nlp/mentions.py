@@ -5,7 +5,8 @@ a `LabelIndex`: an exact lookup of normalized word sequences, plus a fuzzy path 
 word a letter or two off, or one that sounds the same, "Hubbard" for "Hebert"; accents lost, "O'Brien"
 heard as "O Brien") that only compares against the vocabulary words sharing a letter trigram, so a
 turn costs the same on 100 labels as on 100,000. Partial names ("Omar" for "Omar Haddad", "Beta" for
-"Meeting Room Beta") count when the words heard are distinctive. Besides names: pronouns, definite
+"Meeting Room Beta") count when the words heard are distinctive; spoken forms ("kay ell four oh two")
+and names the KG lacks ("Anna B.") are engine/nlp/heard.py's. Besides names: pronouns, definite
 noun phrases ("that meeting"), first-person words, requests for a type ("which rooms"), and time
 expressions (engine/nlp/timeexpr.py). Linking proper is the rules' job; the scores here are priors.
 """
@@ -17,24 +18,14 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass
 
+from engine.nlp.heard import CLAUSE_BREAK, STOPWORDS, Token, other_initial, split_unknown, spoken_tokens
 from engine.nlp.minilm import common_words
 from engine.nlp.plural import plural_of
-from engine.nlp.spoken import MAX_RUN, number_of, spelled
 from engine.nlp.timeexpr import MONTHS, WEEKDAYS
 from engine.state import Mention
 from kgstore import vocab
 from kgstore.errors import BadInput, RemoteUnavailable
 from rules.similarity import NAME_WORD_ALIKE, max_edits, measures, norm, sound_key, trigrams, word_alike, word_stem
-
-# Words that never start a name match on their own (they may sit inside a full label).
-STOPWORDS = frozenset("""
-a an the this that these those is are was were be been am do does did have has had can could will would
-shall should may might must i me my mine we us our you your he him his she her they them their it its
-of in on at to for from with by about as and or but not no yes if then so than what which who whom whose
-where when why how there here any all some every each other free available book please thanks thank hi
-hello tell show list give find let lets want need like know see meet meeting meetings room rooms today
-tomorrow now morning afternoon evening night time day week o clock am pm half past quarter up out
-""".split())
 
 PRONOUNS: dict[str, tuple[str, ...]] = {
     "he": ("person",), "him": ("person",), "his": ("person",), "himself": ("person",),
@@ -67,16 +58,7 @@ CANDIDATES_PER_MENTION = 8
 NOT_RELATIONS = frozenset(vocab.LABEL_PREDICATES + vocab.ALIAS_PREDICATES + (vocab.RDF_TYPE, vocab.WDT + "P31"))
 
 _WORD = re.compile(r"[^\W_]+")
-_CLAUSE_BREAK = re.compile(r"[,;:.!?()/]")  # no name goes on past these
 
-
-@dataclass(frozen=True)
-class Token:
-    text: str
-    norm: str
-    start: int
-    end: int
-    gap: str = ""  # what stands between the word before and this one ("" inside a folded word)
 
 
 def tokenize(text: str) -> list[Token]:
@@ -343,7 +325,7 @@ def _name_hits(tokens: list[Token], index: LabelIndex) -> list[_Hit]:
                     # "Morag Reid" names someone the KG lacks, not the Callum Reid it has; so does
                     # "Anna B." when the KG has Anna K.
                     if not distinctive or _unknown_name_beside(tokens, start, end, index) \
-                            or _other_initial(tokens, start, end, words - covered):
+                            or other_initial(tokens, start, end, words - covered):
                         continue
                     idf = lambda w: math.log(1 + index.n / max(index.df(w), 1))
                     content = [w for w in words if w not in STOPWORDS] or words  # "of" tells no department
@@ -369,7 +351,7 @@ def _may_extend(tokens: list[Token], matches: list[dict[str, int]], a: int, b: i
     a word that is itself a word of some label ("Michael, James and Kayla": James is a name of
     its own, not Jacobs misheard), nor across a comma or other punctuation between the words."""
     return not any(matches[j] for j in range(a, b) if not start <= j < end) \
-        and not any(_CLAUSE_BREAK.search(tokens[j].gap) for j in range(a + 1, b))
+        and not any(CLAUSE_BREAK.search(tokens[j].gap) for j in range(a + 1, b))
 
 
 def _common_word(t: Token) -> bool:
@@ -387,7 +369,7 @@ def _unknown_name_beside(tokens: list[Token], start: int, end: int, index: Label
     before or after the span (no punctuation between)? Then the span is part of a longer name the KG does not have."""
     lowercase = not any(t.text[:1].isupper() for t in tokens)  # a transcript: names are not capitalised
     for j in (start - 1, end):
-        if not 0 <= j < len(tokens) or _CLAUSE_BREAK.search(tokens[max(j, start)].gap):
+        if not 0 <= j < len(tokens) or CLAUSE_BREAK.search(tokens[max(j, start)].gap):
             continue  # "Petra, Lindberg and Ines": a comma ends a name
         t = tokens[j]
         if t.norm in STOPWORDS or t.norm in TYPE_NOUNS or t.norm in NOT_NAME_WORDS or t.norm in index.by_word:
@@ -404,79 +386,10 @@ def _unknown_name_beside(tokens: list[Token], start: int, end: int, index: Label
     return False
 
 
-def _other_initial(tokens: list[Token], start: int, end: int, missing: set[str]) -> bool:
-    """Does an initial ("B." in "Anna B.") stand right beside the span that starts none of the
-    label's words the span lacks? Then the name is another one, with a word the KG lacks."""
-    for j in (start - 1, end):
-        if not 0 <= j < len(tokens) or _CLAUSE_BREAK.search(tokens[max(j, start)].gap):
-            continue
-        t = tokens[j]
-        follows = tokens[j + 1].gap if j + 1 < len(tokens) else ""
-        if len(t.text) == 1 and t.text.isupper() and (j == len(tokens) - 1 or follows.startswith(".")):
-            return not any(w.startswith(t.norm) for w in missing)
-    return False
-
-
-def _split_unknown(text: str, out: list[Mention], partial: set[int]) -> list[Mention]:
-    """Two partial names side by side that name different entities ("Ingrid Haugland" when the KG
-    has Ingrid Solberg and Bjorn Haugland, "Northsound Ferries" beside Northsound Freight and
-    Tidewater Ferries) are one whole name the KG lacks: neither links."""
-    drop: set[int] = set()
-    for i in range(len(out) - 1):
-        a, b = out[i], out[i + 1]
-        # the first heard as the start of its name, the second as a later word of its own: a list
-        # of first names ("petra jonas and ines") is no such name
-        if {i, i + 1} <= partial and text[a.end:b.start].isspace() \
-                and norm(a.text).split()[-1:] != norm(a.label or "").split()[-1:] \
-                and norm(b.text).split()[:1] != norm(b.label or "").split()[:1] \
-                and not {iri for iri, _ in a.candidates} & {iri for iri, _ in b.candidates}:
-            drop |= {i, i + 1}
-    return [m for i, m in enumerate(out) if i not in drop]
-
-
-def _spoken_form(run: list[Token], index: LabelIndex) -> str | None:
-    """The label word a run of words says when spoken: a code spelled out ("kay ell four oh two"
-    for KL402), a number in words ("twenty nineteen"), a name split in two ("de marco" for
-    DeMarco), or heard so ("new ham" for Nieuwham: the one label word the joined sounds are
-    closest to, when none of the words is a label word itself)."""
-    said = [t.norm for t in run]
-    for form in (spelled(said), number_of(said), "".join(said)):
-        if form and form in index.by_word:
-            return form
-    joined = "".join(said)
-    if len(run) != 2 or len(joined) < 6 or any(w in index.by_word for w in said) or not joined.isalpha():
-        return None
-    close = index.close_words(joined)
-    fewest = min((d for _, d in close), default=0)
-    best = {w for w, d in close if d == fewest} or {w for w, _ in index.sounding_like(joined)}
-    return best.pop() if len(best) == 1 else None
-
-
-def _spoken(tokens: list[Token], index: LabelIndex) -> list[Token]:
-    """The tokens with each run of words that says one label word when spoken as one token
-    (longest runs first), so a name heard that way matches as if written."""
-    out: list[Token] = []
-    i = 0
-    while i < len(tokens):
-        for j in range(min(len(tokens), i + MAX_RUN), i + 1, -1):
-            run = tokens[i:j]
-            if any(t.gap.strip() for t in run[1:]) or any(t.norm in STOPWORDS for t in run[:1] + run[-1:]):
-                continue
-            form = _spoken_form(run, index)
-            if form:
-                out.append(Token(" ".join(t.text for t in run), form, run[0].start, run[-1].end, run[0].gap))
-                i = j
-                break
-        else:
-            out.append(tokens[i])
-            i += 1
-    return out
-
-
 def detect_names(text: str, index: LabelIndex, tokens: list[Token] | None = None) -> list[Mention]:
     """Named mentions in text order (where spans overlap the longest match wins), each with up
     to 8 candidate entities and their name-match scores as priors."""
-    tokens = _spoken(tokens if tokens is not None else tokenize(text), index)
+    tokens = spoken_tokens(tokens if tokens is not None else tokenize(text), index)
     by_span: dict[tuple[int, int], dict[str, tuple[float, str]]] = defaultdict(dict)
     whole: set[tuple[int, int]] = set()  # spans that hear some label whole
     for h in _name_hits(tokens, index):
@@ -519,7 +432,7 @@ def detect_names(text: str, index: LabelIndex, tokens: list[Token] | None = None
         if span not in whole:
             partial.add(s)
     out.sort(key=lambda m: m.start)
-    return _split_unknown(text, out, {i for i, m in enumerate(out) if m.start in partial})
+    return split_unknown(text, out, {i for i, m in enumerate(out) if m.start in partial})
 
 
 def detect(text: str, index: LabelIndex) -> list[Mention]:

@@ -22,10 +22,10 @@ from engine.context import TurnContext, select, stage
 from engine.events import Linked
 from engine.nlp import plural
 from engine.nlp.antecedents import pronoun_gender, takes_up_here
-from engine.nlp.kinds import entity_gender, entity_kind
+from engine.nlp.kinds import classes_of, entity_gender, entity_kind
 from engine.nlp.mentions import label_index
 from engine.nlp.timeexpr import PARTS, TimeValue, day_phrase, hhmm
-from engine.recent import LINK_WINDOW, answered, asked_entities, asks, listed_of, recent_links
+from engine.recent import LINK_WINDOW, answered, asked_entities, asks, listed_of, neighbours, recent_links
 from engine.requested import requested
 from engine.state import Derived, Mention, SystemTurn, TurnState
 from kgstore import vocab
@@ -121,7 +121,7 @@ def build_program(ctx: TurnContext, rules: RuleSet, inp: TurnInput, *, whole_kg:
     for t, kind, n, e in listed:
         prog.fact("listed", turn_atom(t), Atom.plain(kind), n, ent(e))
     if inp.after_question:
-        near = _neighbours(ctx, asked_entities(links, inp.turn))
+        near = neighbours(ctx, asked_entities(links, inp.turn))
         for e in answered(listed, links, inp.turn, label_index(ctx).class_iris, near):
             prog.fact("answered", turn_atom(inp.turn - 1), ent(e))
     # "The first one" points into the longest list of the previous turn (its events, not the
@@ -191,37 +191,12 @@ def build_program(ctx: TurnContext, rules: RuleSet, inp: TurnInput, *, whole_kg:
     _kind_and_text_facts(ctx, prog, facts, ent, inp)
     if classes_wanted:
         for iri in list(inp.entities):
-            for cls in _classes_of(ctx, iri) & classes_wanted:
+            for cls in classes_of(ctx, iri) & classes_wanted:
                 prog.fact("class_of", ent(iri), Atom.of(cls))
     if whole_kg:
         for name, arity in rules.derived_predicates():
             prog.query(name, *(Var(f"A{i}") for i in range(arity)))
     return prog
-
-
-def _neighbours(ctx: TurnContext, seeds: list[str]) -> frozenset[str]:
-    """The entities one KG relation away from the seeds."""
-    if not seeds:
-        return frozenset()
-    facts = ctx.background.neighborhood(seeds, hops=1, cap=NEIGHBOURHOOD_CAP).facts
-    return frozenset(x for f in facts if not f.o_literal and f.p not in TYPE_PREDICATES for x in (f.s, f.o))
-
-
-SUBCLASS_PREDICATES = (vocab.RDFS + "subClassOf", vocab.WDT + "P279")
-SUPERCLASS_STEPS = 3
-
-
-def _classes_of(ctx: TurnContext, iri: str) -> set[str]:
-    """The KG's classes of an entity and their superclasses (a few steps up)."""
-    out: set[str] = set()
-    level = set(ctx.background.types(iri))
-    for _ in range(SUPERCLASS_STEPS):
-        out |= level
-        level = {f.o for c in level for f in ctx.background.facts_about(c)
-                 if f.s == c and f.p in SUBCLASS_PREDICATES and not f.o_literal} - out
-        if not level:
-            break
-    return out
 
 
 def _odds(p: float) -> float:
