@@ -39,3 +39,12 @@ def test_a_whole_name_the_kg_lacks_links_to_nothing(index, text):
 ])
 def test_names_the_kg_has_still_link(index, text, found):
     assert names(text, index) == found
+
+
+def test_a_name_the_kg_lacks_is_not_found_and_the_close_ones_are_offered():
+    from engine.state import AnswerSource
+    from tests.support.ferries import ferry_session
+
+    state = ferry_session(answer="facts").user_turn("Who runs Northsound Ferries?")
+    assert state.composed is not None and state.composed.source == AnswerSource.NOT_FOUND
+    assert "Northsound Freight" in state.composed.matches and "Tidewater Ferries" in state.composed.matches
