@@ -15,7 +15,7 @@
 %                       before it did not: the answer a reply gave (of several, those the KG
 %                       relates to what the question named)
 %   answer_kind(M, K)   the pronoun or noun phrase M may take up such an answer of kind K ("she" a
-%                       person, "there" a place; "it" no place, "they" no person: those keep to the topic)
+%                       person, "there" a place, "they" a group; "it" none: it keeps to the topic)
 %   wants_class(M, C)   the noun phrase M names the KG class C ("that airline"); class_of(E, C) the
 %                       KG says E is a C (or of a subclass of C)
 %   respond_to(T, T1)   turn T answers turn T1 (the dialogue chain, newest first)
@@ -115,8 +115,8 @@ recent(M, E, N) :- new(M), mention(M, T), back(T, T1, N), mention(M1, T1), linke
 % ("Who runs the clinic?" - "The director is Dr Amal Idris." - "When was she born?"; "What's the
 % capital of Poland?" - "Warsaw." - "How many people live there?"; "Which airline flies it?" -
 % "Bluebird Airlines." - "When was that airline founded?"), of a kind the pronoun takes answers
-% of: "it" keeps to the topic over a place ("Where is the review?" - "In Room Beta." - "When does
-% it start?"), "they" over a person.
+% of: "it" keeps to the topic ("Where is the review?" - "In Room Beta." - "When does it start?"),
+% "they" over a person.
 0.6::by_answer(M, E) :- new(M), \+ named_here(M), mention(M, T), back(T, T1, 1), answered(T1, E),
                         linkable(M, E), kind(E, K), answer_kind(M, K).
 

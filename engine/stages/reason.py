@@ -49,13 +49,13 @@ from rules.reasoner import (
 LINKED_KINDS = ("name", "pronoun", "definite", "first_person")
 RECENT_TURNS = 4  # the respond_to chain the recency rules walk
 # The kinds of answer a pronoun takes up over the topic: "she" the person a reply answered
-# with, "there" a place, "they" a group; "it" anything but a place and "they" no person, which
-# keep to the topic ("Where is the review?" - "In Room Beta." - "When does it start?").
-_PERSON, _THING = ("person",), ("event", "group", "thing")
+# with, "there" a place, "they" a group. "It" keeps to the topic ("Where did the probe go?" - "To
+# the asteroid Halloran." - "When did it launch?"), as "they" does for a person; "that <class>"
+# (a definite noun phrase) takes up the answer of its own kinds.
+_PERSON = ("person",)
 ANSWER_KINDS: dict[str, tuple[str, ...]] = {
     "there": ("room", "thing"), "they": ("group",), "them": ("group",), "their": ("group",), "theirs": ("group",),
-    "it": _THING, "its": _THING, "he": _PERSON, "him": _PERSON, "his": _PERSON, "she": _PERSON, "her": _PERSON,
-    "hers": _PERSON,
+    "he": _PERSON, "him": _PERSON, "his": _PERSON, "she": _PERSON, "her": _PERSON, "hers": _PERSON,
 }
 ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "last": -1}
 CANDIDATES_IN_PROGRAM = 5
