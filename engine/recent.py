@@ -77,6 +77,9 @@ def answered(listed: list[tuple[int, str, int, str]], links: list[RecentLink], t
     stand in a KG relation with what the question named (`near`), those are the answer and the
     rest an aside ("Bjorn, who also runs Northsound Freight, captains the Storm Petrel.")."""
     asked = {k.entity for k in links if k.turn == turn - 2}
+    # a name of the reply that may as well mean what was asked about ("Amara" of two Amaras) says it again
+    again = {k.mention for k in links if k.turn == turn - 1 and k.entity in asked}
+    asked |= {k.entity for k in links if k.mention in again}
     fresh = [(kind, e) for _, kind, n, e in listed if n > 0 and e not in asked and e not in classes]
     fresh = [(kind, e) for kind, e in fresh if e in near] or fresh
     kinds = [kind for kind, _ in fresh]
