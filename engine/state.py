@@ -40,7 +40,7 @@ class Mention:
     end: int
     kind: str  # "name" | "pronoun" | "definite" | "first_person" | "time" | "type"
     entity: str | None = None  # IRI it refers to, once linked
-    label: str | None = None
+    label: str | None = None  # a name's label; the class IRI a definite noun phrase names ("that airline")
     p: float = 0.0
     candidates: list[tuple[str, float]] = field(default_factory=list)  # (iri, p) best first
     value: Any = None  # resolved value for time expressions (datetime/date/time/range), type IRI for "type"

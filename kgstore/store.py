@@ -124,7 +124,7 @@ def best_name(candidates: Iterable[tuple[str, str, str | None]]) -> str | None:
 
 
 def resolve_label(iri: str, name_of: Callable[[str], str | None]) -> str:
-    """A label from the data, then for Wikidata properties the built-in table, then the local name."""
+    """A label from the data, then for Wikidata properties the shipped list of their labels, then the local name."""
     found = name_of(iri)
     if found is not None:
         return found
