@@ -99,7 +99,9 @@ def answered_name(text: str, asked: bool, mentions: list[Mention]) -> tuple[int,
 
 
 def asks_name(system_text: str) -> bool:
-    return bool(ASKS_NAME.search(system_text)) and "?" in system_text
+    """The system asks what the meeting should be called; one that says a name in quotes asks
+    whether that name is right ("I'll call the meeting "networks workshop". Is that correct?")."""
+    return bool(ASKS_NAME.search(system_text)) and "?" in system_text and quoted_name(system_text) is None
 
 
 def quoted_name(system_text: str) -> str | None:

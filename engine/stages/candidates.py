@@ -1,8 +1,9 @@
 """Candidates stage: the facts that may matter this turn, pulled from neighbourhoods only.
 
 Sources: the k-hop neighbourhood of the entities linked in this turn (and, when the turn names
-nothing itself, of the previous turn's focus), the facts derived by the rules, and every entity
-of a type the user asks for. The background is never scanned as a whole: each source is a
+nothing itself, of the previous turn's focus), the facts derived by the rules, every entity
+of a type the user asks for, and what is known of the meeting being arranged (its slots, the
+groups of its organizer and invitees: engine.meeting.known_facts). The background is never scanned as a whole: each source is a
 capped neighbourhood query, so the cost follows the neighbourhood, not the KG.
 
 Besides edges, every entity node gets one node fact (its `rdf:type` fact, "X is a person", or
@@ -11,9 +12,11 @@ its label when it has no type) so that nodes are scored like facts and PCST can 
 
 from __future__ import annotations
 
+from engine import meeting
 from engine.context import TurnContext, stage
 from engine.dialogue import turn_entities
 from engine.focus import linked_now, radius
+from engine.nlp.kinds import entity_kind
 from engine.nlp.sentences import TYPE_PREDICATES, derived_sentence
 from engine.state import Candidate, TurnState
 from kgstore.terms import Fact
@@ -92,6 +95,12 @@ def gather(state: TurnState, ctx: TurnContext) -> None:
             if nb.capped:
                 notes.append(nb.cap_reason or f"neighbourhood of {m.text!r} capped at {cfg.candidate_cap} facts")
 
+    arranging = meeting.current(ctx.store, state.session_id) if state.meeting else None
+    if arranging is not None:  # what is known of the meeting being arranged is part of every turn's knowledge
+        known = meeting.known_facts(bg, arranging, lambda iri: entity_kind(ctx, iri))
+        for f in known:
+            take(f, 0)
+        state.meeting_facts = {f.key for f in known}
     edges = sorted(facts.values(), key=lambda c: c.hop)
     if len(edges) > cfg.candidate_cap:
         notes.append(f"{len(edges)} candidate facts, kept the {cfg.candidate_cap} nearest")
@@ -124,4 +133,5 @@ def _report(state: TurnState) -> dict:
 def run(state: TurnState, ctx: TurnContext) -> None:
     state.candidates = []
     state.candidates_note = ""
+    state.meeting_facts = set()
     gather(state, ctx)

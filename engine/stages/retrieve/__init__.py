@@ -20,7 +20,9 @@ the relation its best fact gives (`with_all_values`); a question that asks for a
 words ("What does she do for a living?") gets that record of its entities (`with_records`).
 Entities the turn names that no fact joins are each kept.
 The facts on the relation paths the question asks for (the route stage) get the turn's top
-prize and lead the selection (`with_paths`): the chain from the named entity to the answer.
+prize and lead the selection (`with_paths`): the chain from the named entity to the answer. So
+does what is known of the meeting being arranged on a turn that confirms, amends or asks about
+it (`meeting_facts`).
 A type request ("which rooms are available?") is answered by what the rules derive about each
 entity of the asked type: on a turn where the relevance model finds every fact unlikely, those
 facts, of the relation of the best-scored one, get the turn's top prize too, so that every answer
@@ -288,6 +290,15 @@ def request_answers(state: TurnState, threshold: float) -> list[Candidate]:
     return [c for c in answers if c.fact.p == lead]
 
 
+def meeting_facts(state: TurnState) -> list[Candidate]:
+    """On a turn that confirms, amends or asks about the meeting being arranged, what is known of
+    it: the reply restates the meeting so far (its time, room, invitees and their groups), which
+    the relevance model, reading the turn's few words ("Yes, that's right."), does not ask for."""
+    if not state.about_meeting:
+        return []
+    return [c for c in state.candidates if c.fact.key in state.meeting_facts and not is_node_fact(c.fact)]
+
+
 def prize_settings(scorer: str, ctx: TurnContext) -> dict | None:
     if scorer in ("learned", "llm"):
         from engine.nlp.relevance import model_for
@@ -299,7 +310,7 @@ def prize_settings(scorer: str, ctx: TurnContext) -> dict | None:
 def select(state: TurnState, retriever: str, k: int, cap: int, prizes: dict | None) -> Selection:
     """The turn's scored candidates to the facts it keeps; what the question is like (focused,
     asking about a name record) is read from the turn itself."""
-    on_paths = path_facts(state)
+    on_paths = list({c.fact.key: c for c in path_facts(state) + meeting_facts(state)}.values())
     if retriever == "topk":
         return with_paths(select_topk(state.candidates, k), on_paths, max(k, len(on_paths)))
     answers = request_answers(state, float(prizes["threshold"])) if prizes is not None else []
