@@ -151,11 +151,12 @@ def known_facts(background, meeting: Meeting, kind_of) -> list[Fact]:
 def about(state, before: Meeting | None, after: Meeting | None) -> bool:
     """Whether a user turn confirms, amends or asks about the meeting being arranged: a word of it
     points at the meeting, it starts or changes the meeting (a time, a room, an invitee, a name),
+    it invites somebody (by a group: "add a member of the Healthcare group"),
     or it answers what the reply before it asked while the meeting was open ("Yes.", "That is
     correct.", "45 minutes."), asking nothing itself: the reply to such a turn restates the meeting."""
     if after is None:
         return False
-    if before != after or any(m.entity == after.iri for m in state.mentions):
+    if before != after or arrange.invites(state.text) or any(m.entity == after.iri for m in state.mentions):
         return True
     return state.previous_system.rstrip().endswith("?") and "?" not in state.text and not asks(state.text)
 

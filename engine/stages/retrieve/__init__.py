@@ -20,9 +20,9 @@ the relation its best fact gives (`with_all_values`); a question that asks for a
 words ("What does she do for a living?") gets that record of its entities (`with_records`).
 Entities the turn names that no fact joins are each kept.
 The facts on the relation paths the question asks for (the route stage) get the turn's top
-prize and lead the selection (`with_paths`): the chain from the named entity to the answer. So
-does what is known of the meeting being arranged on a turn that confirms, amends or asks about
-it (`meeting_facts`).
+prize and lead the selection (`with_paths`): the chain from the named entity to the answer. What
+is known of the meeting being arranged leads it too on a turn that confirms, amends or asks about
+it (`meeting_facts`), without a prize.
 A type request ("which rooms are available?") is answered by what the rules derive about each
 entity of the asked type: on a turn where the relevance model finds every fact unlikely, those
 facts, of the relation of the best-scored one, get the turn's top prize too, so that every answer
@@ -296,7 +296,17 @@ def meeting_facts(state: TurnState) -> list[Candidate]:
     the relevance model, reading the turn's few words ("Yes, that's right."), does not ask for."""
     if not state.about_meeting:
         return []
-    return [c for c in state.candidates if c.fact.key in state.meeting_facts and not is_node_fact(c.fact)]
+    return [c for c in state.candidates if c.fact.key in state.meeting_facts]
+
+
+def with_nodes(sel: Selection, nodes: list[Candidate]) -> Selection:
+    """`sel` with the entities of the node facts `nodes` ("Natalie Lloyd is a person"), each once."""
+    have = {c.fact.key for c in sel.facts}
+    more = [c for c in nodes if c.fact.key not in have]
+    if not more:
+        return sel
+    return Selection(sel.facts + more, list(dict.fromkeys(sel.nodes + [c.fact.s for c in more])), sel.bridging,
+                     sel.note)
 
 
 def prize_settings(scorer: str, ctx: TurnContext) -> dict | None:
@@ -310,9 +320,14 @@ def prize_settings(scorer: str, ctx: TurnContext) -> dict | None:
 def select(state: TurnState, retriever: str, k: int, cap: int, prizes: dict | None) -> Selection:
     """The turn's scored candidates to the facts it keeps; what the question is like (focused,
     asking about a name record) is read from the turn itself."""
-    on_paths = list({c.fact.key: c for c in path_facts(state) + meeting_facts(state)}.values())
+    on_paths = path_facts(state)
+    # The meeting's facts join the tree after it is solved: as prizes they would make a tree of
+    # their own, which wins over the one that answers the question ("which rooms are free?").
+    meeting = meeting_facts(state)
+    lead = list({c.fact.key: c for c in on_paths + meeting if not is_node_fact(c.fact)}.values())
+    named = [c for c in meeting if is_node_fact(c.fact)]
     if retriever == "topk":
-        return with_paths(select_topk(state.candidates, k), on_paths, max(k, len(on_paths)))
+        return with_nodes(with_paths(select_topk(state.candidates, k), lead, max(k, len(lead))), named)
     answers = request_answers(state, float(prizes["threshold"])) if prizes is not None else []
     top = {c.fact.key for c in on_paths} | {c.fact.key for c in answers}
     sel = select_pcst(state.candidates, k, cap, prizes, focused(state), asks_record(state.text), top)
@@ -322,7 +337,7 @@ def select(state: TurnState, retriever: str, k: int, cap: int, prizes: dict | No
     records = asked_records(state.text)
     if records:
         sel = with_records(sel, state.candidates, anchors, records, cap)
-    return with_paths(sel, on_paths, cap)
+    return with_nodes(with_paths(sel, lead, cap), named)
 
 
 def _report(state: TurnState) -> dict:
