@@ -346,13 +346,18 @@ def _minutes(match: re.Match) -> int:
 def system_turn(ctx, session_id: str, turn: int, text: str, mentions, kind_of, speaker: str | None) -> None:
     """A system turn that confirms what it does for the meeting ("I'll call the meeting
     "networks workshop"", "I've added Natalie to your meeting") fills it in; one that asks
-    what "your meeting" should be called starts it when none is being arranged. The meeting's
-    name in any reply means the meeting, even where a KG event has that name too."""
+    what "your meeting" should be called, or says what it does for it, starts it when none is
+    being arranged. The meeting's name in any reply means the meeting, even where a KG event has
+    that name too."""
     store = ctx.store
     meeting = current(store, session_id)
     started = meeting is None
     if meeting is None:
-        if not (arrange.asks_name(text) and arrange.YOUR_MEETING.search(text)):
+        # A system that asks what "your meeting" should be called, or says what it does for it
+        # ("I can schedule your meeting at 10"), arranges one, though the words that asked for it
+        # were lost ("set up for meeting tomorrow", as a recognizer heard "a meeting").
+        if not ((arrange.asks_name(text) and arrange.YOUR_MEETING.search(text))
+                or (arrange.confirms(text) and arrange.YOURS.search(text))):
             return
         meeting = start(store, session_id, turn, speaker)
     confirmed = arrange.confirms(text)

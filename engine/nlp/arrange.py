@@ -39,6 +39,8 @@ INVITE = re.compile(r"\b(?:invit\w*|add(?:ed)?|include|bring|with|send (?:an )?i
 # The system confirms what it did or will do for the meeting.
 CONFIRMS = re.compile(r"\b(?:i'?ll|i will|i'?ve|i have|i can|booked|scheduled|added|invited|created|set up|"
                       r"to confirm|is now on|sent)\b", re.I)
+# The user's own meeting, as the system speaks of it ("I can schedule your meeting at 10").
+YOURS = re.compile(r"\byour\s+(?:new\s+)?" + _EVENT_NOUN + r"\b", re.I)
 YOUR_MEETING = re.compile(r"\b(?:your|the|this|that)\s+(?:new\s+)?" + _EVENT_NOUN + r"\b", re.I)
 QUOTED = re.compile(r"[\"“]([^\"”]{2,80})[\"”]")
 # "it" is the meeting in a turn that does something to it or says when or where it is.

@@ -94,6 +94,39 @@ def test_rooms_asked_for_while_arranging_are_those_free_at_the_meetings_time_all
     assert "Moraine is available" not in text
 
 
+def test_yes_to_the_person_the_reply_proposed_retrieves_that_person(session):
+    arrange(session)
+    session.system_turn("Would you like me to invite Runa Dahl as well?")
+    state = session.user_turn("Yes please.", answer=False)
+    assert "Runa Dahl is a person" in said(state)
+
+
+def test_inviting_from_a_group_retrieves_all_its_members(session):
+    arrange(session)
+    state = session.user_turn("Can you also invite a member of the Glaciology group?", answer=False)
+    text = said(state)
+    assert state.about_meeting and "Halla Berg is a member of the Glaciology group" in text
+    # the meeting so far goes with them
+    assert "starts at 14:00" in text
+
+
+def test_the_meeting_joins_a_tree_that_answers_a_request_without_displacing_it(session):
+    arrange(session)
+    state = session.user_turn("Book the meeting in one of the free rooms, which rooms are available?",
+                              answer=False)
+    text = said(state)
+    assert "Fjord is available tomorrow at 14:00" in text and "Cirque is available tomorrow at 14:00" in text
+    assert "Moraine is available tomorrow at 14:00" in text and "starts at 14:00" in text
+
+
+def test_a_reply_doing_something_for_your_meeting_starts_it_when_the_words_asking_were_lost(session):
+    session.user_turn("hi I am Halla Berg and I would like to set up for meeting tomorrow", answer=False)
+    session.system_turn("OK! I can schedule your meeting at 10 o'clock. Does that sound correct?")
+    state = session.user_turn("yes that sounds great can you call the meeting melt sync", answer=False)
+    assert next(m for m in state.mentions if m.text == "the meeting").entity == vocab.meeting_node(session.session_id, 1)
+    assert state.meeting["name"] == "melt sync" and state.meeting["start"] == "10:00"
+
+
 def test_situations_read_from_the_annotated_intents_and_actions():
     assert situation('request_available_conference_rooms()', 'InformAvailability(room="Zeta")', True, []) == "options"
     assert situation("affirm()", 'SetTime(time="10:00")', True, ["room"]) == "meeting confirmation"
