@@ -123,8 +123,11 @@ def gather(state: TurnState, ctx: TurnContext) -> None:
     for iri in list(seeds) + proposed:
         nodes.setdefault(iri, Candidate(fact=Fact(iri, RDFS_LABEL, "", o_literal=True), hop=0))
     state.meeting_facts |= {nodes[iri].fact.key for iri in proposed}
-    if arranging is not None and arrange.invites(state.text):
-        state.meeting_facts |= _invitable(ctx, state, edges, arranging.iri)
+    if arranging is not None:
+        # "Just anyone will be fine." to "There are six members of the Healthcare group. Who would
+        # you like to invite?": the group the reply proposed is the one invited from.
+        named = [m.entity for m in state.mentions if m.entity] if arrange.invites(state.text) else []
+        state.meeting_facts |= _invitable(ctx, named + proposed, edges, arranging.iri)
     # A node's hop is its distance from the seeds: the nearest fact that reaches it.
     distance = {iri: 0 for iri in seeds}
     for c in edges + derived:
@@ -137,12 +140,13 @@ def gather(state: TurnState, ctx: TurnContext) -> None:
     state.candidates_note = "; ".join(notes)
 
 
-def _invitable(ctx: TurnContext, state: TurnState, edges: list[Candidate], meeting_iri: str) -> set:
-    """The keys of the facts that give the people of a group or event the turn invites from ("add
-    a member of the Healthcare group", "any other member of the deliverables meeting"): the
-    reply chooses among all of them."""
-    sources = {m.entity for m in state.mentions if m.entity and m.entity != meeting_iri
-               and entity_kind(ctx, m.entity) in ("group", "event")}
+def _invitable(ctx: TurnContext, entities: list[str], edges: list[Candidate], meeting_iri: str) -> set:
+    """The keys of the facts that give the people of the groups and events among `entities`, those
+    the turn invites from ("add a member of the Healthcare group", "any other member of the
+    deliverables meeting"): the reply chooses among all of them."""
+    sources = {e for e in entities if e != meeting_iri and entity_kind(ctx, e) in ("group", "event")}
+    if not sources:
+        return set()
     out = set()
     for c in edges:
         f = c.fact

@@ -110,6 +110,15 @@ def test_inviting_from_a_group_retrieves_all_its_members(session):
     assert "starts at 14:00" in text
 
 
+def test_anyone_of_the_group_the_reply_proposed_retrieves_its_members(session):
+    arrange(session)
+    session.user_turn("Can you add somebody else too?", answer=False)
+    session.system_turn("There are 3 members of the Hydrology group. Who would you like to invite?")
+    state = session.user_turn("Just anyone will be fine.", answer=False)
+    text = said(state)
+    assert "Runa Dahl is a member of the Hydrology group" in text and "Oskar Lind is a member of the Hydrology group" in text
+
+
 def test_the_meeting_joins_a_tree_that_answers_a_request_without_displacing_it(session):
     arrange(session)
     state = session.user_turn("Book the meeting in one of the free rooms, which rooms are available?",

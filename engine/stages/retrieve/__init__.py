@@ -272,18 +272,19 @@ def with_paths(sel: Selection, on_paths: list[Candidate], cap: int) -> Selection
     return Selection(edges + [c for c in sel.facts if is_node_fact(c.fact)], nodes, sel.bridging, note)
 
 
-def request_answers(state: TurnState, threshold: float) -> list[Candidate]:
+def request_answers(state: TurnState, threshold: float, candidates: list[Candidate] | None = None) -> list[Candidate]:
     """What the rules derived about the entities of the types the turn asks for ("which rooms
     are available?": each room's availability), of the relation of the best-scored one: the
     answers of the request, on a turn where every fact scores under `threshold`. There the
     relevance model scores them one by one and far apart (one room's fact ahead, the others behind
     facts of no use); where it is sure, its scores tell the answers from the rest (the meeting
     rooms from somebody's office) better than the request does."""
+    candidates = state.candidates if candidates is None else candidates
     asked = {str(m.value) for m in state.mentions if m.kind == "type" and m.value}
-    if not asked or max((c.score for c in state.candidates if not is_node_fact(c.fact)), default=1.0) >= threshold:
+    if not asked or max((c.score for c in candidates if not is_node_fact(c.fact)), default=1.0) >= threshold:
         return []
-    members = {c.fact.s for c in state.candidates if c.fact.p in TYPE_PREDICATES and c.fact.o in asked}
-    answers = [c for c in state.candidates if c.derived and c.fact.s in members and not is_node_fact(c.fact)]
+    members = {c.fact.s for c in candidates if c.fact.p in TYPE_PREDICATES and c.fact.o in asked}
+    answers = [c for c in candidates if c.derived and c.fact.s in members and not is_node_fact(c.fact)]
     if not answers:
         return []
     lead = max(answers, key=lambda c: c.score).fact.p
@@ -320,17 +321,21 @@ def prize_settings(scorer: str, ctx: TurnContext) -> dict | None:
 def select(state: TurnState, retriever: str, k: int, cap: int, prizes: dict | None) -> Selection:
     """The turn's scored candidates to the facts it keeps; what the question is like (focused,
     asking about a name record) is read from the turn itself."""
-    on_paths = path_facts(state)
-    # The meeting's facts join the tree after it is solved: as prizes they would make a tree of
-    # their own, which wins over the one that answers the question ("which rooms are free?").
+    # On a turn about the meeting, its facts join the tree after it is solved, and the tree is
+    # solved without them: scored with the rest, or taken as a relation path from the meeting,
+    # the turn's few words ("I need to arrange a meeting: which rooms are free?") put them far
+    # ahead, and the tree would be theirs alone.
     meeting = meeting_facts(state)
-    lead = list({c.fact.key: c for c in on_paths + meeting if not is_node_fact(c.fact)}.values())
+    joined = {c.fact.key for c in meeting}
+    on_paths = [c for c in path_facts(state) if c.fact.key not in joined]
+    lead = on_paths + [c for c in meeting if not is_node_fact(c.fact)]
     named = [c for c in meeting if is_node_fact(c.fact)]
     if retriever == "topk":
         return with_nodes(with_paths(select_topk(state.candidates, k), lead, max(k, len(lead))), named)
-    answers = request_answers(state, float(prizes["threshold"])) if prizes is not None else []
+    rest = [c for c in state.candidates if c.fact.key not in joined]
+    answers = request_answers(state, float(prizes["threshold"]), rest) if prizes is not None else []
     top = {c.fact.key for c in on_paths} | {c.fact.key for c in answers}
-    sel = select_pcst(state.candidates, k, cap, prizes, focused(state), asks_record(state.text), top)
+    sel = select_pcst(rest, k, cap, prizes, focused(state), asks_record(state.text), top)
     anchors = {m.entity for m in state.mentions if m.entity}
     if asks_list(state.text):
         sel = with_all_values(sel, state.candidates, anchors, cap)
