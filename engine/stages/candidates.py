@@ -126,8 +126,8 @@ def gather(state: TurnState, ctx: TurnContext) -> None:
     if arranging is not None:
         # "Just anyone will be fine." to "There are six members of the Healthcare group. Who would
         # you like to invite?": the group the reply proposed is the one invited from.
-        named = [m.entity for m in state.mentions if m.entity] if arrange.invites(state.text) else []
-        state.meeting_facts |= _invitable(ctx, named + proposed, edges, arranging.iri)
+        invited = [m.entity for m in state.mentions if m.entity] if arrange.invites(state.text) else []
+        state.meeting_facts |= _invitable(ctx, invited + proposed, edges, arranging.iri)
     # A node's hop is its distance from the seeds: the nearest fact that reaches it.
     distance = {iri: 0 for iri in seeds}
     for c in edges + derived:
