@@ -278,6 +278,8 @@ class TurnState:
     candidates_note: str = ""  # e.g. "neighbourhood of X capped at 2000 facts"
     # The meeting the user is arranging after this turn (engine.meeting.Meeting.summary), if any
     meeting: dict[str, Any] | None = None
+    about_meeting: bool = False  # the turn confirms, amends or asks about it (engine.meeting.about)
+    meeting_facts: set[tuple[str, str, str]] = field(default_factory=set)  # keys of its candidate facts
     retrieved: list[Candidate] = field(default_factory=list)
     subgraph_nodes: list[str] = field(default_factory=list)
     retrieved_note: str = ""  # what the subgraph's size cap left out

@@ -589,6 +589,7 @@ def reason_state(state: TurnState, ctx: TurnContext, stats: list | None = None) 
                 rule="name matching (reasoning failed)" if out.note else "entity_linking")
     arranging = meeting.current(ctx.store, state.session_id)
     state.meeting = arranging.summary(ctx.store.label) if arranging else None
+    state.about_meeting = meeting.about(state, before, arranging)
     state.derived = out.derived
     state.reasoning_note = "; ".join(note for note in (state.reasoning_note, *inp.notes, out.note) if note)
     store_derived(ctx, state.session_id, out.derived)
