@@ -7,8 +7,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from engine.compute.operators import Operator
+from engine.compute.operators import Operator, detect
 from engine.compute.values import Value, compare, read
+from engine.state import Operation, RelationPath
 
 
 @dataclass(frozen=True)
@@ -115,3 +116,37 @@ def say(result: Result, subject: str = "", relation: str = "", named: str = "", 
         listed = f" (it lists {_names(list(result.found))})" if result.found else ""
         return f"The KG does not list {named} as {subject}'s {relation}{listed}."
     return ""
+
+
+def operate(question: str, paths: Sequence[RelationPath]) -> None:
+    """Attach to each path what the question computes over its values: paths of the same
+    relations from several starts are compared (compare, argmax, argmin) or filtered together."""
+    from engine.relations import content_stems
+
+    op = detect(question)
+    groups: dict[tuple[str, ...], list[RelationPath]] = {}
+    for path in paths:
+        groups.setdefault(tuple(s.predicate for s in path.steps), []).append(path)
+    for same in groups.values():
+        label = same[0].steps[-1].label if same[0].steps else ""
+        by_start = {p.start_label: list(p.values) for p in same}
+        for path in same:
+            values = list(path.values)
+            if op.name == "count":
+                total = max(path.total, len(values))
+                path.operation = Operation("count", values, str(total), max(0, total - len(values)))
+            elif op.name in ("compare", "argmax", "argmin"):
+                ranked = rank(op, by_start, label)
+                path.operation = Operation(op.name, values, " and ".join(ranked.winners))
+            elif op.name == "filter":
+                kept = keep(op, by_start, label)
+                path.operation = Operation("filter", values, " and ".join(kept.winners))
+            elif op.name == "yesno":
+                q = content_stems(question)
+                named = next((v for v in values if content_stems(v) and content_stems(v) <= q), "")
+                verdict = ask(named or question, values, many_valued=len(values) > 1) if named else \
+                    Result("yesno", answer=None if len(values) != 1 else False, found=tuple(values))
+                path.operation = Operation("yesno", values, {True: "yes", False: "no", None: "not listed"}[verdict.answer])
+            else:
+                name = "list" if path.asks_all else "value"
+                path.operation = Operation(name, values, ", ".join(values), max(0, path.total - len(values)))

@@ -97,3 +97,20 @@ def test_yes_no_is_open_world_for_a_many_valued_relation():
     no = ask("York", ["Leeds"], many_valued=False)
     assert no.answer is False and say(no, "Ada", "was born in", "York") == "No. Ada was born in Leeds."
     assert ask("York", [], many_valued=False).answer is None  # nothing known is no "No"
+
+
+def test_each_path_carries_what_the_question_computes_over_its_values():
+    from engine.compute.run import operate
+    from engine.state import PathStep, RelationPath
+    from engine.turn_json import path_json
+
+    founded = PathStep("urn:founded", "founded")
+    paths = [RelationPath("urn:a", "Arsenal", [founded], 1.0, values=["1886"]),
+             RelationPath("urn:t", "Tottenham Hotspur", [founded], 0.9, values=["1882"])]
+    operate("Which club is older, Arsenal or Tottenham Hotspur?", paths)
+    assert path_json(paths[0])["operation"] == {"operator": "compare", "values": ["1886"],
+                                                "result": "Tottenham Hotspur", "cut": 0}
+    members = RelationPath("urn:c", "Harbour Choir", [PathStep("urn:member", "member")], 1.0,
+                           values=["Ada", "Tom"], total=12)
+    operate("How many members does the Harbour Choir have?", [members])
+    assert members.operation is not None and members.operation.result == "12" and members.operation.cut == 10
