@@ -208,6 +208,17 @@ class PathStep:
 
 
 @dataclass
+class Operation:
+    """What the question computes over a path's values (engine/compute): the operator, the values
+    read, the result in short, and how many listed values a cap left out (a count never is cut)."""
+
+    operator: str  # value, list, count, compare, argmax, argmin, filter, yesno
+    values: list[str]
+    result: str
+    cut: int = 0
+
+
+@dataclass
 class RelationPath:
     """A chain of one or two relations that the question asks for, from an entity it names or
     points at, with the values found at its end."""
@@ -222,6 +233,7 @@ class RelationPath:
     part: str = ""  # the clause of the question this path answers (a compound question has several)
     total: int = 0  # values at the path's end before any cap cut the list
     cut: str = ""  # what bounded the search or the list ("12 values, 10 kept"), said to the user
+    operation: Operation | None = None  # what the question computes over the values, when it does
 
     @property
     def relations(self) -> str:
