@@ -461,6 +461,44 @@ def phrase_words(text: str) -> str:
     return " ".join(words)
 
 
+_WORD = re.compile(r"[A-Za-z]+(?:['\u2019]s?)?")
+
+
+def _label_parts(label: str) -> tuple[str, frozenset[str]] | None:
+    """A label's head noun's stem (its last content word) and its modifiers' stems; None for a
+    label of one content word, which no modifier can narrow."""
+    words = [w for w in _letters(label) if w not in STOP and len(w) >= 2]
+    if len(words) < 2:
+        return None
+    return stem(words[-1]), frozenset(stem(w) for w in words[:-1])
+
+
+@lru_cache(maxsize=8192)
+def other_modifier(label: str, phrase: str) -> bool:
+    """Does the phrase name another kind of the label's head noun: a content word right before
+    the head that the label lacks, where the label has a modifier the phrase lacks ("goalkeeping
+    coach" against "head coach")? A goalkeeping coach is not a head coach, though both are
+    coaches; "coach" alone, or "head coach", still says the label. A possessor ("Arsenal's
+    coach") and a name before the head (capitalised) are not modifiers of the relation."""
+    parts = _label_parts(label)
+    if parts is None:
+        return False
+    head, mods = parts
+    said = content_stems(phrase)
+    if mods <= said:
+        return False
+    tokens = _WORD.findall(split_words(phrase))
+    for before, word in zip(tokens, tokens[1:], strict=False):
+        if stem(word.lower()) != head:
+            continue
+        plain = before.lower()
+        if ("'" in before or "\u2019" in before or before[0].isupper() or plain in STOP
+                or len(plain) < 2 or stem(plain) in mods):
+            continue
+        return True
+    return False
+
+
 class RelationMatcher:
     """Scores phrases against relations; keeps the encoder's vectors of what it has seen."""
 
@@ -512,7 +550,14 @@ class RelationMatcher:
         for the grid, where `rank` asks once per phrase (a route's question spans)."""
         if not labels or not phrases:
             return np.zeros((len(labels), len(phrases)))
-        return np.maximum(self._words(labels, phrases), self._meanings(labels, phrases))
+        best = np.maximum(self._words(labels, phrases), self._meanings(labels, phrases))
+        return best * ~self._narrowed(labels, phrases)
+
+    @staticmethod
+    def _narrowed(labels: Sequence[str], phrases: Sequence[str]) -> np.ndarray:
+        """Where a phrase names another kind of a label's head noun (`other_modifier`): no match,
+        however close the words or the meaning."""
+        return np.array([[other_modifier(label, p) for p in phrases] for label in labels], dtype=bool)
 
     def rank(self, phrase: str, relations: Iterable[Relation], value: str | None = None,
              kind: str | None = None) -> list[Match]:
@@ -528,6 +573,8 @@ class RelationMatcher:
         labels = [r.label for r in relations]
         shares = self._words(labels, [phrase])[:, 0]
         meanings = self._meanings(labels, [phrase])[:, 0] if meaning else np.zeros(len(relations))
+        narrowed = self._narrowed(labels, [phrase])[:, 0]
+        shares, meanings = np.where(narrowed, 0.0, shares), np.where(narrowed, 0.0, meanings)
         out = []
         for rel, share, sense_ in zip(relations, shares, meanings, strict=True):
             words, sense = float(share), float(sense_)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from engine.relations import content_stems
+from engine.relations import content_stems, other_modifier
 from kgstore.vocab import split_words
 
 CUES: dict[str, str] = {
@@ -87,7 +87,7 @@ def cued(key: str, label: str, text: str) -> bool:
     rx = _COMPILED.get(key)
     if rx is not None and any(not modifier(text, m) for m in rx.finditer(text)):
         return True
-    by_label = _label_cue(label) if label else None
+    by_label = _label_cue(label) if label and not other_modifier(label_words(label), text) else None
     return bool(by_label and any(not modifier(text, m) for m in by_label.finditer(text)))
 
 
@@ -139,8 +139,8 @@ def stated(key: str, label: str, text: str, glossed: str) -> float:
     words = content_stems(label_words(label)) if label else frozenset()
     if not words:
         return 0.0
-    if said_as_modifier(label, text):
-        return 0.0  # "telephone area code" does not say "area"
+    if said_as_modifier(label, text) or other_modifier(label_words(label), text):
+        return 0.0  # "telephone area code" does not say "area"; "goalkeeping coach" is no "head coach"
     return len(words & (content_stems(text) | content_stems(glossed))) / len(words)
 
 
