@@ -18,7 +18,7 @@ NOAMX  := $(if $(filter x86_64,$(shell uname -m)),-mno-amx-tile -mno-amx-int8 -m
 LLAMA_CMAKE_ARGS ?= $(if $(NOAMX),-DCMAKE_C_FLAGS='$(NOAMX)' -DCMAKE_CXX_FLAGS='$(NOAMX)') $(CMAKE_ARGS)
 WHEELS := $(HOME)/.cache/kgchat/wheels/$(shell echo "$(LLAMA_CMAKE_ARGS)" | cksum | cut -d' ' -f1)
 
-.PHONY: run test test-slow bench-load bench install tmux gpu-check
+.PHONY: run test test-slow bench-load bench install tmux wordnet gpu-check
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -33,7 +33,7 @@ $(STAMP): pyproject.toml
 	rm -f $(VENV)/.installed-*
 	touch $@
 
-install: $(STAMP)
+install: $(STAMP) wordnet
 
 run: $(STAMP)
 	$(BIN)/kgchat $(ARGS)
@@ -43,10 +43,16 @@ tmux:
 	@command -v tmux >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 && \
 	  (apt-get install -y -qq tmux >/dev/null 2>&1 || (apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq tmux >/dev/null 2>&1)); } || true
 
-test: $(STAMP) tmux
+# WordNet 3.0's database lets the relation matcher read relations said in other words; kgchat
+# works without it, and its tests skip.
+wordnet:
+	@[ -f /usr/share/wordnet/index.noun ] || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 && \
+	  (apt-get install -y -qq wordnet-base >/dev/null 2>&1 || (apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq wordnet-base >/dev/null 2>&1)); } || true
+
+test: $(STAMP) tmux wordnet
 	HF_HUB_OFFLINE=1 $(BIN)/python -m pytest -q $(PYTEST_ARGS)
 
-test-slow: $(STAMP) tmux
+test-slow: $(STAMP) tmux wordnet
 	HF_HUB_OFFLINE=1 $(BIN)/python -m pytest -q -m slow $(PYTEST_ARGS)
 
 bench-load: $(STAMP)

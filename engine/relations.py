@@ -64,6 +64,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from engine.lexicon import lexicon
 from engine.nlp.units import ROUGH, SCALE, UNITS, YEAR, unit_of
 from kgstore.vocab import split_words
 
@@ -130,6 +131,64 @@ def _letters(text: str) -> list[str]:
 def content_stems(text: str) -> frozenset[str]:
     """The stems of a text's content words (function words and one-letter words out)."""
     return frozenset(stem(w) for w in _letters(text) if w not in STOP and len(w) >= 2)
+
+
+def _content(text: str) -> tuple[str, ...]:
+    return tuple(w for w in _letters(text) if w not in STOP and len(w) >= 2)
+
+
+@lru_cache(maxsize=16384)
+def near_stems(word: str) -> dict[str, float]:
+    """The stems of the words WordNet puts one step from a word (`engine.lexicon`), by
+    closeness; empty without WordNet. Phrases of several words ("set up") are left out: their
+    parts alone mean other things."""
+    lex = lexicon()
+    if lex is None:
+        return {}
+    own = stem(word)
+    out: dict[str, float] = {}
+    for w, weight in lex.near(word).items():
+        if w.isalpha() and (s := stem(w)) != own and out.get(s, 0.0) < weight:
+            out[s] = weight
+    return out
+
+
+MASK = "xentity"  # a name masked in a question (engine.stages.route.clauses.ENTITY): no modifier
+
+
+QUANTIFIERS = frozenset("much many few several more less enough".split())  # they count; they name no kind
+
+
+def _narrowed(words: Sequence[str]) -> frozenset[int]:
+    """The positions of content words said right after another content word ("goalkeeping
+    coach", "head coach"): the pair names a kind of what the last word names, which WordNet's
+    relations of that word alone do not say. A quantity ("how many people fit") is no kind."""
+    return frozenset(i for i in range(1, len(words))
+                     if words[i - 1] != MASK and words[i - 1] not in QUANTIFIERS and words[i - 1] not in COUNT_NOUNS)
+
+
+@lru_cache(maxsize=65536)
+def said_share(label: str, phrase: str, glossed: str = "") -> float:
+    """The share of a label's content words that a phrase (or its `glossed` paraphrases) says: 1
+    for each word it says (the same stem), WordNet's closeness for each the phrase says in other
+    words (`near_stems`, either way: "painted" is a way to create, "creator"; a "price" is what
+    something "costs"), else 0. A phrase word with a modifier before it says no other word."""
+    own = content_stems(label)
+    if not own:
+        return 0.0
+    said = content_stems(phrase) | content_stems(glossed)
+    words = _content(phrase)
+    narrowed = _narrowed(words)
+    plain = [w for i, w in enumerate(words) if i not in narrowed and w != MASK]
+    mine = {stem(w): w for w in _content(label)}
+    total = 0.0
+    for s in own:
+        if s in said:
+            total += 1.0
+        elif plain:
+            back = near_stems(mine[s]) if s in mine else {}
+            total += max(max(near_stems(w).get(s, 0.0), back.get(stem(w), 0.0)) for w in plain)
+    return total / len(own)
 
 
 # Everyday paraphrases of relations that share no stem with a KG's label words. Each gloss is
@@ -537,11 +596,8 @@ class RelationMatcher:
         """The share of each label's stemmed content words (rows) that each phrase, widened by
         its everyday paraphrases, says (columns)."""
         out = np.zeros((len(labels), len(phrases)))
-        said = [content_stems(p) | content_stems(glosses(p)) for p in phrases]
         for i, label in enumerate(labels):
-            own = content_stems(label)
-            if own:
-                out[i] = [len(own & s) / len(own) for s in said]
+            out[i] = [said_share(label, p, glosses(p)) for p in phrases]
         return out
 
     def grid(self, labels: Sequence[str], phrases: Sequence[str]) -> np.ndarray:

@@ -1,0 +1,164 @@
+"""English word relations from WordNet 3.0, when its database files are on the machine.
+
+The relation matcher asks which words of a KG's relation labels a phrase says in other words:
+"painted" is a way of creating (the label "creator"), "restored" names the "restorer", "costs"
+the "price". WordNet ties a word to its synonyms, to the words derived from it ("illustrate" ~
+"illustrator") and to the more general words it is a kind of ("paint" is a kind of "create"),
+for any word of the language: no list is kept here of which words mean which relations.
+
+The database is optional: the Debian package `wordnet-base` installs it in /usr/share/wordnet
+(`make wordnet`, run as root, installs it), `KGCHAT_WORDNET` may name another folder holding
+WordNet 3.0's `index.*`, `data.*` and `*.exc` files. Without it `lexicon()` is None and the
+matcher reads label words and the sentence encoder only.
+
+API::
+
+    lex = lexicon()                       # the shared reader, None without the database
+    lex.near(word) -> dict[str, float]    # lemma -> how close (NEAR or FAR), the word's own
+                                          # lemmas at 1.0
+    lex.lemmas(word) -> list[tuple[str, str]]  # (lemma, part of speech) the word inflects
+"""
+
+from __future__ import annotations
+
+import mmap
+import os
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+DEFAULT_DIRS = ("/usr/share/wordnet",)
+ENV = "KGCHAT_WORDNET"
+POS = ("n", "v")  # relation words are nouns and verbs; adjectives mostly qualify ("head", "former")
+_FILES = {"n": "noun", "v": "verb"}
+SENSES = 3  # a word's most frequent senses read: rarer ones tie it to unrelated notions
+NEAR = 0.8  # a synonym, a word derived from it, a participle: says the notion in other words
+FAR = 0.6  # a more general word, or a word derived from one: says a broader notion
+# Pointers followed one step: derivation, participle, pertainym, attribute. Hypernyms ('@') are
+# followed from verbs only (a noun's hypernym is often far: "coach" is an "instructor", a
+# "trainer" is not a "coach"); antonyms and hyponyms never.
+_LEXICAL = frozenset({"+", "<", "\\", "="})
+_DETACH = {"n": (("ses", "s"), ("xes", "x"), ("zes", "z"), ("ches", "ch"), ("shes", "sh"), ("men", "man"),
+                 ("ies", "y"), ("s", "")),
+           "v": (("ies", "y"), ("es", "e"), ("es", ""), ("ed", "e"), ("ed", ""), ("ing", "e"), ("ing", ""),
+                 ("s", ""))}
+
+
+@dataclass(frozen=True)
+class _Synset:
+    words: tuple[str, ...]
+    pointers: tuple[tuple[str, int, str, int, int], ...]  # (symbol, offset, pos, source word, target word)
+
+
+class Lexicon:
+    """A reader of WordNet 3.0's database files: index and exception lists read once, synsets
+    read from the data files by offset as asked."""
+
+    def __init__(self, root: Path):
+        self.root = root
+        self._index: dict[str, dict[str, tuple[int, ...]]] = {}
+        self._exceptions: dict[str, dict[str, tuple[str, ...]]] = {}
+        for pos in POS:
+            name = _FILES[pos]
+            index: dict[str, tuple[int, ...]] = {}
+            with open(root / f"index.{name}", encoding="utf-8") as f:
+                for line in f:
+                    if line.startswith(" "):
+                        continue  # the licence at the top
+                    fields = line.split()
+                    senses = int(fields[2])
+                    index[fields[0]] = tuple(int(o) for o in fields[-senses:])
+            self._index[pos] = index
+            exc: dict[str, tuple[str, ...]] = {}
+            with open(root / f"{name}.exc", encoding="utf-8") as f:
+                for line in f:
+                    fields = line.split()
+                    if len(fields) > 1:
+                        exc[fields[0]] = tuple(fields[1:])
+            self._exceptions[pos] = exc
+        self._data: dict[str, mmap.mmap] = {}
+        for pos in POS:
+            with open(root / f"data.{_FILES[pos]}", "rb") as f:  # mapped: read by offset from any thread
+                self._data[pos] = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+
+    def lemmas(self, word: str) -> list[tuple[str, str]]:
+        """The lemmas a word form inflects, with their part of speech ("painted" -> paint, v)."""
+        w = word.lower()
+        out: list[tuple[str, str]] = []
+        for pos in POS:
+            index = self._index[pos]
+            forms = [w, *self._exceptions[pos].get(w, ())]
+            forms += [w[: -len(suf)] + rep for suf, rep in _DETACH[pos] if w.endswith(suf) and len(w) > len(suf) + 1]
+            out += [(f, pos) for f in dict.fromkeys(forms) if f in index]
+        return list(dict.fromkeys(out))
+
+    def _synset(self, pos: str, offset: int) -> _Synset:
+        return _read(self, pos, offset)
+
+    def near(self, word: str) -> dict[str, float]:
+        """The lemmas one step from the word in its most frequent senses, by closeness: its own
+        lemmas 1.0; synonyms and the words derived from its lemma NEAR; a verb's hypernyms, and
+        the words derived from them, FAR."""
+        return dict(_near(self, word.lower()))
+
+
+def _add(out: dict[str, float], word: str, weight: float) -> None:
+    if out.get(word, 0.0) < weight:
+        out[word] = weight
+
+
+@lru_cache(maxsize=16384)
+def _near(lex: Lexicon, word: str) -> tuple[tuple[str, float], ...]:
+    out: dict[str, float] = {}
+    for lemma, pos in lex.lemmas(word):
+        _add(out, lemma, 1.0)
+        for offset in lex._index[pos][lemma][:SENSES]:
+            syn = lex._synset(pos, offset)
+            own = [i for i, w in enumerate(syn.words, 1) if w == lemma]
+            for w in syn.words:
+                _add(out, w, NEAR)
+            for symbol, target, tpos, source, tword in syn.pointers:
+                if tpos not in POS:
+                    continue
+                if symbol in _LEXICAL and (source == 0 or source in own):
+                    words = lex._synset(tpos, target).words
+                    _add(out, words[tword - 1] if tword else words[0], NEAR)
+                elif symbol == "@" and pos == "v":
+                    general = lex._synset(tpos, target)
+                    for w in general.words:
+                        _add(out, w, FAR)
+                    for s2, t2, p2, _, w2 in general.pointers:
+                        if s2 == "+" and p2 in POS and w2:
+                            _add(out, lex._synset(p2, t2).words[w2 - 1], FAR)
+    return tuple(out.items())
+
+
+@lru_cache(maxsize=65536)
+def _read(lex: Lexicon, pos: str, offset: int) -> _Synset:
+    data = lex._data[pos]
+    fields = data[offset:data.find(b"\n", offset)].decode("utf-8").split(" | ")[0].split()
+    n_words = int(fields[3], 16)
+    words = tuple(fields[4 + 2 * i].lower().split("(")[0] for i in range(n_words))
+    at = 4 + 2 * n_words
+    n_ptr = int(fields[at])
+    pointers = []
+    for i in range(n_ptr):
+        symbol, target, tpos, st = fields[at + 1 + 4 * i: at + 5 + 4 * i]
+        pointers.append((symbol, int(target), "v" if tpos == "v" else "n" if tpos == "n" else tpos,
+                         int(st[:2], 16), int(st[2:], 16)))
+    return _Synset(words, tuple(pointers))
+
+
+def _root() -> Path | None:
+    for d in ([os.environ[ENV]] if os.environ.get(ENV) else []) + list(DEFAULT_DIRS):
+        path = Path(d)
+        if all((path / f"{kind}.{name}").is_file() for name in _FILES.values() for kind in ("index", "data")):
+            return path
+    return None
+
+
+@lru_cache(maxsize=1)
+def lexicon() -> Lexicon | None:
+    """The shared WordNet reader, built on first use; None when the database is absent."""
+    root = _root()
+    return Lexicon(root) if root is not None else None
