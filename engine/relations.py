@@ -546,7 +546,7 @@ def other_modifier(label: str, phrase: str) -> bool:
     said = content_stems(phrase)
     if mods <= said:
         return False
-    tokens = _WORD.findall(split_words(phrase))
+    tokens = _WORD.findall(phrase)
     for before, word in zip(tokens, tokens[1:], strict=False):
         if stem(word.lower()) != head:
             continue

@@ -599,3 +599,23 @@ def test_values_linked_to_no_other_entity_the_question_names_do_not_answer_it(tm
     # the KG's one drummer plays in another band
     assert state.answer_source == "not_found" and "Ember Road" in state.shown_reply
     assert "Ivo Marsh" in s.user_turn("Who plays drums in North Quay?").shown_reply
+
+
+CLUB = """
+@prefix ex: <http://example.org/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+ex:coach rdfs:label "head coach" . ex:ground rdfs:label "home ground" .
+ex:arsenal rdfs:label "Arsenal" ; ex:coach ex:arteta ; ex:ground ex:emirates .
+ex:arteta rdfs:label "Mikel Arteta" . ex:emirates rdfs:label "Emirates Stadium" .
+"""
+
+
+def test_another_kind_of_the_relation_asked_is_not_found_with_the_one_the_kg_has(tmp_path):
+    s = learned_session(tmp_path / "club.ttl", CLUB, ["Arsenal's goalkeeping coach is Mikel Arteta."] * 5)
+    state = s.user_turn("Who is Arsenal's goalkeeping coach?")
+    assert state.answer_source == "not_found"
+    assert "head coach" in state.shown_reply and "Mikel Arteta" in state.shown_reply
+    # The coach unqualified, or the one the KG has, is answered.
+    for question in ("Who is Arsenal's head coach?", "Who coaches Arsenal?"):
+        state = s.user_turn(question)
+        assert state.answer_source != "not_found" and "Mikel Arteta" in state.shown_reply

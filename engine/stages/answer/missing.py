@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from engine.context import TurnContext
 from engine.focus import focused
 from engine.nlp.answer_type import MEASURE, TIME, asked_records, asked_types, asks_for_a_noun, asks_overview, says_when
-from engine.relations import asked_measure, measure_kind, other_measure
+from engine.relations import asked_measure, measure_kind, other_measure, other_modifier
 from engine.stages.answer.compose import (
     asked_as_record,
     asked_words,
@@ -130,7 +130,9 @@ def relation_missing(state: TurnState, ctx: TurnContext, facts: list[Candidate],
     when = TIME in asked_types(state.text)
     measure = asked_measure(state.text)
     return all(c.score < below and not _names(asked, c, state.text) and not asked_as_record(c, records)
-               for c in facts if not (when and _between_things(c)) and not _other_measure(measure, c))
+               for c in facts if not (when and _between_things(c)) and not _other_measure(measure, c)
+               # "Who is X's goalkeeping coach?" is not answered by its head coach, however sure the scorer
+               and not other_modifier(c.p_label, state.text))
 
 
 def _other_measure(asked: str, c: Candidate) -> bool:
