@@ -8,7 +8,8 @@ for any word of the language: no list is kept here of which words mean which rel
 
 The database is optional: the Debian package `wordnet-base` installs it in /usr/share/wordnet
 (`make wordnet`, run as root, installs it), `KGCHAT_WORDNET` may name another folder holding
-WordNet 3.0's `index.*`, `data.*` and `*.exc` files. Without it `lexicon()` is None and the
+WordNet 3.0's `index.*`, `data.*` and `*.exc` files, or be `none` (WordNet not read, to measure
+what it brings). Without it `lexicon()` is None and the
 matcher reads label words and the sentence encoder only.
 
 API::
@@ -34,9 +35,9 @@ _FILES = {"n": "noun", "v": "verb"}
 SENSES = 3  # a word's most frequent senses read: rarer ones tie it to unrelated notions
 NEAR = 0.8  # a synonym, a word derived from it, a participle: says the notion in other words
 FAR = 0.6  # a more general word, or a word derived from one: says a broader notion
-# Pointers followed one step: derivation, participle, pertainym, attribute. Hypernyms ('@') are
-# followed from verbs only (a noun's hypernym is often far: "coach" is an "instructor", a
-# "trainer" is not a "coach"); antonyms and hyponyms never.
+# Pointers followed one step: derivation, participle, pertainym, attribute; hypernyms ('@') at
+# FAR, and from a verb the words derived from its hypernyms too ("paint" is a kind of "create":
+# "creator"); antonyms and hyponyms never (a "coach" is a "trainer", not every trainer a coach).
 _LEXICAL = frozenset({"+", "<", "\\", "="})
 _DETACH = {"n": (("ses", "s"), ("xes", "x"), ("zes", "z"), ("ches", "ch"), ("shes", "sh"), ("men", "man"),
                  ("ies", "y"), ("s", "")),
@@ -123,11 +124,11 @@ def _near(lex: Lexicon, word: str) -> tuple[tuple[str, float], ...]:
                 if symbol in _LEXICAL and (source == 0 or source in own):
                     words = lex._synset(tpos, target).words
                     _add(out, words[tword - 1] if tword else words[0], NEAR)
-                elif symbol == "@" and pos == "v":
+                elif symbol == "@":
                     general = lex._synset(tpos, target)
                     for w in general.words:
                         _add(out, w, FAR)
-                    for s2, t2, p2, _, w2 in general.pointers:
+                    for s2, t2, p2, _, w2 in general.pointers if pos == "v" else ():
                         if s2 == "+" and p2 in POS and w2:
                             _add(out, lex._synset(p2, t2).words[w2 - 1], FAR)
     return tuple(out.items())
@@ -150,6 +151,8 @@ def _read(lex: Lexicon, pos: str, offset: int) -> _Synset:
 
 
 def _root() -> Path | None:
+    if os.environ.get(ENV, "").lower() == "none":
+        return None
     for d in ([os.environ[ENV]] if os.environ.get(ENV) else []) + list(DEFAULT_DIRS):
         path = Path(d)
         if all((path / f"{kind}.{name}").is_file() for name in _FILES.values() for kind in ("index", "data")):

@@ -64,7 +64,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from engine.lexicon import lexicon
+from engine.lexicon import NEAR, lexicon
 from engine.nlp.units import ROUGH, SCALE, UNITS, YEAR, unit_of
 from kgstore.vocab import split_words
 
@@ -85,6 +85,9 @@ and or but so also too which who whom whose what when where how why there here t
 very really quite about around roughly nearly almost approximately some over under more less most least
 can could will would shall should may might must currently now still ever already each every any all both
 one ones s t""".split())
+# Forms the suffix rules below do not bring to their stem. They stay with WordNet: the stemmer
+# serves every caller with or without it, and a few tie a verb to its noun ("born": birth, "died":
+# death, "writer": write) where a KG's labels use the noun.
 IRREGULAR = {"born": "birth", "bore": "birth", "died": "death", "dead": "death", "dies": "death", "die": "death",
              "wrote": "write", "written": "write", "writer": "write", "sang": "sing", "sung": "sing", "taught": "teach",
              "led": "lead", "made": "make", "held": "hold", "ran": "run", "began": "begin", "begun": "begin",
@@ -138,6 +141,13 @@ def _content(text: str) -> tuple[str, ...]:
 
 
 @lru_cache(maxsize=16384)
+def forms(word: str) -> frozenset[str]:
+    """The stems a word is read as: its own, and with WordNet those of its lemmas ("runs": run)."""
+    lex = lexicon()
+    return frozenset({stem(word)} | ({stem(lemma) for lemma, _ in lex.lemmas(word)} if lex is not None else set()))
+
+
+@lru_cache(maxsize=16384)
 def near_stems(word: str) -> dict[str, float]:
     """The stems of the words WordNet puts one step from a word (`engine.lexicon`), by
     closeness; empty without WordNet. Phrases of several words ("set up") are left out: their
@@ -145,10 +155,10 @@ def near_stems(word: str) -> dict[str, float]:
     lex = lexicon()
     if lex is None:
         return {}
-    own = stem(word)
+    own = forms(word)
     out: dict[str, float] = {}
     for w, weight in lex.near(word).items():
-        if w.isalpha() and (s := stem(w)) != own and out.get(s, 0.0) < weight:
+        if w.isalpha() and (s := stem(w)) not in own and out.get(s, 0.0) < weight:
             out[s] = weight
     return out
 
@@ -187,12 +197,17 @@ def said_share(label: str, phrase: str, glossed: str = "") -> float:
             total += 1.0
         elif plain:
             back = near_stems(mine[s]) if s in mine else {}
-            total += max(max(near_stems(w).get(s, 0.0), back.get(stem(w), 0.0)) for w in plain)
+            total += max(max([near_stems(w).get(s, 0.0)] + [back.get(f, 0.0) for f in forms(w)]) for w in plain)
     return total / len(own)
 
 
-# Everyday paraphrases of relations that share no stem with a KG's label words. Each gloss is
-# added to a phrase's words before they meet a label; domain-free notions only.
+# Everyday paraphrases of relations that share no stem with a KG's label words, nor does WordNet
+# tie them (`said_share` reads single words in other words through it): mostly phrases whose
+# words mean something else alone ("came out", "lift off", "hangs in", "based in"), and words
+# that call up several labels at once ("born": a birth place and a birth date). Each gloss is
+# added to a phrase's words before they meet a label; domain-free notions only. No entry is to
+# be added (tests/unit/test_lexicon.py pins the size): a relation said in words none reaches is
+# the encoder's, or WordNet's, to read.
 _GLOSSES: tuple[tuple[str, str], ...] = (
     (r"\bfront(?:s|ed|ing)?\b|\bfront(?:man|woman|person)\b|\bsings?\b|\bsang\b|\bsinger\b|\bvocal", "lead vocalist singer"),
     (r"\bcame out\b|\bcomes? out\b|\bdropped\b|\breleas|\bissued\b|\bpublish|\bhit (?:the )?shelves\b|\bput out\b",
@@ -207,7 +222,6 @@ _GLOSSES: tuple[tuple[str, str], ...] = (
     (r"\bhow old\b|\bsince when\b", "birth date founding date inception established"),
     (r"\blisteners\b|\bstreams\b|\bmonthly\b", "monthly listeners"),
     (r"\bsigned (?:to|with)\b|\blabel\b", "record label"),
-    (r"\bproduc", "produced by producer"),
     (r"\bopened for\b|\bopening for\b|\bsupport(?:ed|ing|s)?\b|\bwarm(?:ed|s|ing)? up\b", "opened for support act"),
     (r"\bplayed (?:at|the)\b|\bheadlin\w*|\bperform(?:s|ed)? at\b|\bfestival", "performed at festival"),
     (r"\bplays?\b|\bplayed\b|\bon (?:guitar|bass|drums|keys|keyboards|violin|piano)\b", "plays instrument"),
@@ -240,7 +254,6 @@ _GLOSSES: tuple[tuple[str, str], ...] = (
     (r"\b(?:drop|stop|come|pop|swing) (?:by|in|round)\b|\bvisit(?:ing)?\b|\bopen(?:s)? (?:on|at|until)\b",
      "office hours opening hours visiting hours"),
     (r"\bterm\b|\bsemester\b|\btrimester\b", "semester term"),
-    (r"\bcapital\b", "capital"),
     (r"\bmayor\b|\bgoverned by\b|\bled by\b|\bleads?\b|\bleader\b|\bin charge\b", "mayor head of government leader head"),
     (r"\bruns\b|\bheads\b|\bboss\b|\bmanages\b|\bin charge\b", "head chief executive director manager"),
     (r"\bruns?\b|\boperat\w*", "operator operated by"),
@@ -248,7 +261,6 @@ _GLOSSES: tuple[tuple[str, str], ...] = (
     (r"\baim(?:s|ed|ing)? (?:for|at)\b|\bhead(?:s|ed|ing)? (?:for|to)\b|\bbound for\b|\b(?:go|goes|went|gone|going) to\b"
      r"|\btravel\w* to\b", "destination target"),
     (r"\bbuil[dt]\w*|\bmade by\b|\bmanufactur\w*|\bmakers?\b", "manufacturer builder maker"),
-    (r"\btwinned\b|\bsister cit", "twin city sister city"),
     (r"\bborders?\b|\bneighbou?r", "shares border with"),
     (r"\bcreat|\binvent|\bcame up with\b|\bdevis|\bdevelop|\bdesign", "creator inventor created by invented by"),
     (r"\bused\b|\buses\b|\bmade (?:with|from|of)\b|\bcontains?\b|\bingredients?\b|\b(?:go|goes|went|gone) into\b"
@@ -537,8 +549,10 @@ def other_modifier(label: str, phrase: str) -> bool:
     """Does the phrase name another kind of the label's head noun: a content word right before
     the head that the label lacks, where the label has a modifier the phrase lacks ("goalkeeping
     coach" against "head coach")? A goalkeeping coach is not a head coach, though both are
-    coaches; "coach" alone, or "head coach", still says the label. A possessor ("Arsenal's
-    coach") and a name before the head (capitalised) are not modifiers of the relation."""
+    coaches; "coach" alone, or "head coach", still says the label. A head WordNet takes for the
+    label's in other words counts as the label's ("assistant manager" against "head coach"). A
+    possessor ("Arsenal's coach") and a name before the head (capitalised) are not modifiers of
+    the relation."""
     parts = _label_parts(label)
     if parts is None:
         return False
@@ -547,8 +561,10 @@ def other_modifier(label: str, phrase: str) -> bool:
     if mods <= said:
         return False
     tokens = _WORD.findall(phrase)
+    last = _content(label)[-1]
     for before, word in zip(tokens, tokens[1:], strict=False):
-        if stem(word.lower()) != head:
+        low = word.lower()
+        if stem(low) != head and max(near_stems(low).get(head, 0.0), near_stems(last).get(stem(low), 0.0)) < NEAR:
             continue
         plain = before.lower()
         if ("'" in before or "\u2019" in before or before[0].isupper() or plain in STOP

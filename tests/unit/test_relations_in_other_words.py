@@ -1,0 +1,95 @@
+"""Relations said in other words than their labels, as a new user says them about a KG of their
+own: a verb naming a way of doing the label's relation ("painted" for "creator"), a word derived
+from the label's ("restored" for "restorer"), a synonym ("costs" for "price"). Read through
+WordNet (skipped where it is not installed: `make wordnet`). A small KG of street murals, and
+one of a football league for the relations a modifier narrows."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.config import Config
+from engine.lexicon import lexicon
+from engine.session import Session
+from tests.support.fakes import ScriptedLLM
+from tests.support.kb import checks_of, from_turtle
+
+pytestmark = pytest.mark.skipif(lexicon() is None, reason="WordNet 3.0 is not installed (make wordnet)")
+
+MURALS = """
+@prefix m: <http://murals.example/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+m:creator rdfs:label "creator" .
+m:restorer rdfs:label "restorer" .
+m:commissionedBy rdfs:label "commissioned by" .
+m:wallOf rdfs:label "wall of" .
+m:price rdfs:label "price" .
+m:tide rdfs:label "The Tide Mural" ; m:price "12000 EUR" ; m:creator m:rui ; m:restorer m:lena ; m:commissionedBy m:council ; m:wallOf m:depot .
+m:rui rdfs:label "Rui Sato" .
+m:lena rdfs:label "Lena Brandt" .
+m:council rdfs:label "Harbour District Council" .
+m:depot rdfs:label "Old Tram Depot" .
+"""
+
+
+@pytest.fixture(scope="module")
+def murals(tmp_path_factory):
+    return from_turtle(tmp_path_factory.mktemp("murals"), MURALS)
+
+
+def verdict(kg, claim) -> tuple[str, str]:
+    checks = checks_of(kg, claim)
+    assert len(checks) == 1, [c.claim for c in checks]
+    return str(checks[0].verdict), checks[0].reason
+
+
+@pytest.mark.parametrize("claim", [
+    "The Tide Mural was painted by Rui Sato.",
+    "Rui Sato painted The Tide Mural.",
+    "The Tide Mural was restored by Lena Brandt.",
+])
+def test_a_verb_for_the_label_s_relation_supports_it(murals, claim):
+    assert verdict(murals, claim)[0] == "supported"
+
+
+def test_the_verb_read_as_the_relation_finds_another_value_wrong(murals):
+    said, reason = verdict(murals, "The Tide Mural was painted by Lena Brandt.")
+    assert said == "contradicted", reason
+    assert "Rui Sato" in reason
+
+
+def session(tmp_path, turtle: str) -> Session:
+    path = tmp_path / "kg.ttl"
+    path.write_text(turtle, encoding="utf-8")
+    config = Config(kg=[str(path)], memory=True, demo="none", scorer="learned", answer="facts", refine_steps=0)
+    return Session.open(config, llm=ScriptedLLM([]))
+
+
+def relations_asked(s: Session, question: str) -> list[list[str]]:
+    return [[step.label for step in p.steps] for p in s.user_turn(question).paths]
+
+
+def test_a_question_in_other_words_takes_the_label_s_relation(tmp_path):
+    s = session(tmp_path, MURALS)
+    assert relations_asked(s, "Who painted The Tide Mural?") == [["creator"]]
+    assert relations_asked(s, "Who fixed up The Tide Mural?") == [["restorer"]]
+    state = s.user_turn("Who painted The Tide Mural?")
+    assert "Rui Sato" in state.shown_reply
+
+
+LEAGUE = """
+@prefix f: <http://league.example/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+f:headCoach rdfs:label "head coach" .
+f:homeGround rdfs:label "home ground" .
+f:spurs rdfs:label "Tottenham Hotspur" ; f:headCoach f:ange ; f:homeGround f:stadium .
+f:ange rdfs:label "Ange Postecoglou" .
+f:stadium rdfs:label "Tottenham Hotspur Stadium" .
+"""
+
+
+def test_a_modifier_before_another_word_for_the_label_s_head_asks_another_relation(tmp_path):
+    s = session(tmp_path, LEAGUE)
+    # a manager is a coach in other words; an assistant manager is no head coach
+    assert relations_asked(s, "Who is the assistant manager of Tottenham Hotspur?") == []
+    assert relations_asked(s, "Who is the manager of Tottenham Hotspur?") == [["head coach"]]
