@@ -355,6 +355,7 @@ def test_a_reply_naming_what_the_kg_lacks_is_replaced_and_an_unsure_one_says_wha
     s = Session.open(config, llm=ScriptedLLM([invented, "Eleanor Voss was born in Leeds, says Viktor Koprivin.",
                                               "Hello Viktor Koprivin. Eleanor Voss was born in Leeds."]))
     monkeypatch.setattr(missing, "MISSING_P", 0.0)  # the model is asked even about what no fact answers
+    monkeypatch.setattr(missing, "RELATION_MIN", 0.0)  # ... nor any relation reads like
     state = s.user_turn("Who manages The Glass Harbour?")
     assert [c.evidence.unknown for c in state.checks] == [["Viktor Koprivin"]]
     # No fact about the band is sure enough to be the answer, nor does one say "manages": not found.

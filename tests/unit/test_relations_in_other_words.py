@@ -106,3 +106,55 @@ def test_a_possessive_said_with_the_name_still_leads_to_the_thing_it_owns(tmp_pa
     question = "How many people fit in Tottenham's stadium?"
     assert relations_asked(s, question) == [["home ground", "maximum capacity"]]
     assert "62850" in s.user_turn(question).shown_reply
+
+
+CLUB = """
+@prefix f: <http://league.example/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+f:headCoach rdfs:label "head coach" .
+f:homeGround rdfs:label "home ground" .
+f:kitSponsor rdfs:label "kit sponsor" .
+f:founded rdfs:label "founding year" .
+f:arsenal rdfs:label "Arsenal" ; f:headCoach f:arteta ; f:homeGround f:emirates ; f:kitSponsor f:fly ; f:founded "1886" .
+f:arteta rdfs:label "Mikel Arteta" .
+f:emirates rdfs:label "Emirates Stadium" .
+f:fly rdfs:label "Fly Emirates" .
+"""
+
+
+def auto_session(tmp_path, turtle: str, replies: list[str]) -> Session:
+    path = tmp_path / "kg.ttl"
+    path.write_text(turtle, encoding="utf-8")
+    config = Config(kg=[str(path)], memory=True, demo="none", scorer="learned", refine_steps=0)
+    return Session.open(config, llm=ScriptedLLM(replies))
+
+
+TRAIL = """
+@prefix t: <http://trails.example/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+t:length rdfs:label "length km" .
+t:gain rdfs:label "elevation gain m" .
+t:difficulty rdfs:label "difficulty" .
+t:start rdfs:label "trailhead" .
+t:maintainer rdfs:label "maintained by" .
+t:ridge rdfs:label "Ridge Trail" ; t:length "14.5" ; t:gain "820" ; t:difficulty "hard" ; t:start t:pass ; t:maintainer t:club .
+t:pass rdfs:label "Kettle Pass" .
+t:club rdfs:label "Upland Walkers Club" .
+"""
+
+
+def test_a_relation_the_entity_lacks_is_not_found_and_what_it_has_is_named(tmp_path):
+    # after a question about the trail, the relevance scorer rates its difficulty high for an
+    # age; no relation of it reads like one
+    s = auto_session(tmp_path, TRAIL, ["The Ridge Trail permit costs 20 dollars."] * 5)
+    assert s.user_turn("How much does a permit for the Ridge Trail cost?").answer_source == "not_found"
+    state = s.user_turn("What is the minimum age for the Ridge Trail?")
+    assert state.answer_source == "not_found", state.shown_reply
+    assert "difficulty" in state.shown_reply and "maintained by" in state.shown_reply
+    assert s.user_turn("How long is the Ridge Trail?").answer_source != "not_found"
+
+
+def test_a_relation_the_entity_has_in_other_words_is_answered(tmp_path):
+    s = auto_session(tmp_path, CLUB, ["Fly Emirates sponsors Arsenal's kit."] * 3)
+    state = s.user_turn("Who sponsors Arsenal's kit?")
+    assert state.answer_source != "not_found" and "Fly Emirates" in state.shown_reply
