@@ -57,40 +57,36 @@ class Lexicon:
 
     def __init__(self, root: Path):
         self.root = root
-        self._index: dict[str, dict[str, tuple[int, ...]]] = {}
         self._exceptions: dict[str, dict[str, tuple[str, ...]]] = {}
         for pos in POS:
-            name = _FILES[pos]
-            index: dict[str, tuple[int, ...]] = {}
-            with open(root / f"index.{name}", encoding="utf-8") as f:
-                for line in f:
-                    if line.startswith(" "):
-                        continue  # the licence at the top
-                    fields = line.split()
-                    senses = int(fields[2])
-                    index[fields[0]] = tuple(int(o) for o in fields[-senses:])
-            self._index[pos] = index
             exc: dict[str, tuple[str, ...]] = {}
-            with open(root / f"{name}.exc", encoding="utf-8") as f:
+            with open(root / f"{_FILES[pos]}.exc", encoding="utf-8") as f:
                 for line in f:
                     fields = line.split()
                     if len(fields) > 1:
                         exc[fields[0]] = tuple(fields[1:])
             self._exceptions[pos] = exc
+        # mapped, not read: an index is searched in place (its lines are sorted), a synset read
+        # by its offset, from any thread, with nothing loaded up front
+        self._index: dict[str, mmap.mmap] = {}
         self._data: dict[str, mmap.mmap] = {}
         for pos in POS:
-            with open(root / f"data.{_FILES[pos]}", "rb") as f:  # mapped: read by offset from any thread
-                self._data[pos] = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+            for kind, into in (("index", self._index), ("data", self._data)):
+                with open(root / f"{kind}.{_FILES[pos]}", "rb") as f:
+                    into[pos] = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+
+    def senses(self, lemma: str, pos: str) -> tuple[int, ...]:
+        """The offsets of a lemma's synsets, most frequent sense first; () when WordNet lacks it."""
+        return _senses(self, pos, lemma)
 
     def lemmas(self, word: str) -> list[tuple[str, str]]:
         """The lemmas a word form inflects, with their part of speech ("painted" -> paint, v)."""
         w = word.lower()
         out: list[tuple[str, str]] = []
         for pos in POS:
-            index = self._index[pos]
             forms = [w, *self._exceptions[pos].get(w, ())]
             forms += [w[: -len(suf)] + rep for suf, rep in _DETACH[pos] if w.endswith(suf) and len(w) > len(suf) + 1]
-            out += [(f, pos) for f in dict.fromkeys(forms) if f in index]
+            out += [(f, pos) for f in dict.fromkeys(forms) if self.senses(f, pos)]
         return list(dict.fromkeys(out))
 
     def _synset(self, pos: str, offset: int) -> _Synset:
@@ -113,7 +109,7 @@ def _near(lex: Lexicon, word: str) -> tuple[tuple[str, float], ...]:
     out: dict[str, float] = {}
     for lemma, pos in lex.lemmas(word):
         _add(out, lemma, 1.0)
-        for offset in lex._index[pos][lemma][:SENSES]:
+        for offset in lex.senses(lemma, pos)[:SENSES]:
             syn = lex._synset(pos, offset)
             own = [i for i, w in enumerate(syn.words, 1) if w == lemma]
             for w in syn.words:
@@ -132,6 +128,28 @@ def _near(lex: Lexicon, word: str) -> tuple[tuple[str, float], ...]:
                         if s2 == "+" and p2 in POS and w2:
                             _add(out, lex._synset(p2, t2).words[w2 - 1], FAR)
     return tuple(out.items())
+
+
+@lru_cache(maxsize=65536)
+def _senses(lex: Lexicon, pos: str, lemma: str) -> tuple[int, ...]:
+    """Binary search of the sorted index file for the lemma's line."""
+    index, key = lex._index[pos], lemma.encode("utf-8") + b" "
+    lo, hi = 0, len(index)
+    while lo < hi:
+        mid = (lo + hi) // 2
+        start = index.rfind(b"\n", 0, mid) + 1
+        end = index.find(b"\n", start)
+        end = len(index) if end < 0 else end
+        line = index[start:end]
+        if line.startswith(key):
+            fields = line.split()
+            senses = int(fields[2])
+            return tuple(int(o) for o in fields[-senses:])
+        if line < key:
+            lo = end + 1
+        else:
+            hi = start
+    return ()
 
 
 @lru_cache(maxsize=65536)

@@ -177,6 +177,28 @@ def _narrowed(words: Sequence[str]) -> frozenset[int]:
                      if words[i - 1] != MASK and words[i - 1] not in QUANTIFIERS and words[i - 1] not in COUNT_NOUNS)
 
 
+@dataclass(frozen=True)
+class _Said:
+    """What a phrase says, read once for every label it meets."""
+
+    stems: frozenset[str]  # its words' and its glosses' stems
+    forms: frozenset[str]  # the stems of its words said without a modifier, and of their lemmas
+    near: dict[str, float]  # the stems WordNet puts one step from those words, by closeness
+
+
+@lru_cache(maxsize=4096)
+def _said(phrase: str, glossed: str) -> _Said:
+    words = _content(phrase)
+    narrowed = _narrowed(words)
+    plain = [w for i, w in enumerate(words) if i not in narrowed and w != MASK]
+    near: dict[str, float] = {}
+    for w in plain:
+        for s, weight in near_stems(w).items():
+            if near.get(s, 0.0) < weight:
+                near[s] = weight
+    return _Said(content_stems(phrase) | content_stems(glossed), frozenset().union(*map(forms, plain)), near)
+
+
 @lru_cache(maxsize=65536)
 def said_share(label: str, phrase: str, glossed: str = "") -> float:
     """The share of a label's content words that a phrase (or its `glossed` paraphrases) says: 1
@@ -186,18 +208,15 @@ def said_share(label: str, phrase: str, glossed: str = "") -> float:
     own = content_stems(label)
     if not own:
         return 0.0
-    said = content_stems(phrase) | content_stems(glossed)
-    words = _content(phrase)
-    narrowed = _narrowed(words)
-    plain = [w for i, w in enumerate(words) if i not in narrowed and w != MASK]
+    said = _said(phrase, glossed)
     mine = {stem(w): w for w in _content(label)}
     total = 0.0
     for s in own:
-        if s in said:
+        if s in said.stems:
             total += 1.0
-        elif plain:
+        elif said.forms:
             back = near_stems(mine[s]) if s in mine else {}
-            total += max(max([near_stems(w).get(s, 0.0)] + [back.get(f, 0.0) for f in forms(w)]) for w in plain)
+            total += max([said.near.get(s, 0.0)] + [back.get(f, 0.0) for f in said.forms])
     return total / len(own)
 
 
