@@ -35,7 +35,7 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP) wordnet
 
-run: $(STAMP)
+run: $(STAMP) wordnet
 	$(BIN)/kgchat $(ARGS)
 
 # tmux drives the real-terminal smoke test; install it when we can, the test skips otherwise.
