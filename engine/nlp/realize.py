@@ -50,6 +50,8 @@ def _plural_verb(verb: str) -> str:
     first = words[0]
     if first.casefold() in ("has", "is", "was"):
         first = {"has": "have", "is": "are", "was": "were"}[first.casefold()]
+        if len(words) > 2 and first != "have" and not words[1].endswith(("ed", "s")):
+            words[1] += "s"  # "is member of" -> "are members of"
     elif first.endswith(("ches", "shes", "sses", "xes", "zes")):
         first = first[:-2]
     elif first.endswith("ies") and len(first) > 4:
@@ -96,7 +98,7 @@ def clause(said: Said, pronoun: str = "") -> str:
         return f"{subject} {_active(label)} {value}"
     if noun:
         subject = pronoun.removesuffix("s") if pronoun else said.subject
-        return f"{value} {'are' if many else 'is'} the {label} of {subject}"
+        return f"{subject} is the {label} of {value}"  # the subject is the value's <label>
     verb = _active(label)
     return f"{value} {_plural_verb(verb) if many else verb} {pronoun.removesuffix('s') if pronoun else said.subject}"
 

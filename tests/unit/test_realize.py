@@ -24,7 +24,7 @@ from engine.nlp.realize import Said, chain_sentence, fact_sentence, is_noun, joi
         (Said("Dune", "written_by", ("Frank Herbert",)), "Dune is written by Frank Herbert."),
         (Said("Ida Berg", "teaches", ("Optics",)), "Ida Berg teaches Optics."),
         (Said("Lentil soup", "cookingTimeMinutes", ("45",)), "Lentil soup's cooking time is 45 minutes."),
-        (Said("Mikel Arteta", "head coach", ("Arsenal",), forward=False), "Arsenal is the head coach of Mikel Arteta."),
+        (Said("Mikel Arteta", "head coach", ("Arsenal",), forward=False), "Mikel Arteta is the head coach of Arsenal."),
     ],
 )
 def test_one_fact_in_each_naming_style(said: Said, text: str) -> None:
