@@ -88,7 +88,7 @@ def test_a_compound_question_gets_one_sentence_per_asked_relation():
                         total=1)
     text, _ = path_text(turn("Who coaches FC Nord and where do they play?", [COACH, stadium], [coach, home, coach]),
                         None)
-    assert text == "FC Nord's head coach is Ida Berg. FC Nord's stadium is Nord Arena."
+    assert text == "FC Nord's head coach is Ida Berg. Its stadium is Nord Arena."
 
 
 def test_a_fact_without_a_sentence_is_said_from_its_labels():

@@ -71,19 +71,24 @@ def values_of(path: RelationPath, labels: Labels) -> list[str]:
     return list(dict.fromkeys(value_of(path, chain, labels) for chain in path.chains if chain))
 
 
-def path_sentence(path: RelationPath, labels: Labels) -> str:
+def path_sentence(path: RelationPath, labels: Labels, again: bool = False) -> str:
     """One sentence for one path: the fact itself for one value, the values listed for several;
-    with two hops, the hop that leads to the answer said after it."""
+    with two hops, the hop that leads to the answer said after it. `again`: the sentence before
+    had the same subject, so one relation of it is said of "its"/"it"."""
     chains = [c for c in path.chains if c]
     if not chains:
         return ""
+    first = path.steps[0]
+    if again and len(path.steps) == 1 and first.forward:
+        values = tuple(values_of(path, labels))
+        return clause(Said(path.start_label, first.label, values, total=path.total or len(chains)), pronoun="its") + "."
     if len(chains) == 1 and path.total <= 1:
         chain = chains[0]
         text = labels.said(chain[-1])
         if len(chain) > 1:
             text += f"; {labels.said(chain[0])}"
         return text[:1].upper() + text[1:] + "."
-    first, last = path.steps[0], path.steps[-1]
+    last = path.steps[-1]
     values = tuple(values_of(path, labels))
     total = path.total or len(chains)
     if len(path.steps) == 1:
@@ -111,7 +116,8 @@ def path_text(state: TurnState, background) -> tuple[str, list[str]]:
     """The answer of the turn's paths, and the fact sentences it rests on ("" when none)."""
     labels = Labels(state, background)
     paths = asked_paths(state)
-    sentences = [s for s in (path_sentence(p, labels) for p in paths) if s]
+    sentences = [s for s in (path_sentence(p, labels, again=i > 0 and paths[i - 1].start == p.start)
+                             for i, p in enumerate(paths)) if s]
     facts = list(dict.fromkeys(labels.said(f) for p in paths for chain in p.chains for f in chain))
     return " ".join(sentences), facts
 
