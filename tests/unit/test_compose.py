@@ -339,7 +339,7 @@ def test_a_reply_naming_what_the_kg_lacks_is_replaced_and_an_unsure_one_says_wha
     assert "names Viktor Koprivin" in state.composed.reason
     # A sure fact is composed as the answer instead of the reply with an invented name.
     state = s.user_turn("Where was Eleanor Voss born?")
-    assert state.answer_source == "facts" and state.shown_reply == "Eleanor Voss: birth place Leeds."
+    assert state.answer_source == "facts" and state.shown_reply == "Eleanor Voss's birth place is Leeds."
     # A name the user said is no invention.
     state = s.user_turn("Hi, I'm Viktor Koprivin. Where was Eleanor Voss born?")
     assert state.answer_source == "llm"

@@ -9,6 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.nlp.realize import Said, chain_sentence, fact_sentence, is_noun, joined, not_found, paragraph
+from engine.stages.answer.judge import repeated, replacement_reason
+from engine.state import Check, Evidence
 
 
 @pytest.mark.parametrize(
@@ -83,3 +85,18 @@ def test_any_label_any_value_one_sentence(subject: str, label: str, values: list
     assert ":" not in text
     for v in values:
         assert re.search(re.escape(v), text)
+
+
+def _check(claim: str, verdict: str) -> Check:
+    return Check(claim=claim, verdict=verdict, evidence=Evidence(s="ex:a", p="ex:p", o="ex:b", text=claim))
+
+
+def test_a_model_reply_is_shown_only_when_the_kg_backs_it() -> None:
+    backed = [_check("Arsenal's head coach is Mikel Arteta.", "supported")]
+    assert replacement_reason(backed, "Arsenal's head coach is Mikel Arteta.", "", [], dialogue="q") == ""
+    unbacked = [_check("The flight director of X was the flight director of Y.", "nei")]
+    assert replacement_reason(unbacked, "The flight director of X was the flight director of Y.", "", [],
+                              dialogue="q")
+    looped = "1. Arsenal's head coach is Mikel Arteta.\n2. Arsenal's head coach is Mikel Arteta."
+    assert repeated(looped) and replacement_reason(backed * 2, looped, "", [], dialogue="q")
+    assert not repeated("Arsenal's head coach is Mikel Arteta. Its stadium is the Emirates.")
