@@ -188,7 +188,8 @@ class KGChatApp(App):
             from engine.llm import backend
 
             llm = backend(session.ctx)
-            self.post_message(ModelLoaded(getattr(llm, "name", "model"), getattr(llm, "device", "")))
+            self.post_message(ModelLoaded(getattr(llm, "name", "model"), getattr(llm, "device", ""),
+                                          process=getattr(llm, "process", "")))
         except Exception as exc:  # noqa: BLE001 - no model still leaves retrieval and checks usable
             self.post_message(ModelLoaded("no model", "", error=str(exc).splitlines()[0] if str(exc) else repr(exc)))
         finally:
@@ -217,6 +218,7 @@ class KGChatApp(App):
 
     def on_model_loaded(self, message: ModelLoaded) -> None:
         self.status.model, self.status.device = message.name, message.device
+        self.status.device_note = "own process" if message.process == "own" else ""
         if message.error:
             self.status.model = "no model"
             self.notify(message.error, title="Model not loaded", severity="error", timeout=15)
@@ -434,7 +436,7 @@ class KGChatApp(App):
         def chosen(path: Path | None) -> None:
             if path is not None:
                 self.set_option("model", str(path))
-                self.status.model, self.status.device = "model loading…", ""
+                self.status.model, self.status.device, self.status.device_note = "model loading…", "", ""
                 self.reload_model()
 
         self.push_screen(FileOpen(".", title="Choose a GGUF model",
