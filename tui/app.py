@@ -555,13 +555,13 @@ def checks_line(checks: list, fact_score: float | None, neip: float | None, refi
 
 
 def composed_line(composed: Composed, had_reply: bool, checks_key: str) -> Text:
-    """The footer of a reply kgchat wrote itself, in plain words: where it comes from, and where the
-    model's reply is; why the model's was not shown is in the Checks tab."""
+    """The footer of a reply kgchat wrote itself, in plain words and said once: where it comes
+    from and where the model's reply is; why it replaced the model's is in the Checks tab."""
     if composed.source == AnswerSource.NOT_FOUND:
         return Text("Nothing in the knowledge graph matched; the model was not asked.", style="dim")
     n = len(composed.facts)
-    line = Text(f"📚 From the knowledge graph ({n} fact{'s' if n != 1 else ''}).", style="bold")
+    line = Text(f"From the knowledge graph ({n} fact{'s' if n != 1 else ''}).", style="bold")
     if had_reply:
-        line.append(f" The model's reply did not answer this; {checks_key} shows it.", style="dim")
+        line.append(f" The model's reply did not answer this; {checks_key} shows it.", style="dim italic")
     return line
 

@@ -88,9 +88,7 @@ def path_answer(state: TurnState, ctx: TurnContext, reason: str) -> Composed | N
     text, facts = path_text(state, ctx.background) if state.paths else ("", [])
     if not text:
         return None
-    # Its claims are the facts it says: checked as their own sentences, since the checker's claim
-    # splitter does not read a counted list ("3 of them: ...") or a chain in parentheses as facts.
-    checks, fact_score, neip = verify_reply(state, ctx, " ".join(f.rstrip(". ") + "." for f in facts))
+    checks, fact_score, neip = verify_reply(state, ctx, text)  # the text shown, as a model's reply is
     return Composed(text, AnswerSource.FACTS, facts=facts, reason=reason, checks=checks, fact_score=fact_score,
                     neip=neip)
 

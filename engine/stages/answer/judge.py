@@ -1,6 +1,6 @@
-"""Whether the model's reply may be shown (`--answer auto`): only when the KG backs at least one
-of its claims; not when a claim contradicts the KG, when it names what the KG lacks, when it says
-the same thing over again, or when it leaves out the fact that answers the question."""
+"""Whether the model's reply may be shown (`--answer auto`): only when it says something the KG
+backs (a claim supported, none contradicted, nothing said twice over); not when it names what the
+KG lacks, or when it leaves out the fact that answers the question."""
 
 from __future__ import annotations
 
@@ -55,23 +55,13 @@ def _numbers(text: str) -> set[str]:
     return set(re.findall(r"\d+", re.sub(r"(?<=\d),(?=\d{3})", "", text)))
 
 
-_PARTS = re.compile(r"(?<=[.!?;])\s+|\s*\n+\s*")
-_LIST_MARK = re.compile(r"^(?:[-*\u2022]|\(?\d+[.)]|[a-z][.)])\s+", re.IGNORECASE)
-
-
-def repeated_part(response: str) -> str:
-    """The first sentence, clause or list line that the reply says more than once (case,
-    punctuation and list numbering aside), or "": a reply going over one fact again and again
-    (a numbered list of the same line up to the token limit) has stopped answering."""
-    seen: set[str] = set()
-    for part in _PARTS.split(response.strip()):
-        key = " ".join(re.findall(r"\w+", _LIST_MARK.sub("", part).casefold()))
-        if len(key.split()) < 2:
-            continue
-        if key in seen:
-            return part.strip()
-        seen.add(key)
-    return ""
+def repeated(response: str) -> bool:
+    """A degenerate reply: the same clause or list line, case, numbering and spacing aside, said
+    more than once (a list that repeats one fact until the token limit)."""
+    parts = [" ".join(re.sub(r"^\s*(\d+[.)]|[-*•])\s*", "", p).casefold().split()).strip(" .;,")
+             for p in re.split(r"[\n.;]+", response)]
+    parts = [p for p in parts if len(p.split()) > 1]
+    return len(parts) != len(set(parts))
 
 
 def replacement_reason(checks: list[Check], response: str, error: str, facts: list[Candidate],
@@ -86,9 +76,8 @@ def replacement_reason(checks: list[Check], response: str, error: str, facts: li
     names = invented(checks, dialogue, known) if dialogue is not None else []
     if names:
         return f"the model's reply names {', '.join(names[:3])}, which the knowledge graph does not have"
-    repeated = repeated_part(response)
-    if repeated:
-        return f"the model's reply says “{repeated[:60]}” more than once"
+    if response and repeated(response):
+        return "the model's reply says the same thing more than once"
     if dialogue is not None and response and not any(c.verdict == "supported" for c in checks):
         return "no claim of the model's reply is backed by the knowledge graph"
     if not facts:
