@@ -148,6 +148,15 @@ def stated(key: str, label: str, text: str, glossed: str) -> float:
     return said_share(label_words(label), text, glossed)
 
 
+def said_in_own_words(key: str, label: str, text: str) -> bool:
+    """Does the claim say a cue of the relation, or a word of its label (the same stem), rather
+    than only words WordNet ties to them ("produced" read as "formed")?"""
+    rx = _COMPILED.get(key)
+    if rx is not None and any(m.group(0).lower() not in WEAK for m in rx.finditer(text)):
+        return True
+    return bool(content_stems(label_words(label)) & content_stems(text)) if label else False
+
+
 def said_as_modifier(label: str, text: str) -> bool:
     """The one word of a relation's label is in the claim, but only as the first word of a
     compound noun ("area" of "telephone area code")."""
