@@ -158,3 +158,28 @@ def test_a_relation_the_entity_has_in_other_words_is_answered(tmp_path):
     s = auto_session(tmp_path, CLUB, ["Fly Emirates sponsors Arsenal's kit."] * 3)
     state = s.user_turn("Who sponsors Arsenal's kit?")
     assert state.answer_source != "not_found" and "Fly Emirates" in state.shown_reply
+
+
+CHOIR = """
+@prefix c: <http://choir.example/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+c:formedIn rdfs:label "formed in" .
+c:conductor rdfs:label "conductor" .
+c:Person rdfs:label "person" .
+c:City rdfs:label "city" .
+c:choir rdfs:label "Lindenfeld Chamber Choir" ; c:formedIn c:bergen ; c:conductor c:ada .
+c:ada a c:Person ; rdfs:label "Ada Lind" .
+c:ivo a c:Person ; rdfs:label "Ivo Berg" .
+c:bergen a c:City ; rdfs:label "Bergen" .
+c:oslo a c:City ; rdfs:label "Oslo" .
+"""
+
+
+@needs_wordnet
+def test_a_relation_read_from_other_words_with_a_value_of_another_kind_is_no_contradiction(tmp_path):
+    kg = from_turtle(tmp_path, CHOIR)
+    # "produced" is a kind of forming to WordNet, but a person is no place the choir was formed in
+    said, reason = verdict(kg, "The Lindenfeld Chamber Choir was produced by Ivo Berg.")
+    assert said == "nei", reason
+    assert verdict(kg, "The Lindenfeld Chamber Choir was formed in Oslo.")[0] == "contradicted"
+    assert verdict(kg, "Ivo Berg conducts the Lindenfeld Chamber Choir.")[0] == "contradicted"
