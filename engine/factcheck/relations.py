@@ -2,7 +2,7 @@
 
 Keys are `engine.nlp.sentences.predicate_key` values (office local names, Wikidata P-ids). A
 predicate with no entry here is recognised by the words of its own label, as the relation matcher
-reads them (`engine.relations.said_share`: the same stem, or with WordNet a word for it in other
+reads them (`engine.words.said_share`: the same stem, or with WordNet a word for it in other
 words: "painted by" for "creator"). The cues left say what neither reaches: prepositions and
 auxiliaries that a slot's value follows ("from", "until", "is a"), phrases ("came out", "based
 in"), and words WordNet does not tie to the label ("wrote" to "screenwriter", "starred" to "cast

@@ -132,7 +132,8 @@ def test_the_word_tables_do_not_grow():
     # Relations said in other words are WordNet's and the encoder's to read, not a table's: these
     # hold what neither reaches (see each table's comment); an entry WordNet comes to cover goes.
     from engine.factcheck.relations import CUES
-    from engine.relations import _GLOSSES, _LABEL_KINDS, IRREGULAR
+    from engine.relations import _GLOSSES, _LABEL_KINDS
     from engine.stages.answer.missing import WHEN_WORDS
+    from engine.words import IRREGULAR
 
     assert (len(_GLOSSES), len(IRREGULAR), len(_LABEL_KINDS), len(CUES), len(WHEN_WORDS)) == (58, 50, 8, 34, 2)

@@ -8,7 +8,8 @@ from dataclasses import dataclass
 
 from engine.factcheck.relations import qualifiers
 from engine.nlp.answer_type import PLACE_NOUN
-from engine.relations import american, glosses
+from engine.relations import glosses
+from engine.words import american
 
 # Words that carry no relation: question words, fillers, what a list question adds.
 _FILLER = frozenset("""xentity a an the is are was were be been being of to in on at for and or what who whom whose which
