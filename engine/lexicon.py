@@ -18,6 +18,7 @@ API::
     lex.near(word) -> dict[str, float]    # lemma -> how close (NEAR or FAR), the word's own
                                           # lemmas at 1.0
     lex.lemmas(word) -> list[tuple[str, str]]  # (lemma, part of speech) the word inflects
+    lex.nouns(word) -> frozenset[str]     # the nouns it may be, and their synonyms
 """
 
 from __future__ import annotations
@@ -92,6 +93,11 @@ class Lexicon:
     def _synset(self, pos: str, offset: int) -> _Synset:
         return _read(self, pos, offset)
 
+    def nouns(self, word: str) -> frozenset[str]:
+        """The nouns a word form may be ("players": player; "play": play), with the words that
+        share a synset with them in their most frequent senses ("coach": manager, handler)."""
+        return _nouns(self, word.lower())
+
     def near(self, word: str) -> dict[str, float]:
         """The lemmas one step from the word in its most frequent senses, by closeness: its own
         lemmas 1.0; synonyms and the words derived from its lemma NEAR; a verb's hypernyms, and
@@ -128,6 +134,17 @@ def _near(lex: Lexicon, word: str) -> tuple[tuple[str, float], ...]:
                         if s2 == "+" and p2 in POS and w2:
                             _add(out, lex._synset(p2, t2).words[w2 - 1], FAR)
     return tuple(out.items())
+
+
+@lru_cache(maxsize=16384)
+def _nouns(lex: Lexicon, word: str) -> frozenset[str]:
+    out = set()
+    for lemma, pos in lex.lemmas(word):
+        if pos == "n":
+            out.add(lemma)
+            for offset in lex.senses(lemma, pos)[:SENSES]:
+                out.update(lex._synset(pos, offset).words)
+    return frozenset(out)
 
 
 @lru_cache(maxsize=65536)

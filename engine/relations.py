@@ -63,14 +63,14 @@ from functools import lru_cache
 
 import numpy as np
 
-from engine.lexicon import NEAR
+from engine.lexicon import lexicon
 from engine.nlp.units import ROUGH, SCALE, UNITS, YEAR, unit_of
 from engine.words import (
     COUNT_NOUNS,
+    QUANTIFIERS,
     STOP,
     content_stems,
     letters,
-    near_stems,
     said_share,
     stem,
     words_of,
@@ -445,15 +445,26 @@ def other_modifier(label: str, phrase: str) -> bool:
     tokens = _WORD.findall(phrase)
     last = words_of(label)[-1]
     for before, word in zip(tokens, tokens[1:], strict=False):
-        low = word.lower()
-        if stem(low) != head and max(near_stems(low).get(head, 0.0), near_stems(last).get(stem(low), 0.0)) < NEAR:
+        if not _same_head(word.lower(), last, head):
             continue
         plain = before.lower()
-        if ("'" in before or "\u2019" in before or before[0].isupper() or plain in STOP
+        if ("'" in before or "\u2019" in before or before[0].isupper() or plain in STOP or plain in QUANTIFIERS
                 or len(plain) < 2 or stem(plain) in mods):
             continue
         return True
     return False
+
+
+def _same_head(word: str, last: str, head: str) -> bool:
+    """Does a phrase word name the noun the label's last word names: with WordNet, one of the
+    same nouns or a synonym ("manager" of "coach"; not the verb "play" of "players"), else the
+    same stem?"""
+    lex = lexicon()
+    mine = lex.nouns(word) if lex is not None else frozenset()
+    theirs = lex.nouns(last) if lex is not None else frozenset()
+    if not mine or not theirs:
+        return stem(word) == head
+    return bool(mine & theirs)
 
 
 class RelationMatcher:

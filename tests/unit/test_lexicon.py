@@ -126,6 +126,13 @@ def test_a_word_with_a_modifier_says_no_other_word():
 def test_a_modifier_before_a_word_for_the_label_s_head_names_another_relation():
     assert other_modifier("head coach", "who is the assistant manager")
     assert not other_modifier("head coach", "who is the manager")
+    # the verb "play" is not the noun "players"; a span of the question may join words it parts
+    assert not other_modifier("max players", "take play")
+
+
+def test_a_quantity_before_the_head_names_no_other_kind():
+    assert not other_modifier("playing time minutes", "How many minutes does xentity take to play?")
+    assert other_modifier("playing time minutes", "How many rehearsal minutes does xentity take?")
 
 
 def test_the_word_tables_do_not_grow():
