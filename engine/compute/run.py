@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from engine.compute.operators import Operator, detect
 from engine.compute.values import Value, compare, read
+from engine.relations import content_stems
 from engine.state import Operation, RelationPath
 
 
@@ -71,8 +72,6 @@ def keep(op: Operator, values: Mapping[str, Sequence[str]], label: str = "") -> 
 def ask(named: str, reached: Sequence[str], many_valued: bool) -> Result:
     """yesno: does the path reach the named value? A many-valued relation that lists others only
     says the KG does not list it (open world); a single-valued one with another value says no."""
-    from engine.relations import content_stems
-
     hit = any(content_stems(named) and content_stems(named) <= content_stems(r) for r in reached)
     if hit:
         return Result("yesno", answer=True, found=tuple(reached))
@@ -121,8 +120,6 @@ def say(result: Result, subject: str = "", relation: str = "", named: str = "", 
 def operate(question: str, paths: Sequence[RelationPath]) -> None:
     """Attach to each path what the question computes over its values: paths of the same
     relations from several starts are compared (compare, argmax, argmin) or filtered together."""
-    from engine.relations import content_stems
-
     op = detect(question)
     groups: dict[tuple[str, ...], list[RelationPath]] = {}
     for path in paths:

@@ -12,9 +12,13 @@ from engine.nlp.sentences import name_and_unit
 from kgstore.vocab import split_words
 
 LISTED = 8
-_PREPOSITIONS = frozenset("by in of at for to from with on into as".split())
+# The prepositions a relation label may end in ("offered by", "located in") and the shape of an id
+# label ("p47"): one of each for every reader of labels (the overview's example questions, the
+# route's roles, the realizer).
+LABEL_PREPOSITIONS = frozenset("by in of at for to from with on into".split())
+LABEL_ID = re.compile(r"[a-z]{1,3}\d+")
+_PREPOSITIONS = LABEL_PREPOSITIONS | {"as"}  # the realizer also reads "serves as" as a verb
 _AUXILIARIES = frozenset("has have had is was are were".split())
-_ID = re.compile(r"[a-z]{1,3}\d+")
 
 
 @dataclass(frozen=True)
@@ -38,7 +42,7 @@ def is_noun(label: str) -> bool:
     """Whether a label names a thing ("head coach", "inception") rather than an action ("plays
     for", "teaches", "written by"): by the shape of its first and last words."""
     words = label_words(label).casefold().split()
-    if not words or _ID.fullmatch(words[0]) or words[-1] in _PREPOSITIONS or words[0] in _AUXILIARIES:
+    if not words or LABEL_ID.fullmatch(words[0]) or words[-1] in _PREPOSITIONS or words[0] in _AUXILIARIES:
         return False
     first = words[0]
     return not (len(first) > 3 and (first.endswith("ed") or (first.endswith("es") and len(words) == 1)))
