@@ -451,6 +451,8 @@ def other_modifier(label: str, phrase: str) -> bool:
         if ("'" in before or "\u2019" in before or before[0].isupper() or plain in STOP or plain in QUANTIFIERS
                 or len(plain) < 2 or stem(plain) in mods):
             continue
+        if mods <= content_stems(glosses(f"{plain} {word.lower()}")):
+            continue  # the pair says the label's own modifiers in other words ("area code": local dialing code)
         return True
     return False
 

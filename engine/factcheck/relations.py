@@ -199,11 +199,23 @@ def qualifiers(question: str) -> frozenset[str]:
     return frozenset(said - other)
 
 
+@lru_cache(maxsize=8192)  # the path search asks it of one question for every relation label
 def qualified_only(label: str, question: str) -> bool:
-    """A relation label of one content word that the question says only as a qualifier
-    (`qualifiers`): "area" in "What is the telephone area code of X?"."""
-    own = content_stems(label_words(label))
-    return len(own) == 1 and own <= content_stems(" ".join(sorted(qualifiers(question))))
+    """A relation label the question says only through its qualifiers (`qualifiers`): "area" in
+    "What is the telephone area code of X?", and "country", which WordNet gives for "area", where
+    no word of the label is said; the qualifier says what kind of thing the next word names, no
+    relation."""
+    quals = qualifiers(question)
+    if not quals:
+        return False
+    words = label_words(label)
+    own = content_stems(words)
+    if len(own) == 1 and own <= content_stems(" ".join(sorted(quals))):
+        return True
+    if own & content_stems(question):
+        return False  # a label of several words, one said as a qualifier ("home" of "its home games")
+    rest = " ".join(w for w in re.findall(r"[a-z]+", question.lower()) if w not in quals)
+    return said_share(words, rest) == 0.0 and any(said_share(words, q) > 0.0 for q in quals)
 
 
 def custom(key: str) -> bool:

@@ -183,3 +183,44 @@ def test_a_relation_read_from_other_words_with_a_value_of_another_kind_is_no_con
     assert said == "nei", reason
     assert verdict(kg, "The Lindenfeld Chamber Choir was formed in Oslo.")[0] == "contradicted"
     assert verdict(kg, "Ivo Berg conducts the Lindenfeld Chamber Choir.")[0] == "contradicted"
+
+
+FARM = """
+@prefix v: <http://farms.example/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+v:country rdfs:label "country" .
+v:vineyard rdfs:label "vineyard" .
+v:phone rdfs:label "phone" .
+v:code rdfs:label "telephone code" .
+v:owner rdfs:label "owner" .
+v:ridge rdfs:label "Ridge Farm" ; v:country v:france ; v:vineyard v:north , v:south ; v:phone "+33 4 75 00 00 00" ;
+    v:code "0475" ; v:owner v:ines .
+v:france rdfs:label "France" .
+v:north rdfs:label "Clos du Nord" .
+v:south rdfs:label "Clos du Sud" .
+v:ines rdfs:label "Ines Morel" .
+"""
+
+
+@needs_wordnet
+def test_a_word_said_only_to_qualify_the_next_names_no_relation_in_other_words_either(tmp_path):
+    s = session(tmp_path, FARM)
+    # WordNet's "land" is a country; "land registry number" is a number, of no relation the farm has
+    assert relations_asked(s, "What is the land registry number of Ridge Farm?") == []
+    auto = auto_session(tmp_path, FARM, ["Ridge Farm's land registry number is France."] * 3)
+    assert auto.user_turn("What is the land registry number of Ridge Farm?").answer_source == "not_found"
+
+
+def test_a_pair_of_words_that_says_the_label_s_modifier_in_other_words_is_no_other_kind(tmp_path):
+    s = session(tmp_path, FARM)
+    # "area code" is a telephone code, whatever "area" alone qualifies
+    assert relations_asked(s, "What is the area code of Ridge Farm?") == [["telephone code"]]
+
+
+@needs_wordnet
+def test_a_follow_up_that_asks_only_for_names_takes_its_relation_from_the_turn_before(tmp_path):
+    s = session(tmp_path, FARM)
+    s.user_turn("Does Ridge Farm have vineyards?", answer=False)
+    s.system_turn("Yes, Ridge Farm has two vineyards.")
+    # "called" names no relation of its own: not the farm's phone (a telephone call to WordNet)
+    assert relations_asked(s, "What are they called?") == [["vineyard"]]

@@ -155,7 +155,11 @@ def relation_fit(state: TurnState, facts: list[Candidate], matcher: RelationMatc
     for m in state.mentions:
         if m.kind == "name" and m.entity and m.text:
             text = text.replace(m.text, " ")
-    relations = [Relation(label) for label in dict.fromkeys(c.p_label for c in facts if c.p_label)]
+    from engine.factcheck.relations import qualified_only
+
+    # a label said only by a qualifier ("country" for the "area" of "telephone area code") is not asked for
+    relations = [Relation(label) for label in dict.fromkeys(c.p_label for c in facts if c.p_label)
+                 if not qualified_only(label, text)]
     ranked = matcher.rank(text, relations)
     return ranked[0].score if ranked else 0.0
 

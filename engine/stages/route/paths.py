@@ -473,11 +473,13 @@ def search(candidates: list[Candidate], starts: dict[str, str], question: Questi
     relations = {label for f in found for label in f.labels}
     parts = [replace(meaning_classes(p, classes, matcher, relations), named=frozenset(starts), names=tuple(question.names))
              for p in parts]
-    chosen = choose(found, parts, matcher, kind, w, classes, roles)
-    if not chosen and question.earlier and _names_only(text):
-        # "And their names?" after "The band has four members.": the relation is in the turn before.
+    chosen: list[Scored] = []
+    if question.earlier and _names_only(text):
+        # "And their names?" after "The band has four members.": the relation is in the turn before;
+        # the words that ask for names name none ("called" is no telephone call)
         retry = parts_of(masked(question.earlier, question.names) + " " + text)
         chosen = choose(found, retry, matcher, kind, w, classes, roles)
+    chosen = chosen or choose(found, parts, matcher, kind, w, classes, roles)
     chosen = chosen or only_way_in(candidates, starts, text, question.earlier, w)
     return _listed(out, chosen, starts, question, single=len(parts) == 1)
 
