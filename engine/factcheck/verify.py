@@ -393,7 +393,7 @@ class Verifier:
                 support.extend(connected[b])
             linked = {x for kf in support for x in (kf.fact.s, kf.fact.o)}
             for b in ents:
-                if connected[b] or b in valued or b in linked or self.links.names_said(b, ents, said):
+                if connected[b] or b in valued or b in linked or self.links.names_said(b, ents, said, r):
                     continue
                 clash = self.links.entity_clash(b, ents, cues, first_verb(blank) is None, r, said)
                 if clash:
@@ -466,7 +466,7 @@ class Verifier:
         relation of the others ("the department administrator"): those words state the relation."""
         chars = list(r.blank)
         for iri in ents:
-            if self.links.names_said(iri, ents):
+            if self.links.names_said(iri, ents, r=r):
                 for a, b in r.where.get(iri, ()):
                     if r.text[a:b].islower():
                         chars[a:b] = r.text[a:b]
