@@ -83,18 +83,30 @@ def test_a_reply_that_leaves_out_the_one_sure_answer_is_replaced():
     assert replacement_reason(said(year), year.text, "", [founder, year]) == ""
 
 
-def test_a_fallback_verbalization_reads_as_label_and_value():
+def test_a_fallback_verbalization_is_said_by_the_realizer():
     facts = [fact("r", "flows", "l", "Ystrad Burn — flows into — Lake Ardvane", s_label="Ystrad Burn",
                   p_label="flows into", o_label="Lake Ardvane"),
              fact("r", "len", "56", "Ystrad Burn — length km — 56", s_label="Ystrad Burn", p_label="length km",
                   o_label="56")]
-    assert compose_text(facts) == "Ystrad Burn: flows into Lake Ardvane; length 56 km."  # the unit after the number
+    # the unit after the number; the subject said once, then "its"
+    assert compose_text(facts) == "Ystrad Burn flows into Lake Ardvane and its length is 56 km."
     # A KG whose labels start in lower case ("tarte Tatin"): its sentences start with a capital.
     facts = [fact("t", "ing", "b", "Tarte Tatin — has ingredient — butter", s_label="tarte Tatin",
                   p_label="has ingredient", o_label="butter"),
              fact("t", "ing", "a", "Tarte Tatin — has ingredient — apple", s_label="tarte Tatin",
                   p_label="has ingredient", o_label="apple")]
-    assert compose_text(facts) == "Tarte Tatin: has ingredient butter; has ingredient apple."
+    assert compose_text(facts) == "Tarte Tatin has ingredient butter and apple."
+
+
+def test_a_list_shared_by_several_subjects_is_said_from_its_object():
+    facts = [fact(s, "pf", "a", f"{name} — plays for — Arsenal", s_label=name, p_label="plays for", o_label="Arsenal")
+             for s, name in (("s", "Bukayo Saka"), ("w", "William Saliba"))]
+    facts += [fact("a", "hc", "m", "Arsenal — head coach — Mikel Arteta", s_label="Arsenal", p_label="head coach",
+                   o_label="Mikel Arteta"),
+              fact("a", "in", "l", "Arsenal — located in — London", s_label="Arsenal", p_label="located in",
+                   o_label="London")]
+    assert compose_text(facts) == ("Bukayo Saka and William Saliba play for Arsenal. Arsenal is located in London "
+                                   "and its head coach is Mikel Arteta.")
 
 
 def test_select_lists_every_value_of_the_best_relation_and_stops_when_it_was_asked():
