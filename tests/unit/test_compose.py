@@ -248,7 +248,7 @@ def test_a_relation_the_kg_lacks_is_not_found_with_what_it_has_instead(tmp_path)
     state = s.user_turn("What is Yuki Tanaka's blood type?")
     assert state.answer_source == "not_found" and s.ctx.resources["llm"].calls == []
     assert state.shown_reply.startswith("I found no fact on “blood type” about Yuki Tanaka")
-    assert "The closest it has: Yuki Tanaka" in state.shown_reply
+    assert "The closest it has is this. Yuki Tanaka" in state.shown_reply
     # The relation it has is answered.
     state = s.user_turn("What are Yuki Tanaka's office hours?")
     assert state.answer_source != "not_found" and "Wednesday 14:00-15:30" in state.shown_reply
