@@ -1,6 +1,8 @@
-"""A word of the relation label a claim states is no class the claim puts a thing in: "Petrel 4's
-mission commander is Mikael Strand" says nothing of the class "space mission". Small KGs of
-several domains, each with a class whose name shares a word with one of its relations."""
+"""Claims as kgchat's realizer says them, judged as the facts they say. A word of the relation
+label a claim states is no class the claim puts a thing in: "Petrel 4's mission commander is
+Mikael Strand" says nothing of the class "space mission" (small KGs of several domains, each with
+a class whose name shares a word with one of its relations). A value the KG holds in words with an
+"and" of its own is one value, not a list ("red and white")."""
 
 from __future__ import annotations
 
@@ -41,6 +43,12 @@ m:blue rdfs:label "Blue Hours" ; rdf:type m:ArtExhibition ; m:exhibitionCurator 
 m:lea rdfs:label "Lea Moss" .
 m:tom rdfs:label "Tom Vik" .
 """,
+    "clubs": """
+@prefix c: <http://clubs.example/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+c:club_colours rdfs:label "club colours" .
+c:hammarby rdfs:label "Hammarby IF" ; c:club_colours "green and white" .
+""",
 }
 
 CLAIMS = [
@@ -50,6 +58,8 @@ CLAIMS = [
     ("space", "Petrel 4's mission commander is Kiruna.", "contradicted"),
     ("museum", "Blue Hours's exhibition curator is Lea Moss.", "supported"),
     ("museum", "Blue Hours's exhibition curator is Tom Vik.", "contradicted"),
+    ("clubs", "Hammarby IF's club colours are green and white.", "supported"),
+    ("clubs", "Hammarby IF's club colours are blue.", "contradicted"),
     ("lab", "Atlas Survey's project lead is Ida Berg.", "supported"),
     ("lab", "Ida Berg is the project lead of Atlas Survey.", "supported"),
     ("lab", "Atlas Survey is a project.", "supported"),
@@ -62,5 +72,5 @@ def kgs(tmp_path_factory):
 
 
 @pytest.mark.parametrize("domain, claim, verdict", CLAIMS)
-def test_a_label_word_is_no_class_claim(kgs, domain: str, claim: str, verdict: str) -> None:
+def test_a_realized_claim_is_judged_as_the_fact_it_says(kgs, domain: str, claim: str, verdict: str) -> None:
     assert [str(c.verdict) for c in checks_of(kgs[domain], claim)] == [verdict]
