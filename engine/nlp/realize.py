@@ -97,7 +97,7 @@ def clause(said: Said, pronoun: str = "") -> str:
     if said.forward:
         if noun:
             owner = pronoun.capitalize() if pronoun else f"{said.subject}'s"
-            return f"{owner} {label} {'are' if many else 'is'} {value}"
+            return f"{owner} {label} {'are' if many or _plural(label) else 'is'} {value}"
         subject = pronoun.removesuffix("s").capitalize() if pronoun else said.subject
         return f"{subject} {_active(label)} {value}"
     if noun:
@@ -105,6 +105,15 @@ def clause(said: Said, pronoun: str = "") -> str:
         return f"{subject} is the {label} of {value}"  # the subject is the value's <label>
     verb = _active(label)
     return f"{value} {_plural_verb(verb) if many else verb} {pronoun.removesuffix('s') if pronoun else said.subject}"
+
+
+def _plural(label: str) -> bool:
+    """Whether a noun label's head noun (its last word before a preposition) is plural: "club
+    colours", "opening hours", not "number of pages", "status", "address"."""
+    words = label.casefold().split()
+    head = next((i for i, w in enumerate(words) if w in _PREPOSITIONS and i), len(words))
+    last = words[head - 1] if head else ""
+    return len(last) > 3 and last.endswith("s") and not last.endswith(("ss", "us", "is"))
 
 
 def _active(label: str) -> str:

@@ -27,6 +27,8 @@ from engine.state import Check, Evidence
         (Said("Ida Berg", "teaches", ("Optics",)), "Ida Berg teaches Optics."),
         (Said("Lentil soup", "cookingTimeMinutes", ("45",)), "Lentil soup's cooking time is 45 minutes."),
         (Said("Mikel Arteta", "head coach", ("Arsenal",), forward=False), "Mikel Arteta is the head coach of Arsenal."),
+        (Said("Hammarby IF", "club_colours", ("green and white",)), "Hammarby IF's club colours are green and white."),
+        (Said("The Salt Road", "numberOfPages", ("412",)), "The Salt Road's number of pages is 412."),
     ],
 )
 def test_one_fact_in_each_naming_style(said: Said, text: str) -> None:
