@@ -89,7 +89,7 @@ def test_a_fallback_verbalization_is_said_by_the_realizer():
              fact("r", "len", "56", "Ystrad Burn — length km — 56", s_label="Ystrad Burn", p_label="length km",
                   o_label="56")]
     # the unit after the number; the subject said once, then "its"
-    assert compose_text(facts) == "Ystrad Burn flows into Lake Ardvane and its length is 56 km."
+    assert compose_text(facts) == "Ystrad Burn flows into Lake Ardvane. Its length is 56 km."
     # A KG whose labels start in lower case ("tarte Tatin"): its sentences start with a capital.
     facts = [fact("t", "ing", "b", "Tarte Tatin — has ingredient — butter", s_label="tarte Tatin",
                   p_label="has ingredient", o_label="butter"),
@@ -105,8 +105,20 @@ def test_a_list_shared_by_several_subjects_is_said_from_its_object():
                    o_label="Mikel Arteta"),
               fact("a", "in", "l", "Arsenal — located in — London", s_label="Arsenal", p_label="located in",
                    o_label="London")]
-    assert compose_text(facts) == ("Bukayo Saka and William Saliba play for Arsenal. Arsenal is located in London "
-                                   "and its head coach is Mikel Arteta.")
+    assert compose_text(facts) == ("Bukayo Saka and William Saliba play for Arsenal. Arsenal is located in London. "
+                                   "Its head coach is Mikel Arteta.")
+
+
+def test_a_list_ends_its_sentence_and_what_follows_opens_with_its():
+    # "... bulgur and onion and its cuisine is ..." was read as "onion is Turkish cuisine"
+    facts = [fact("p", "ing", o, f"Bulgur Pilaf — has ingredient — {o}", s_label="Bulgur Pilaf",
+                  p_label="has ingredient", o_label=o) for o in ("bulgur", "onion")]
+    facts += [fact("p", "by", "a", "Bulgur Pilaf — created by — Ayla Demir", s_label="Bulgur Pilaf",
+                   p_label="created by", o_label="Ayla Demir"),
+              fact("p", "cu", "t", "Bulgur Pilaf — cuisine — Turkish cuisine", s_label="Bulgur Pilaf",
+                   p_label="cuisine", o_label="Turkish cuisine")]
+    assert compose_text(facts) == ("Bulgur Pilaf is created by Ayla Demir and has ingredient bulgur and onion. "
+                                   "Its cuisine is Turkish cuisine.")
 
 
 def test_select_lists_every_value_of_the_best_relation_and_stops_when_it_was_asked():

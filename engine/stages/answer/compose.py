@@ -124,12 +124,14 @@ class _Part:
     """One clause of a composed sentence: `lead` the entity it is said of ("" when it opens
     with no one entity), `full` the clause with its subject, `after` the clause as it goes on
     after a clause about the same lead ("attends Design Review", "its head coach is Mikel
-    Arteta"), `verb` whether `after` goes on from the subject with no pronoun."""
+    Arteta"), `verb` whether `after` goes on from the subject with no pronoun, `listed` whether
+    it lists several values."""
 
     lead: str
     full: str
     after: str
     verb: bool
+    listed: bool = False
 
 
 def _groups(facts: list[Candidate]) -> list[list[Candidate]]:
@@ -164,15 +166,19 @@ def _template_part(c: Candidate) -> _Part | None:
         if rest.startswith(" ") and rest.split()[0].casefold() not in ("and", "or", "&"):
             return _Part(text[:len(label)], text, rest[1:], verb=True)
         if rest.startswith(("'s ", "’s ")):
-            return _Part(text[:len(label)], text, "its " + rest[3:], verb=False)
+            return _Part(text[:len(label)], text, "Its " + rest[3:], verb=False)
         break  # two entities open it ("X and Y are both ..."): what follows is not said of X alone
     return _Part("", text, text, verb=False)
 
 
 def _part(group: list[Candidate]) -> _Part:
-    """One group of facts as one clause: a lone fact as its template says it, else the realizer's."""
+    """One group of facts as one clause: a lone fact as its template says it when it opens with
+    an entity, else the realizer's."""
     c = group[0]
-    if len(group) == 1 and (template := _template_part(c)) is not None:
+    template = _template_part(c) if len(group) == 1 else None
+    # a template that opens with no entity ("The genre of X is Y") could not share its subject;
+    # a derived fact has no one relation label the realizer could say
+    if template is not None and (template.lead or c.derived or not (c.s_label and c.o_label and c.p_label)):
         return template
     forward = len(group) == 1 or all(g.fact.s == c.fact.s for g in group)
     subject = c.s_label if forward else c.o_label
@@ -184,14 +190,15 @@ def _part(group: list[Candidate]) -> _Part:
     if not lead:
         return _Part("", full, full, verb=False)
     verb = full.startswith(subject + " ")
-    return _Part(lead, full, full[len(subject) + 1:] if verb else mine[:1].lower() + mine[1:], verb)
+    return _Part(lead, full, full[len(subject) + 1:] if verb else mine, verb, listed=len(values) > 1)
 
 
 def compose_text(facts: list[Candidate]) -> str:
     """The facts as a few sentences, through the realizer: the values of one relation listed
-    ("A, B and C"), and the facts about one entity in one sentence that names it once ("Design
-    Review will be held in Room Beta, starts at 14:00 and is organized by Mark Taylor";
-    "Tottenham Hotspur's inception is 1882 and its head coach is Ange Postecoglou")."""
+    ("A, B and C"); the facts about one entity named once, what goes on from it in one sentence
+    ("Design Review will be held in Room Beta, starts at 14:00 and is organized by Mark
+    Taylor"), each of its relations said as a noun in a sentence of its own that opens with
+    "Its" ("Its head coach is Mikel Arteta")."""
     runs: list[list[_Part]] = []
     for part in map(_part, _groups(facts)):
         run = next((r for r in runs if part.lead and r[0].lead.casefold() == part.lead.casefold()), None)
@@ -201,9 +208,13 @@ def compose_text(facts: list[Candidate]) -> str:
             run.append(part)
     sentences = []
     for run in runs:
-        # what goes on from the subject first ("plays for Arsenal"), then what takes "its"
-        first, *rest = sorted(run, key=lambda p: not p.verb)
-        clauses = [first.full] + [p.after for p in rest]
+        # a list last among the verb phrases, so that its "and" ends the sentence ("... and has
+        # ingredient bulgur and onion"), and no sentence after it hangs on it
+        verbs = sorted((p for p in run if p.verb), key=lambda p: p.listed)
+        nouns = [p for p in run if not p.verb]
+        first, *rest = verbs + nouns
+        clauses = [first.full] + [p.after for p in verbs[1:]]
         body = clauses[0] if len(clauses) == 1 else ", ".join(clauses[:-1]) + " and " + clauses[-1]
         sentences.append(body[:1].upper() + body[1:] + ".")
+        sentences += [p.after + "." for p in rest if not p.verb]
     return " ".join(sentences)
