@@ -209,20 +209,7 @@ class Verifier:
                 trim_to(m, min(cuts))
             self._qualify(m, sentence)
             spans.append((m.start, m.end))
-            spans += self._values_said(m.candidates[0][0], sentence)
-        return spans
-
-    def _values_said(self, iri: str, sentence: str) -> list[tuple[int, int]]:
-        """A value the KG holds in words for a thing the sentence names, said whole there, when
-        it has an "and" or a comma of its own ("club colours: red and white")."""
-        spans = []
-        for slot in self.kg.slots(iri).values():
-            if slot.direction != "out" or not slot.literal or slot.kind != "text":
-                continue
-            for kf in slot.facts:
-                value = self.kg.value_label(kf)
-                if re.search(r"\band\b|,", value):
-                    spans += [(x.start(), x.end()) for x in re.finditer(re.escape(value), sentence, re.IGNORECASE)]
+            spans += self.values.said_whole(m.candidates[0][0], sentence)
         return spans
 
     def _qualify(self, m: Mention, text: str) -> None:
