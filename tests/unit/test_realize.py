@@ -29,6 +29,8 @@ from engine.state import Check, Evidence
         (Said("Mikel Arteta", "head coach", ("Arsenal",), forward=False), "Mikel Arteta is the head coach of Arsenal."),
         (Said("Hammarby IF", "club_colours", ("green and white",)), "Hammarby IF's club colours are green and white."),
         (Said("The Salt Road", "numberOfPages", ("412",)), "The Salt Road's number of pages is 412."),
+        (Said("Petrel 3", "crewMember", ("Ada", "Bo")), "Petrel 3's crew members are Ada and Bo."),
+        (Said("Ada Lind", "hobby", ("chess", "rowing")), "Ada Lind's hobbies are chess and rowing."),
     ],
 )
 def test_one_fact_in_each_naming_style(said: Said, text: str) -> None:
