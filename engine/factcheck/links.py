@@ -312,14 +312,19 @@ class RelationChecks:
                 return kf, f"the KG says {self.kg.say(kf)}, not {self.kg.label(b)}{kind}"
         return None
 
-    def names_said(self, b: str, ents: list[str], said: AbstractSet[str] | None = None) -> bool:
-        """Is b's name words of the label of a relation of the claim's other things (of one it
-        states, when `said` is given)? "is the department administrator": the occupation
-        "administrator" names the relation; it is no thing the claim gives as a value."""
+    def names_said(self, b: str, ents: list[str], said: AbstractSet[str] | None = None, r: Reading | None = None) -> bool:
+        """Is b's name, or the claim's lower-case words for it, words of the label of a relation
+        of the claim's other things (of one it states, when `said` is given)? "is the department
+        administrator": the occupation "administrator" names the relation; "Petrel 4's mission
+        commander" names the class "space mission" by a word of the relation's label. Either is
+        no thing the claim gives as a value, nor a class it puts a thing in."""
         label = self.kg.label(b)
-        own = content_stems(label)  # a concept named in lower case, not "Office 249" of "office"
-        return bool(own) and label.islower() and any(
-            own <= content_stems(label_words(slot.facts[0].p_label or key))
+        # a concept named in lower case, not "Office 249" of "office"
+        names = [label] if label.islower() else []
+        names += [r.text[x:y] for x, y in r.where.get(b, ()) if r.text[x:y].islower()] if r is not None else []
+        owns = [own for own in map(content_stems, names) if own]
+        return bool(owns) and any(
+            own <= content_stems(label_words(slot.facts[0].p_label or key)) for own in owns
             for iri in ents if iri != b for (key, _), slot in self.kg.slots(iri).items() if said is None or key in said)
 
     def _same_kind(self, slot: Slot, b: str) -> bool:

@@ -207,6 +207,19 @@ class ValueChecks:
                         clash = kf, f"the KG says {self.kg.say(kf)}"
         return found, (None if found else clash)
 
+    def said_whole(self, iri: str, sentence: str) -> list[tuple[int, int]]:
+        """A value the KG holds in words for a thing the sentence names, said whole there, when
+        it has an "and" or a comma of its own ("club colours: red and white")."""
+        spans = []
+        for slot in self.kg.slots(iri).values():
+            if slot.direction != "out" or not slot.literal or slot.kind != "text":
+                continue
+            for kf in slot.facts:
+                value = self.kg.value_label(kf)
+                if re.search(r"\band\b|,", value):
+                    spans += [(x.start(), x.end()) for x in re.finditer(re.escape(value), sentence, re.IGNORECASE)]
+        return spans
+
     def class_word(self, ents: list[str], r: Reading) -> tuple[KFact, str] | None:
         """"Sofia Lindqvist is a professor": a noun that the KG holds as words as another
         subject's value of a relation (a title) where this thing holds one other value of it."""

@@ -209,6 +209,7 @@ class Verifier:
                 trim_to(m, min(cuts))
             self._qualify(m, sentence)
             spans.append((m.start, m.end))
+            spans += self.values.said_whole(m.candidates[0][0], sentence)
         return spans
 
     def _qualify(self, m: Mention, text: str) -> None:
@@ -393,7 +394,7 @@ class Verifier:
                 support.extend(connected[b])
             linked = {x for kf in support for x in (kf.fact.s, kf.fact.o)}
             for b in ents:
-                if connected[b] or b in valued or b in linked or self.links.names_said(b, ents, said):
+                if connected[b] or b in valued or b in linked or self.links.names_said(b, ents, said, r):
                     continue
                 clash = self.links.entity_clash(b, ents, cues, first_verb(blank) is None, r, said)
                 if clash:
@@ -466,7 +467,7 @@ class Verifier:
         relation of the others ("the department administrator"): those words state the relation."""
         chars = list(r.blank)
         for iri in ents:
-            if self.links.names_said(iri, ents):
+            if self.links.names_said(iri, ents, r=r):
                 for a, b in r.where.get(iri, ()):
                     if r.text[a:b].islower():
                         chars[a:b] = r.text[a:b]

@@ -97,7 +97,9 @@ def clause(said: Said, pronoun: str = "") -> str:
     if said.forward:
         if noun:
             owner = pronoun.capitalize() if pronoun else f"{said.subject}'s"
-            return f"{owner} {label} {'are' if many else 'is'} {value}"
+            if many and not _plural(label):
+                label = _plural_noun(label)
+            return f"{owner} {label} {'are' if many or _plural(label) else 'is'} {value}"
         subject = pronoun.removesuffix("s").capitalize() if pronoun else said.subject
         return f"{subject} {_active(label)} {value}"
     if noun:
@@ -105,6 +107,30 @@ def clause(said: Said, pronoun: str = "") -> str:
         return f"{subject} is the {label} of {value}"  # the subject is the value's <label>
     verb = _active(label)
     return f"{value} {_plural_verb(verb) if many else verb} {pronoun.removesuffix('s') if pronoun else said.subject}"
+
+
+def _plural(label: str) -> bool:
+    """Whether a noun label's head noun (its last word before a preposition) is plural: "club
+    colours", "opening hours", not "number of pages", "status", "address"."""
+    words = label.casefold().split()
+    head = next((i for i, w in enumerate(words) if w in _PREPOSITIONS and i), len(words))
+    last = words[head - 1] if head else ""
+    return len(last) > 3 and last.endswith("s") and not last.endswith(("ss", "us", "is"))
+
+
+def _plural_noun(label: str) -> str:
+    """A noun label said of several values: its head noun plural ("crew member" -> "crew
+    members", "number of pages" -> "numbers of pages")."""
+    words = label.split()
+    head = next((i for i, w in enumerate(words) if w.casefold() in _PREPOSITIONS and i), len(words)) - 1
+    word = words[head]
+    if word.endswith(("s", "x", "z", "ch", "sh")):
+        word += "es"
+    elif word.endswith("y") and word[-2:-1] not in tuple("aeiou"):
+        word = word[:-1] + "ies"
+    else:
+        word += "s"
+    return " ".join([*words[:head], word, *words[head + 1:]])
 
 
 def _active(label: str) -> str:

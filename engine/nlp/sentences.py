@@ -167,8 +167,6 @@ def with_article(noun: str) -> str:
 
 
 _NUMBER = re.compile(r"[+-]?\d[\d,]*(\.\d+)?")
-# Last words after which the value follows as in a sentence ("flows into Lake Ardvane").
-_LINKING_WORDS = frozenset("of in on at by to for from with into as is was are".split())
 
 
 def name_and_unit(p_label: str, value: str) -> tuple[str, str]:
@@ -182,18 +180,6 @@ def name_and_unit(p_label: str, value: str) -> tuple[str, str]:
     if len(name) > 1 and name[-1].casefold() == "in":  # "length in km"
         name = name[:-1]
     return " ".join(name), words[-1]
-
-
-def relation_and_value(p_label: str, o_label: str, literal: bool) -> str:
-    """A relation without a template and its value as words: the unit of its name after the
-    number, and a colon after a name that a value does not follow as in a sentence ("running
-    time: 142 minutes", "office hours: Tue 10-12", but "flows into Lake Ardvane", "has
-    ingredient butter")."""
-    name, unit = name_and_unit(p_label, o_label)
-    value = f"{o_label} {unit}" if unit else o_label
-    last = name.split()[-1].casefold() if name.split() else ""
-    colon = literal and last not in _LINKING_WORDS and not name.casefold().startswith(("has ", "is "))
-    return f"{name}: {value}" if colon else f"{name} {value}".strip()
 
 
 def sentence(s: str, p_key: str, p_label: str, o: str) -> str:

@@ -13,6 +13,9 @@ measures on what the user is shown:
 - not found: the share of questions about something the KG lacks (out of domain: kind absent, a
   person it does not have or a relation it lacks) answered "not found". Target >= 0.95. Beside
   it, its price: the share of single-relation questions the KG does answer that got "not found".
+- readable (harness.eval.readable): the claims of kgchat's composed answers its own checker judges
+  other than supported, and the shown replies with a "<relation label>: <value>" form or two
+  sentences in a row opening with the same entity label. Target 0 for kgchat's own answers.
 
 `--benchmarks handwritten --handwritten DIR` adds the out-of-domain companion nobody here
 generated: a folder of domain folders, each with one KG file (`kg.ttl`, `kg.csv`, ...) and a
@@ -232,7 +235,10 @@ def said(reply: str, kind: str, values: list[str]) -> bool | None:
 
 
 def judge(state: TurnState, kind: str, values: list[str], others: Sequence[str] = ()) -> dict:
-    """One user turn's figures, for the shown reply (auto) and the model's (llm)."""
+    """One user turn's figures, for the shown reply (auto) and the model's (llm), and what a
+    reader of the shown reply stumbles on (harness.eval.readable)."""
+    from harness.eval.readable import findings
+
     llm_reply = state.refined.response if state.refined else state.response
     llm_checks = state.refined.checks if state.refined else state.checks
     shown_checks = state.composed.checks if state.composed else llm_checks
@@ -246,6 +252,7 @@ def judge(state: TurnState, kind: str, values: list[str], others: Sequence[str] 
         "computed": kind in COMPUTED,
         "not_found": state.answer_source == "not_found",
         "values": values,
+        **findings(state).as_row(),
     }
 
 
@@ -291,6 +298,8 @@ def share(rows: list[dict], key: str, where: Callable[[dict], bool] = lambda r: 
 
 
 def figures(every: list[dict]) -> dict:
+    from harness.eval.readable import totals
+
     rows = [r for r in every if not r.get("computed")]
     shown = lambda r: bool(r["shown"])  # noqa: E731
     single = lambda r: r["kind"] in ANSWERABLE  # noqa: E731
@@ -311,6 +320,9 @@ def figures(every: list[dict]) -> dict:
         # Computed questions apart, each kind judged as it asks (computed()).
         "computed_by_kind": {k: share(every, "gold_auto", lambda r, k=k: r["kind"] == k)
                              for k in sorted({r["kind"] for r in every if r.get("computed")})},
+        # Over every turn, computed ones too: the checker's verdicts on kgchat's own answers and
+        # what reads as a database row (targets 0 for kgchat's own).
+        "readable": totals(every),
     }
 
 
@@ -404,6 +416,8 @@ def main(argv: list[str], command: str = "eval answers") -> int:
         print(json.dumps(out, ensure_ascii=False))
     else:
         print(table(results))
+        for name, f in results.items():
+            print(f"readable {name}: {json.dumps(f['readable'])}")
         print("targets: contradicted shown (auto) = 0; gold value in reply (auto) >= 0.9; absent → not found >= 0.95")
         if args.limit:
             print(f"limited: the first {args.limit} dialogues of each benchmark/domain (--limit), not the whole split")

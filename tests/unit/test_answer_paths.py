@@ -143,9 +143,9 @@ def test_not_found_names_what_the_kg_has_about_the_entity():
     assert relations_of({EX + "band"}, [given, genre, label, genre]) == ["genre", "record label", "given name"]
     text = missing_text("price", ["The Band"], "", ["genre", "record label"])
     assert text == ("I found no fact on “price” about The Band in the knowledge graph. "
-                    "What it has about The Band: genre, record label.")
+                    "For The Band it has facts of “genre” and “record label”.")
     many = missing_text("price", ["The Band"], "", [f"r{i}" for i in range(9)])
-    assert many.endswith("r0, r1, r2, r3, r4, r5 and 3 more.")
+    assert many.endswith("“r0”, “r1”, “r2”, “r3”, “r4”, “r5” and 3 more.")
 
 
 def test_a_list_of_a_relation_named_by_a_verb_reads_as_a_sentence():

@@ -279,4 +279,5 @@ def test_a_unit_in_a_relation_name_follows_the_value_and_same_names_say_what_the
     assert [c.text for c in cands] == ["Heat — running time — 142 minutes", "Heat — length — 3.5 km",
                                        "Heat — shot in — Springfield (city)",
                                        "Heat — premiere at — Springfield (station)"]
-    assert compose_text(cands[:3]) == "Heat: running time: 142 minutes; length: 3.5 km; shot in Springfield (city)."
+    assert compose_text(cands[:3]) == ("Heat is shot in Springfield (city). Its running time is 142 minutes. Its "
+                                       "length is 3.5 km.")

@@ -83,18 +83,42 @@ def test_a_reply_that_leaves_out_the_one_sure_answer_is_replaced():
     assert replacement_reason(said(year), year.text, "", [founder, year]) == ""
 
 
-def test_a_fallback_verbalization_reads_as_label_and_value():
+def test_a_fallback_verbalization_is_said_by_the_realizer():
     facts = [fact("r", "flows", "l", "Ystrad Burn — flows into — Lake Ardvane", s_label="Ystrad Burn",
                   p_label="flows into", o_label="Lake Ardvane"),
              fact("r", "len", "56", "Ystrad Burn — length km — 56", s_label="Ystrad Burn", p_label="length km",
                   o_label="56")]
-    assert compose_text(facts) == "Ystrad Burn: flows into Lake Ardvane; length 56 km."  # the unit after the number
+    # the unit after the number; the subject said once, then "its"
+    assert compose_text(facts) == "Ystrad Burn flows into Lake Ardvane. Its length is 56 km."
     # A KG whose labels start in lower case ("tarte Tatin"): its sentences start with a capital.
     facts = [fact("t", "ing", "b", "Tarte Tatin — has ingredient — butter", s_label="tarte Tatin",
                   p_label="has ingredient", o_label="butter"),
              fact("t", "ing", "a", "Tarte Tatin — has ingredient — apple", s_label="tarte Tatin",
                   p_label="has ingredient", o_label="apple")]
-    assert compose_text(facts) == "Tarte Tatin: has ingredient butter; has ingredient apple."
+    assert compose_text(facts) == "Tarte Tatin has ingredient butter and apple."
+
+
+def test_a_list_shared_by_several_subjects_is_said_from_its_object():
+    facts = [fact(s, "pf", "a", f"{name} — plays for — Arsenal", s_label=name, p_label="plays for", o_label="Arsenal")
+             for s, name in (("s", "Bukayo Saka"), ("w", "William Saliba"))]
+    facts += [fact("a", "hc", "m", "Arsenal — head coach — Mikel Arteta", s_label="Arsenal", p_label="head coach",
+                   o_label="Mikel Arteta"),
+              fact("a", "in", "l", "Arsenal — located in — London", s_label="Arsenal", p_label="located in",
+                   o_label="London")]
+    assert compose_text(facts) == ("Bukayo Saka and William Saliba play for Arsenal. Arsenal is located in London. "
+                                   "Its head coach is Mikel Arteta.")
+
+
+def test_a_list_ends_its_sentence_and_what_follows_opens_with_its():
+    # "... bulgur and onion and its cuisine is ..." was read as "onion is Turkish cuisine"
+    facts = [fact("p", "ing", o, f"Bulgur Pilaf — has ingredient — {o}", s_label="Bulgur Pilaf",
+                  p_label="has ingredient", o_label=o) for o in ("bulgur", "onion")]
+    facts += [fact("p", "by", "a", "Bulgur Pilaf — created by — Ayla Demir", s_label="Bulgur Pilaf",
+                   p_label="created by", o_label="Ayla Demir"),
+              fact("p", "cu", "t", "Bulgur Pilaf — cuisine — Turkish cuisine", s_label="Bulgur Pilaf",
+                   p_label="cuisine", o_label="Turkish cuisine")]
+    assert compose_text(facts) == ("Bulgur Pilaf is created by Ayla Demir and has ingredient bulgur and onion. "
+                                   "Its cuisine is Turkish cuisine.")
 
 
 def test_select_lists_every_value_of_the_best_relation_and_stops_when_it_was_asked():
@@ -236,7 +260,7 @@ def test_a_relation_the_kg_lacks_is_not_found_with_what_it_has_instead(tmp_path)
     state = s.user_turn("What is Yuki Tanaka's blood type?")
     assert state.answer_source == "not_found" and s.ctx.resources["llm"].calls == []
     assert state.shown_reply.startswith("I found no fact on “blood type” about Yuki Tanaka")
-    assert "The closest it has: Yuki Tanaka" in state.shown_reply
+    assert "The closest it has is this. Yuki Tanaka" in state.shown_reply
     # The relation it has is answered.
     state = s.user_turn("What are Yuki Tanaka's office hours?")
     assert state.answer_source != "not_found" and "Wednesday 14:00-15:30" in state.shown_reply

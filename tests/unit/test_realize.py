@@ -27,6 +27,10 @@ from engine.state import Check, Evidence
         (Said("Ida Berg", "teaches", ("Optics",)), "Ida Berg teaches Optics."),
         (Said("Lentil soup", "cookingTimeMinutes", ("45",)), "Lentil soup's cooking time is 45 minutes."),
         (Said("Mikel Arteta", "head coach", ("Arsenal",), forward=False), "Mikel Arteta is the head coach of Arsenal."),
+        (Said("Hammarby IF", "club_colours", ("green and white",)), "Hammarby IF's club colours are green and white."),
+        (Said("The Salt Road", "numberOfPages", ("412",)), "The Salt Road's number of pages is 412."),
+        (Said("Petrel 3", "crewMember", ("Ada", "Bo")), "Petrel 3's crew members are Ada and Bo."),
+        (Said("Ada Lind", "hobby", ("chess", "rowing")), "Ada Lind's hobbies are chess and rowing."),
     ],
 )
 def test_one_fact_in_each_naming_style(said: Said, text: str) -> None:
@@ -100,3 +104,35 @@ def test_a_model_reply_is_shown_only_when_the_kg_backs_it() -> None:
     looped = "1. Arsenal's head coach is Mikel Arteta.\n2. Arsenal's head coach is Mikel Arteta."
     assert repeated(looped) and replacement_reason(backed * 2, looped, "", [], dialogue="q")
     assert not repeated("Arsenal's head coach is Mikel Arteta. Its stadium is the Emirates.")
+
+
+_styled_label = st.one_of(
+    _label,  # snake_case
+    st.lists(_word, min_size=1, max_size=3).map(lambda ws: ws[0].lower() + "".join(w.capitalize() for w in ws[1:])),
+    st.integers(1, 9999).map(lambda n: f"P{n}"),  # a Wikidata id
+    st.lists(_word, min_size=1, max_size=3).map(" ".join),
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    relations=st.lists(st.tuples(_styled_label, st.lists(_value, min_size=1, max_size=4, unique=True)),
+                       min_size=1, max_size=4, unique_by=lambda r: r[0]),
+)
+def test_composed_facts_of_any_label_name_the_subject_once_and_every_value(relations) -> None:
+    from engine.stages.answer.compose import compose_text
+    from engine.state import Candidate
+    from kgstore.terms import Fact
+
+    subject = "Qx Subject"
+    facts = [Candidate(fact=Fact("ex:s", f"ex:p{i}", f"ex:o{i}_{j}"), s_label=subject, p_label=label, o_label=value,
+                       text=f"{subject} — {label} — {value}")
+             for i, (label, values) in enumerate(relations) for j, value in enumerate(values)]
+    text = compose_text(facts)
+    assert ":" not in text and " — " not in text
+    assert text.count(subject) == 1
+    for _, values in relations:
+        for v in values:
+            assert v in text
+    sentences = [s for s in re.split(r"(?<=\.) ", text) if s]
+    assert all(not s.startswith(subject) for s in sentences[1:])  # said once, then "Its"

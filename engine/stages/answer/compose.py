@@ -1,12 +1,15 @@
 """kgchat's own answer from the KG's facts: which facts answer the question, and how they are
-said. Only what the graph says, in the sentences the verbalize stage already wrote, so a user
-never has to tell an invented answer from a fact. Deterministic: the same facts give the same words.
+said. Only what the graph says, in the sentences the verbalize stage wrote from its templates or
+the realizer's, so a user never has to tell an invented answer from a fact. Deterministic: the same facts give the same words.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from engine.nlp.answer_type import asked_records, is_name_noise, recorded
-from engine.nlp.sentences import is_node_fact, relation_and_value
+from engine.nlp.realize import Said, clause
+from engine.nlp.sentences import is_node_fact
 from engine.state import Candidate, TurnState
 from kgstore.vocab import split_words
 
@@ -116,39 +119,102 @@ def select(facts: list[Candidate], asked: set[str] | frozenset[str] = frozenset(
     return chosen + rest[:MORE_FACTS]
 
 
-def _parts(c: Candidate) -> tuple[str, str, str]:
-    """(lead entity, joiner, rest) of a fact's sentence: "Ada Lind" + " " + "attends Design
-    Review"; a fallback verbalization ("X — relation — Y") becomes "X" + ": " + "relation Y";
-    a sentence that starts with no entity, or with two ("X and Y are both connected to Z": what
-    follows is not said of X alone), is all rest."""
+@dataclass(frozen=True)
+class _Part:
+    """One clause of a composed sentence: `lead` the entity it is said of ("" when it opens
+    with no one entity), `full` the clause with its subject, `after` the clause as it goes on
+    after a clause about the same lead ("attends Design Review", "its head coach is Mikel
+    Arteta"), `verb` whether `after` goes on from the subject with no pronoun, `listed` whether
+    it lists several values."""
+
+    lead: str
+    full: str
+    after: str
+    verb: bool
+    listed: bool = False
+
+
+def _groups(facts: list[Candidate]) -> list[list[Candidate]]:
+    """The facts by the relation of one subject they say (the values of a list together); a
+    relation that several subjects share towards one object ("Saka and Saliba play for
+    Arsenal") said from that object."""
+    by_subject: dict[tuple[str, str], list[Candidate]] = {}
+    by_object: dict[tuple[str, str], list[Candidate]] = {}
+    for c in facts:
+        by_subject.setdefault((c.fact.s, c.fact.p), []).append(c)
+        by_object.setdefault((c.fact.o, c.fact.p), []).append(c)
+    out: dict[int, list[Candidate]] = {}
+    for c in facts:
+        group = by_subject[(c.fact.s, c.fact.p)]
+        if len(group) == 1 and not c.fact.o_literal and len(by_object[(c.fact.o, c.fact.p)]) > 1:
+            group = by_object[(c.fact.o, c.fact.p)]
+        out.setdefault(id(group[0]), group)
+    return list(out.values())
+
+
+def _template_part(c: Candidate) -> _Part | None:
+    """A fact said by the verbalize stage's template, cut after the entity it opens with ("Ada
+    Lind" + "attends Design Review"; "Bo" + "'s phone number is 2"); None for the fallback
+    "X — relation — Y", which the realizer says."""
     text = c.text.strip().rstrip(".").strip()
-    if " — " in text and c.s_label and text.casefold().startswith(c.s_label.casefold()):
-        return text[:len(c.s_label)], ": ", relation_and_value(c.p_label, c.o_label, c.fact.o_literal)
+    if " — " in text:
+        return None
     for label in (c.s_label, c.o_label):
-        if label and text[:len(label) + 1].casefold() == label.casefold() + " ":
-            rest = text[len(label) + 1:]
-            if rest.split(" ", 1)[0].casefold() in ("and", "or", "&"):
-                break
-            return text[:len(label)], " ", rest
-    return "", "", text
+        if not label or text[:len(label)].casefold() != label.casefold():
+            continue
+        rest = text[len(label):]
+        if rest.startswith(" ") and rest.split()[0].casefold() not in ("and", "or", "&"):
+            return _Part(text[:len(label)], text, rest[1:], verb=True)
+        if rest.startswith(("'s ", "’s ")):
+            return _Part(text[:len(label)], text, "Its " + rest[3:], verb=False)
+        break  # two entities open it ("X and Y are both ..."): what follows is not said of X alone
+    return _Part("", text, text, verb=False)
+
+
+def _part(group: list[Candidate]) -> _Part:
+    """One group of facts as one clause: a lone fact as its template says it when it opens with
+    an entity, else the realizer's."""
+    c = group[0]
+    template = _template_part(c) if len(group) == 1 else None
+    # a template that opens with no entity ("The genre of X is Y") could not share its subject;
+    # a derived fact has no one relation label the realizer could say
+    if template is not None and (template.lead or c.derived or not (c.s_label and c.o_label and c.p_label)):
+        return template
+    forward = len(group) == 1 or all(g.fact.s == c.fact.s for g in group)
+    subject = c.s_label if forward else c.o_label
+    values = tuple(dict.fromkeys((g.o_label if forward else g.s_label) for g in group))
+    said = Said(subject, c.p_label or split_words(c.fact.p), values, forward=forward)
+    full = clause(said)
+    mine = clause(said, pronoun="its")
+    lead = subject if full.startswith(subject) and (full.startswith(subject + " ") or mine.startswith("Its")) else ""
+    if not lead:
+        return _Part("", full, full, verb=False)
+    verb = full.startswith(subject + " ")
+    return _Part(lead, full, full[len(subject) + 1:] if verb else mine, verb, listed=len(values) > 1)
 
 
 def compose_text(facts: list[Candidate]) -> str:
-    """The facts as a few sentences: those that start with the same entity share it ("Design
-    Review will be held in Room Beta, starts at 14:00 and is organized by Mark Taylor")."""
-    items: list[tuple[str, str, list[str]]] = []  # (lead, joiner, rests)
-    for c in facts:
-        lead, joiner, rest = _parts(c)
-        same = next((item for item in items if lead and item[0].casefold() == lead.casefold()
-                     and item[1] == joiner), None)
-        if same is not None:
-            same[2].append(rest)
+    """The facts as a few sentences, through the realizer: the values of one relation listed
+    ("A, B and C"); the facts about one entity named once, what goes on from it in one sentence
+    ("Design Review will be held in Room Beta, starts at 14:00 and is organized by Mark
+    Taylor"), each of its relations said as a noun in a sentence of its own that opens with
+    "Its" ("Its head coach is Mikel Arteta")."""
+    runs: list[list[_Part]] = []
+    for part in map(_part, _groups(facts)):
+        run = next((r for r in runs if part.lead and r[0].lead.casefold() == part.lead.casefold()), None)
+        if run is None:
+            runs.append([part])
         else:
-            items.append((lead, joiner, [rest]))
+            run.append(part)
     sentences = []
-    for lead, joiner, parts in items:
-        sep = "; " if joiner == ": " else ", "
-        body = parts[0] if len(parts) == 1 else sep.join(parts[:-1]) + (sep if joiner == ": " else " and ") + parts[-1]
-        sentence = f"{lead}{joiner}{body}"
-        sentences.append(sentence[:1].upper() + sentence[1:] + ".")
+    for run in runs:
+        # a list last among the verb phrases, so that its "and" ends the sentence ("... and has
+        # ingredient bulgur and onion"), and no sentence after it hangs on it
+        verbs = sorted((p for p in run if p.verb), key=lambda p: p.listed)
+        nouns = [p for p in run if not p.verb]
+        first, *rest = verbs + nouns
+        clauses = [first.full] + [p.after for p in verbs[1:]]
+        body = clauses[0] if len(clauses) == 1 else ", ".join(clauses[:-1]) + " and " + clauses[-1]
+        sentences.append(body[:1].upper() + body[1:] + ".")
+        sentences += [p.after + "." for p in rest if not p.verb]
     return " ".join(sentences)

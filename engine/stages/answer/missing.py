@@ -280,15 +280,17 @@ def _takes_part(ctx: TurnContext, predicate: str, nodes: list[str]) -> bool:
 
 
 def missing_text(what: str, about: list[str], closest: str, relations: Sequence[str] = ()) -> str:
-    """`relations`: what the KG does have about the entities, by relation."""
+    """`closest`: the composed sentences of the nearest facts; `relations`: what the KG does have
+    about the entities, by relation (each quoted, a long list cut with its count said)."""
+    from engine.nlp.realize import joined, label_words
+
     subject = " and ".join(about)
     text = (f"I found no fact on “{what}” about {subject} in the knowledge graph." if what and subject
             else "I found no fact in the knowledge graph that answers this.")
-    text += f" The closest it has: {closest}" if closest else ""
+    text += f" The closest it has is this. {closest}" if closest else ""
     if relations and subject:
-        more = len(relations) - RELATIONS_NAMED
-        text += (f" What it has about {subject}: {', '.join(relations[:RELATIONS_NAMED])}"
-                 + (f" and {more} more" if more > 0 else "") + ".")
+        named = [f"“{label_words(r)}”" for r in relations[:RELATIONS_NAMED]]
+        text += f" For {subject} it has facts of {joined(named, len(relations))}."
     return text
 
 

@@ -1,7 +1,8 @@
 """The answer a relation path gives (`state.paths`, best first, one per asked relation): one
-sentence per path, every value of a list counted ("3 of them: a, b, c"; a long one cut with its
-count said, "12 of them: a, b, c … and 9 more"), and the chain said for two hops ("FC Nord's head
-coach is Ida Berg (Jon Ek plays for FC Nord)"). Also whether a reply names what the paths lead to.
+sentence per path, said by the realizer, every value of a list named ("Jon Ek and Ada Lind play for
+FC Nord"; a long one cut with its count said, "A, B, … H and 4 more"), and the chain said for two
+hops ("FC Nord's head coach is Ida Berg; Jon Ek plays for FC Nord"). Also whether a reply names
+what the paths lead to.
 """
 
 from __future__ import annotations
