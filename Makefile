@@ -18,7 +18,7 @@ NOAMX  := $(if $(filter x86_64,$(shell uname -m)),-mno-amx-tile -mno-amx-int8 -m
 LLAMA_CMAKE_ARGS ?= $(if $(NOAMX),-DCMAKE_C_FLAGS='$(NOAMX)' -DCMAKE_CXX_FLAGS='$(NOAMX)') $(CMAKE_ARGS)
 WHEELS := $(HOME)/.cache/kgchat/wheels/$(shell echo "$(LLAMA_CMAKE_ARGS)" | cksum | cut -d' ' -f1)
 
-.PHONY: run test test-slow bench-load bench install tmux
+.PHONY: run test test-slow bench-load bench install tmux wordnet gpu-check
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -33,9 +33,9 @@ $(STAMP): pyproject.toml
 	rm -f $(VENV)/.installed-*
 	touch $@
 
-install: $(STAMP)
+install: $(STAMP) wordnet
 
-run: $(STAMP)
+run: $(STAMP) wordnet
 	$(BIN)/kgchat $(ARGS)
 
 # tmux drives the real-terminal smoke test; install it when we can, the test skips otherwise.
@@ -43,10 +43,16 @@ tmux:
 	@command -v tmux >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 && \
 	  (apt-get install -y -qq tmux >/dev/null 2>&1 || (apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq tmux >/dev/null 2>&1)); } || true
 
-test: $(STAMP) tmux
+# WordNet 3.0's database lets the relation matcher read relations said in other words; kgchat
+# works without it, and its tests skip.
+wordnet:
+	@[ -f /usr/share/wordnet/index.noun ] || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 && \
+	  (apt-get install -y -qq wordnet-base >/dev/null 2>&1 || (apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq wordnet-base >/dev/null 2>&1)); } || true
+
+test: $(STAMP) tmux wordnet
 	HF_HUB_OFFLINE=1 $(BIN)/python -m pytest -q $(PYTEST_ARGS)
 
-test-slow: $(STAMP) tmux
+test-slow: $(STAMP) tmux wordnet
 	HF_HUB_OFFLINE=1 $(BIN)/python -m pytest -q -m slow $(PYTEST_ARGS)
 
 bench-load: $(STAMP)
@@ -59,3 +65,14 @@ BENCHES := load retrieve reason generate check
 
 bench: $(STAMP)
 	for b in $(BENCHES); do HF_HUB_OFFLINE=1 $(BIN)/kgchat bench $$b || exit $$?; done
+
+# The GPU check (harness/gpu_check.sh says what it runs and prints): on a machine with an NVIDIA GPU
+# and the CUDA toolkit, `make gpu-check [WHEELS_DIR=DIR] [CUDA_ARCH=90]` builds llama.cpp with CUDA
+# (and make's no-AMX flags) into make's venv, from the wheels in DIR only when given; CPU=1 takes
+# the CPU path, INSTALL=0 uses the venv as it is.
+CUDA_ARCH ?= 90
+gpu-check: CMAKE_ARGS = -DGGML_CUDA=on -DCMAKE_CUDA_ARCHITECTURES=$(CUDA_ARCH)
+gpu-check:
+	VENV='$(VENV)' LLAMA='$(LLAMA)' LLAMA_CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" CUDA_ARCH='$(CUDA_ARCH)' \
+	  WHEELS_DIR='$(WHEELS_DIR)' CPU='$(CPU)' INSTALL='$(INSTALL)' GENERATE_ARGS='$(GENERATE_ARGS)' \
+	  RETRIEVE_ARGS='$(RETRIEVE_ARGS)' bash harness/gpu_check.sh

@@ -51,7 +51,7 @@ COMMANDS: dict[str, Command] = {
     "learn": Command("harness.learn", "learn [--split train|dev|test] [--limit N] [--out FILE.pl] [--json]",
                      "re-estimate the entity-linking rule weights from gold links (ProbLog LFI)"),
     "prepare": Command("cli.prepare", "prepare [--json]",
-                       "export MiniLM to ONNX ahead of the first question; name the scorer's device and why not CUDA"),
+                       "export MiniLM to ONNX ahead of the first question; say where each model runs and why"),
 }
 
 USAGE = """usage: kgchat [options]            start the app (kgchat --help-app for its options)

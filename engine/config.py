@@ -66,6 +66,12 @@ class Checker(StrEnum):
     LLM = "llm"
 
 
+class LLMProcess(StrEnum):
+    AUTO = "auto"
+    SAME = "same"
+    OWN = "own"
+
+
 class AnswerMode(StrEnum):
     AUTO = "auto"
     LLM = "llm"
@@ -89,6 +95,8 @@ class Config:
     # Knowledge
     kg: list[str] = _opt([], "knowledge graph file(s) to load as background (repeatable)", files=True)
     format: str | None = _opt(None, "file format when the extension does not tell")
+    key: str | None = _opt(None, "the column that names the rows of a table (CSV, TSV, .xlsx with a header row; "
+                           "default: the column named name, label, title or id, else the first)")
     dialogue_id: str | None = _opt(None, "GraphWOZ dialogue id whose world (and log) to use")
     transcript: Transcript = _opt(Transcript.MANUAL, "GraphWOZ user turns to replay: the manual transcription or "
                                   "the recognizer's best hypothesis (its other hypotheses help find names)")
@@ -126,6 +134,9 @@ class Config:
     # below 512 a reply and a handful of facts no longer fit (at 1 the "reply" was one token).
     n_ctx: int = _opt(4096, "context window cap (the model's own size when smaller)", ge=512, le=1_048_576)
     n_gpu_layers: int = _opt(-1, "layers offloaded to the GPU when the llama.cpp build has CUDA (-1: all)", ge=-1)
+    llm_process: LLMProcess = _opt(LLMProcess.AUTO, "where the GGUF model runs: own (a process of its own, which "
+                                   "kgchat starts and stops), same (kgchat's process), auto (own when the "
+                                   "llama.cpp build has a GPU backend, else same)")
     max_tokens: int = _opt(256, "most tokens per reply (at most half the context window)", ge=1, le=65_536)
     temperature: float = _opt(0.2, "sampling temperature", ge=0, le=5)
     seed: int = _opt(0, "sampling seed", ge=0, le=2**32 - 1)  # llama.cpp takes an unsigned 32-bit seed

@@ -14,8 +14,10 @@ import re
 from dataclasses import dataclass, field
 
 from engine.nlp import arrange, timeexpr
+from engine.recent import asks
 from engine.state import Mention
 from kgstore import vocab
+from kgstore.errors import RemoteUnavailable
 from kgstore.terms import Fact
 
 UNNAMED = "the meeting being arranged"
@@ -113,8 +115,13 @@ def save(store, session_id: str, meeting: Meeting) -> None:
     g = vocab.dialogue_graph(session_id)
     for p in (vocab.RDFS_LABEL,) + tuple(_pred(s) for s in SLOTS):
         store.update(f"DELETE WHERE {{ GRAPH <{g}> {{ <{meeting.iri}> <{p}> ?o }} }}")
+    store.add([Fact(meeting.iri, vocab.RDFS_LABEL, meeting.name or UNNAMED, o_literal=True), *slot_facts(meeting)], g)
+
+
+def slot_facts(meeting: Meeting) -> list[Fact]:
+    """The meeting's day, times, room, invitees and organizer as facts of the dialogue graph."""
     xsd = vocab.XSD
-    facts = [Fact(meeting.iri, vocab.RDFS_LABEL, meeting.name or UNNAMED, o_literal=True)]
+    facts = []
     if meeting.day:
         facts.append(Fact(meeting.iri, _pred("date"), meeting.day, o_literal=True, datatype=xsd + "date"))
     for slot, value in (("start_time", meeting.start), ("end_time", meeting.end)):
@@ -125,7 +132,33 @@ def save(store, session_id: str, meeting: Meeting) -> None:
     facts += [Fact(meeting.iri, _pred("attendee"), p) for p in meeting.invitees]
     if meeting.organizer:
         facts.append(Fact(meeting.iri, _pred("organizer"), meeting.organizer))
-    store.add(facts, g)
+    return facts
+
+
+def known_facts(background, meeting: Meeting, kind_of) -> list[Fact]:
+    """What is known of the meeting so far, as the turn's knowledge: its slots, and the groups its
+    organizer and invitees belong to (a reply that restates it says whom it brings together)."""
+    facts = slot_facts(meeting)
+    for person in dict.fromkeys(p for p in (meeting.organizer, *meeting.invitees) if p):
+        try:
+            about = background.facts_about(person)
+        except RemoteUnavailable:
+            continue
+        facts += [f for f in about if f.s == person and not f.o_literal and kind_of(f.o) == "group"]
+    return facts
+
+
+def about(state, before: Meeting | None, after: Meeting | None) -> bool:
+    """Whether a user turn confirms, amends or asks about the meeting being arranged: a word of it
+    points at the meeting, it starts or changes the meeting (a time, a room, an invitee, a name),
+    it invites somebody (by a group: "add a member of the Healthcare group"),
+    or it answers what the reply before it asked while the meeting was open ("Yes.", "That is
+    correct.", "45 minutes."), asking nothing itself: the reply to such a turn restates the meeting."""
+    if after is None:
+        return False
+    if before != after or arrange.invites(state.text) or any(m.entity == after.iri for m in state.mentions):
+        return True
+    return state.previous_system.rstrip().endswith("?") and "?" not in state.text and not asks(state.text)
 
 
 # --- what a turn does to it ------------------------------------------------------------------
@@ -313,13 +346,18 @@ def _minutes(match: re.Match) -> int:
 def system_turn(ctx, session_id: str, turn: int, text: str, mentions, kind_of, speaker: str | None) -> None:
     """A system turn that confirms what it does for the meeting ("I'll call the meeting
     "networks workshop"", "I've added Natalie to your meeting") fills it in; one that asks
-    what "your meeting" should be called starts it when none is being arranged. The meeting's
-    name in any reply means the meeting, even where a KG event has that name too."""
+    what "your meeting" should be called, or says what it does for it, starts it when none is
+    being arranged. The meeting's name in any reply means the meeting, even where a KG event has
+    that name too."""
     store = ctx.store
     meeting = current(store, session_id)
     started = meeting is None
     if meeting is None:
-        if not (arrange.asks_name(text) and arrange.YOUR_MEETING.search(text)):
+        # A system that asks what "your meeting" should be called, or says what it does for it
+        # ("I can schedule your meeting at 10"), arranges one, though the words that asked for it
+        # were lost ("set up for meeting tomorrow", as a recognizer heard "a meeting").
+        if not ((arrange.asks_name(text) and arrange.YOUR_MEETING.search(text))
+                or (arrange.confirms(text) and arrange.YOURS.search(text))):
             return
         meeting = start(store, session_id, turn, speaker)
     confirmed = arrange.confirms(text)

@@ -7,11 +7,11 @@ not scanned (it may be all of Wikidata): its overview names it and offers no exa
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from urllib.parse import unquote
 
 from engine.nlp.answer_type import is_name_noise
+from engine.nlp.realize import LABEL_ID, LABEL_PREPOSITIONS
 from engine.nlp.sentences import predicate_key
 from kgstore.vocab import (
     ALIAS_PREDICATES,
@@ -54,7 +54,6 @@ class Overview:
 
 
 # The words a relation label ends in when it is said as a verb phrase ("offered by", "member of").
-LABEL_PREPOSITIONS = frozenset("by in of at for to from with on into".split())
 _VERBS = frozenset("has have had is was are were taught held made built written sung played won".split())
 
 
@@ -62,7 +61,7 @@ def reads_as_noun(label: str) -> bool:
     """Whether "What is the <label> of X?" reads: not an id ("P47"), not a verb ("teaches",
     "offered by", "located in building")."""
     words = label.casefold().split()
-    if not words or re.fullmatch(r"[a-z]{1,3}\d+", words[0]) or words[-1] in LABEL_PREPOSITIONS:
+    if not words or LABEL_ID.fullmatch(words[0]) or words[-1] in LABEL_PREPOSITIONS:
         return False
     return words[0] not in _VERBS and not (len(words[0]) > 3 and words[0].endswith(("ed", "es")))
 

@@ -69,13 +69,36 @@ def listed_of(ctx: TurnContext, links: list[RecentLink]) -> list[tuple[int, str,
 
 
 def answered(listed: list[tuple[int, str, int, str]], links: list[RecentLink], turn: int,
-             classes: frozenset[str] = frozenset()) -> list[str]:
+             classes: frozenset[str] = frozenset(), near: frozenset[str] = frozenset()) -> list[str]:
     """The entities the previous turn (`listed`) named that the turn before it did not, each the
     only such one of its kind: what a reply gave as the answer ("Warsaw" of "The capital of
     Poland is Warsaw." after "What's the capital of Poland?"). A class (`classes`) says what
-    something is ("Peach Melba is a dessert ..."), and is no answer to take up."""
+    something is ("Peach Melba is a dessert ..."), and is no answer to take up. When some of them
+    stand in a KG relation with what the question named (`near`), those are the answer and the
+    rest an aside ("Bjorn, who also runs Northsound Freight, captains the Storm Petrel.")."""
     asked = {k.entity for k in links if k.turn == turn - 2}
+    # a name of the reply that may as well mean what was asked about ("Amara" of two Amaras) says it again
+    again = {k.mention for k in links if k.turn == turn - 1 and k.entity in asked}
+    asked |= {k.entity for k in links if k.mention in again}
     fresh = [(kind, e) for _, kind, n, e in listed if n > 0 and e not in asked and e not in classes]
+    fresh = [(kind, e) for kind, e in fresh if e in near] or fresh
     kinds = [kind for kind, _ in fresh]
     return [e for kind, e in fresh if kinds.count(kind) == 1]
 
+
+def asked_entities(links: list[RecentLink], turn: int) -> list[str]:
+    """What the user's question before the last reply referred to (its best links)."""
+    return list(dict.fromkeys(k.entity for k in links if k.turn == turn - 2))
+
+
+NEIGHBOURS_CAP = 3000
+
+
+def neighbours(ctx: TurnContext, seeds: list[str]) -> frozenset[str]:
+    """The entities one KG relation (other than a class's) away from the seeds: what a reply's
+    answer stands in a relation with."""
+    if not seeds:
+        return frozenset()
+    facts = ctx.background.neighborhood(seeds, hops=1, cap=NEIGHBOURS_CAP).facts
+    typing = (vocab.RDF_TYPE, vocab.WDT + "P31")
+    return frozenset(x for f in facts if not f.o_literal and f.p not in typing for x in (f.s, f.o))

@@ -107,11 +107,12 @@ class Session:
                 self._record_system_turn(reply)
             return state
 
-    def load(self, path: str, format: str | None = None, progress=None):
+    def load(self, path: str, format: str | None = None, progress=None, key: str | None = None):
         """Load a KG file into the background (all or nothing: BadInput leaves the store as it
-        was) and forget what was measured on the old background."""
+        was) and forget what was measured on the old background. `key`: the key column of a
+        table file."""
         with self._lock:
-            report = self.ctx.store.load(path, format=format, progress=progress)
+            report = self.ctx.store.load(path, format=format, progress=progress, key=key)
             for measured in ("background_size", "entity_kinds", "class_kinds"):
                 self.ctx.resources.pop(measured, None)
             return report

@@ -15,7 +15,7 @@ def build_context(config: Config) -> TurnContext:
     rules = validate_rule_files(config.rules, config.trust_rules)
     store = KGStore(None if config.memory else config.store)
     for path in config.kg:
-        store.load(path, format=config.format, dialogue_id=config.dialogue_id)
+        store.load(path, format=config.format, dialogue_id=config.dialogue_id, key=config.key)
     if not config.kg and not config.sparql and config.demo != "none" and store.count() == 0:
         store.load(demo_path(config.demo), dialogue_id=config.dialogue_id)
     background = store

@@ -40,7 +40,7 @@ class Mention:
     end: int
     kind: str  # "name" | "pronoun" | "definite" | "first_person" | "time" | "type"
     entity: str | None = None  # IRI it refers to, once linked
-    label: str | None = None
+    label: str | None = None  # a name's label; the class IRI a definite noun phrase names ("that airline")
     p: float = 0.0
     candidates: list[tuple[str, float]] = field(default_factory=list)  # (iri, p) best first
     value: Any = None  # resolved value for time expressions (datetime/date/time/range), type IRI for "type"
@@ -208,6 +208,17 @@ class PathStep:
 
 
 @dataclass
+class Operation:
+    """What the question computes over a path's values (engine/compute): the operator, the values
+    read, the result in short, and how many listed values a cap left out (a count never is cut)."""
+
+    operator: str  # value, list, count, compare, argmax, argmin, filter, yesno
+    values: list[str]
+    result: str
+    cut: int = 0
+
+
+@dataclass
 class RelationPath:
     """A chain of one or two relations that the question asks for, from an entity it names or
     points at, with the values found at its end."""
@@ -222,6 +233,7 @@ class RelationPath:
     part: str = ""  # the clause of the question this path answers (a compound question has several)
     total: int = 0  # values at the path's end before any cap cut the list
     cut: str = ""  # what bounded the search or the list ("12 values, 10 kept"), said to the user
+    operation: Operation | None = None  # what the question computes over the values, when it does
 
     @property
     def relations(self) -> str:
@@ -278,6 +290,8 @@ class TurnState:
     candidates_note: str = ""  # e.g. "neighbourhood of X capped at 2000 facts"
     # The meeting the user is arranging after this turn (engine.meeting.Meeting.summary), if any
     meeting: dict[str, Any] | None = None
+    about_meeting: bool = False  # the turn confirms, amends or asks about it (engine.meeting.about)
+    meeting_facts: set[tuple[str, str, str]] = field(default_factory=set)  # keys of its candidate facts
     retrieved: list[Candidate] = field(default_factory=list)
     subgraph_nodes: list[str] = field(default_factory=list)
     retrieved_note: str = ""  # what the subgraph's size cap left out

@@ -34,7 +34,10 @@ def path_json(path: RelationPath) -> dict[str, Any]:
             "score": round(float(path.score), 4), "asks_all": path.asks_all,
             "values": list(path.values), "part": path.part,
             "chains": [[{"s": f.s, "p": f.p, "o": f.o} for f in chain] for chain in path.chains],
-            "total": path.total, "cut": path.cut}
+            "total": path.total, "cut": path.cut,
+            "operation": None if path.operation is None else {
+                "operator": path.operation.operator, "values": list(path.operation.values),
+                "result": path.operation.result, "cut": path.operation.cut}}
 
 
 def checks_json(checks: list[Check]) -> list[dict[str, Any]]:

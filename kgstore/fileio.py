@@ -1,7 +1,8 @@
 """Reading input files: the checks, decoding and error shapes every loader shares.
 
-A leaf module (it imports nothing of kgstore but the errors), so that `kgstore.loaders.graphwoz_json`, the
-dialogue reader, and `kgstore.loaders` can both use it without importing each other.
+A leaf module (it imports nothing of kgstore but the errors and the plain value types), so that
+`kgstore.loaders.graphwoz_json`, the dialogue reader, and `kgstore.loaders` can both use it
+without importing each other.
 """
 
 from __future__ import annotations
@@ -19,12 +20,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from kgstore.errors import LoadError
+from kgstore.terms import TableShape
 
 
 @dataclass
 class Parsed:
     quads: list = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    tables: list[TableShape] = field(default_factory=list)
+    # Triples as N-Triples text, for the file's own graph, instead of quads (a table: see
+    # kgstore.loaders.tables.parse_sheets)
+    ntriples: bytes = b""
 
 
 def load_error(path: str, reason: str, line: int | None = None, column: int | None = None) -> LoadError:

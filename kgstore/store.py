@@ -124,7 +124,7 @@ def best_name(candidates: Iterable[tuple[str, str, str | None]]) -> str | None:
 
 
 def resolve_label(iri: str, name_of: Callable[[str], str | None]) -> str:
-    """A label from the data, then for Wikidata properties the built-in table, then the local name."""
+    """A label from the data, then for Wikidata properties the shipped list of their labels, then the local name."""
     found = name_of(iri)
     if found is not None:
         return found
@@ -222,14 +222,16 @@ class KGStore:
         return Quad(graph, NamedNode(KGC_PENDING_LOAD), Literal(f"{self._key} {path}"), NamedNode(GRAPH_META))
 
     def load(self, path, format: str | None = None, graph: str | None = None, dialogue_id: str | None = None,
-             *, progress: Callable[[int], None] | None = None, restore: bool = False) -> LoadReport:
+             *, progress: Callable[[int], None] | None = None, restore: bool = False,
+             key: str | None = None) -> LoadReport:
         """Load one file, all or nothing (raises LoadError naming file, line and reason).
 
         Big RDF files into new graphs go through the bulk loader, guarded by a
         pending-load marker so a crash mid-load is undone when the store is next opened.
         `progress`, when given, is called with the bytes read so far during a bulk load.
         `restore`: the file is a dump of a kgchat store, whose dialogue and derived graphs
-        come back as they were (any other file that names them is refused).
+        come back as they were (any other file that names them is refused). `key`: the column
+        that names the rows of a table (kgstore.loaders.tables).
         """
         path = str(path)
         if graph is not None and (problem := user_graph_problem(graph)):
@@ -240,14 +242,14 @@ class KGStore:
             check_entities(path, self.entity_cap)
             check_nesting(path, self.xml_depth_cap)
         try:
-            return self._load(path, fmt, size, graph, dialogue_id, progress, restore)
+            return self._load(path, fmt, size, graph, dialogue_id, progress, restore, key)
         except MemoryError as exc:  # each path below undoes what it wrote before it raises
             if is_term_too_long(exc):
                 raise term_too_long(path, fmt) from None
             raise
 
     def _load(self, path: str, fmt: str, size: int, graph: str | None, dialogue_id: str | None,
-              progress: Callable[[int], None] | None, restore: bool) -> LoadReport:
+              progress: Callable[[int], None] | None, restore: bool, key: str | None = None) -> LoadReport:
         name = Path(path).stem
         target = graph or bg_graph(name)
         if fmt in BULK_FORMATS and size >= self.bulk_min_bytes:
@@ -256,15 +258,22 @@ class KGStore:
                 return report
         if fmt in TRIPLE_FORMATS:
             return self._load_triples(path, fmt, target)
-        parsed = parse_file(path, fmt, target, name, dialogue_id, restore)
+        parsed = parse_file(path, fmt, target, name, dialogue_id, restore, key)
         report = LoadReport(path=path, format=fmt, warnings=parsed.warnings)
+        if parsed.ntriples:  # a table, written as N-Triples: loaded as an N-Triples file of its size is
+            bulk = self._bulk(path, "ntriples", target, name, True, None, restore, parsed.ntriples) \
+                if size >= self.bulk_min_bytes else None
+            report = bulk or self._load_triples(path, "ntriples", target, parsed.ntriples)
+            report.format, report.warnings, report.tables = fmt, parsed.warnings, parsed.tables
+            return report
         report.graphs = self._commit(parsed.quads)
         return report
 
-    def _load_triples(self, path: str, fmt: str, target: str) -> LoadReport:
-        """One pyoxigraph transaction, parsed in Rust: a syntax error writes nothing."""
+    def _load_triples(self, path: str, fmt: str, target: str, data: bytes | None = None) -> LoadReport:
+        """One pyoxigraph transaction, parsed in Rust: a syntax error writes nothing. `data`: the
+        text to parse instead of the file's."""
         before = self.count(target)
-        data = local_contexts(path) if fmt == "jsonld" else None
+        data = local_contexts(path) if fmt == "jsonld" else data
         try:
             with nullcontext({"input": data}) if data is not None else rdf_source(path) as source:
                 self._store.load(**source, format=OX_FORMATS[fmt], base_iri=base_iri(path), to_graph=NamedNode(target))
@@ -291,9 +300,10 @@ class KGStore:
             counts.setdefault(term_str(q.graph_name), 0)
         return dict(counts)
 
-    def _bulk(self, path, fmt, target, name, forced_graph, progress, restore) -> LoadReport | None:
+    def _bulk(self, path, fmt, target, name, forced_graph, progress, restore, data: bytes | None = None) -> LoadReport | None:
         """Bulk-load into graphs that are new; None when a graph already has data (the caller
-        then loads in one transaction instead, as dropping that graph would lose its data)."""
+        then loads in one transaction instead, as dropping that graph would lose its data).
+        `data`: N-Triples to load instead of the file."""
         report = LoadReport(path=path, format=fmt, bulk=True)
         pending: list[NamedNode] = []
 
@@ -318,7 +328,7 @@ class KGStore:
                 if not claim(g):
                     return None
                 before = len(self._store)
-                parts: list[tuple[int, bytes | None]] = \
+                parts: list[tuple[int, bytes | None]] = [(0, data)] if data is not None else \
                     ntriples_parts(path, self.bulk_workers) if fmt == "ntriples" else [(0, None)]
                 self._bulk_parts(path, fmt, parts, g, progress)
             else:

@@ -42,6 +42,30 @@ class LabelEntry:
     alias: bool = False
 
 
+@dataclass(frozen=True)
+class TableShape:
+    """What a file (or one sheet of a workbook) read as a table was: its rows, its relation
+    columns, the column that names the rows, the entities its cells link to by value, and the
+    class its rows were given (the file or sheet name, or none)."""
+
+    rows: int
+    relations: int
+    key: str
+    linked: int
+    sheet: str | None = None
+    row_class: str | None = None
+
+    def describe(self) -> str:
+        def n(count: int, one: str, many: str) -> str:
+            return f"{count} {one if count == 1 else many}"
+
+        text = (f"table, {n(self.rows, 'row', 'rows')} × {n(self.relations, 'relation', 'relations')}, "
+                f"key column {self.key}, {n(self.linked, 'entity', 'entities')} linked by value")
+        if self.row_class:
+            text += f", rows typed {self.row_class}"
+        return f"sheet {self.sheet}: {text}" if self.sheet else text
+
+
 @dataclass
 class LoadReport:
     """What one `KGStore.load` added: new quads per named graph, and warnings (skipped keys)."""
@@ -51,6 +75,7 @@ class LoadReport:
     graphs: dict[str, int] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
     bulk: bool = False
+    tables: list[TableShape] = field(default_factory=list)  # what the file read as a table (a workbook: per sheet)
 
     @property
     def added(self) -> int:

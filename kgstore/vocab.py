@@ -73,8 +73,13 @@ def user_graph_problem(iri: str) -> str | None:
     return None
 
 
+_UNQUOTED = re.compile(r"[A-Za-z0-9_.~-]*")
+
+
 def _slug(text: str) -> str:
-    return quote(re.sub(r"\s+", "_", text.strip()), safe="_-.~")
+    text = re.sub(r"\s+", "_", text.strip())
+    # quote() leaves these characters as they are; a table of 10^5 rows mints as many IRIs
+    return text if _UNQUOTED.fullmatch(text) else quote(text, safe="_-.~")
 
 
 def bg_graph(name: str) -> str:

@@ -12,8 +12,12 @@
 %   ordinal(M, N)       the mention says "the N-th" ("the first one"; N = -1 for "the last")
 %   listed(T, K, N, E)  E is the N-th entity of kind K that turn T referred to (-1: the last)
 %   answered(T, E)      E is the one entity of its kind that turn T referred to and the turn
-%                       before it did not: the answer a reply gave
-%   takes_answer(M)     the pronoun M ("there", "they") may take up such an answer
+%                       before it did not: the answer a reply gave (of several, those the KG
+%                       relates to what the question named)
+%   answer_kind(M, K)   the pronoun or noun phrase M may take up such an answer of kind K ("she" a
+%                       person, "there" a place, "they" a group; "it" none: it keeps to the topic)
+%   wants_class(M, C)   the noun phrase M names the KG class C ("that airline"); class_of(E, C) the
+%                       KG says E is a C (or of a subclass of C)
 %   respond_to(T, T1)   turn T answers turn T1 (the dialogue chain, newest first)
 %   P::linked(M, E)     what an earlier mention referred to, with the probability stored then
 %   candidate(M, E)     entity E has a name close to the words of the named mention M
@@ -72,9 +76,11 @@ similar(M, E, J, D, L, W, X) :- new(M), mention_kind(M, name), candidate(M, E), 
 % Which entities a mention may take up from earlier turns: a candidate of a named mention,
 % or an entity of the kind a pronoun or definite noun phrase agrees with.
 linkable(M, E) :- mention_kind(M, name), candidate(M, E).
-linkable(M, E) :- anaphor(M), wants_kind(M, K), kind(E, K), \+ other_gender(M, E).
+linkable(M, E) :- anaphor(M), wants_kind(M, K), kind(E, K), \+ other_gender(M, E), \+ other_class(M, E).
 % "she" is no one the KG knows as a man, "he" no one it knows as a woman.
 other_gender(M, E) :- pronoun_gender(M, G), gender_of(E, G1), G \= G1.
+% "that airline" is nothing the KG does not class as an airline.
+other_class(M, E) :- wants_class(M, C), \+ class_of(E, C).
 anaphor(M) :- mention_kind(M, pronoun).
 anaphor(M) :- mention_kind(M, definite).
 
@@ -105,13 +111,14 @@ recent(M, E, N) :- new(M), mention(M, T), back(T, T1, N), mention(M1, T1), linke
 0.85::by_recency(M, E) :- new(M), anaphor(M), \+ named_here(M), mention(M, T), back(T, T1, 1), wants_kind(M, K),
                           listed(T1, K, 1, E), \+ listed(T1, K, 2, _), linkable(M, E).
 
-% The answer of the previous turn, for "there" and "they": what the reply brought in that the
-% question had not named, a place or a group, not a person ("Which band is Tom Ashby in?" - "Tom
-% Ashby is a member of The Glass Harbour." - "Which label are they signed to?"; "What's the
-% capital of Poland?" - "Warsaw." - "How many people live there?"). "It" and "she" keep to the
-% topic ("Where is the review?" - "In Room Beta." - "When does it start?").
-0.6::by_answer(M, E) :- new(M), takes_answer(M), \+ named_here(M), mention(M, T), back(T, T1, 1), answered(T1, E),
-                        linkable(M, E), \+ kind(E, person).
+% The answer of the previous turn: what the reply brought in that the question had not named
+% ("Who runs the clinic?" - "The director is Dr Amal Idris." - "When was she born?"; "What's the
+% capital of Poland?" - "Warsaw." - "How many people live there?"; "Which airline flies it?" -
+% "Bluebird Airlines." - "When was that airline founded?"), of a kind the pronoun takes answers
+% of: "it" keeps to the topic ("Where is the review?" - "In Room Beta." - "When does it start?"),
+% "they" over a person.
+0.6::by_answer(M, E) :- new(M), \+ named_here(M), mention(M, T), back(T, T1, 1), answered(T1, E),
+                        linkable(M, E), kind(E, K), answer_kind(M, K).
 
 % "The first one", "the second meeting", "the last room": the N-th entity of an agreeing kind
 % the previous turn listed (N = -1 for the last).

@@ -188,7 +188,8 @@ class KGChatApp(App):
             from engine.llm import backend
 
             llm = backend(session.ctx)
-            self.post_message(ModelLoaded(getattr(llm, "name", "model"), getattr(llm, "device", "")))
+            self.post_message(ModelLoaded(getattr(llm, "name", "model"), getattr(llm, "device", ""),
+                                          process=getattr(llm, "process", "")))
         except Exception as exc:  # noqa: BLE001 - no model still leaves retrieval and checks usable
             self.post_message(ModelLoaded("no model", "", error=str(exc).splitlines()[0] if str(exc) else repr(exc)))
         finally:
@@ -217,6 +218,7 @@ class KGChatApp(App):
 
     def on_model_loaded(self, message: ModelLoaded) -> None:
         self.status.model, self.status.device = message.name, message.device
+        self.status.device_note = "own process" if message.process == "own" else ""
         if message.error:
             self.status.model = "no model"
             self.notify(message.error, title="Model not loaded", severity="error", timeout=15)
@@ -434,7 +436,7 @@ class KGChatApp(App):
         def chosen(path: Path | None) -> None:
             if path is not None:
                 self.set_option("model", str(path))
-                self.status.model, self.status.device = "model loading…", ""
+                self.status.model, self.status.device, self.status.device_note = "model loading…", "", ""
                 self.reload_model()
 
         self.push_screen(FileOpen(".", title="Choose a GGUF model",
@@ -553,14 +555,13 @@ def checks_line(checks: list, fact_score: float | None, neip: float | None, refi
 
 
 def composed_line(composed: Composed, had_reply: bool, checks_key: str) -> Text:
-    """The footer of a reply kgchat wrote itself: why, from what, and where the model's is."""
+    """The footer of a reply kgchat wrote itself, in plain words and said once: where it comes
+    from and where the model's reply is; why it replaced the model's is in the Checks tab."""
     if composed.source == AnswerSource.NOT_FOUND:
-        return Text("nothing in the knowledge graph matched — the model was not asked", style="dim")
-    line = Text("📚 composed from ", style="bold")
-    line.append(f"{len(composed.facts)} fact{'s' if len(composed.facts) != 1 else ''} of the knowledge graph",
-                style="bold")
-    line.append(f" — {composed.reason}", style="dim")
+        return Text("Nothing in the knowledge graph matched; the model was not asked.", style="dim")
+    n = len(composed.facts)
+    line = Text(f"From the knowledge graph ({n} fact{'s' if n != 1 else ''}).", style="bold")
     if had_reply:
-        line.append(f"\nthe model's reply and its checks: {checks_key} (Checks tab)", style="dim italic")
+        line.append(f" The model's reply did not answer this; {checks_key} shows it.", style="dim italic")
     return line
 

@@ -83,7 +83,8 @@ class KGLoader(ProgressBar):
 
             self.post_message(LoadProgress(i, len(paths), path, 0, size))
             try:
-                reports.append((path, session.load(path, format=format, progress=progress)))
+                reports.append((path, session.load(path, format=format, progress=progress,
+                                                   key=session.ctx.config.key)))
             except (BadInput, OSError) as exc:  # the loader left the store as it was
                 error = str(exc)
                 break

@@ -27,11 +27,12 @@ class SessionFailed(Message):
 
 
 class ModelLoaded(Message):
-    def __init__(self, name: str, device: str, error: str = "") -> None:
+    def __init__(self, name: str, device: str, error: str = "", process: str = "") -> None:
         super().__init__()
         self.name = name
         self.device = device
         self.error = error
+        self.process = process  # "own" when the model runs in a process of its own
 
 
 class ScorerStatus(Message):

@@ -14,6 +14,7 @@ from engine.factcheck.relations import (
     label_words,
     relation_phrase,
     said_as_modifier,
+    said_in_own_words,
     stated,
 )
 from engine.factcheck.slots import KFact, Reading, Slot
@@ -306,6 +307,8 @@ class RelationChecks:
                     and b not in slot.others and (prep not in LOCATIVE or by_prep or self._same_kind(slot, b))):
                 kf = slot.facts[0]
                 kind = "" if self.kg.slot_category(slot) & self.kg.category(b) else " (not even the right kind of thing)"
+                if kind and not by_prep and not said_in_own_words(slot.key, kf.p_label, r.text):
+                    continue  # a relation read from other words, of a value of another kind: the words name another
                 return kf, f"the KG says {self.kg.say(kf)}, not {self.kg.label(b)}{kind}"
         return None
 

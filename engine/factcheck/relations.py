@@ -1,8 +1,12 @@
 """Which relation a claim expresses: cue words per predicate, and which predicates take one value.
 
 Keys are `engine.nlp.sentences.predicate_key` values (office local names, Wikidata P-ids). A
-predicate with no entry here is recognised by the words of its own label ("spouse", "place of
-birth" → "spouse", "birth").
+predicate with no entry here is recognised by the words of its own label, as the relation matcher
+reads them (`engine.words.said_share`: the same stem, or with WordNet a word for it in other
+words: "painted by" for "creator"). The cues left say what neither reaches: prepositions and
+auxiliaries that a slot's value follows ("from", "until", "is a"), phrases ("came out", "based
+in"), and words WordNet does not tie to the label ("wrote" to "screenwriter", "starred" to "cast
+member").
 """
 
 from __future__ import annotations
@@ -10,7 +14,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from engine.relations import content_stems
+from engine.relations import MATCH_MIN, content_stems, other_modifier, said_share
 from kgstore.vocab import split_words
 
 CUES: dict[str, str] = {
@@ -22,7 +26,6 @@ CUES: dict[str, str] = {
     "organizer": r"\b(?:organi[sz](?:es|ed|er|ers|ing|e)|host(?:s|ed|ing)?|run by|runs|running|leads?|led by|chair(?:s|ed)?|in charge)\b",
     "attendee": r"\b(?:attend(?:s|ing|ed|ees?)?|going to|goes to|participa\w*|join(?:s|ing)?|ha(?:s|ve)|with|also)\b",
     "member_of": r"\b(?:members?|belongs?|works? (?:in|for|at)|part of|group|team|department|in)\b",
-    "office": r"\boffice\b",
     "email": r"\b(?:e-?mail|mail|address)\b",
     "phone": r"\b(?:phone|number|call|telephone|mobile|reach(?:ed)?)\b",
     "group": r"\b(?:group|team|department|of the)\b",
@@ -32,12 +35,10 @@ CUES: dict[str, str] = {
     "P569": r"\b(?:born|birth|birthday)\b",
     "P570": r"\b(?:died|death)\b",
     "P577": r"\b(?:released|release|published|publication|came out|premiered?|premiere|from)\b",
-    "P57": r"\b(?:direct(?:ed|or|s|ing))\b",
     "P58": r"\b(?:wr(?:ote|itten|iter)|screenplay|screenwriter|script)\b",
     "P161": r"\b(?:star(?:s|red|ring)?|cast|act(?:ed|s|ing)|appear(?:s|ed)|played in|role)\b",
     "P136": r"\b(?:genre|is an?)\b",
     "P641": r"\b(?:plays?|played|sport|athlete)\b",
-    "P36": r"\bcapital\b",
     "P1082": r"\b(?:population|inhabitants|people|residents|lives?)\b",
     "P17": r"\b(?:country|in)\b",
     "P27": r"\b(?:citizen(?:ship)?|nationality|national)\b",
@@ -87,8 +88,11 @@ def cued(key: str, label: str, text: str) -> bool:
     rx = _COMPILED.get(key)
     if rx is not None and any(not modifier(text, m) for m in rx.finditer(text)):
         return True
-    by_label = _label_cue(label) if label else None
-    return bool(by_label and any(not modifier(text, m) for m in by_label.finditer(text)))
+    if not label or other_modifier(label_words(label), text):
+        return False
+    by_label = _label_cue(label)
+    return bool(by_label and any(not modifier(text, m) for m in by_label.finditer(text))) or (
+        said_share(label_words(label), text) >= MATCH_MIN and not said_as_modifier(label, text))
 
 
 # Nouns that only restate what kind of value follows: "phone number", "capital city", "birth date"
@@ -131,17 +135,26 @@ def label_words(label: str) -> str:
 def stated(key: str, label: str, text: str, glossed: str) -> float:
     """How plainly the claim states this relation: 1 for a cue word that is more than a
     preposition, else the share of the words of the relation's label (or local name) that the
-    claim or its glosses say, stemmed as the relation matcher stems them ("former member" is
-    only half said by "member")."""
+    claim or its glosses say, as the relation matcher reads them (`said_share`: "former member"
+    is only half said by "member"; "painted by" says "creator" in other words)."""
     rx = _COMPILED.get(key)
     if rx is not None and any(m.group(0).lower() not in WEAK and not modifier(text, m) for m in rx.finditer(text)):
         return 1.0
     words = content_stems(label_words(label)) if label else frozenset()
     if not words:
         return 0.0
-    if said_as_modifier(label, text):
-        return 0.0  # "telephone area code" does not say "area"
-    return len(words & (content_stems(text) | content_stems(glossed))) / len(words)
+    if said_as_modifier(label, text) or other_modifier(label_words(label), text):
+        return 0.0  # "telephone area code" does not say "area"; "goalkeeping coach" is no "head coach"
+    return said_share(label_words(label), text, glossed)
+
+
+def said_in_own_words(key: str, label: str, text: str) -> bool:
+    """Does the claim say a cue of the relation, or a word of its label (the same stem), rather
+    than only words WordNet ties to them ("produced" read as "formed")?"""
+    rx = _COMPILED.get(key)
+    if rx is not None and any(m.group(0).lower() not in WEAK for m in rx.finditer(text)):
+        return True
+    return bool(content_stems(label_words(label)) & content_stems(text)) if label else False
 
 
 def said_as_modifier(label: str, text: str) -> bool:

@@ -382,8 +382,13 @@ class Verifier:
 
         # Each thing the claim names must be connected to another one, or carry one of its values
         # ("X ends at 10, just before Y starts at 10").
+        unlinked: list[str] = []  # things of the KG that the claim's relation joins to no other one
         if len(ents) >= 2:
-            connected = {b: self.links.connect(b, ents, cues, r, said) for b in ents}
+            # A relation of values ("founded" of an inception year) said with no value in the claim
+            # is the claim's word for how its things are joined: it is not blanked away as said.
+            link_said = said if values else {k for k in said if any(
+                s.key == k and not s.literal for e in ents for s in self.kg.slots(e).values())}
+            connected = {b: self.links.connect(b, ents, cues, r, link_said) for b in ents}
             for b in ents:
                 support.extend(connected[b])
             linked = {x for kf in support for x in (kf.fact.s, kf.fact.o)}
@@ -394,7 +399,7 @@ class Verifier:
                 if clash:
                     contra.append(clash)
                 else:
-                    missing.append(self.kg.label(b))
+                    unlinked.append(b)
         missing += [v.text for v in unplaced if not (v.kind == "date" and support and dates_only_context(v))]
 
         if len(ents) == 1 and len(r.where.get(ents[0], ())) > 1:
@@ -430,6 +435,8 @@ class Verifier:
         elif missing:
             j = Judgement(Verdict.NEI, support, reason=f"the KG has nothing on {', '.join(repr(x) for x in missing[:3])}"
                           + (" here" if support else ""), unknown=tuple(invented))
+        elif unlinked:
+            j = Judgement(Verdict.NEI, support, reason=self._unlinked_reason(unlinked, ents))
         elif support:
             j = self._only(r, ents, support) or Judgement(Verdict.SUPPORTED, support, reason="the KG says " + self.kg.say(
                 support[0]), supported=len(support))
@@ -438,6 +445,21 @@ class Verifier:
         if negated and j.verdict != Verdict.NEI:
             j = negate(j)
         return j
+
+    def _unlinked_reason(self, unlinked: list[str], ents: list[str]) -> str:
+        """Why a claim about things the KG has is not enough info: none of its relations between
+        them is the one the claim states. Names the relations the KG does have between them, so
+        the reason never reads as if the things were missing."""
+        names = [self.kg.label(x) for x in dict.fromkeys([*unlinked, *ents])][:3]
+        have: dict[str, None] = {}
+        for b in unlinked:
+            for slot in self.kg.slots(b).values():
+                if not slot.literal and any(kf.other in ents and kf.other != b for kf in slot.facts):
+                    have.setdefault(slot.facts[0].p_label or slot.key, None)
+        both = " and ".join(repr(x) for x in names) if len(names) == 2 else ", ".join(repr(x) for x in names)
+        if have:
+            return f"the KG links {both} only by {', '.join(list(have)[:3])}, not by what the claim states"
+        return f"the KG has {both} but no relation between them that the claim states"
 
     def _relation_words_kept(self, r: Reading, ents: list[str]) -> str:
         """The claim with its names blanked, but for a thing named in lower case by words of a

@@ -38,7 +38,10 @@ class LlamaBackend:
 
         gpu = gpu_offload_supported()
         threads = max(1, (os.cpu_count() or 2) // 2)
-        self.device = "CUDA" if gpu else "CPU"
+        self.device = "CUDA" if gpu and n_gpu_layers != 0 else "CPU"
+        # why the model runs where it does, for the status bar and `kgchat prepare`
+        self.device_note = ("llama.cpp built for the CPU" if not gpu else "--n-gpu-layers 0" if n_gpu_layers == 0
+                            else f"--n-gpu-layers {n_gpu_layers}" if n_gpu_layers > 0 else "")
         try:
             self.llama = llama_cpp.Llama(
                 model_path=path,

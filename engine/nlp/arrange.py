@@ -39,6 +39,8 @@ INVITE = re.compile(r"\b(?:invit\w*|add(?:ed)?|include|bring|with|send (?:an )?i
 # The system confirms what it did or will do for the meeting.
 CONFIRMS = re.compile(r"\b(?:i'?ll|i will|i'?ve|i have|i can|booked|scheduled|added|invited|created|set up|"
                       r"to confirm|is now on|sent)\b", re.I)
+# The user's own meeting, as the system speaks of it ("I can schedule your meeting at 10").
+YOURS = re.compile(r"\byour\s+(?:new\s+)?" + _EVENT_NOUN + r"\b", re.I)
 YOUR_MEETING = re.compile(r"\b(?:your|the|this|that)\s+(?:new\s+)?" + _EVENT_NOUN + r"\b", re.I)
 QUOTED = re.compile(r"[\"“]([^\"”]{2,80})[\"”]")
 # "it" is the meeting in a turn that does something to it or says when or where it is.
@@ -99,7 +101,9 @@ def answered_name(text: str, asked: bool, mentions: list[Mention]) -> tuple[int,
 
 
 def asks_name(system_text: str) -> bool:
-    return bool(ASKS_NAME.search(system_text)) and "?" in system_text
+    """The system asks what the meeting should be called; one that says a name in quotes asks
+    whether that name is right ("I'll call the meeting "networks workshop". Is that correct?")."""
+    return bool(ASKS_NAME.search(system_text)) and "?" in system_text and quoted_name(system_text) is None
 
 
 def quoted_name(system_text: str) -> str | None:

@@ -72,3 +72,21 @@ def entity_gender(ctx, iri: str) -> str:
                 genders[iri] = next((g for g, rx in _GENDER_VALUE if rx.match(said)), "")
                 break
     return genders[iri]
+
+
+SUBCLASS_PREDICATES = (vocab.RDFS + "subClassOf", vocab.WDT + "P279")
+SUPERCLASS_STEPS = 3
+
+
+def classes_of(ctx, iri: str) -> set[str]:
+    """The KG's classes of an entity and their superclasses (a few steps up): what "that airline"
+    asks the thing it points at to be."""
+    out: set[str] = set()
+    level = set(ctx.background.types(iri))
+    for _ in range(SUPERCLASS_STEPS):
+        out |= level
+        level = {f.o for c in level for f in ctx.background.facts_about(c)
+                 if f.s == c and f.p in SUBCLASS_PREDICATES and not f.o_literal} - out
+        if not level:
+            break
+    return out

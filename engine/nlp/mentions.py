@@ -5,7 +5,8 @@ a `LabelIndex`: an exact lookup of normalized word sequences, plus a fuzzy path 
 word a letter or two off, or one that sounds the same, "Hubbard" for "Hebert"; accents lost, "O'Brien"
 heard as "O Brien") that only compares against the vocabulary words sharing a letter trigram, so a
 turn costs the same on 100 labels as on 100,000. Partial names ("Omar" for "Omar Haddad", "Beta" for
-"Meeting Room Beta") count when the words heard are distinctive. Besides names: pronouns, definite
+"Meeting Room Beta") count when the words heard are distinctive; spoken forms ("kay ell four oh two")
+and names the KG lacks ("Anna B.") are engine/nlp/heard.py's. Besides names: pronouns, definite
 noun phrases ("that meeting"), first-person words, requests for a type ("which rooms"), and time
 expressions (engine/nlp/timeexpr.py). Linking proper is the rules' job; the scores here are priors.
 """
@@ -17,6 +18,7 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass
 
+from engine.nlp.heard import CLAUSE_BREAK, STOPWORDS, Token, other_initial, split_unknown, spoken_tokens
 from engine.nlp.minilm import common_words
 from engine.nlp.plural import plural_of
 from engine.nlp.timeexpr import MONTHS, WEEKDAYS
@@ -24,16 +26,6 @@ from engine.state import Mention
 from kgstore import vocab
 from kgstore.errors import BadInput, RemoteUnavailable
 from rules.similarity import NAME_WORD_ALIKE, max_edits, measures, norm, sound_key, trigrams, word_alike, word_stem
-
-# Words that never start a name match on their own (they may sit inside a full label).
-STOPWORDS = frozenset("""
-a an the this that these those is are was were be been am do does did have has had can could will would
-shall should may might must i me my mine we us our you your he him his she her they them their it its
-of in on at to for from with by about as and or but not no yes if then so than what which who whom whose
-where when why how there here any all some every each other free available book please thanks thank hi
-hello tell show list give find let lets want need like know see meet meeting meetings room rooms today
-tomorrow now morning afternoon evening night time day week o clock am pm half past quarter up out
-""".split())
 
 PRONOUNS: dict[str, tuple[str, ...]] = {
     "he": ("person",), "him": ("person",), "his": ("person",), "himself": ("person",),
@@ -66,16 +58,7 @@ CANDIDATES_PER_MENTION = 8
 NOT_RELATIONS = frozenset(vocab.LABEL_PREDICATES + vocab.ALIAS_PREDICATES + (vocab.RDF_TYPE, vocab.WDT + "P31"))
 
 _WORD = re.compile(r"[^\W_]+")
-_CLAUSE_BREAK = re.compile(r"[,;:.!?()/]")  # no name goes on past these
 
-
-@dataclass(frozen=True)
-class Token:
-    text: str
-    norm: str
-    start: int
-    end: int
-    gap: str = ""  # what stands between the word before and this one ("" inside a folded word)
 
 
 def tokenize(text: str) -> list[Token]:
@@ -252,6 +235,7 @@ class _Hit:
     end: int
     label: _Label
     score: float
+    whole: bool = True  # the words heard are the whole label, not a part of it ("Omar" of "Omar Haddad")
 
 
 def _name_hits(tokens: list[Token], index: LabelIndex) -> list[_Hit]:
@@ -307,6 +291,7 @@ def _name_hits(tokens: list[Token], index: LabelIndex) -> list[_Hit]:
             if key in seen:
                 continue
             seen.add(key)
+            whole = True
             covered = {w for j in range(start, end) for w in matches[j] if w in words}
             heard = " ".join(tok.norm for tok in tokens[start:end])
             if covered >= words:
@@ -337,19 +322,22 @@ def _name_hits(tokens: list[Token], index: LabelIndex) -> list[_Hit]:
                     distinctive = any(index.df(w) <= 2 and w not in STOPWORDS and w not in TYPE_NOUNS
                                       and w not in index.relation_words and not _common_word(said[w])
                                       for w in covered)
-                    # "Morag Reid" names someone the KG lacks, not the Callum Reid it has.
-                    if not distinctive or _unknown_name_beside(tokens, start, end, index):
+                    # "Morag Reid" names someone the KG lacks, not the Callum Reid it has; so does
+                    # "Anna B." when the KG has Anna K.
+                    if not distinctive or _unknown_name_beside(tokens, start, end, index) \
+                            or other_initial(tokens, start, end, words - covered):
                         continue
                     idf = lambda w: math.log(1 + index.n / max(index.df(w), 1))
                     content = [w for w in words if w not in STOPWORDS] or words  # "of" tells no department
                     coverage = sum(idf(w) for w in covered) / sum(idf(w) for w in content)
                     score = 0.45 + 0.4 * coverage
+                    whole = False
             edits = sum(matches[j].get(w, 0) for j in range(start, end) for w in words if w in matches[j])
             if edits and len(lab.words) == 1 and lab.text.islower():
                 continue  # a one-word concept ("curator") is said as it is: "curated" is another word
             if edits:
                 score -= 0.02 * edits
-            hits.append(_Hit(start, end, lab, score))
+            hits.append(_Hit(start, end, lab, score, whole))
     return hits
 
 
@@ -363,7 +351,7 @@ def _may_extend(tokens: list[Token], matches: list[dict[str, int]], a: int, b: i
     a word that is itself a word of some label ("Michael, James and Kayla": James is a name of
     its own, not Jacobs misheard), nor across a comma or other punctuation between the words."""
     return not any(matches[j] for j in range(a, b) if not start <= j < end) \
-        and not any(_CLAUSE_BREAK.search(tokens[j].gap) for j in range(a + 1, b))
+        and not any(CLAUSE_BREAK.search(tokens[j].gap) for j in range(a + 1, b))
 
 
 def _common_word(t: Token) -> bool:
@@ -381,7 +369,7 @@ def _unknown_name_beside(tokens: list[Token], start: int, end: int, index: Label
     before or after the span (no punctuation between)? Then the span is part of a longer name the KG does not have."""
     lowercase = not any(t.text[:1].isupper() for t in tokens)  # a transcript: names are not capitalised
     for j in (start - 1, end):
-        if not 0 <= j < len(tokens) or _CLAUSE_BREAK.search(tokens[max(j, start)].gap):
+        if not 0 <= j < len(tokens) or CLAUSE_BREAK.search(tokens[max(j, start)].gap):
             continue  # "Petra, Lindberg and Ines": a comma ends a name
         t = tokens[j]
         if t.norm in STOPWORDS or t.norm in TYPE_NOUNS or t.norm in NOT_NAME_WORDS or t.norm in index.by_word:
@@ -401,9 +389,12 @@ def _unknown_name_beside(tokens: list[Token], start: int, end: int, index: Label
 def detect_names(text: str, index: LabelIndex, tokens: list[Token] | None = None) -> list[Mention]:
     """Named mentions in text order (where spans overlap the longest match wins), each with up
     to 8 candidate entities and their name-match scores as priors."""
-    tokens = tokens if tokens is not None else tokenize(text)
+    tokens = spoken_tokens(tokens if tokens is not None else tokenize(text), index)
     by_span: dict[tuple[int, int], dict[str, tuple[float, str]]] = defaultdict(dict)
+    whole: set[tuple[int, int]] = set()  # spans that hear some label whole
     for h in _name_hits(tokens, index):
+        if h.whole:
+            whole.add((h.start, h.end))
         for iri in h.label.iris:
             old = by_span[(h.start, h.end)].get(iri)
             if old is None or h.score > old[0]:
@@ -418,6 +409,7 @@ def detect_names(text: str, index: LabelIndex, tokens: list[Token] | None = None
         position[span] = i
     taken = [False] * len(tokens)
     out: list[Mention] = []
+    partial: set[int] = set()  # where mentions that hear only part of a name start
     for span in order:
         if any(taken[span[0]:span[1]]):
             continue
@@ -437,8 +429,10 @@ def detect_names(text: str, index: LabelIndex, tokens: list[Token] | None = None
         out.append(Mention(text=text[s:e], start=s, end=e, kind="name",
                            candidates=[(iri, round(min(v[0], 1.0), 4)) for iri, v in cands[:CANDIDATES_PER_MENTION]],
                            label=cands[0][1][1]))
+        if span not in whole:
+            partial.add(s)
     out.sort(key=lambda m: m.start)
-    return out
+    return split_unknown(text, out, {i for i, m in enumerate(out) if m.start in partial})
 
 
 def detect(text: str, index: LabelIndex) -> list[Mention]:
@@ -534,7 +528,8 @@ _DEMONSTRATED = re.compile(r"\b(?:that|this|these|those)\s+$", re.I)
 
 def _demonstrated(m: Mention, text: str, index: LabelIndex) -> Mention:
     """A KG class named after "that"/"this" ("What's the area of that city?") is no name of the
-    class: it points back at the thing of that class spoken of, as "that meeting" does."""
+    class: it points back at the thing of that class spoken of, as "that meeting" does; `label`
+    keeps the class, which what it takes up must be of."""
     from rules.kinds import kind_of_types
 
     before = _DEMONSTRATED.search(text, 0, m.start)
@@ -542,7 +537,8 @@ def _demonstrated(m: Mention, text: str, index: LabelIndex) -> Mention:
     if before is None or cls is None or (m.candidates and m.candidates[0][0] != cls):
         return m
     kind = kind_of_types([cls], {cls: m.text})
-    return Mention(text=text[before.start():m.end], start=before.start(), end=m.end, kind="definite", value=(kind,))
+    return Mention(text=text[before.start():m.end], start=before.start(), end=m.end, kind="definite", value=(kind,),
+                   label=cls)
 
 
 def _requested_class(m: Mention, text: str, index: LabelIndex) -> Mention:

@@ -17,6 +17,26 @@ def gpu_present() -> bool:
     return bool(glob.glob("/dev/nvidia[0-9]*")) and os.environ.get("CUDA_VISIBLE_DEVICES", "0") not in ("", "-1")
 
 
+def installed(distribution: str) -> bool:
+    from importlib import metadata
+
+    try:
+        metadata.version(distribution)
+    except metadata.PackageNotFoundError:
+        return False
+    return True
+
+
+def _without_cuda() -> str:
+    """Why onnxruntime lists no CUDA provider: mostly its CPU package, installed instead of
+    onnxruntime-gpu or over it (both write the one `onnxruntime` module, the last one wins)."""
+    if not installed("onnxruntime"):
+        return "onnxruntime without CUDA"
+    if installed("onnxruntime-gpu"):
+        return "onnxruntime without CUDA: the CPU package onnxruntime was installed over onnxruntime-gpu"
+    return "onnxruntime without CUDA: the CPU package onnxruntime is installed, not onnxruntime-gpu"
+
+
 def _cuda_provider_error() -> str:
     """Why onnxruntime's CUDA provider library does not load, in its loader's words (usually a
     CUDA or cuDNN library of the major version onnxruntime-gpu was built for, not found)."""
@@ -55,7 +75,7 @@ def onnx_session(path: str | Path, threads: int):
     wanted = ["CPUExecutionProvider"]
     note = ""
     if "CUDAExecutionProvider" not in ort.get_available_providers():
-        note = "onnxruntime without CUDA"
+        note = _without_cuda()
     elif not gpu_present():
         note = "no NVIDIA GPU"
     else:

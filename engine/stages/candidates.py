@@ -1,8 +1,11 @@
 """Candidates stage: the facts that may matter this turn, pulled from neighbourhoods only.
 
 Sources: the k-hop neighbourhood of the entities linked in this turn (and, when the turn names
-nothing itself, of the previous turn's focus), the facts derived by the rules, and every entity
-of a type the user asks for. The background is never scanned as a whole: each source is a
+nothing itself, of the previous turn's focus), the facts derived by the rules, every entity
+of a type the user asks for, and what is known of the meeting being arranged (its slots, the
+groups of its organizer and invitees: engine.meeting.known_facts). Marked as the meeting's
+(`meeting_facts`, which lead the selection on a turn about it): those, the entities the reply
+proposed when the turn agrees to it, and the people of a group or event the turn invites from. The background is never scanned as a whole: each source is a
 capped neighbourhood query, so the cost follows the neighbourhood, not the KG.
 
 Besides edges, every entity node gets one node fact (its `rdf:type` fact, "X is a person", or
@@ -11,10 +14,14 @@ its label when it has no type) so that nodes are scored like facts and PCST can 
 
 from __future__ import annotations
 
+from engine import meeting
 from engine.context import TurnContext, stage
 from engine.dialogue import turn_entities
 from engine.focus import linked_now, radius
+from engine.nlp import arrange
+from engine.nlp.kinds import entity_kind
 from engine.nlp.sentences import TYPE_PREDICATES, derived_sentence
+from engine.recent import asks
 from engine.state import Candidate, TurnState
 from kgstore.terms import Fact
 from kgstore.vocab import ALIAS_PREDICATES, KGC, LABEL_PREDICATES, RDF_TYPE, RDFS_LABEL
@@ -92,6 +99,17 @@ def gather(state: TurnState, ctx: TurnContext) -> None:
             if nb.capped:
                 notes.append(nb.cap_reason or f"neighbourhood of {m.text!r} capped at {cfg.candidate_cap} facts")
 
+    arranging = meeting.current(ctx.store, state.session_id) if state.meeting else None
+    proposed: list[str] = []
+    if arranging is not None:  # what is known of the meeting being arranged is part of every turn's knowledge
+        known = meeting.known_facts(bg, arranging, lambda iri: entity_kind(ctx, iri))
+        for f in known:
+            take(f, 0)
+        state.meeting_facts = {f.key for f in known}
+        if state.about_meeting and not asks(state.text):
+            # "Yes." to "Would you like me to invite Natalie?": what the reply proposed is what is agreed to
+            proposed = [iri for iri in turn_entities(ctx.store, state.session_id, state.turn - 1)
+                        if iri != arranging.iri]
     edges = sorted(facts.values(), key=lambda c: c.hop)
     if len(edges) > cfg.candidate_cap:
         notes.append(f"{len(edges)} candidate facts, kept the {cfg.candidate_cap} nearest")
@@ -102,8 +120,14 @@ def gather(state: TurnState, ctx: TurnContext) -> None:
         for end in (c.fact.s, None if c.fact.o_literal else c.fact.o):
             if end and end not in nodes:
                 nodes[end] = Candidate(fact=Fact(end, RDFS_LABEL, "", o_literal=True), hop=c.hop)
-    for iri in seeds:
+    for iri in list(seeds) + proposed:
         nodes.setdefault(iri, Candidate(fact=Fact(iri, RDFS_LABEL, "", o_literal=True), hop=0))
+    state.meeting_facts |= {nodes[iri].fact.key for iri in proposed}
+    if arranging is not None:
+        # "Just anyone will be fine." to "There are six members of the Healthcare group. Who would
+        # you like to invite?": the group the reply proposed is the one invited from.
+        invited = [m.entity for m in state.mentions if m.entity] if arrange.invites(state.text) else []
+        state.meeting_facts |= _invitable(ctx, invited + proposed, edges, arranging.iri)
     # A node's hop is its distance from the seeds: the nearest fact that reaches it.
     distance = {iri: 0 for iri in seeds}
     for c in edges + derived:
@@ -116,6 +140,24 @@ def gather(state: TurnState, ctx: TurnContext) -> None:
     state.candidates_note = "; ".join(notes)
 
 
+def _invitable(ctx: TurnContext, entities: list[str], edges: list[Candidate], meeting_iri: str) -> set:
+    """The keys of the facts that give the people of the groups and events among `entities`, those
+    the turn invites from ("add a member of the Healthcare group", "any other member of the
+    deliverables meeting"): the reply chooses among all of them."""
+    sources = {e for e in entities if e != meeting_iri and entity_kind(ctx, e) in ("group", "event")}
+    if not sources:
+        return set()
+    out = set()
+    for c in edges:
+        f = c.fact
+        if f.o_literal:
+            continue
+        other = f.o if f.s in sources else f.s if f.o in sources else None
+        if other is not None and entity_kind(ctx, other) == "person":
+            out.add(f.key)
+    return out
+
+
 def _report(state: TurnState) -> dict:
     return {"count": len(state.candidates), "note": state.candidates_note}
 
@@ -124,4 +166,5 @@ def _report(state: TurnState) -> dict:
 def run(state: TurnState, ctx: TurnContext) -> None:
     state.candidates = []
     state.candidates_note = ""
+    state.meeting_facts = set()
     gather(state, ctx)

@@ -22,10 +22,10 @@ from engine.context import TurnContext, select, stage
 from engine.events import Linked
 from engine.nlp import plural
 from engine.nlp.antecedents import pronoun_gender, takes_up_here
-from engine.nlp.kinds import entity_gender, entity_kind
+from engine.nlp.kinds import classes_of, entity_gender, entity_kind
 from engine.nlp.mentions import label_index
 from engine.nlp.timeexpr import PARTS, TimeValue, day_phrase, hhmm
-from engine.recent import LINK_WINDOW, answered, asks, listed_of, recent_links
+from engine.recent import LINK_WINDOW, answered, asked_entities, asks, listed_of, neighbours, recent_links
 from engine.requested import requested
 from engine.state import Derived, Mention, SystemTurn, TurnState
 from kgstore import vocab
@@ -48,11 +48,15 @@ from rules.reasoner import (
 
 LINKED_KINDS = ("name", "pronoun", "definite", "first_person")
 RECENT_TURNS = 4  # the respond_to chain the recency rules walk
-# Pronouns that take up the answer a reply brought in over the topic: a place ("How many people
-# live there?") or, for "they", a group ("Which band is Tom in?" - "... The Glass Harbour." -
-# "Which label are they signed to?"); "it" and "she" keep to the topic ("Where is the review?" -
-# "In Room Beta." - "When does it start?").
-ANSWER_PRONOUNS = frozenset(("there", "they", "them", "their", "theirs"))
+# The kinds of answer a pronoun takes up over the topic: "she" the person a reply answered
+# with, "there" a place, "they" a group. "It" keeps to the topic ("Where did the probe go?" - "To
+# the asteroid Halloran." - "When did it launch?"), as "they" does for a person; "that <class>"
+# (a definite noun phrase) takes up the answer of its own kinds.
+_PERSON = ("person",)
+ANSWER_KINDS: dict[str, tuple[str, ...]] = {
+    "there": ("room", "thing"), "they": ("group",), "them": ("group",), "their": ("group",), "theirs": ("group",),
+    "he": _PERSON, "him": _PERSON, "his": _PERSON, "she": _PERSON, "her": _PERSON, "hers": _PERSON,
+}
 ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "last": -1}
 CANDIDATES_IN_PROGRAM = 5
 PRIOR_MARGIN = 0.35
@@ -116,8 +120,10 @@ def build_program(ctx: TurnContext, rules: RuleSet, inp: TurnInput, *, whole_kg:
     listed = listed_of(ctx, [k for k in links if k.turn == inp.turn - 1])
     for t, kind, n, e in listed:
         prog.fact("listed", turn_atom(t), Atom.plain(kind), n, ent(e))
-    for e in answered(listed, links, inp.turn, label_index(ctx).class_iris) if inp.after_question else ():
-        prog.fact("answered", turn_atom(inp.turn - 1), ent(e))
+    if inp.after_question:
+        near = neighbours(ctx, asked_entities(links, inp.turn))
+        for e in answered(listed, links, inp.turn, label_index(ctx).class_iris, near):
+            prog.fact("answered", turn_atom(inp.turn - 1), ent(e))
     # "The first one" points into the longest list of the previous turn (its events, not the
     # rooms they are in).
     sizes = {kind: n for _, kind, n, _ in listed if n > 0}
@@ -127,6 +133,7 @@ def build_program(ctx: TurnContext, rules: RuleSet, inp: TurnInput, *, whole_kg:
 
     labels = label_index(ctx).labels if whole_kg else []
     linked = [m for m in inp.mentions if m.kind in LINKED_KINDS]
+    classes_wanted: set[str] = set()
     for j, m in enumerate(linked):
         ma = Atom.of(m.node)
         prog.fact("new", ma)
@@ -142,8 +149,11 @@ def build_program(ctx: TurnContext, rules: RuleSet, inp: TurnInput, *, whole_kg:
                 kinds = (longest,)
         for k in kinds:
             prog.fact("wants_kind", ma, Atom.plain(k))
-        if m.kind == "pronoun" and m.text.casefold() in ANSWER_PRONOUNS:
-            prog.fact("takes_answer", ma)
+        for k in ANSWER_KINDS.get(m.text.casefold(), ()) if m.kind == "pronoun" else kinds if m.kind == "definite" else ():
+            prog.fact("answer_kind", ma, Atom.plain(k))
+        if m.kind == "definite" and m.label:
+            prog.fact("wants_class", ma, Atom.of(m.label))
+            classes_wanted.add(m.label)
         if m.kind == "pronoun" and (gender := pronoun_gender(m.text)):
             prog.fact("pronoun_gender", ma, Atom.plain(gender))
         for other in linked[:j]:
@@ -179,6 +189,10 @@ def build_program(ctx: TurnContext, rules: RuleSet, inp: TurnInput, *, whole_kg:
         facts = ctx.background.neighborhood(list(seeds), hops=1, cap=NEIGHBOURHOOD_CAP).facts
     add_background(prog, facts, ent)
     _kind_and_text_facts(ctx, prog, facts, ent, inp)
+    if classes_wanted:
+        for iri in list(inp.entities):
+            for cls in classes_of(ctx, iri) & classes_wanted:
+                prog.fact("class_of", ent(iri), Atom.of(cls))
     if whole_kg:
         for name, arity in rules.derived_predicates():
             prog.query(name, *(Var(f"A{i}") for i in range(arity)))
@@ -575,6 +589,7 @@ def reason_state(state: TurnState, ctx: TurnContext, stats: list | None = None) 
                 rule="name matching (reasoning failed)" if out.note else "entity_linking")
     arranging = meeting.current(ctx.store, state.session_id)
     state.meeting = arranging.summary(ctx.store.label) if arranging else None
+    state.about_meeting = meeting.about(state, before, arranging)
     state.derived = out.derived
     state.reasoning_note = "; ".join(note for note in (state.reasoning_note, *inp.notes, out.note) if note)
     store_derived(ctx, state.session_id, out.derived)

@@ -22,6 +22,12 @@ user's without asking the model, the system's as written ("The band has four mem
 "Who are they?"). Each kind is judged as its questions ask: single, paraphrase, asr, pronoun and
 two_hop want a gold value in the shown reply; compound, multi and list_followup want every one;
 absent wants "not found". Beside them, the share of answerable questions answered "not found".
+A domain's `questions_compute.jsonl` (questions that count, compare, pick the most or least,
+ask yes or no, filter by a value, or go three relations deep) is reported apart, per kind, and
+kept out of every total: yes/no by the reply's first word; compare and superlative by its first
+clause (up to ':', ';' or '.') naming the gold and none of the other candidates (the compared
+entities, the subjects of the gold's facts); count by its first number; filter by the candidates
+its first sentence names being the gold set; three hops by a gold value said.
 
 One run gives both columns: `auto` is what the app shows by default; `llm` is what it would
 show with `--answer llm`, read from the same turns (the model's reply, refined when it was). A
@@ -36,7 +42,7 @@ import json
 import re
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 from engine.state import TurnState
@@ -46,6 +52,12 @@ ANY_VALUE = frozenset(("single", "paraphrase", "asr", "pronoun", "two_hop"))  # 
 EVERY_VALUE = frozenset(("compound", "multi", "list_followup"))  # every gold value must be said
 ANSWERABLE = ANY_VALUE | EVERY_VALUE
 HAND_FILES = ("questions.jsonl", "questions_more.jsonl")
+# Questions that compute, judged each as it asks and reported apart: the totals above stay over
+# HAND_FILES alone.
+COMPUTE_FILE = "questions_compute.jsonl"
+COMPUTED = frozenset(("count", "compare", "superlative", "yesno", "filter", "three_hop"))
+NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+                "eleven", "twelve")
 SINGLE_INTENT = re.compile(r'^request_entity_attribute\(entity="[^"]*", attribute="(\w+)"\)$')
 
 
@@ -104,10 +116,12 @@ def ood_question(entry: dict) -> tuple[str, list[str]]:
     return "single", list(answer["strings"])
 
 
-def hand_question(entry: dict) -> tuple[str, list[str]]:
-    """(kind as written, gold values) of a hand-written question's judged turn."""
+def hand_question(entry: dict) -> tuple[str, list[str], list[str]]:
+    """(kind as written, gold values, the other candidates a computed answer must not name) of a
+    hand-written question's judged turn."""
     answer = (entry.get("gold") or {}).get("answer") or {}
-    return str(answer.get("kind", "other")), list(answer.get("strings") or [])
+    return (str(answer.get("kind", "other")), list(answer.get("strings") or []),
+            list(answer.get("candidates") or []))
 
 
 def handwritten(folder: str) -> dict[str, dict]:
@@ -125,7 +139,7 @@ def handwritten(folder: str) -> dict[str, dict]:
         if len(kgs) != 1:
             raise BadInput(f"--handwritten: {first.parent} needs one kg.* file, has {len(kgs)}")
         dialogues = {}
-        for questions in (first.parent / name for name in HAND_FILES):
+        for questions in (first.parent / name for name in (*HAND_FILES, COMPUTE_FILE)):
             if questions.exists():
                 dialogues.update(_hand_dialogues(questions, str(kgs[0])))
         out[first.parent.name] = dialogues
@@ -146,6 +160,7 @@ def _hand_dialogues(questions: Path, kg_file: str) -> dict[str, dict]:
             turns = [(str(t["speaker"]), str(t["text"])) for t in q["dialogue"]]
             strings = [str(v) for v in q.get("answer_contains") or []]
             kind = str(q["kind"])
+            candidates = _candidates(q, strings)
         except (ValueError, KeyError, TypeError) as exc:
             raise BadInput(f"--handwritten: {questions}:{n}: not a question line ({exc})") from None
         last = max((i for i, (who, _) in enumerate(turns) if who == "user"), default=None)
@@ -153,10 +168,57 @@ def _hand_dialogues(questions: Path, kg_file: str) -> dict[str, dict]:
             raise BadInput(f"--handwritten: {questions}:{n}: no user turn")
         log = [{"manual_transcription": text} if who == "user" else {"system_text": text}
                for who, text in turns[:last + 1]]
-        log[-1]["gold"] = {"answer": {"kind": kind, "strings": strings}}
+        log[-1]["gold"] = {"answer": {"kind": kind, "strings": strings, "candidates": candidates}}
         dialogues[str(q.get("id") or f"{questions.parent.name}-{questions.stem}-{n}")] = {
             "kg_file": kg_file, "log": log, "replies": "written"}
     return dialogues
+
+
+def _candidates(q: dict, gold: list[str]) -> list[str]:
+    """The entities a computed question weighs besides its gold: the compared ones, and the
+    subjects of the facts the gold was computed from (a superlative's class members, a filter's)."""
+    check = q.get("check") or {}
+    names = [str(check[k]) for k in ("a", "b") if isinstance(check.get(k), str)]
+    names += [str(f["s"]) for f in q.get("answer_fact") or [] if isinstance(f, dict) and "s" in f]
+    wanted = {norm(g) for g in gold}
+    return list(dict.fromkeys(n for n in names if norm(n) not in wanted))
+
+
+def first_clause(reply: str) -> str:
+    """The reply up to its first ':', ';' or sentence end (a dot inside a number or a name's
+    initial does not end it)."""
+    return re.split(r"[:;]|\.(?=\s|$)|[!?]", reply.strip(), maxsplit=1)[0]
+
+
+def first_number(reply: str) -> str | None:
+    """The first number of the reply, as digits; a number word counts as its digits."""
+    for word in re.findall(r"\d+(?:[.,]\d+)*|[^\W\d_]+", reply.casefold()):
+        if word[0].isdigit():
+            return word.replace(",", "")
+        if word in NUMBER_WORDS:
+            return str(NUMBER_WORDS.index(word))
+    return None
+
+
+def computed(reply: str, kind: str, values: list[str], others: Sequence[str]) -> bool | None:
+    """A computed question judged as it asks: yes/no by the reply's first word; compare and
+    superlative by the first clause naming the gold and no other candidate; count by the first
+    number; filter by the candidates the first sentence names equalling the gold set; three hops
+    by a gold value said."""
+    if not values or not reply.strip():
+        return False if values else None
+    if kind == "yesno":
+        words = norm(reply).split()
+        return bool(words) and words[0] == norm(values[0])
+    if kind in ("compare", "superlative"):
+        clause = first_clause(reply)
+        return contains(clause, values[0]) and not any(contains(clause, o) for o in others)
+    if kind == "count":
+        return first_number(reply) == norm(values[0])
+    if kind == "filter":
+        sentence = re.split(r"\.(?=\s|$)", reply.strip(), maxsplit=1)[0]
+        return {v for v in (*values, *others) if contains(sentence, v)} == set(values)
+    return any(contains(reply, v) for v in values)
 
 
 # --- replay ------------------------------------------------------------------------------------
@@ -169,7 +231,7 @@ def said(reply: str, kind: str, values: list[str]) -> bool | None:
     return (all if kind in EVERY_VALUE else any)(contains(reply, v) for v in values)
 
 
-def judge(state: TurnState, kind: str, values: list[str]) -> dict:
+def judge(state: TurnState, kind: str, values: list[str], others: Sequence[str] = ()) -> dict:
     """One user turn's figures, for the shown reply (auto) and the model's (llm)."""
     llm_reply = state.refined.response if state.refined else state.response
     llm_checks = state.refined.checks if state.refined else state.checks
@@ -178,8 +240,10 @@ def judge(state: TurnState, kind: str, values: list[str]) -> dict:
         "kind": kind, "answer_source": state.answer_source, "shown": state.shown_reply, "model": llm_reply,
         "contradicted_shown": any(c.verdict == "contradicted" for c in shown_checks),
         "contradicted_llm": any(c.verdict == "contradicted" for c in llm_checks),
-        "gold_auto": said(state.shown_reply, kind, values),
-        "gold_llm": said(llm_reply, kind, values),
+        "gold_auto": computed(state.shown_reply, kind, values, others) if kind in COMPUTED
+        else said(state.shown_reply, kind, values),
+        "gold_llm": computed(llm_reply, kind, values, others) if kind in COMPUTED else said(llm_reply, kind, values),
+        "computed": kind in COMPUTED,
         "not_found": state.answer_source == "not_found",
         "values": values,
     }
@@ -205,12 +269,15 @@ def replay(benchmark: str, dialogues: dict, resources: dict, limit: int | None, 
                 continue
             state = session.user_turn(text)
             if benchmark == OFFICE:
+                others: list[str] = []
+            if benchmark == OFFICE:
                 kind, values = office_question(entry, state, session.ctx.background)
             elif written:
-                kind, values = hand_question(entry)
+                kind, values, others = hand_question(entry)
             else:
                 kind, values = ood_question(entry)
-            yield {"benchmark": benchmark, "dialogue": dialogue_id, "text": text, **judge(state, kind, values)}
+            yield {"benchmark": benchmark, "dialogue": dialogue_id, "text": text,
+                   **judge(state, kind, values, others)}
             for name in ("llm", "encoder", "scorer"):  # built once (at the first turn), shared by every session
                 if name in session.ctx.resources:
                     resources.setdefault(name, session.ctx.resources[name])
@@ -223,7 +290,8 @@ def share(rows: list[dict], key: str, where: Callable[[dict], bool] = lambda r: 
     return {"value": round(hits / len(picked), 4) if picked else None, "n": len(picked), "hits": hits}
 
 
-def figures(rows: list[dict]) -> dict:
+def figures(every: list[dict]) -> dict:
+    rows = [r for r in every if not r.get("computed")]
     shown = lambda r: bool(r["shown"])  # noqa: E731
     single = lambda r: r["kind"] in ANSWERABLE  # noqa: E731
     kinds = sorted({r["kind"] for r in rows} - {"other"})
@@ -240,6 +308,9 @@ def figures(rows: list[dict]) -> dict:
         # Per kind: the gold said (answerable kinds) or "not found" said (absent).
         "by_kind": {k: share(rows, "not_found" if k == "absent" else "gold_auto", lambda r, k=k: r["kind"] == k)
                     for k in kinds},
+        # Computed questions apart, each kind judged as it asks (computed()).
+        "computed_by_kind": {k: share(every, "gold_auto", lambda r, k=k: r["kind"] == k)
+                             for k in sorted({r["kind"] for r in every if r.get("computed")})},
     }
 
 
@@ -261,6 +332,12 @@ def table(results: dict[str, dict]) -> str:
         lines += ["", "| benchmark | " + " | ".join(kinds) + " |", "| --- |" + " --- |" * len(kinds)]
         lines += [f"| {name} | " + " | ".join(cell(f[k]) if k in f else "–" for k in kinds) + " |"
                   for name, f in by_kind.items()]
+    by_computed = {name: f["computed_by_kind"] for name, f in results.items() if f.get("computed_by_kind")}
+    if by_computed:
+        kinds = sorted({k for f in by_computed.values() for k in f})
+        lines += ["", "| benchmark (computed) | " + " | ".join(kinds) + " |", "| --- |" + " --- |" * len(kinds)]
+        lines += [f"| {name} | " + " | ".join(cell(f[k]) if k in f else "–" for k in kinds) + " |"
+                  for name, f in by_computed.items()]
     return "\n".join(lines)
 
 

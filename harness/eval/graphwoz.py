@@ -15,11 +15,16 @@ an annotation that names no entity (a type request in braces) is not scored and 
 Answer recall: the KG values (people, groups, rooms and events by name; phones, e-mails, times)
 that the wizard's reply states, and the share of them present in the facts retrieved for the
 user turn the reply answers; beside it, the same share for the top-k (k=10) facts of the same
-scored candidates.
+scored candidates. Recall is also given per situation of the turn, read from the annotations of
+what the user asked (`intents`) and the wizard did (`agent_actions`): options (what is free or
+possible), confirmation of the meeting being arranged (the user agrees, the wizard creates, sets
+or confirms), groups and contacts (a group's members, phones and e-mails), other; and the
+number of facts retrieved per user turn (median, p90).
 """
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -97,6 +102,28 @@ def stated(reply: str, values: dict[str, str]) -> list[str]:
     return [v for v in found if not any(v != w and v in w for w in found)]
 
 
+SITUATIONS = ("meeting confirmation", "options", "groups and contacts", "other")
+_ACT = re.compile(r"(\w+)\s*\(")
+_AGREES = frozenset({"affirm", "confirm", "accept"})
+
+
+def situation(intents: str, actions: str, arranging: bool, kinds: list[str]) -> str:
+    """The situation of a user turn and the reply to it, from their annotated intents and actions
+    ("request_availability", "InformAvailability", "SuggestSetLocation": options; "affirm",
+    "CreateEvent", "AddAttendees", "SetTime" while a meeting is being arranged: its confirmation;
+    "request_group_members", "SuggestContact", or a reply stating phones or e-mails: groups and
+    contacts). `kinds` are the kinds of the values the reply states."""
+    names = [a.lower() for a in _ACT.findall(f"{intents} {actions}")]
+    if any("availab" in a or (a.startswith("suggest") and "contact" not in a) for a in names):
+        return "options"
+    if arranging and any(a in _AGREES or a.startswith(("create", "add", "set", "confirm", "requestconfirm"))
+                         for a in names):
+        return "meeting confirmation"
+    if any(w in a for a in names for w in ("group", "contact", "member")) or {"phone", "email"} & set(kinds):
+        return "groups and contacts"
+    return "other"
+
+
 @dataclass
 class TurnResult:
     dialogue_id: str
@@ -105,6 +132,8 @@ class TurnResult:
     links: list[dict] = field(default_factory=list)  # {mention, gold, got, ok}
     answers: list[dict] = field(default_factory=list)  # {value, kind, found}
     note: str = ""  # what reasoning left out (the budget ran out, a cut), as the turn reported it
+    facts: int = 0  # facts retrieved
+    situation: str = "other"
 
 
 def _start_time(dialogue: dict) -> str | None:
@@ -161,18 +190,23 @@ def replay(path: str, dialogue_ids: list[str] | None = None, transcript: str = "
         turns = read_dialogue(path, did, transcript, warnings)
         last: TurnResult | None = None
         retrieved = topk = ""
+        asked: dict = {}
+        arranging = False
         for turn in turns:
             if turn["speaker"] == "system":
                 session.system_turn(turn["text"])
                 if last is not None:
                     last.answers = [{"value": v, "kind": values[v], "found": v in retrieved, "topk": v in topk}
                                     for v in stated(turn["text"], values)]
+                    last.situation = situation(asked.get("intents", ""), asked.get("agent_actions", ""), arranging,
+                                               [a["kind"] for a in last.answers])
                 continue
             state = session.user_turn(turn["text"], answer=False, alternatives=turn.get("alternatives"))
             gold = turn.get("asr_entities" if transcript == "asr" else "entities")
             last = TurnResult(did, state.turn, state.text,
                               [_link_result(session.ctx, state, w, lab, did) for w, lab in gold_pairs(gold)],
-                              note=state.reasoning_note)
+                              note=state.reasoning_note, facts=len(state.retrieved))
+            asked, arranging = turn, state.meeting is not None
             retrieved = _retrieved_text(state.retrieved)
             topk = _retrieved_text(select_topk(state.candidates, TOPK_BESIDE).facts)
             results.append(last)
@@ -183,9 +217,24 @@ def _share(right: int, total: int) -> float | None:
     return round(right / total, 4) if total else None
 
 
+def _quantile(values: list[int], q: float) -> float | None:
+    """The value at quantile `q` (nearest rank), None for none."""
+    if not values:
+        return None
+    ordered = sorted(values)
+    return float(ordered[min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))])
+
+
+def _recall(answers: list[dict]) -> dict:
+    found, topk = sum(x["found"] for x in answers), sum(x["topk"] for x in answers)
+    return {"values": len(answers), "found": found, "recall": _share(found, len(answers)),
+            f"topk_{TOPK_BESIDE}_found": topk, f"topk_{TOPK_BESIDE}_recall": _share(topk, len(answers))}
+
+
 def summary(results: list[TurnResult]) -> dict:
     links = [x for r in results for x in r.links if x["kind"] is not None]
     answers = [x for r in results for x in r.answers]
+    facts = [r.facts for r in results]
     by_kind = {}
     for kind in GOLD_KINDS:
         these = [x for x in links if x["kind"] == kind]
@@ -198,13 +247,13 @@ def summary(results: list[TurnResult]) -> dict:
         "linking": {"gold": len(links), "correct": sum(x["ok"] for x in links),
                     "accuracy": _share(sum(x["ok"] for x in links), len(links)), "by_kind": by_kind,
                     "not_scored": sum(x["kind"] is None for r in results for x in r.links)},
-        "answer_recall": {"values": len(answers), "found": sum(x["found"] for x in answers),
-                          "recall": _share(sum(x["found"] for x in answers), len(answers)),
-                          f"topk_{TOPK_BESIDE}_found": sum(x["topk"] for x in answers),
-                          f"topk_{TOPK_BESIDE}_recall": _share(sum(x["topk"] for x in answers), len(answers))},
+        "answer_recall": {**_recall(answers),
+                          "by_situation": {s: _recall([x for r in results if r.situation == s for x in r.answers])
+                                           for s in SITUATIONS}},
+        "facts_per_turn": {"median": _quantile(facts, 0.5), "p90": _quantile(facts, 0.9)},
         "errors": [{"dialogue": r.dialogue_id, "turn": r.turn, "text": r.text, **x}
                    for r in results for x in r.links if not x["ok"] and x["kind"] is not None],
-        "missed_answers": [{"dialogue": r.dialogue_id, "turn": r.turn, "text": r.text, **x}
+        "missed_answers": [{"dialogue": r.dialogue_id, "turn": r.turn, "text": r.text, "situation": r.situation, **x}
                            for r in results for x in r.answers if not x["found"]],
     }
 
@@ -265,7 +314,8 @@ def main(argv: list[str], command: str, metric: str) -> int:
     if args.json:
         # Both figures come from one replay: the other one goes along ("also").
         rows = {t: {key: r[key], "dialogues": r["dialogues"], "user_turns": r["user_turns"],
-                    "turns_with_reasoning_note": r["turns_with_reasoning_note"], misses: r[misses][:args.errors],
+                    "turns_with_reasoning_note": r["turns_with_reasoning_note"], "facts_per_turn": r["facts_per_turn"],
+                    misses: r[misses][:args.errors],
                     "also": {other: r[other]}}
                 for t, r in results.items()}
         # One transcript keeps the flat shape scripts read; both nest one object per transcript.
@@ -283,12 +333,17 @@ def main(argv: list[str], command: str, metric: str) -> int:
                   + (f" ({r['not_scored']} annotations that name no entity not scored)" if r["not_scored"] else ""))
             for kind, row in r["by_kind"].items():
                 print(f"    {kind:<10} {row['correct']:>4}/{row['gold']:<4} {_fmt(row['accuracy'])}")
-        else:
-            r = result["answer_recall"]
+        r = result["answer_recall"]
+        if metric != "links":
             print(f"  KG values in the wizard's replies: {r['found']}/{r['values']} in the retrieved facts, recall "
                   f"{_fmt(r['recall'])} ({args.retriever}, {args.scorer}, k={args.k}); top-k k={TOPK_BESIDE} of "
                   f"the same scores: {r[f'topk_{TOPK_BESIDE}_found']}/{r['values']}, "
                   f"{_fmt(r[f'topk_{TOPK_BESIDE}_recall'])}")
+        print("  answer recall by situation:")
+        for name, row in r["by_situation"].items():
+            print(f"    {name:<20} {row['found']:>4}/{row['values']:<4} {_fmt(row['recall'])}")
+        per_turn = result["facts_per_turn"]
+        print(f"  facts retrieved per turn: median {_fmt(per_turn['median'])}, p90 {_fmt(per_turn['p90'])}")
         for e in result[misses][:args.errors]:
             what = (f"{e['mention']!r}: gold {e['gold']} got {e['got']}" if metric == "links"
                     else f"{e['kind']} {e['value']!r}")

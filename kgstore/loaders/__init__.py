@@ -23,8 +23,9 @@ FORMATS: dict[str, tuple[tuple[str, ...], str]] = {
     "n3": ((".n3",), "N3"),
     "rdfxml": ((".rdf", ".owl", ".xml"), "RDF/XML"),
     "jsonld": ((".jsonld",), "JSON-LD"),
-    "csv": ((".csv",), "CSV triples head,relation,tail[,tail_type]"),
-    "tsv": ((".tsv",), "TSV triples head,relation,tail[,tail_type]"),
+    "csv": ((".csv",), "CSV: triples head,relation,tail[,tail_type], or a table with a header row"),
+    "tsv": ((".tsv",), "TSV: triples head,relation,tail[,tail_type], or a table with a header row"),
+    "xlsx": ((".xlsx",), "Excel workbook, each sheet a table with a header row"),
     "wikidata": ((".jsonl", ".ndjson"), "Wikidata JSON entity dump (one entity per line)"),
     "graphwoz": ((), "GraphWOZ JSON (dialogue id -> task, data, log)"),
 }
@@ -64,16 +65,25 @@ def _sniff_json(path: str) -> str:
 
 
 def parse_file(path: str, fmt: str, graph: str, name: str, dialogue_id: str | None = None,
-               restore: bool = False) -> Parsed:
-    """Parse a whole file into quads for `graph` (datasets keep their graphs, see rdf.py)."""
+               restore: bool = False, key: str | None = None) -> Parsed:
+    """Parse a whole file into quads for `graph` (datasets keep their graphs, see rdf.py).
+    `key`: the column that names the rows of a table (CSV, TSV, a workbook's sheets)."""
     if fmt in RDF_FORMATS:
         from kgstore.loaders import rdf
 
         parsed = rdf.parse(path, fmt, graph, name, restore)
     elif fmt in ("csv", "tsv"):
-        from kgstore.loaders import csv_triples
+        from kgstore.loaders import csv_triples, tables
 
-        parsed = csv_triples.parse(path, graph, name, delimiter="," if fmt == "csv" else "\t")
+        text, delimiter = read_text(path), "," if fmt == "csv" else "\t"
+        if tables.is_table(text, delimiter, key):
+            parsed = tables.parse_delimited(path, text, graph, name, delimiter, key)
+        else:
+            parsed = csv_triples.parse(path, graph, name, delimiter, text)
+    elif fmt == "xlsx":
+        from kgstore.loaders import tables
+
+        parsed = tables.parse_workbook(path, graph, name, key)
     elif fmt == "wikidata":
         from kgstore.loaders import wikidata
 
@@ -82,6 +92,6 @@ def parse_file(path: str, fmt: str, graph: str, name: str, dialogue_id: str | No
         from kgstore.loaders import graphwoz
 
         parsed = graphwoz.parse(path, dialogue_id)
-    if not parsed.quads:
+    if not parsed.quads and not parsed.ntriples:
         raise LoadError(f"{path}: no triples in the file")
     return parsed

@@ -52,6 +52,8 @@ _PATTERNS: list[tuple[re.Pattern, str]] = [
 def literal_for(text: str, datatype: str | None = None) -> Literal | None:
     """The literal a tail reads as (None: an entity). `datatype` forces one (xsd local name)."""
     if datatype is None:
+        if text[:1].isalpha() and "@" not in text and "://" not in text:
+            return None  # every pattern but the e-mail's and the URL's opens with a digit, a sign or a bracket
         for pattern, dt in _PATTERNS:
             if pattern.fullmatch(text):
                 if dt == "decimal" and re.search(r"[eE]", text):
@@ -75,13 +77,14 @@ def _full_time(text: str) -> str:
     return f"{int(h):02d}:{m}:{s}"
 
 
-def _is_relation(relation: str, names: frozenset[str]) -> bool:
+def is_relation(relation: str, names: frozenset[str]) -> bool:
     return " ".join(split_words(relation).replace("-", " ").casefold().split()) in names \
         or relation.casefold() in names
 
 
-def parse(path: str, graph: str, name: str, delimiter: str = ",") -> Parsed:
-    text = read_text(path)
+def parse(path: str, graph: str, name: str, delimiter: str = ",", text: str | None = None) -> Parsed:
+    """The file's triples; `text`, when given, is the file already read."""
+    text = read_text(path) if text is None else text
     g = NamedNode(graph)
     quads: list[Quad] = []
     minted: dict[tuple[str, str], NamedNode] = {}
@@ -118,10 +121,10 @@ def parse(path: str, graph: str, name: str, delimiter: str = ",") -> Parsed:
                 obj = None
             else:
                 obj = literal_for(tail, TAIL_TYPES[tail_type])
-            if _is_relation(relation, ALIAS_RELATIONS):
+            if is_relation(relation, ALIAS_RELATIONS):
                 quads.append(Quad(term("entity", head), NamedNode(ALIAS_PREDICATES[0]), Literal(tail), g))
                 continue
-            if _is_relation(relation, TYPE_RELATIONS) and obj is None:
+            if is_relation(relation, TYPE_RELATIONS) and obj is None:
                 quads.append(Quad(term("entity", head), NamedNode(RDF_TYPE), term("entity", tail), g))
                 continue
             quads.append(Quad(term("entity", head), term("relation", relation),

@@ -87,7 +87,8 @@ def read_dialogue(path: str, dialogue_id: str, transcript: str = "manual",
     the system turn (`agent_response`) when there is one. The user turn is the
     `manual_transcription` (transcript "manual"; the best ASR hypothesis when it has none) or the
     recognizer's best hypothesis (transcript "asr"; the other hypotheses go with it as
-    `alternatives`). Gold annotations (`gold`, `entities`, `asr_entities`) are kept. Unknown keys
+    `alternatives`). Gold annotations (`gold`, `entities`, `asr_entities`, `intents`,
+    `agent_actions`) are kept. Unknown keys
     are skipped with a line in `warnings`."""
     if transcript not in TRANSCRIPTS:
         raise LoadError(f"transcript must be one of {', '.join(TRANSCRIPTS)}, not {transcript!r}")
@@ -136,6 +137,9 @@ def read_dialogue(path: str, dialogue_id: str, transcript: str = "manual",
         for key in ("entities", "asr_entities"):
             if fields[key] is not None:
                 turn[key] = fields[key]
+        for key in ("intents", "agent_actions"):  # what the user asked and the wizard did, as annotated
+            if isinstance(entry.get(key), str):
+                turn[key] = entry[key]
         turns.append(turn)
         if fields["agent_response"]:
             turns.append({"speaker": "system", "text": fields["agent_response"], "turn": number})

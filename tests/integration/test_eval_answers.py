@@ -7,7 +7,18 @@ import json
 
 import pytest
 
-from harness.eval.answers import contains, figures, hand_question, handwritten, office_question, ood_question, said
+from harness.eval.answers import (
+    computed,
+    contains,
+    figures,
+    first_clause,
+    first_number,
+    hand_question,
+    handwritten,
+    office_question,
+    ood_question,
+    said,
+)
 from kgstore.errors import BadInput
 
 
@@ -80,9 +91,65 @@ def test_a_hand_written_set_is_read_as_dialogues_whose_last_user_turn_is_judged(
     # The written system turn is replayed as said; only the last user turn is judged.
     assert first["log"][:2] == [{"manual_transcription": "Who sings in Kestrel Lane?"}, {"system_text": "Eleanor Voss."}]
     assert first["log"][-1]["manual_transcription"] == "Where was she born?"
-    assert hand_question(first["log"][-1]) == ("pronoun", ["Bergen"])
-    assert hand_question(second["log"][-1]) == ("absent", [])
-    assert hand_question(third["log"][-1]) == ("list_followup", ["Fraser Reid", "Ida Moss"])
+    assert hand_question(first["log"][-1]) == ("pronoun", ["Bergen"], [])
+    assert hand_question(second["log"][-1]) == ("absent", [], [])
+    assert hand_question(third["log"][-1]) == ("list_followup", ["Fraser Reid", "Ida Moss"], [])
+
+
+def test_questions_that_compute_are_read_with_the_candidates_they_weigh(tmp_path):
+    shop = tmp_path / "shop"
+    shop.mkdir()
+    (shop / "kg.ttl").write_text("", encoding="utf-8")
+    (shop / "questions.jsonl").write_text(json.dumps(
+        {"id": "s-1", "kind": "single", "dialogue": [{"speaker": "user", "text": "Who owns Bolt?"}],
+         "answer_contains": ["Ada"]}) + "\n", encoding="utf-8")
+    lines = [
+        {"id": "s-c1", "kind": "compare", "dialogue": [{"speaker": "user", "text": "Which is heavier, Bolt or Nut?"}],
+         "answer_contains": ["Bolt"], "check": {"op": "compare", "a": "Nut", "b": "Bolt", "p": "mass"}},
+        {"id": "s-c2", "kind": "superlative", "dialogue": [{"speaker": "user", "text": "Which part is lightest?"}],
+         "answer_contains": ["Nut"], "answer_fact": [{"s": "Nut", "p": "mass", "o": "2"},
+                                                     {"s": "Bolt", "p": "mass", "o": "9"},
+                                                     {"s": "Gear", "p": "mass", "o": "5"}]},
+    ]
+    (shop / "questions_compute.jsonl").write_text("\n".join(json.dumps(q) for q in lines) + "\n", encoding="utf-8")
+    dialogues = handwritten(str(tmp_path))["shop"]
+    assert list(dialogues) == ["s-1", "s-c1", "s-c2"]
+    assert hand_question(dialogues["s-c1"]["log"][-1]) == ("compare", ["Bolt"], ["Nut"])
+    assert hand_question(dialogues["s-c2"]["log"][-1]) == ("superlative", ["Nut"], ["Bolt", "Gear"])
+
+
+def test_each_computed_kind_is_judged_as_it_asks():
+    # yes/no by the first word
+    assert computed("No. Ada was born in Leeds.", "yesno", ["no", "Leeds"], []) is True
+    assert computed("Ada was not born in York.", "yesno", ["no"], []) is False
+    # compare and superlative: the first clause names the gold and no other candidate
+    assert computed("Bolt is heavier: 9 g, Nut 2 g.", "compare", ["Bolt"], ["Nut"]) is True
+    assert computed("Bolt and Nut weigh 9 g and 2 g.", "compare", ["Bolt"], ["Nut"]) is False
+    assert computed("Nut is lightest (2 g); next is Gear (5 g).", "superlative", ["Nut"], ["Gear", "Bolt"]) is True
+    # count by the first number, a number word as its digits
+    assert computed("3 parts: Bolt, Nut and Gear.", "count", ["3"], []) is True
+    assert computed("Three parts.", "count", ["3"], []) is True
+    assert computed("In 2020, 3 parts came out.", "count", ["3"], []) is False
+    # filter: the candidates the first sentence names are the gold set
+    assert computed("Bolt and Gear weigh over 4 g. Nut weighs 2 g.", "filter", ["Bolt", "Gear"], ["Nut"]) is True
+    assert computed("Bolt, Gear and Nut.", "filter", ["Bolt", "Gear"], ["Nut"]) is False
+    assert computed("Bolt weighs over 4 g.", "filter", ["Bolt", "Gear"], ["Nut"]) is False
+    assert computed("The owner's city is Leeds.", "three_hop", ["Leeds"], []) is True
+    assert computed("", "count", ["3"], []) is False
+    assert first_clause("Dr. Ada is 1.5 m tall: taller") == "Dr"  # a dot before a space ends a clause
+    assert first_number("It has 1,200 members") == "1200"
+
+
+def test_computed_turns_are_reported_apart_and_leave_the_totals_alone():
+    base = {"shown": "x", "model": "", "gold_llm": None, "not_found": False, "contradicted_shown": True,
+            "contradicted_llm": False, "answer_source": "facts"}
+    rows = [{**base, "kind": "single", "gold_auto": True},
+            {**base, "kind": "count", "gold_auto": False, "computed": True},
+            {**base, "kind": "count", "gold_auto": True, "computed": True}]
+    f = figures(rows)
+    assert f["turns"] == 1 and f["contradicted_shown_auto"]["n"] == 1
+    assert "count" not in f["by_kind"]
+    assert f["computed_by_kind"] == {"count": {"value": 0.5, "n": 2, "hits": 1}}
 
 
 def test_each_kind_is_judged_as_its_questions_ask():

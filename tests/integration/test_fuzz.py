@@ -4,6 +4,7 @@ load leaves the store as it was."""
 
 from __future__ import annotations
 
+import io
 import json
 from dataclasses import fields
 from pathlib import Path
@@ -105,7 +106,18 @@ def test_any_command_line_is_exit_0_or_2_with_one_line(sandbox, capsys, data):
 
 # ---- loaders ---------------------------------------------------------------------------------
 
-SAMPLES = {
+def _workbook(rows: list[list]) -> bytes:
+    from openpyxl import Workbook
+
+    book = Workbook()
+    for row in rows:
+        book.active.append(row)
+    out = io.BytesIO()
+    book.save(out)
+    return out.getvalue()
+
+
+SAMPLES: dict[str, str | bytes] = {
     "turtle": '@prefix ex: <http://e/> .\nex:a ex:knows ex:b ; ex:age 41 ; ex:name "A"@en .\n',
     "ntriples": '<http://e/a> <http://e/p> "x" .\n<http://e/a> <http://e/q> <http://e/b> .\n',
     "nquads": '<http://e/a> <http://e/p> "x" <http://e/g> .\n<http://e/a> <http://e/q> <http://e/b> .\n',
@@ -117,6 +129,7 @@ SAMPLES = {
     "jsonld": '{"@context": {"ex": "http://e/"}, "@id": "ex:a", "ex:p": "x"}',
     "csv": (DATA / "store_sample.csv").read_text(encoding="utf-8"),
     "tsv": "head\trelation\ttail\nOslo\tcapital of\tNorway\n",
+    "xlsx": _workbook([["name", "team", "born"], ["Lena Vogt", "Harbor Owls", "1996-03-14"], ["Tove", "Harbor Owls", 181]]),
     "wikidata": '{"id": "Q42", "type": "item", "labels": {"en": {"value": "Douglas Adams"}}, '
                 '"claims": {"P31": [{"mainsnak": {"snaktype": "value", "datavalue": {"type": "wikibase-entityid", '
                 '"value": {"id": "Q5"}}}, "rank": "normal"}]}}\n',
@@ -136,7 +149,8 @@ def mutated(draw, fmt: str) -> bytes:
     """A sample of the format with a few bytes replaced, inserted or cut, or random bytes."""
     if draw(st.integers(0, 4)) == 0:
         return draw(st.binary(max_size=200))
-    data = bytearray(SAMPLES[fmt].encode("utf-8"))
+    sample = SAMPLES[fmt]
+    data = bytearray(sample if isinstance(sample, bytes) else sample.encode("utf-8"))
     for _ in range(draw(st.integers(1, 4))):
         at = draw(st.integers(0, len(data)))
         edit = draw(st.sampled_from(["replace", "insert", "cut"]))

@@ -46,9 +46,14 @@ def test_prepare_exports_once_and_names_each_models_device(empty_cache, capsys):
     for model in (first["encoder"], first["relevance"]):
         assert model["device"] in ("CPU", "CUDA")
         assert model["device"] == "CUDA" or model["note"]  # why not the GPU
+    assert first["llm"]["device"] in ("CPU", "CUDA") and first["llm"]["process"] in ("same", "own")
+    assert first["llm"]["note"].startswith("llama.cpp built ")
     assert main(["prepare"]) == 0
     out, err = capsys.readouterr()
     assert len(empty_cache) == 1 and "already in the cache" in out and "sentence encoder (MiniLM): " in out
+    assert main(["prepare", "--llm-process", "own", "--n-gpu-layers", "0"]) == 0
+    said = capsys.readouterr().out.splitlines()[-1]
+    assert said.startswith("chat model: CPU, in a process of its own (llama.cpp built ") and "--llm-process own" in said
 
 
 def test_ask_says_on_stderr_that_it_exports_and_keeps_its_json(empty_cache, capsys):
@@ -64,6 +69,13 @@ def test_ask_says_on_stderr_that_it_exports_and_keeps_its_json(empty_cache, caps
 def test_a_session_without_cuda_says_why(monkeypatch):
     monkeypatch.setattr(onnxruntime, "get_available_providers", lambda: ["CPUExecutionProvider"])
     assert onnx_session(MODEL_PATH, threads=1)[1:] == ("CPU", "onnxruntime without CUDA")
+    # the CPU package beside (or instead of) onnxruntime-gpu: the one module is the last installed
+    monkeypatch.setattr(onnx, "installed", lambda name: True)
+    assert onnx_session(MODEL_PATH, threads=1)[2] == \
+        "onnxruntime without CUDA: the CPU package onnxruntime was installed over onnxruntime-gpu"
+    monkeypatch.setattr(onnx, "installed", lambda name: name == "onnxruntime")
+    assert onnx_session(MODEL_PATH, threads=1)[2] == \
+        "onnxruntime without CUDA: the CPU package onnxruntime is installed, not onnxruntime-gpu"
     monkeypatch.undo()
     monkeypatch.setattr(onnx, "gpu_present", lambda: False)
     if "CUDAExecutionProvider" in onnxruntime.get_available_providers():

@@ -76,6 +76,9 @@ def workdir(tmp_path, monkeypatch):
         "people": [{"name": "Lisa Wilson", "id": "p1", "group": "Engineering"}], "events": []},
         "log": [{"turn": 1, "alternative": [{"transcript": "where is lisa"}], "agent_response": "In Office 12."}]}}),
         encoding="utf-8")
+    (tmp_path / "players.csv").write_text(  # the table the documentation loads
+        "name,team,position,born,birthplace,height_cm\nLena Vogt,Harbor Owls,goalkeeper,1996-03-14,Kiel,181\n"
+        "Tove Randers,Harbor Owls,defender,1999-07-02,Bergen,172\n", encoding="utf-8")
     turns = [{"speaker": "user", "text": "Who is Lisa?"}]
     (tmp_path / "talk.jsonl").write_text("\n".join(json.dumps(t) for t in turns) + "\n", encoding="utf-8")
     (tmp_path / "d.json").write_text(json.dumps(turns), encoding="utf-8")

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import os
 import re
+import sys
 import threading
 from collections.abc import Iterator
+
+from kgstore.errors import BadInput
 
 
 class ScriptedLLM:
@@ -37,6 +41,69 @@ class ScriptedLLM:
 
     def context_size(self) -> int:
         return 4096
+
+
+# Backends for a model process of its own (engine.llm.process): the worker builds them by name,
+# so each is a module-level class taking JSON arguments.
+
+class HeldLLM(ScriptedLLM):
+    """Streams one token saying how the previous stream ended; the first stream then holds until
+    cancelled: a test on the other side of the pipe sees whether its cancel reached the model."""
+
+    name = "held"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.last = "none"
+
+    def stream(self, messages, *, max_tokens=256, temperature=0.0, stop=None, cancel=None) -> Iterator[str]:
+        yield f"after-{self.last}"
+        if self.last != "none":
+            self.last = "ended"
+            return
+        # A cancel that never arrives ends the hold after a minute, so a test fails instead of hanging.
+        self.last = "cancelled" if cancel is not None and cancel.wait(60) else "not-cancelled"
+
+
+class NoisyLLM(ScriptedLLM):
+    """Writes to its stdout, as native code does, between the tokens it streams."""
+
+    def stream(self, messages, **kwargs) -> Iterator[str]:
+        os.write(1, b"native noise on fd 1\n")
+        print("python noise on sys.stdout", flush=True)
+        yield from super().stream(messages, **kwargs)
+
+
+class CrashingLLM(ScriptedLLM):
+    """Aborts its process, as a native library does on a bad free: while starting ("start") or
+    after the first token of a reply ("stream")."""
+
+    def __init__(self, at: str = "stream", replies: list[str] | None = None) -> None:
+        super().__init__(replies)
+        self.at = at
+        if at == "start":
+            self._abort()
+
+    def _abort(self) -> None:
+        print("free(): invalid pointer", file=sys.stderr, flush=True)
+        os.abort()
+
+    def stream(self, messages, **kwargs) -> Iterator[str]:
+        for token in super().stream(messages, **kwargs):
+            yield token
+            self._abort()
+
+
+class UnloadableLLM:
+    """A model file the backend refuses, as LlamaBackend refuses one llama.cpp cannot load."""
+
+    def __init__(self, path: str) -> None:
+        raise BadInput(f"--model {path}: llama.cpp could not load it (tensor data is cut short)")
+
+
+def model_name(backend, suffix: str) -> str:
+    """A function for `engine.llm.beside`: it runs in the model's process when the model is there."""
+    return f"{backend.name}{suffix} (process {os.getpid()})"
 
 
 class StubChatServer:

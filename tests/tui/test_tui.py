@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from engine.llm.process import ProcessBackend
 from tests.support.fakes import ScriptedLLM
 
 pytest.importorskip("textual")
@@ -182,6 +183,25 @@ async def test_load_kg_good_then_broken_from_the_picker(kg_file, shared):
         assert app.status.kg_size == before + 2
         errors = [n for n in app._notifications if n.severity == "error"]
         assert errors and "broken.ttl" in errors[-1].message
+
+
+async def test_a_table_loaded_from_the_picker_says_how_it_was_read(kg_file, shared):
+    table = kg_file.parent / "trails.csv"
+    table.write_text("name,region,length_km\nFalcon Ridge,Tarn Valley,14.5\nLarch Loop,Tarn Valley,6.2\n",
+                     encoding="utf-8")
+    app = make_app(kg_file, shared)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await ready(app, pilot)
+        await pilot.press("ctrl+o")
+        picker = app.screen
+        picker.query_one(Input).value = str(table)
+        picker.query_one(Input).focus()
+        await pilot.press("enter")
+        await settle(app)
+        await pilot.pause()
+        said = "table, 2 rows × 2 relations, key column name, 1 entity linked by value, rows typed Trail"
+        assert any(said in str(n.render()) for n in app.query(Notice) if "trails.csv" in str(n.render()))
+        assert any(said in n.message for n in app._notifications)
 
 
 async def test_one_load_at_a_time_and_the_bar_goes_when_it_ends(kg_file, shared):
@@ -645,3 +665,40 @@ async def test_a_reply_that_goes_round_in_a_loop_is_cut_and_the_chat_says_so(kg_
         assert reply.text.strip() == REPLY  # cut after the first time round, its opened list left out
         notices = [plain(n) for n in app.query(Notice)]
         assert any("went on repeating “Mark Taylor:”" in n for n in notices)
+
+
+class WatchedProcessBackend(ProcessBackend):
+    """A model in its own process, with an event set once the app has taken its first token."""
+
+    def __init__(self, factory: str):
+        super().__init__(factory)
+        self.first = threading.Event()
+
+    def stream(self, *args, **kwargs):
+        for token in super().stream(*args, **kwargs):
+            yield token
+            self.first.set()
+
+
+async def test_a_model_in_its_own_process_streams_shows_where_and_stops_on_escape(kg_file, shared):
+    llm = WatchedProcessBackend("tests.support.fakes:HeldLLM")
+    app = make_app(kg_file, shared, llm, "--answer", "llm")  # the model's reply, as it came
+    try:
+        async with app.run_test(size=(120, 36)) as pilot:
+            await ready(app, pilot)
+            assert app.status.device == "CPU" and app.status.device_note == "own process"
+            assert "held · CPU (own process)" in app.status.render().plain
+            await pilot.click("#prompt")
+            app.prompt_input.load_text("What is the phone number of Mark Taylor?")
+            await pilot.press("enter")
+            await asyncio.to_thread(llm.first.wait)  # the model holds the reply open
+            assert app.busy
+            await pilot.press("escape")
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            reply = list(app.query(AssistantMessage))[-1]
+            assert reply.text.strip() == "after-none" and reply.has_class("cut")
+            # the next reply comes from the same process, which saw the cancel
+            assert (await ask(app, pilot, "And Ada Lindqvist?")).text.strip() == "after-cancelled"
+    finally:
+        llm.close()

@@ -157,6 +157,30 @@ def test_auto_keeps_a_reply_that_states_the_fact_and_replaces_a_contradicted_one
     assert all(c.verdict == "supported" for c in state.composed.checks)
 
 
+def test_a_reply_the_kg_backs_in_no_claim_or_that_repeats_itself_is_not_shown(kg):
+    right = "Mark Taylor's phone number is +47 400 82 254."
+    looping = "\n".join(f"{i}. {right}" for i in range(1, 5))
+    state = session(kg, [looping], refine_steps=0).user_turn("What is the phone number of Mark Taylor?")
+    assert state.answer_source == "facts" and "more than once" in state.composed.reason
+    unbacked = "Mark Taylor can be reached through the front desk."
+    state = session(kg, [unbacked], refine_steps=0).user_turn("What is the phone number of Mark Taylor?")
+    assert state.answer_source != "llm" and state.shown_reply != unbacked
+    assert session(kg, ["Hi there!"]).user_turn("Thanks!").answer_source == "llm"  # small talk is no claim
+
+
+@pytest.mark.parametrize(("reply", "degenerate"), [
+    ("1. A is B.\n2. A is B.\n3. A is B.", True),
+    ("- X holds 10 seats.\n- x holds 10 seats", True),
+    ("X is in Oslo; X is in Oslo.", True),
+    ("X is in Oslo. Y is in Oslo.", False),
+    ("Yes. Yes.", False),  # a word said twice is no loop of facts
+])
+def test_a_repeated_part_is_found_whatever_its_numbering_and_case(reply, degenerate):
+    from engine.stages.answer.judge import repeated
+
+    assert repeated(reply) == degenerate
+
+
 def test_answer_llm_and_facts(kg):
     s = session(kg, [WRONG_PHONE], refine_steps=0, answer="llm")
     assert s.user_turn("What is the phone number of Mark Taylor?").shown_reply == WRONG_PHONE
@@ -331,6 +355,7 @@ def test_a_reply_naming_what_the_kg_lacks_is_replaced_and_an_unsure_one_says_wha
     s = Session.open(config, llm=ScriptedLLM([invented, "Eleanor Voss was born in Leeds, says Viktor Koprivin.",
                                               "Hello Viktor Koprivin. Eleanor Voss was born in Leeds."]))
     monkeypatch.setattr(missing, "MISSING_P", 0.0)  # the model is asked even about what no fact answers
+    monkeypatch.setattr(missing, "RELATION_MIN", 0.0)  # ... nor any relation reads like
     state = s.user_turn("Who manages The Glass Harbour?")
     assert [c.evidence.unknown for c in state.checks] == [["Viktor Koprivin"]]
     # No fact about the band is sure enough to be the answer, nor does one say "manages": not found.
@@ -339,7 +364,7 @@ def test_a_reply_naming_what_the_kg_lacks_is_replaced_and_an_unsure_one_says_wha
     assert "names Viktor Koprivin" in state.composed.reason
     # A sure fact is composed as the answer instead of the reply with an invented name.
     state = s.user_turn("Where was Eleanor Voss born?")
-    assert state.answer_source == "facts" and state.shown_reply == "Eleanor Voss: birth place Leeds."
+    assert state.answer_source == "facts" and state.shown_reply == "Eleanor Voss's birth place is Leeds."
     # A name the user said is no invention.
     state = s.user_turn("Hi, I'm Viktor Koprivin. Where was Eleanor Voss born?")
     assert state.answer_source == "llm"
@@ -575,3 +600,23 @@ def test_values_linked_to_no_other_entity_the_question_names_do_not_answer_it(tm
     # the KG's one drummer plays in another band
     assert state.answer_source == "not_found" and "Ember Road" in state.shown_reply
     assert "Ivo Marsh" in s.user_turn("Who plays drums in North Quay?").shown_reply
+
+
+CLUB = """
+@prefix ex: <http://example.org/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+ex:coach rdfs:label "head coach" . ex:ground rdfs:label "home ground" .
+ex:arsenal rdfs:label "Arsenal" ; ex:coach ex:arteta ; ex:ground ex:emirates .
+ex:arteta rdfs:label "Mikel Arteta" . ex:emirates rdfs:label "Emirates Stadium" .
+"""
+
+
+def test_another_kind_of_the_relation_asked_is_not_found_with_the_one_the_kg_has(tmp_path):
+    s = learned_session(tmp_path / "club.ttl", CLUB, ["Arsenal's goalkeeping coach is Mikel Arteta."] * 5)
+    state = s.user_turn("Who is Arsenal's goalkeeping coach?")
+    assert state.answer_source == "not_found"
+    assert "head coach" in state.shown_reply and "Mikel Arteta" in state.shown_reply
+    # The coach unqualified, or the one the KG has, is answered.
+    for question in ("Who is Arsenal's head coach?", "Who coaches Arsenal?"):
+        state = s.user_turn(question)
+        assert state.answer_source != "not_found" and "Mikel Arteta" in state.shown_reply

@@ -470,3 +470,14 @@ def test_then_is_the_time_the_user_named(office):
     v = verifier(office, mentions=[when])
     busy, free = check_reply(f"{who} is busy then. {who} is free then.", v)
     assert (busy.verdict, free.verdict) == ("supported", "contradicted")
+
+
+def test_a_claim_on_another_kind_of_the_relation_is_not_supported_by_it(tmp_path):
+    kb = from_turtle(tmp_path, '@prefix ex: <http://example.org/> .\n'
+                               '@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n'
+                               'ex:arsenal rdfs:label "Arsenal" ; ex:coach ex:arteta .\n'
+                               'ex:arteta rdfs:label "Mikel Arteta" .\nex:coach rdfs:label "head coach" .\n')
+    other, same = check_reply("Arsenal's goalkeeping coach is Mikel Arteta. Arsenal's head coach is Mikel Arteta.",
+                              verifier(kb))
+    assert other.verdict == "nei"
+    assert same.verdict == "supported"

@@ -3,7 +3,7 @@ import threading
 import llama_cpp
 import pytest
 
-from engine.config import Config
+from engine.config import Config, LLMProcess
 from engine.llm import LLMError, check_model, default_model_path, make_backend
 from engine.llm.gguf import context_length, read_metadata
 from engine.llm.llama import gpu_offload_supported
@@ -136,7 +136,9 @@ def test_cancel_stops_a_stream_the_server_holds_open():
 
 @pytest.fixture(scope="module")
 def smollm():
-    return make_backend(Config(n_ctx=2048))
+    # kgchat's own process: these tests reach into llama.cpp there (tests/unit/test_llm_process.py
+    # covers the model in a process of its own)
+    return make_backend(Config(n_ctx=2048, llm_process=LLMProcess.SAME))
 
 
 def test_the_default_model_streams_a_reply(smollm):

@@ -12,6 +12,7 @@ from engine.relations import (
     Relation,
     RelationMatcher,
     fits,
+    other_modifier,
     phrase_words,
     quantity,
     relation_kind,
@@ -225,3 +226,21 @@ def test_the_packaged_encoder_reads_a_paraphrase():
     best = RelationMatcher(Encoder()).best("Which studio made it?", rels)
     assert best is not None and best.relation.key == "p:studio" and best.words == 0.0
     assert RelationMatcher().best("Which studio made it?", rels) is None  # no word of the label said
+
+
+@pytest.mark.parametrize("phrase, other", [
+    ("Who is Arsenal's goalkeeping coach?", True),
+    ("Arsenal's goalkeeping coach is Mikel Arteta.", True),
+    ("Who coaches Arsenal?", False),
+    ("Who is Arsenal's coach?", False),
+    ("Who is the head coach of Arsenal?", False),
+    ("Who is the Arsenal coach?", False),
+])
+def test_a_modifier_the_label_lacks_names_another_relation(phrase, other):
+    head_coach = Relation("head coach")
+    matcher = RelationMatcher()
+    assert other_modifier("head coach", phrase) is other
+    assert (matcher.score(phrase, head_coach) == 0.0) == other
+    assert bool(matcher.grid(["head coach"], [phrase])[0, 0] == 0.0) == other
+    # A label of one noun is narrowed by no modifier.
+    assert matcher.score(phrase, Relation("coach")) > 0

@@ -311,3 +311,14 @@ def test_store_directory_and_its_parents_are_created(tmp_path):
     path = tmp_path / "a" / "b" / "store"
     store = KGStore(path)
     assert path.is_dir() and store.count() == 0
+
+
+def test_a_wikidata_property_no_file_labels_reads_as_its_public_label():
+    # product or material produced, crew member, number of masts: none labelled in the data
+    from kgstore.store import resolve_label
+
+    nothing = lambda iri: None  # noqa: E731
+    for pid, label in (("P1056", "product or material produced"), ("P1029", "crew member"),
+                       ("P1099", "number of masts")):
+        assert resolve_label(f"http://www.wikidata.org/prop/direct/{pid}", nothing) == label
+    assert resolve_label("http://www.wikidata.org/prop/direct/P99999999", nothing) == "P99999999"

@@ -145,6 +145,8 @@ class MainScreen(Screen):
         self.status.kg_size = message.kg_size
         for path, report in message.reports:
             what = f"{report.added:,} triples" + (f" into {len(report.graphs)} graphs" if len(report.graphs) > 1 else "")
+            # A table says how it was read: which column named the rows, how many values became entities.
+            what = "; ".join([what, *(table.describe() for table in report.tables)])
             self.notify(f"{Path(path).name}: {what}", title="Loaded", markup=False)
             self.chat.mount(Notice(f"loaded {Path(path).name}: {what}", "info"))
             for warning in report.warnings[:5]:

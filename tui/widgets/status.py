@@ -21,6 +21,7 @@ def format_scoring(device: str, note: str) -> str:
 class StatusBar(Static):
     model = reactive("model loading…")
     device = reactive("")
+    device_note = reactive("")  # "own process" when the model runs in one
     scoring_device = reactive("")  # where MiniLM and the relevance model run
     scoring_note = reactive("")  # why not on the GPU
     kg_size = reactive(-1)
@@ -34,6 +35,8 @@ class StatusBar(Static):
         parts: list = [("⬢ ", "bold"), self.model]
         if self.device:
             parts += [" · ", (self.device, "bold")]
+            if self.device_note:
+                parts += [(f" ({self.device_note})", "dim")]
         if self.scoring_device:
             parts += [sep, format_scoring(self.scoring_device, self.scoring_note)]
         parts += [sep, kg, sep, self.settings]

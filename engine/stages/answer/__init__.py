@@ -33,6 +33,7 @@ from engine.stages.answer.missing import (
     missing_answer,
     not_found_answer,
     nothing_found,
+    relation_matcher,
     relation_missing,
     unmet,
 )
@@ -87,9 +88,7 @@ def path_answer(state: TurnState, ctx: TurnContext, reason: str) -> Composed | N
     text, facts = path_text(state, ctx.background) if state.paths else ("", [])
     if not text:
         return None
-    # Its claims are the facts it says: checked as their own sentences, since the checker's claim
-    # splitter does not read a counted list ("3 of them: ...") or a chain in parentheses as facts.
-    checks, fact_score, neip = verify_reply(state, ctx, " ".join(f.rstrip(". ") + "." for f in facts))
+    checks, fact_score, neip = verify_reply(state, ctx, text)  # the text shown, as a model's reply is
     return Composed(text, AnswerSource.FACTS, facts=facts, reason=reason, checks=checks, fact_score=fact_score,
                     neip=neip)
 
@@ -107,7 +106,8 @@ def without_model(state: TurnState, ctx: TurnContext) -> Composed | None:
         if other:
             return missing_answer(state, facts, below=missing.MISSING_P, relation=state.paths[0].relations, about=other)
         # A path: the KG has a relation that reads like the question (but the one it names in full).
-        if lacking or (not state.paths and relation_missing(state, ctx, facts, missing.MISSING_P)):
+        if lacking or (not state.paths and relation_missing(state, ctx, facts, missing.MISSING_P,
+                                                             relation_matcher(ctx))):
             return missing_answer(state, facts, below=missing.MISSING_P, relation=lacking)
     if answer == "facts" and state.plan in KNOWLEDGE_PLANS:
         composed = path_answer(state, ctx, "--answer facts: always composed from the knowledge graph")
@@ -143,7 +143,7 @@ def replacement(state: TurnState, ctx: TurnContext, model: Reply) -> Composed | 
     # The model could not answer from the facts either: unless one of them is sure enough to be
     # the answer, or the question names its relation, say that the KG has no such fact, with the
     # closest ones, rather than present them as the answer.
-    if relation_missing(state, ctx, facts, DOMINANT_P):
+    if relation_missing(state, ctx, facts, DOMINANT_P, relation_matcher(ctx)):
         return missing_answer(state, facts, below=DOMINANT_P, why=reason)
     if facts:
         return facts_answer(state, ctx, facts, reason)

@@ -1,5 +1,6 @@
-"""Whether the model's reply may be shown (`--answer auto`): not when a claim contradicts the KG,
-when it names what the KG lacks, or when it leaves out the fact that answers the question."""
+"""Whether the model's reply may be shown (`--answer auto`): only when it says something the KG
+backs (a claim supported, none contradicted, nothing said twice over); not when it names what the
+KG lacks, or when it leaves out the fact that answers the question."""
 
 from __future__ import annotations
 
@@ -54,6 +55,15 @@ def _numbers(text: str) -> set[str]:
     return set(re.findall(r"\d+", re.sub(r"(?<=\d),(?=\d{3})", "", text)))
 
 
+def repeated(response: str) -> bool:
+    """A degenerate reply: the same clause or list line, case, numbering and spacing aside, said
+    more than once (a list that repeats one fact until the token limit)."""
+    parts = [" ".join(re.sub(r"^\s*(\d+[.)]|[-*•])\s*", "", p).casefold().split()).strip(" .;,")
+             for p in re.split(r"[\n.;]+", response)]
+    parts = [p for p in parts if len(p.split()) > 1]
+    return len(parts) != len(set(parts))
+
+
 def replacement_reason(checks: list[Check], response: str, error: str, facts: list[Candidate],
                        asked: set[str] | frozenset[str] = frozenset(), dialogue: str | None = None,
                        known: str = "") -> str:
@@ -66,6 +76,10 @@ def replacement_reason(checks: list[Check], response: str, error: str, facts: li
     names = invented(checks, dialogue, known) if dialogue is not None else []
     if names:
         return f"the model's reply names {', '.join(names[:3])}, which the knowledge graph does not have"
+    if response and repeated(response):
+        return "the model's reply says the same thing more than once"
+    if dialogue is not None and response and not any(c.verdict == "supported" for c in checks):
+        return "no claim of the model's reply is backed by the knowledge graph"
     if not facts:
         return ""
     if not response:

@@ -8,11 +8,10 @@ from __future__ import annotations
 
 import re
 
+from engine.nlp.realize import Said, clause
 from engine.nlp.sentences import literal_text, predicate_key, sentence
 from engine.state import Candidate, RelationPath, TurnState
 from kgstore.terms import Fact
-
-LISTED = 8  # values said by name; a longer list says the first ones and how many more
 
 
 class Labels:
@@ -50,14 +49,17 @@ class Labels:
         return literal_text(fact.o, fact.datatype) if fact.o_literal else self.of(fact.o)
 
     def said(self, fact: Fact) -> str:
-        """The fact's sentence as the verbalize stage wrote it, else from its labels."""
+        """The fact's sentence as the verbalize stage wrote it from a template, else realized
+        from its labels ("Arsenal's head coach is Mikel Arteta"), never "X: relation Y"."""
         text = self.sentences.get(fact.key) or sentence(self.node(fact, True), predicate_key(fact.p),
                                                         self.of(fact.p), self.node(fact, False))
         text = text.strip().rstrip(".")
-        if " — " in text:  # the fallback "X — relation — Y" reads as "X: relation Y"
-            s, _, rest = text.partition(" — ")
-            text = f"{s}: {rest.replace(' — ', ' ', 1)}"
+        if " — " in text:  # the fallback "X — relation — Y" has no template: the realizer says it
+            text = self.realized(fact)
         return text
+
+    def realized(self, fact: Fact) -> str:
+        return clause(Said(self.node(fact, True), self.of(fact.p), (self.node(fact, False),)))
 
 
 def value_of(path: RelationPath, chain: list[Fact], labels: Labels) -> str:
@@ -69,67 +71,32 @@ def values_of(path: RelationPath, labels: Labels) -> list[str]:
     return list(dict.fromkeys(value_of(path, chain, labels) for chain in path.chains if chain))
 
 
-def listing(values: list[str], total: int) -> str:
-    """ "3 of them: a, b, c"; past LISTED, "12 of them: a, b, … h … and 4 more"."""
-    total = max(total, len(values))
-    shown = values[:LISTED]
-    text = f"{total} of them: {', '.join(shown)}"
-    return text + (f" … and {total - len(shown)} more" if total > len(shown) else "")
-
-
-def _capital(text: str) -> str:
-    return text[:1].upper() + text[1:]
-
-
-def _lead(path: RelationPath) -> str:
-    """What a list answers: "The Glass Harbour's member", "director of Ida Berg's …"."""
-    first = path.steps[0]
-    if len(path.steps) == 1:
-        return f"{path.start_label}'s {first.label}" if first.forward else f"{first.label} {path.start_label}"
-    return f"{path.steps[-1].label} of {path.start_label}'s {first.label}"
-
-
-def path_sentence(path: RelationPath, labels: Labels) -> str:
-    """One sentence for one path: the fact itself for one value, the values counted for several;
-    with two hops, the first hop said after it in parentheses."""
+def path_sentence(path: RelationPath, labels: Labels, again: bool = False) -> str:
+    """One sentence for one path: the fact itself for one value, the values listed for several;
+    with two hops, the hop that leads to the answer said after it. `again`: the sentence before
+    had the same subject, so one relation of it is said of "its"/"it"."""
     chains = [c for c in path.chains if c]
     if not chains:
         return ""
+    first = path.steps[0]
+    if again and len(path.steps) == 1 and first.forward:
+        values = tuple(values_of(path, labels))
+        return clause(Said(path.start_label, first.label, values, total=path.total or len(chains)), pronoun="its") + "."
     if len(chains) == 1 and path.total <= 1:
         chain = chains[0]
-        text = _capital(labels.said(chain[-1]))
+        text = labels.said(chain[-1])
         if len(chain) > 1:
-            text += f" ({labels.said(chain[0])})"
-        return text + "."
-    said = listing(values_of(path, labels), path.total or len(chains))
-    first = path.steps[0]
-    if len(path.steps) == 1 and not first.forward and _reads_as_noun(first.label):
-        text = f"{path.start_label} is the {first.label} of {said}"
-    elif len(path.steps) == 1 and first.forward and not _reads_as_noun(first.label):
-        text = f"{path.start_label} {_as_verb(first.label)} {said}"  # "X teaches 3 of them: ...", not "X's teaches"
-    else:
-        text = f"{_lead(path)}: {said}"
-    if len(path.steps) > 1:
-        hops = list(dict.fromkeys(labels.said(c[0]) for c in chains if len(c) > 1))
-        text += f" ({'; '.join(hops)})"
-    return _capital(text) + "."
-
-
-def _as_verb(label: str) -> str:
-    """A relation label that is no noun, as said after its subject: "teaches", "has ingredient";
-    a participle or a noun before its preposition takes "is" ("is offered by", "is member of")."""
-    from engine.overview import LABEL_PREPOSITIONS
-
-    words = label.split()
-    first = words[0].casefold()
-    passive = first.endswith("ed") or (words[-1].casefold() in LABEL_PREPOSITIONS and not first.endswith("s"))
-    return f"is {label}" if passive and first not in ("is", "was", "are", "were") else label
-
-
-def _reads_as_noun(label: str) -> bool:
-    from engine.overview import reads_as_noun
-
-    return reads_as_noun(label)
+            text += f"; {labels.said(chain[0])}"
+        return text[:1].upper() + text[1:] + "."
+    last = path.steps[-1]
+    values = tuple(values_of(path, labels))
+    total = path.total or len(chains)
+    if len(path.steps) == 1:
+        return clause(Said(path.start_label, first.label, values, forward=first.forward, total=total)) + "."
+    hops = list(dict.fromkeys(labels.said(c[0]) for c in chains if len(c) > 1))
+    owner = f"{path.start_label}'s {first.label}" if first.forward else f"the {first.label} of {path.start_label}"
+    text = clause(Said(owner, last.label, values, forward=last.forward, total=total))
+    return f"{text}; {'; '.join(hops)}." if hops else text + "."
 
 
 def asked_paths(state: TurnState) -> list[RelationPath]:
@@ -149,7 +116,8 @@ def path_text(state: TurnState, background) -> tuple[str, list[str]]:
     """The answer of the turn's paths, and the fact sentences it rests on ("" when none)."""
     labels = Labels(state, background)
     paths = asked_paths(state)
-    sentences = [s for s in (path_sentence(p, labels) for p in paths) if s]
+    sentences = [s for s in (path_sentence(p, labels, again=i > 0 and paths[i - 1].start == p.start)
+                             for i, p in enumerate(paths)) if s]
     facts = list(dict.fromkeys(labels.said(f) for p in paths for chain in p.chains for f in chain))
     return " ".join(sentences), facts
 

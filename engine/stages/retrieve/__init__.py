@@ -20,7 +20,9 @@ the relation its best fact gives (`with_all_values`); a question that asks for a
 words ("What does she do for a living?") gets that record of its entities (`with_records`).
 Entities the turn names that no fact joins are each kept.
 The facts on the relation paths the question asks for (the route stage) get the turn's top
-prize and lead the selection (`with_paths`): the chain from the named entity to the answer.
+prize and lead the selection (`with_paths`): the chain from the named entity to the answer. What
+is known of the meeting being arranged leads it too on a turn that confirms, amends or asks about
+it (`meeting_facts`), without a prize.
 A type request ("which rooms are available?") is answered by what the rules derive about each
 entity of the asked type: on a turn where the relevance model finds every fact unlikely, those
 facts, of the relation of the best-scored one, get the turn's top prize too, so that every answer
@@ -270,22 +272,42 @@ def with_paths(sel: Selection, on_paths: list[Candidate], cap: int) -> Selection
     return Selection(edges + [c for c in sel.facts if is_node_fact(c.fact)], nodes, sel.bridging, note)
 
 
-def request_answers(state: TurnState, threshold: float) -> list[Candidate]:
+def request_answers(state: TurnState, threshold: float, candidates: list[Candidate] | None = None) -> list[Candidate]:
     """What the rules derived about the entities of the types the turn asks for ("which rooms
     are available?": each room's availability), of the relation of the best-scored one: the
     answers of the request, on a turn where every fact scores under `threshold`. There the
     relevance model scores them one by one and far apart (one room's fact ahead, the others behind
     facts of no use); where it is sure, its scores tell the answers from the rest (the meeting
     rooms from somebody's office) better than the request does."""
+    candidates = state.candidates if candidates is None else candidates
     asked = {str(m.value) for m in state.mentions if m.kind == "type" and m.value}
-    if not asked or max((c.score for c in state.candidates if not is_node_fact(c.fact)), default=1.0) >= threshold:
+    if not asked or max((c.score for c in candidates if not is_node_fact(c.fact)), default=1.0) >= threshold:
         return []
-    members = {c.fact.s for c in state.candidates if c.fact.p in TYPE_PREDICATES and c.fact.o in asked}
-    answers = [c for c in state.candidates if c.derived and c.fact.s in members and not is_node_fact(c.fact)]
+    members = {c.fact.s for c in candidates if c.fact.p in TYPE_PREDICATES and c.fact.o in asked}
+    answers = [c for c in candidates if c.derived and c.fact.s in members and not is_node_fact(c.fact)]
     if not answers:
         return []
     lead = max(answers, key=lambda c: c.score).fact.p
     return [c for c in answers if c.fact.p == lead]
+
+
+def meeting_facts(state: TurnState) -> list[Candidate]:
+    """On a turn that confirms, amends or asks about the meeting being arranged, what is known of
+    it: the reply restates the meeting so far (its time, room, invitees and their groups), which
+    the relevance model, reading the turn's few words ("Yes, that's right."), does not ask for."""
+    if not state.about_meeting:
+        return []
+    return [c for c in state.candidates if c.fact.key in state.meeting_facts]
+
+
+def with_nodes(sel: Selection, nodes: list[Candidate]) -> Selection:
+    """`sel` with the entities of the node facts `nodes` ("Natalie Lloyd is a person"), each once."""
+    have = {c.fact.key for c in sel.facts}
+    more = [c for c in nodes if c.fact.key not in have]
+    if not more:
+        return sel
+    return Selection(sel.facts + more, list(dict.fromkeys(sel.nodes + [c.fact.s for c in more])), sel.bridging,
+                     sel.note)
 
 
 def prize_settings(scorer: str, ctx: TurnContext) -> dict | None:
@@ -299,19 +321,28 @@ def prize_settings(scorer: str, ctx: TurnContext) -> dict | None:
 def select(state: TurnState, retriever: str, k: int, cap: int, prizes: dict | None) -> Selection:
     """The turn's scored candidates to the facts it keeps; what the question is like (focused,
     asking about a name record) is read from the turn itself."""
-    on_paths = path_facts(state)
+    # On a turn about the meeting, its facts join the tree after it is solved, and the tree is
+    # solved without them: scored with the rest, or taken as a relation path from the meeting,
+    # the turn's few words ("I need to arrange a meeting: which rooms are free?") put them far
+    # ahead, and the tree would be theirs alone.
+    meeting = meeting_facts(state)
+    joined = {c.fact.key for c in meeting}
+    on_paths = [c for c in path_facts(state) if c.fact.key not in joined]
+    lead = on_paths + [c for c in meeting if not is_node_fact(c.fact)]
+    named = [c for c in meeting if is_node_fact(c.fact)]
     if retriever == "topk":
-        return with_paths(select_topk(state.candidates, k), on_paths, max(k, len(on_paths)))
-    answers = request_answers(state, float(prizes["threshold"])) if prizes is not None else []
+        return with_nodes(with_paths(select_topk(state.candidates, k), lead, max(k, len(lead))), named)
+    rest = [c for c in state.candidates if c.fact.key not in joined]
+    answers = request_answers(state, float(prizes["threshold"]), rest) if prizes is not None else []
     top = {c.fact.key for c in on_paths} | {c.fact.key for c in answers}
-    sel = select_pcst(state.candidates, k, cap, prizes, focused(state), asks_record(state.text), top)
+    sel = select_pcst(rest, k, cap, prizes, focused(state), asks_record(state.text), top)
     anchors = {m.entity for m in state.mentions if m.entity}
     if asks_list(state.text):
         sel = with_all_values(sel, state.candidates, anchors, cap)
     records = asked_records(state.text)
     if records:
         sel = with_records(sel, state.candidates, anchors, records, cap)
-    return with_paths(sel, on_paths, cap)
+    return with_nodes(with_paths(sel, lead, cap), named)
 
 
 def _report(state: TurnState) -> dict:

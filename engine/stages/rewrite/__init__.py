@@ -2,7 +2,8 @@
 
 Rule-based by default: every pronoun, definite noun phrase and first-person word ("me", "my";
 "I" stays, "Lisa Wilson am" is no help) whose best `refers_to` is at least
-`config.link_threshold` is replaced by the entity's label (possessives get "'s"). With
+`config.link_threshold` is replaced by the entity's label (possessives get "'s"), and numbers
+and codes said in words by their digits ("twenty nineteen": 2019). With
 `--rewrite llm` the model's chain-of-thought rewrite (engine/stages/rewrite/llm.py) is tried first; when
 it gives nothing or fails, the rule-based rewrite is used.
 """
@@ -12,6 +13,7 @@ from __future__ import annotations
 import re
 
 from engine.context import Cancelled, TurnContext, stage
+from engine.nlp.spoken import written_forms
 from engine.state import Mention, TurnState
 from kgstore import vocab
 from kgstore.terms import Fact
@@ -38,14 +40,22 @@ def _replacement(m: Mention, text: str) -> str | None:
 
 
 def rule_rewrite(state: TurnState, threshold: float) -> str:
-    """The turn with confident references replaced by labels (the text itself when none are)."""
-    out = state.text
-    for m in sorted(state.mentions, key=lambda m: -m.start):
+    """The turn with confident references replaced by labels, and numbers and codes said in
+    words written as a KG writes them ("launched in twenty nineteen": 2019); the text itself
+    when there is nothing to replace."""
+    edits: list[tuple[int, int, str]] = []
+    for m in state.mentions:
         if m.kind not in ("pronoun", "definite", "first_person") or not m.entity or m.p < threshold:
             continue
         new = _replacement(m, state.text)
         if new:
-            out = out[:m.start] + new + out[m.end:]
+            edits.append((m.start, m.end, new))
+    named = [(m.start, m.end) for m in state.mentions if m.kind in ("name", "time")]
+    edits += [(a, b, w) for a, b, w in written_forms(state.text)
+              if not any(a < e and s < b for s, e in named + [(x, y) for x, y, _ in edits])]
+    out = state.text
+    for a, b, new in sorted(edits, key=lambda x: -x[0]):
+        out = out[:a] + new + out[b:]
     return out
 
 

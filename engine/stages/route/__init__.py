@@ -10,6 +10,7 @@ hop of the likeliest first steps is fetched here, bounded, and joins the candida
 
 from __future__ import annotations
 
+from engine.compute.run import operate
 from engine.context import TurnContext, stage
 from engine.focus import linked_now, radius
 from engine.relations import RelationMatcher
@@ -80,3 +81,4 @@ def run(state: TurnState, ctx: TurnContext) -> None:
         state.candidates = state.candidates + found.extra
     state.paths = found.paths
     state.paths_note = "; ".join(found.notes)
+    operate(state.rewritten or state.text, state.paths)

@@ -8,7 +8,8 @@ from dataclasses import dataclass
 
 from engine.factcheck.relations import qualifiers
 from engine.nlp.answer_type import PLACE_NOUN
-from engine.relations import american, glosses
+from engine.relations import glosses
+from engine.words import american
 
 # Words that carry no relation: question words, fillers, what a list question adds.
 _FILLER = frozenset("""xentity a an the is are was were be been being of to in on at for and or what who whom whose which
@@ -254,6 +255,9 @@ def _verb_spans(before: str, prep: str, first: int) -> list[Span]:
 def masked(text: str, names: list[str]) -> str:
     """The text with every name replaced by ENTITY, a possessive "'s" kept ("xentity's team")."""
     out = text
-    for name in sorted({n.strip() for n in names if n and len(n.strip()) > 1}, key=len, reverse=True):
+    # a mention said with its possessive ("Tottenham's") is masked without it: the "'s" says a
+    # relation of the name follows ("xentity's stadium")
+    bare = {re.sub(r"['’]s$", "", n.strip()) for n in names if n}
+    for name in sorted({n for n in bare if len(n) > 1}, key=len, reverse=True):
         out = re.sub(r"(?<!\w)" + re.escape(name) + r"(?!\w)", ENTITY, out, flags=re.I)
     return out

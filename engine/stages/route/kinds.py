@@ -151,8 +151,8 @@ def value_roles(candidates: list[Candidate]) -> Classes:
     """What each node is by the relations it takes part in: the object of a relation named by a
     noun ("publisher": the press is a publisher), the subject of one that ends in a preposition
     ("painted by": the picture is a painting; "member of": the person is a member)."""
+    from engine.nlp.realize import LABEL_PREPOSITIONS
     from engine.nlp.sentences import TYPE_PREDICATES
-    from engine.overview import LABEL_PREPOSITIONS
 
     roles: dict[str, set[str]] = {}
     for c in candidates:

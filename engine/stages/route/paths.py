@@ -31,8 +31,8 @@ import numpy as np
 
 from engine.factcheck.relations import qualified_only
 from engine.nlp.answer_type import TIME, asks_overview
-from engine.relations import asked_measure, glosses, other_dimension, other_measure
-from engine.stages.route.clauses import PREPOSITIONS, Part, masked, object_verb, parts_of, stems
+from engine.relations import asked_measure, glosses, other_dimension, other_measure, other_modifier
+from engine.stages.route.clauses import ENTITY, PREPOSITIONS, Part, masked, object_verb, parts_of, stems
 from engine.stages.route.kinds import (
     ENTITY_VALUE,
     NO_CLASSES,
@@ -179,6 +179,7 @@ def score_paths(found: list[Found], part: Part, sims: dict[str, np.ndarray],
     when the KG has the class asked for, is no answer ("Which countries does X border?" is not
     answered by the cities in X)."""
     head = part.head
+    named_text = part.text.replace(ENTITY, ENTITY.title())  # a masked name reads as a name, not a modifier
 
     def of_asked(labels: Iterable[str]) -> bool:
         return bool(part.asked) and any(part.asked <= (own := stems(c)) or (head and head <= own) or c in part.meant
@@ -226,8 +227,10 @@ def score_paths(found: list[Found], part: Part, sims: dict[str, np.ndarray],
                 # words ("shares border with") reads more of it than one that says one ("country").
                 said = max((len(stems(s.text) & stems(key[0])) for s in part.spans if len(s.words) <= 2), default=0)
                 fits[key] = float(rows[0][j]) + (ASKED_NOUN_BONUS if named else 0.0) + SAID_BONUS * max(said - 1, 0)
-                if qualified_only(key[0], part.text):
-                    fits[key] = 0.0  # "area" of "the telephone area code of X" names another notion
+                if qualified_only(key[0], part.text) or other_modifier(key[0], named_text):
+                    # "area" of "the telephone area code of X" names another notion; so does
+                    # "goalkeeping coach" beside a "head coach"
+                    fits[key] = 0.0
             else:
                 fits[key] = _two_steps(rows[0], rows[1], part, w.hop_cost, stems(key[0]), claimed)
         score = max(fits[key], w.floor) if f is only else fits[key]

@@ -1,0 +1,90 @@
+"""The operator a question asks for, read from its structure, not from the words of a domain:
+"how many" counts; a question opening with an auxiliary verb and naming no alternatives asks yes
+or no; a comparative (-er, more, fewer, less) between named alternatives ("A or B") compares; a
+comparative beside a number or a date filters ("under 30 minutes", "before 1900"); a superlative
+(-est, most, least, fewest) picks the most or least of a class; anything else reads a value."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from engine.nlp.units import UNITS
+
+AUXILIARIES = frozenset("is are was were am do does did has have had can could will would shall should may might must".split())
+# The English comparatives and superlatives that point down a scale (and, for dates, back in
+# time): the grammar of the scale's direction, the same in every domain.
+_DOWN = frozenset("less least fewer fewest lower lowest smaller smallest shorter shortest lighter lightest cheaper "
+                  "cheapest younger youngest newer newest later latest".split())
+_BACK_IN_TIME = frozenset("older oldest earlier earliest first".split())
+_FORWARD_IN_TIME = frozenset("younger youngest newer newest later latest last".split())
+_COMPARATIVE = re.compile(r"\b(?:more|less|fewer|\w{2,}er)\b(?=\s+(?:than|\w+\s+than))|\b(?:more|less|fewer)\b"
+                          r"|\b(?:older|younger|earlier|later|bigger|smaller|longer|shorter|larger|higher|lower|"
+                          r"heavier|lighter|newer|cheaper)\b", re.I)
+_SUPERLATIVE = re.compile(r"\b(?:most|least|fewest|\w{2,}est)\b", re.I)
+# A bound a filter compares with: a number (with a unit or not) or a year, after a comparison word.
+_BOUND = re.compile(r"\b(?:than|over|under|above|below|before|after|since|at least|at most|more than|less than|"
+                    r"fewer than)\s+(?:a\s+|an\s+)?(\d[\d,.]*|an?\b|one|two|three|four|five|six|seven|eight|nine|ten)",
+                    re.I)
+# Words ending in -er/-est that are no comparison: a list would be a wording; these are the common
+# nouns and verbs of questions whose ending only looks like one.
+_NOT_GRADED = frozenset("after under over other whether either neither never number member members ever however "
+                        "where whatever together rest best interest latest west test contest forest guest request "
+                        "honest modest harvest".split())
+
+
+@dataclass(frozen=True)
+class Operator:
+    name: str  # value, count, compare, argmax, argmin, filter, yesno
+    alternatives: tuple[str, ...] = ()  # compare: the named alternatives, as said
+    bound: str = ""  # filter: the bound as said ("30 minutes", "1900")
+    below: bool = False  # filter: the values under the bound are wanted
+    least: bool = False  # compare/argmax/argmin: the graded word points down its scale (fewer, shortest)
+    time_back: bool | None = None  # the graded word points back in time (older), forward (newer), or neither
+
+
+def _graded(words: list[str], pattern: re.Pattern[str], text: str) -> str:
+    for m in pattern.finditer(text):
+        w = m.group(0).lower()
+        if w not in _NOT_GRADED and w in words:
+            return w
+    return ""
+
+
+def _time(word: str) -> bool | None:
+    return True if word in _BACK_IN_TIME else False if word in _FORWARD_IN_TIME else None
+
+
+def detect(question: str) -> Operator:
+    """The operator the question asks for (see the module's docstring)."""
+    text = question.strip()
+    words = re.findall(r"[\w'-]+", text.lower())
+    if not words:
+        return Operator("value")
+    if re.search(r"\bhow many\b|\bnumber of\b", text, re.I) and not _BOUND.search(text):
+        return Operator("count")
+    superlative = _graded(words, _SUPERLATIVE, text)
+    comparative = _graded(words, _COMPARATIVE, text)
+    # "Which is older, A or B?" / "Does A or B have more tracks?"
+    alternatives = (re.search(r"(?:,|:|\bbetween)\s*(.+?)\s*,?\s+(?:or|and)\s+(.+?)\s*\??$", text)
+                    or re.match(r"^\w+\s+(.+?)\s+or\s+(.+?)\s+\w+\s+(?:the\s+)?" + re.escape(comparative) + r"\b",
+                                text, re.I) if comparative else None)
+    if comparative and alternatives:
+        return Operator("compare", tuple(a.strip() for a in alternatives.groups()[:2]), least=comparative in _DOWN,
+                        time_back=_time(comparative))
+    if superlative:
+        down = superlative in _DOWN
+        return Operator("argmin" if down else "argmax", least=down, time_back=_time(superlative))
+    bound = _BOUND.search(text)
+    if bound:
+        said = bound.group(0).lower()
+        word = said.split()[0]
+        below = word in ("under", "below", "before", "less", "fewer") or said.startswith("at most")
+        if word == "than":  # "longer than", "older than"
+            below = comparative in _DOWN or comparative in _BACK_IN_TIME
+        after = text[bound.end(1):].split()
+        unit = after[0].strip("?.,!") if after and after[0].strip("?.,!").lower() in UNITS else ""
+        return Operator("filter", bound=f"{bound.group(1)} {unit}".strip(), below=below)
+    if words[0] in AUXILIARIES and not re.search(r"\bor\b", text, re.I):
+        return Operator("yesno")
+    return Operator("value")

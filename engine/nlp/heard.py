@@ -1,0 +1,112 @@
+"""How a name was heard, for mention detection (engine/nlp/mentions.py): the words of a turn as
+tokens, runs of words that say one label word when spoken ("kay ell four oh two", "de marco"), and
+whole names the KG lacks beside the ones it has ("Anna B.", "Ingrid Haugland")."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Protocol
+
+from engine.nlp.spoken import MAX_RUN, number_of, spelled
+from engine.state import Mention
+from rules.similarity import norm
+
+
+class Vocabulary(Protocol):
+    """The words of a KG's labels (engine/nlp/mentions.py's LabelIndex)."""
+
+    by_word: dict[str, list[int]]
+
+    def close_words(self, word: str) -> list[tuple[str, int]]: ...
+
+    def sounding_like(self, word: str) -> list[tuple[str, int]]: ...
+
+# Words that never start a name match on their own (they may sit inside a full label).
+STOPWORDS = frozenset("""
+a an the this that these those is are was were be been am do does did have has had can could will would
+shall should may might must i me my mine we us our you your he him his she her they them their it its
+of in on at to for from with by about as and or but not no yes if then so than what which who whom whose
+where when why how there here any all some every each other free available book please thanks thank hi
+hello tell show list give find let lets want need like know see meet meeting meetings room rooms today
+tomorrow now morning afternoon evening night time day week o clock am pm half past quarter up out
+""".split())
+CLAUSE_BREAK = re.compile(r"[,;:.!?()/]")  # no name goes on past these
+
+
+@dataclass(frozen=True)
+class Token:
+    text: str
+    norm: str
+    start: int
+    end: int
+    gap: str = ""  # what stands between the word before and this one ("" inside a folded word)
+
+
+def other_initial(tokens: list[Token], start: int, end: int, missing: set[str]) -> bool:
+    """Does an initial ("B." in "Anna B.") stand right beside the span that starts none of the
+    label's words the span lacks? Then the name is another one, with a word the KG lacks."""
+    for j in (start - 1, end):
+        if not 0 <= j < len(tokens) or CLAUSE_BREAK.search(tokens[max(j, start)].gap):
+            continue
+        t = tokens[j]
+        follows = tokens[j + 1].gap if j + 1 < len(tokens) else ""
+        if len(t.text) == 1 and t.text.isupper() and (j == len(tokens) - 1 or follows.startswith(".")):
+            return not any(w.startswith(t.norm) for w in missing)
+    return False
+
+
+def split_unknown(text: str, out: list[Mention], partial: set[int]) -> list[Mention]:
+    """Two partial names side by side that name different entities ("Ingrid Haugland" when the KG
+    has Ingrid Solberg and Bjorn Haugland, "Northsound Ferries" beside Northsound Freight and
+    Tidewater Ferries) are one whole name the KG lacks: neither links."""
+    drop: set[int] = set()
+    for i in range(len(out) - 1):
+        a, b = out[i], out[i + 1]
+        # the first heard as the start of its name, the second as a later word of its own: a list
+        # of first names ("petra jonas and ines") is no such name
+        if {i, i + 1} <= partial and text[a.end:b.start].isspace() \
+                and norm(a.text).split()[-1:] != norm(a.label or "").split()[-1:] \
+                and norm(b.text).split()[:1] != norm(b.label or "").split()[:1] \
+                and not {iri for iri, _ in a.candidates} & {iri for iri, _ in b.candidates}:
+            drop |= {i, i + 1}
+    return [m for i, m in enumerate(out) if i not in drop]
+
+
+def _spoken_form(run: list[Token], index: Vocabulary) -> str | None:
+    """The label word a run of words says when spoken: a code spelled out ("kay ell four oh two"
+    for KL402), a number in words ("twenty nineteen"), a name split in two ("de marco" for
+    DeMarco), or heard so ("new ham" for Nieuwham: the one label word the joined sounds are
+    closest to, when none of the words is a label word itself)."""
+    said = [t.norm for t in run]
+    for form in (spelled(said), number_of(said), "".join(said)):
+        if form and form in index.by_word:
+            return form
+    joined = "".join(said)
+    if len(run) != 2 or len(joined) < 6 or any(w in index.by_word for w in said) or not joined.isalpha():
+        return None
+    close = index.close_words(joined)
+    fewest = min((d for _, d in close), default=0)
+    best = {w for w, d in close if d == fewest} or {w for w, _ in index.sounding_like(joined)}
+    return best.pop() if len(best) == 1 else None
+
+
+def spoken_tokens(tokens: list[Token], index: Vocabulary) -> list[Token]:
+    """The tokens with each run of words that says one label word when spoken as one token
+    (longest runs first), so a name heard that way matches as if written."""
+    out: list[Token] = []
+    i = 0
+    while i < len(tokens):
+        for j in range(min(len(tokens), i + MAX_RUN), i + 1, -1):
+            run = tokens[i:j]
+            if any(t.gap.strip() for t in run[1:]) or any(t.norm in STOPWORDS for t in run[:1] + run[-1:]):
+                continue
+            form = _spoken_form(run, index)
+            if form:
+                out.append(Token(" ".join(t.text for t in run), form, run[0].start, run[-1].end, run[0].gap))
+                i = j
+                break
+        else:
+            out.append(tokens[i])
+            i += 1
+    return out

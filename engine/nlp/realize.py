@@ -1,0 +1,148 @@
+"""Facts said as English sentences: one fact, the values of one relation, a chain of two, several
+facts about one subject, and what the graph lacks. Deterministic; the relation label decides the
+form by its word shape alone (a noun is said "X's head coach is Y", a verb "Y plays for X", a
+participle before "by" as a passive), never by a list of domain words."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from engine.nlp.sentences import name_and_unit
+from kgstore.vocab import split_words
+
+LISTED = 8
+# The prepositions a relation label may end in ("offered by", "located in") and the shape of an id
+# label ("p47"): one of each for every reader of labels (the overview's example questions, the
+# route's roles, the realizer).
+LABEL_PREPOSITIONS = frozenset("by in of at for to from with on into".split())
+LABEL_ID = re.compile(r"[a-z]{1,3}\d+")
+_PREPOSITIONS = LABEL_PREPOSITIONS | {"as"}  # the realizer also reads "serves as" as a verb
+_AUXILIARIES = frozenset("has have had is was are were".split())
+
+
+@dataclass(frozen=True)
+class Said:
+    """One relation of a subject and the values it has, as the realizer is handed it: `forward`
+    when the subject is the fact's subject, not its object."""
+
+    subject: str
+    label: str
+    values: tuple[str, ...]
+    forward: bool = True
+    total: int = 0
+
+
+def label_words(label: str) -> str:
+    """A relation label as words: camelCase and snake_case split, ids kept as they are."""
+    return " ".join(split_words(label).split())
+
+
+def is_noun(label: str) -> bool:
+    """Whether a label names a thing ("head coach", "inception") rather than an action ("plays
+    for", "teaches", "written by"): by the shape of its first and last words."""
+    words = label_words(label).casefold().split()
+    if not words or LABEL_ID.fullmatch(words[0]) or words[-1] in _PREPOSITIONS or words[0] in _AUXILIARIES:
+        return False
+    first = words[0]
+    return not (len(first) > 3 and (first.endswith("ed") or (first.endswith("es") and len(words) == 1)))
+
+
+def _plural_verb(verb: str) -> str:
+    """The verb's form after several subjects: "plays for" -> "play for", "teaches" -> "teach"."""
+    words = verb.split()
+    first = words[0]
+    if first.casefold() in ("has", "is", "was"):
+        first = {"has": "have", "is": "are", "was": "were"}[first.casefold()]
+        if len(words) > 2 and first != "have" and not words[1].endswith(("ed", "s")):
+            words[1] += "s"  # "is member of" -> "are members of"
+    elif first.endswith(("ches", "shes", "sses", "xes", "zes")):
+        first = first[:-2]
+    elif first.endswith("ies") and len(first) > 4:
+        first = first[:-3] + "y"
+    elif first.endswith("s") and not first.endswith("ss"):
+        first = first[:-1]
+    return " ".join([first, *words[1:]])
+
+
+def joined(values: list[str] | tuple[str, ...], total: int = 0) -> str:
+    """ "A", "A and B", "A, B and C"; past LISTED, "A, B, … H and 4 more"."""
+    total = max(total, len(values))
+    shown = list(values[:LISTED])
+    rest = total - len(shown)
+    if rest > 0:
+        return f"{', '.join(shown)} and {rest} more"
+    if len(shown) <= 1:
+        return "".join(shown)
+    return f"{', '.join(shown[:-1])} and {shown[-1]}"
+
+
+def _valued(label: str, values: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
+    """A unit in the label's name goes after each number ("cooking time minutes", 45 -> "cooking
+    time", "45 minutes")."""
+    name, unit = name_and_unit(label, values[0]) if values else (label, "")
+    if not unit:
+        return label, values
+    return name, tuple(f"{v} {unit}" if name_and_unit(label, v)[1] else v for v in values)
+
+
+def clause(said: Said, pronoun: str = "") -> str:
+    """The sentence body (no full stop) for one relation's values; `pronoun`, when given, stands
+    for the subject ("its", "it") so a subject is not said twice in a row. Names keep their case
+    where they open a sentence ("iPhone"): only the realizer's own words are capitalised."""
+    label, values = _valued(label_words(said.label), said.values)
+    many = len(values) > 1 or said.total > 1
+    value = joined(values, said.total)
+    noun = is_noun(label)
+    if said.forward:
+        if noun:
+            owner = pronoun.capitalize() if pronoun else f"{said.subject}'s"
+            return f"{owner} {label} {'are' if many else 'is'} {value}"
+        subject = pronoun.removesuffix("s").capitalize() if pronoun else said.subject
+        return f"{subject} {_active(label)} {value}"
+    if noun:
+        subject = pronoun.removesuffix("s") if pronoun else said.subject
+        return f"{subject} is the {label} of {value}"  # the subject is the value's <label>
+    verb = _active(label)
+    return f"{value} {_plural_verb(verb) if many else verb} {pronoun.removesuffix('s') if pronoun else said.subject}"
+
+
+def _active(label: str) -> str:
+    """A verb label as said after its subject: a participle or a label ending in a preposition
+    after a noun takes "is" ("is written by", "is member of"); others stand ("plays for")."""
+    words = label.split()
+    first = words[0].casefold()
+    if first in _AUXILIARIES:
+        return label
+    if first.endswith("ed") or (words[-1].casefold() in _PREPOSITIONS and not first.endswith("s")):
+        return f"is {label}"
+    return label
+
+
+def fact_sentence(said: Said) -> str:
+    return clause(said) + "."
+
+
+def chain_sentence(first: Said, last: Said) -> str:
+    """Two hops: the answer first, the hop that leads to it after it ("Mikel Arteta is the head
+    coach of Arsenal; Bukayo Saka plays for Arsenal.")."""
+    return f"{clause(last)}; {clause(first)}."
+
+
+def paragraph(facts: list[Said]) -> str:
+    """Several relations: each its sentence, the subject named once in a row and then "its"/"it"."""
+    out: list[str] = []
+    previous = ""
+    for said in facts:
+        again = said.subject == previous and said.forward
+        out.append(clause(said, pronoun="its" if again else "") + ".")
+        previous = said.subject
+    return " ".join(out)
+
+
+def not_found(subject: str, label: str, has: Said | None = None) -> str:
+    """What the graph lacks, and the nearest it has when given."""
+    text = f"The knowledge graph has no {label_words(label)} for {subject}"
+    if has is None:
+        return text + "."
+    return f"{text}; {clause(has)}."

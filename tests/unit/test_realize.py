@@ -1,0 +1,102 @@
+"""The realizer: facts of several naming styles said as sentences, with no "label: value" form."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.nlp.realize import Said, chain_sentence, fact_sentence, is_noun, joined, not_found, paragraph
+from engine.stages.answer.judge import repeated, replacement_reason
+from engine.state import Check, Evidence
+
+
+@pytest.mark.parametrize(
+    "said, text",
+    [
+        (Said("Arsenal", "headCoach", ("Mikel Arteta",)), "Arsenal's head coach is Mikel Arteta."),
+        (Said("Arsenal", "head_coach", ("Mikel Arteta",)), "Arsenal's head coach is Mikel Arteta."),
+        (
+            Said("Arsenal", "plays for", ("Bukayo Saka", "William Saliba"), forward=False),
+            "Bukayo Saka and William Saliba play for Arsenal.",
+        ),
+        (Said("Bukayo Saka", "playsFor", ("Arsenal",)), "Bukayo Saka plays for Arsenal."),
+        (Said("Dune", "written_by", ("Frank Herbert",)), "Dune is written by Frank Herbert."),
+        (Said("Ida Berg", "teaches", ("Optics",)), "Ida Berg teaches Optics."),
+        (Said("Lentil soup", "cookingTimeMinutes", ("45",)), "Lentil soup's cooking time is 45 minutes."),
+        (Said("Mikel Arteta", "head coach", ("Arsenal",), forward=False), "Mikel Arteta is the head coach of Arsenal."),
+    ],
+)
+def test_one_fact_in_each_naming_style(said: Said, text: str) -> None:
+    assert fact_sentence(said) == text
+
+
+def test_noun_and_verb_labels_by_shape() -> None:
+    assert is_noun("head coach") and is_noun("inception") and is_noun("placeOfBirth")
+    assert not is_noun("plays for") and not is_noun("teaches") and not is_noun("written by")
+    assert not is_noun("P54") and not is_noun("has ingredient")
+
+
+def test_lists_are_joined_and_cut() -> None:
+    assert joined(["A"]) == "A"
+    assert joined(["A", "B"]) == "A and B"
+    assert joined(["A", "B", "C"]) == "A, B and C"
+    assert joined([str(i) for i in range(12)]) == "0, 1, 2, 3, 4, 5, 6, 7 and 4 more"
+    assert joined(["A", "B"], total=5) == "A, B and 3 more"
+
+
+def test_subject_not_repeated_in_a_row() -> None:
+    text = paragraph(
+        [
+            Said("Tottenham Hotspur", "inception", ("1882",)),
+            Said("Tottenham Hotspur", "head coach", ("Ange Postecoglou",)),
+            Said("Tottenham Hotspur", "based in", ("London",)),
+        ]
+    )
+    assert text == "Tottenham Hotspur's inception is 1882. Its head coach is Ange Postecoglou. It is based in London."
+
+
+def test_chain_and_not_found() -> None:
+    first = Said("Bukayo Saka", "plays for", ("Arsenal",))
+    last = Said("Arsenal", "head coach", ("Mikel Arteta",))
+    assert chain_sentence(first, last) == "Arsenal's head coach is Mikel Arteta; Bukayo Saka plays for Arsenal."
+    assert not_found("Arsenal", "goalkeepingCoach", last) == (
+        "The knowledge graph has no goalkeeping coach for Arsenal; Arsenal's head coach is Mikel Arteta."
+    )
+
+
+_word = st.text(alphabet=st.characters(whitelist_categories=("Ll", "Lu", "Nd")), min_size=1, max_size=10)
+_label = st.lists(_word, min_size=1, max_size=4).map(lambda ws: "_".join(ws))
+_value = st.lists(_word, min_size=1, max_size=3).map(" ".join)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    subject=_value,
+    label=_label,
+    values=st.lists(_value, min_size=1, max_size=5, unique=True),
+    forward=st.booleans(),
+)
+def test_any_label_any_value_one_sentence(subject: str, label: str, values: list[str], forward: bool) -> None:
+    text = fact_sentence(Said(subject, label, tuple(values), forward=forward))
+    assert text.endswith(".") and text.count(".") == 1 + sum(v.count(".") for v in values + [subject])
+    assert ":" not in text
+    for v in values:
+        assert re.search(re.escape(v), text)
+
+
+def _check(claim: str, verdict: str) -> Check:
+    return Check(claim=claim, verdict=verdict, evidence=Evidence(s="ex:a", p="ex:p", o="ex:b", text=claim))
+
+
+def test_a_model_reply_is_shown_only_when_the_kg_backs_it() -> None:
+    backed = [_check("Arsenal's head coach is Mikel Arteta.", "supported")]
+    assert replacement_reason(backed, "Arsenal's head coach is Mikel Arteta.", "", [], dialogue="q") == ""
+    unbacked = [_check("The flight director of X was the flight director of Y.", "nei")]
+    assert replacement_reason(unbacked, "The flight director of X was the flight director of Y.", "", [],
+                              dialogue="q")
+    looped = "1. Arsenal's head coach is Mikel Arteta.\n2. Arsenal's head coach is Mikel Arteta."
+    assert repeated(looped) and replacement_reason(backed * 2, looped, "", [], dialogue="q")
+    assert not repeated("Arsenal's head coach is Mikel Arteta. Its stadium is the Emirates.")

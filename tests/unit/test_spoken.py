@@ -1,0 +1,69 @@
+"""Spoken forms: numbers and codes in words, names split or heard by sound, matched against a
+KG's labels (a KG of island festivals and flights)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from engine.nlp.mentions import LabelIndex, detect_names
+from engine.nlp.spoken import UNITS, number_of, spelled, written_forms
+from kgstore.terms import LabelEntry
+
+ONES = {v: k for k, v in UNITS.items()}
+TEENS = "ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen".split()
+TENS = "twenty thirty forty fifty sixty seventy eighty ninety".split()
+
+
+def said(n: int) -> list[str]:
+    """10-99 in words."""
+    if n < 20:
+        return [TEENS[n - 10]]
+    return [TENS[n // 10 - 2]] + ([ONES[n % 10]] if n % 10 else [])
+
+
+@given(st.integers(10, 99), st.integers(10, 99))
+def test_a_year_said_as_two_pairs_is_its_digits(century, rest):
+    assert number_of(said(century) + said(rest)) == f"{century}{rest}"
+
+
+@pytest.mark.parametrize("words, digits", [
+    ("nineteen oh seven", "1907"), ("two thousand and eleven", "2011"), ("three one eight", "318"),
+    ("six hundred forty", "640"), ("and", None), ("oh", None), ("seven hundred hundred", None)])
+def test_numbers_in_words(words, digits):
+    assert number_of(words.split()) == digits
+
+
+def test_codes_spelled_out_and_numbers_in_a_question():
+    assert spelled("cue ex three one eight".split()) == "qx318"
+    assert spelled("three one eight".split()) is None  # no letter: a number, not a code
+    text = "is flight cue ex three one eight on time for skerry fest twenty twenty one"
+    assert [w for _, _, w in written_forms(text)] == ["QX318", "2021"]
+    assert written_forms("why see the two of them") == []  # words that are letter names, no code
+
+
+ENTRIES = [LabelEntry("Skerry Fest 2021", "f:skerry21"), LabelEntry("Skerry Fest 2019", "f:skerry19"),
+           LabelEntry("Flight QX318", "fl:qx318"), LabelEntry("Tomas DeVries", "p:tomas"),
+           LabelEntry("Oddhamn", "pl:oddhamn"), LabelEntry("Gullwing", "s:gull")]
+
+
+@pytest.fixture(scope="module")
+def index():
+    return LabelIndex(ENTRIES)
+
+
+@pytest.mark.parametrize("text, iri", [
+    ("who plays at skerry fest twenty nineteen", "f:skerry19"),
+    ("is flight cue ex three one eight late", "fl:qx318"),
+    ("where is tomas de vries", "p:tomas"),
+    ("what time does the ferry leave odd ham", "pl:oddhamn"),
+    ("who captains the gull wing", "s:gull"),
+])
+def test_a_name_heard_in_spoken_form_links(index, text, iri):
+    assert [m.candidates[0][0] for m in detect_names(text, index)] == [iri]
+
+
+def test_a_spoken_form_that_fits_no_label_joins_nothing(index):
+    # "new ham" sounds like no label word: the words stay as they are, and name nothing
+    assert detect_names("is there a new ham sandwich", index) == []
