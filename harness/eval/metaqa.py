@@ -188,6 +188,17 @@ def named_in(reply: str, candidates: Iterable[str], topic: str) -> list[str]:
     return named
 
 
+def on_the_way(state) -> set[str]:
+    """The labels of the entities the best path passes through: the way to its answers ("the films
+    X starred in" of "Who directed X's films?"), named in the reply, never answers of it."""
+    if not state.paths:
+        return set()
+    labels = {c.fact.s: c.s_label for c in state.candidates} | {c.fact.o: c.o_label for c in state.candidates}
+    path = state.paths[0]
+    return {labels.get(iri, "") for chain in path.chains for fact in chain[:-1] for iri in (fact.s, fact.o)
+            if iri != path.start} - set(path.values) - {""}
+
+
 def ask(question: Question, hop: int, session) -> dict[str, Any]:
     """One question through a fresh session of the shared context: its row."""
     start = time.perf_counter()
@@ -195,8 +206,9 @@ def ask(question: Question, hop: int, session) -> dict[str, Any]:
     seconds = time.perf_counter() - start
     paths = [{"start": p.start_label, "steps": [s.label if s.forward else f"{s.label} (of)" for s in p.steps],
               "values": p.values[:10], "total": p.total} for p in state.paths[:3]]
-    candidates = [v for p in state.paths for v in p.values] + list(question.answers)
-    candidates += [label for c in state.retrieved for label in (c.s_label, c.o_label)]
+    candidates = [label for c in state.retrieved for label in (c.s_label, c.o_label)]
+    candidates = [c for c in candidates if c not in on_the_way(state)]
+    candidates += [v for p in state.paths for v in p.values] + list(question.answers)
     named = named_in(state.shown_reply, candidates, question.topic)
     return {"hop": hop, "kind": question.kind or "all", "question": question.text, "topic": question.topic,
             "gold": list(question.answers), "shown": state.shown_reply, "answer_source": str(state.answer_source),
