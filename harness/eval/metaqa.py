@@ -206,8 +206,8 @@ def ask(question: Question, hop: int, session) -> dict[str, Any]:
     seconds = time.perf_counter() - start
     paths = [{"start": p.start_label, "steps": [s.label if s.forward else f"{s.label} (of)" for s in p.steps],
               "values": p.values[:10], "total": p.total} for p in state.paths[:3]]
-    candidates = [label for c in state.retrieved for label in (c.s_label, c.o_label)]
-    candidates = [c for c in candidates if c not in on_the_way(state)]
+    way = on_the_way(state)
+    candidates = [label for c in state.retrieved for label in (c.s_label, c.o_label) if label not in way]
     candidates += [v for p in state.paths for v in p.values] + list(question.answers)
     named = named_in(state.shown_reply, candidates, question.topic)
     return {"hop": hop, "kind": question.kind or "all", "question": question.text, "topic": question.topic,

@@ -108,12 +108,21 @@ def test_eval_command_on_a_tiny_kb(tmp_path, capsys):
         "Harbour Lights|directed_by|Mira Okafor\nHarbour Lights|release_year|1994\n"
         "Salt Roads|directed_by|Mira Okafor\nSalt Roads|written_by|Tomas Brandt\n")
     (tmp_path / "valid_1hop.txt").write_text("who directed [Harbour Lights]\tMira Okafor\tdirected_by\n")
-    assert main(["--kb", str(tmp_path / "kb.txt"), "--questions-dir", str(tmp_path), "--hops", "1",
+    (tmp_path / "valid_2hop.txt").write_text("who directed the films written by [Tomas Brandt]\tMira Okafor\tw|d\n")
+    assert main(["--kb", str(tmp_path / "kb.txt"), "--questions-dir", str(tmp_path), "--hops", "1", "2",
                  "--answer", "facts", "--json", "--rows"]) == 0
     out = json.loads(capsys.readouterr().out)
-    (row,) = out["rows"]
-    assert row["hops"] == "1-hop" and row["n"] == 1 and row["hits1"]["hits"] == 1
-    assert row["by_kind"]["directed_by"]["hits1"]["value"] == 1.0
+    one, two = out["rows"]
+    assert one["hops"] == "1-hop" and one["n"] == 1 and one["hits1"]["hits"] == 1
+    assert one["by_kind"]["directed_by"]["hits1"]["value"] == 1.0
     assert out["settings"]["triples"] == 4 and out["questions"][0]["named"][0] == "Mira Okafor"
+    # the film on the way to the director is named in the reply, and is no answer
+    assert two["hits1"]["hits"] == 1 and out["questions"][1]["paths"][0]["steps"] == ["written by (of)", "directed by"]
+    from harness.bench.metaqa import main as bench
+
+    assert bench(["--kb", str(tmp_path / "kb.txt"), "--questions-dir", str(tmp_path), "--hops", "1",
+                  "--questions", "1", "--json"]) == 0
+    timed = json.loads(capsys.readouterr().out)
+    assert timed["questions"] == 1 and set(timed["seconds"]) == {"load", "first_answer", "turn_p50"}
     with pytest.raises(BadInput):
         main(["--kb", str(tmp_path / "none.txt"), "--questions-dir", str(tmp_path)])
