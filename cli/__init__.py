@@ -42,11 +42,11 @@ COMMANDS: dict[str, Command] = {
                      "check a given reply against the KG, claim by claim"),
     "overview": Command("cli.overview", "overview --kg FILE... [--json]",
                         "what the app's first screen shows of a KG: graphs, entity types, example questions"),
-    "eval": Command("cli.eval", "eval retrieval|factcheck|linking|answers|paths [--split dev|test] [--json]",
+    "eval": Command("cli.eval", "eval retrieval|factcheck|linking|answers|paths|metaqa [--split dev|test] [--json]",
                     "the evaluation harness on the generated benchmarks (eval linking|retrieval --graphwoz FILE: "
                     "a published GraphWOZ file; eval answers --benchmarks handwritten --handwritten DIR: a "
-                    "hand-written set)"),
-    "bench": Command("cli.bench", "bench load|retrieve|reason|generate|check|scale [--json]",
+                    "hand-written set; eval metaqa --kb FILE --questions-dir DIR: MetaQA, zero-shot)"),
+    "bench": Command("cli.bench", "bench load|retrieve|reason|generate|check|scale|metaqa [--json]",
                      "benchmarks that print their figures"),
     "learn": Command("harness.learn", "learn [--split train|dev|test] [--limit N] [--out FILE.pl] [--json]",
                      "re-estimate the entity-linking rule weights from gold links (ProbLog LFI)"),

@@ -14,6 +14,8 @@ EVALUATIONS = {
                 "the gold entity links of a published GraphWOZ file)"),
     "paths": ("harness.eval.paths", "relation paths chosen right: gold answer facts on a chosen path, none when absent "
               "(generated out-of-domain domains + office; --lodo chooses the settings leaving each domain out)"),
+    "metaqa": ("harness.eval.metaqa", "MetaQA zero-shot: the WikiMovies KB loaded once, 1-3 hop questions asked as a user "
+               "would; Hits@1, any hit, all answers per hop and question type (--kb FILE --questions-dir DIR)"),
 }
 
 main = family_main("eval", EVALUATIONS)

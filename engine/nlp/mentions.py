@@ -249,6 +249,8 @@ def _name_hits(tokens: list[Token], index: LabelIndex) -> list[_Hit]:
             close = [(t.norm, 0)]
         elif singular := plural_of(t.norm, index.by_word):  # "politicians": the label's word, many
             close = [(singular, 0)]
+        elif t.norm in index.relation_words or plural_of(t.norm, index.relation_words):
+            close = []  # "genres" says the relation "has genre", not "gamers" misheard
         elif _code(t) or t.norm.isdigit():  # a code or a number: "7C" is not "7B" misheard
             close = []
         elif t.norm in common_words():  # so is a common English word: "made" is not "male" misheard
@@ -261,6 +263,8 @@ def _name_hits(tokens: list[Token], index: LabelIndex) -> list[_Hit]:
     hits: list[_Hit] = []
     seen: set[tuple[int, int, str]] = set()
     typed = any(t.text[:1].isupper() for t in tokens)
+    # names written capitalised past the turn's first word: a common word in lower case is no title
+    capitalised = any(t.text[:1].isupper() for t in tokens[1:])
     for i, t in enumerate(tokens):
         if t.norm in STOPWORDS or t.norm in TYPE_NOUNS or not matches[i]:
             continue
@@ -294,7 +298,10 @@ def _name_hits(tokens: list[Token], index: LabelIndex) -> list[_Hit]:
             whole = True
             covered = {w for j in range(start, end) for w in matches[j] if w in words}
             heard = " ".join(tok.norm for tok in tokens[start:end])
-            if covered >= words:
+            # "Movie Movie" heard as "movie" is heard in part: a word the label repeats is said as often
+            if covered >= words and (end - start >= len(lab.words) or len(words) == len(lab.words)):
+                if capitalised and end - start == 1 and not lab.text.islower() and _common_word(tokens[start]):
+                    continue  # "who starred together with Sharon Tate": not the film "Together"
                 # "Kettleby Junction" typed is a place the KG lacks, not the Kettleby it has.
                 if end - start == len(lab.words) and typed and _unknown_name_beside(tokens, start, end, index):
                     continue
@@ -335,6 +342,9 @@ def _name_hits(tokens: list[Token], index: LabelIndex) -> list[_Hit]:
             edits = sum(matches[j].get(w, 0) for j in range(start, end) for w in words if w in matches[j])
             if edits and len(lab.words) == 1 and lab.text.islower():
                 continue  # a one-word concept ("curator") is said as it is: "curated" is another word
+            if whole and len(lab.words) == 1 and lab.text.islower() and lab.norm in index.relation_words \
+                    and _common_word(tokens[start]):
+                continue  # "the languages spoken in X" asks for its "in language", not the tag "language"
             if edits:
                 score -= 0.02 * edits
             hits.append(_Hit(start, end, lab, score, whole))
@@ -432,7 +442,17 @@ def detect_names(text: str, index: LabelIndex, tokens: list[Token] | None = None
         if span not in whole:
             partial.add(s)
     out.sort(key=lambda m: m.start)
+    out = [m for i, m in enumerate(out) if not _head_noun(m, out[i + 1] if i + 1 < len(out) else None, text)]
     return split_unknown(text, out, {i for i, m in enumerate(out) if m.start in partial})
+
+
+def _head_noun(m: Mention, following: Mention | None, text: str) -> bool:
+    """Is `m` a common word in lower case that names the capitalised name right after it ("the
+    film Black Snake Moan"), rather than the entity of its own that the KG names by it (a tag
+    "film")?"""
+    return (following is not None and " " not in m.text and m.text.islower() and bool(m.label)
+            and str(m.label).islower() and not text[m.end:following.start].strip()
+            and following.text[:1].isupper() and m.text.casefold() in common_words())
 
 
 def detect(text: str, index: LabelIndex) -> list[Mention]:

@@ -221,3 +221,21 @@ def test_a_noun_of_a_name_that_follows_points_at_nothing():
     said = detect("Who are the members of The Glass Harbour?", index)
     assert [(m.text, m.kind) for m in said] == [("The Glass Harbour", "name")]
     assert [m.kind for m in detect("Who are the members?", index)] == ["definite"]
+
+
+def test_a_common_word_names_no_title_it_is_part_of_or_a_capitalised_one():
+    index = LabelIndex([LabelEntry("Baby Baby", "s:baby"), LabelEntry("Together", "f:together"),
+                        LabelEntry("Ole Lund", "p:ole")])
+    assert names("Which town is the baby from?", index) == []  # "Baby Baby" says its word twice
+    assert names("who played together with Ole Lund", index) == [("Ole Lund", "p:ole")]
+    assert names("who directed Together", index) == [("Together", "f:together")]
+
+
+def test_a_lowercase_concept_that_a_relation_or_the_next_name_says_is_no_mention():
+    entries = [LabelEntry("language", "t:language"), LabelEntry("band", "t:band"), LabelEntry("The Gamers", "f:gamers"),
+               LabelEntry("Ole Lund", "p:ole"), LabelEntry("Harbour Lights", "b:hl")]
+    index = LabelIndex(entries, relations={"r:lang": "in language", "r:genre": "has genre"})
+    assert names("what languages does Ole Lund speak", index) == [("Ole Lund", "p:ole")]
+    assert names("what genres does Ole Lund play", index) == [("Ole Lund", "p:ole")]  # no "The Gamers" misheard
+    assert names("who founded the band Harbour Lights", index) == [("Harbour Lights", "b:hl")]
+    assert names("which songs are about language", LabelIndex(entries)) == [("language", "t:language")]

@@ -483,6 +483,9 @@ def test_a_remote_that_fails_leaves_the_one_hop_paths(tmp_path):
     ("Where was Ann Berg born?", set()),
     ("What is its home ground?", {"home"}),
     ("What is the address of the ground that hosts the Ann Berg?", {"ground", "hosts"}),  # the name's own article
+    ("What are the founding years of Ann Berg coached clubs?", {"coached", "clubs"}),  # the clubs Ann Berg coached
+    ("Who is the coach of Ann Berg?", {"coach"}),
+    ("Who coaches the player Ann Berg?", set()),  # the noun before the name says what it is
 ])
 def test_the_words_that_describe_the_middle_entity(question, words):
     text = clauses.masked(question, ["Ann Berg"])

@@ -392,3 +392,24 @@ ex:date rdfs:label "date" .
     assert state.paths == [] and "asked for at a time" in state.paths_note  # not her meetings of every day
     every = s.user_turn("Which meetings does Ann Berg organize?", answer=False).paths[0]
     assert labels(every) == ["organizer"] and sorted(every.values) == ["Sprint Planning", "Weekly Sync"]
+
+
+BOOKS = """head,relation,tail
+Salt Roads,written_by,Mira Okafor
+Salt Roads,written_by,Tomas Brandt
+Harbour Lights,written_by,Tomas Brandt
+Harbour Lights,illustrated_by,Ines Vale
+Quiet Water,illustrated_by,Ines Vale
+Quiet Water,written_by,Ada Roos
+"""
+
+
+def test_a_relation_shared_with_the_entity_is_walked_out_and_back(tmp_path):
+    s = session(tmp_path, BOOKS, "books.csv")
+    state = s.user_turn("Which books have the same illustrator as Harbour Lights?", answer=False)
+    assert labels(state.paths[0]) == ["illustrated by", "illustrated by"]
+    assert [st.forward for st in state.paths[0].steps] == [True, False] and state.paths[0].values == ["Quiet Water"]
+    state = s.user_turn("Mira Okafor co-wrote books with whom?", answer=False)
+    assert labels(state.paths[0]) == ["written by", "written by"] and state.paths[0].values == ["Tomas Brandt"]
+    state = s.user_turn("Who wrote Harbour Lights?", answer=False)  # no word of sharing: the one relation
+    assert labels(state.paths[0]) == ["written by"]

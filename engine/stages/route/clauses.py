@@ -71,13 +71,18 @@ def described(text: str) -> frozenset[int]:
         after = m + (1 if raw[m] in _POSSESSIVES else 2)
         # One word: the next may be the second relation's already ("X's coach born").
         return frozenset(at[i] for i in range(after, min(after + 1, len(raw))) if i in at)
+    following = [at[i] for i in range(m + 1, len(raw)) if i in at]
+    if m and raw[m - 1] in _LINKS and len(following) > 1 and re.fullmatch(r"\w{3,}(?:ed|en)", raw[m + 1]):
+        return frozenset(following)  # "the release dates of X written films": the films X wrote
     edge = m - 1 if m and raw[m - 1] in _DETERMINERS else m  # "houses the xentity": the name's own article
     det = next((i for i in range(edge - 1, max(-1, edge - 8), -1) if raw[i] in _DETERMINERS), None)
     if det is None:
         return frozenset()
     inside = {at[i] for i in range(det + 1, edge) if i in at}
     if inside and raw[edge - 1] not in _LINKS:
-        inside |= {at[i] for i in range(m + 1, len(raw)) if i in at}
+        if not following and edge == m and inside == {at.get(m - 1)}:
+            return frozenset()  # "Who directed the film X?": the noun before the name is its kind
+        inside |= set(following)
     return frozenset(inside)
 
 

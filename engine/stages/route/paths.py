@@ -76,6 +76,10 @@ EXPAND_ENTITIES = 12  # entities fetched for that second hop, in all
 EXPAND_FACTS = 60  # facts per fetched entity
 TIME_BUDGET_S = 0.25  # fetching, on a remote background
 
+# Words that say the answer shares a value with the entity: "the same director as X", "films
+# that share actors with X", "X co-wrote films with whom", "starred together with X".
+_SHARED = re.compile(r"\b(?:same|shar(?:e|es|ed|ing)|co-?(?:direct|star|writ|wrote|act|produc|author|creat|found)\w*"
+                     r"|together)\b", re.I)
 _NAME_WORDS = frozenset(("name", "calle"))  # stems of a turn that asks for names and no relation
 Matcher = Callable[[Sequence[str], Sequence[str]], np.ndarray]
 """(relation labels, question spans) -> similarity in [0, 1], one row per label."""
@@ -234,6 +238,9 @@ def score_paths(found: list[Found], part: Part, sims: dict[str, np.ndarray],
             else:
                 fits[key] = _two_steps(rows[0], rows[1], part, w.hop_cost, stems(key[0]), claimed)
         score = max(fits[key], w.floor) if f is only else fits[key]
+        if there_and_back(f.signature) and (near := _shared_spans(part)):
+            # one relation said once beside a word of sharing, walked out and back: both steps fit its span
+            score = max(score, 2 * float(np.max(sims[key[0]][near])) - w.hop_cost)
         if len(key) == 2 and part.noun_last and not (part.asked <= stems(key[1])
                                                       or (f.signature[1][1] and _CONTAINED.search(key[1]))):
             continue  # "In which city did X die?": not the country of the city X died in
@@ -258,6 +265,22 @@ def score_paths(found: list[Found], part: Part, sims: dict[str, np.ndarray],
                 continue  # "Which league does X play in?" is not answered by its players
         out.append(Scored(f, score, 0))
     return out
+
+
+def _shared_spans(part: Part) -> list[int]:
+    """The spans of the words a word of sharing governs ("same director", "share actors with",
+    "co-directed"): the relation shared."""
+    cue = _SHARED.search(part.text)
+    if cue is None:
+        return []
+    before = part.text[:cue.start()].split()[-1:]  # "starred together with"
+    near = stems(" ".join(before + part.text[cue.start():].split()[:3]))
+    return [j for j, span in enumerate(part.spans) if (own := stems(span.text)) and own <= near]
+
+
+def there_and_back(signature: Signature) -> bool:
+    """A relation followed and then followed back: the other things that share its value."""
+    return len(signature) == 2 and signature[0][0] == signature[1][0] and signature[0][1] != signature[1][1]
 
 
 def _says_a_value(f: Found, text: str) -> bool:
@@ -455,7 +478,7 @@ def search(candidates: list[Candidate], starts: dict[str, str], question: Questi
     if not parts:
         return _listed(out, only_way_in(candidates, starts, text, question.earlier, w), starts, question)
     graph = build_graph(candidates, usable_for(text))
-    if one_hop and background is not None and any(p.described for p in parts):  # a chain may be asked
+    if one_hop and background is not None and any(p.described or _SHARED.search(p.text) for p in parts):  # a chain may be asked
         out.extra, note = expand(graph, list(starts), parts, matcher, background, usable_for(text))
         if note:
             out.notes.append(note)
