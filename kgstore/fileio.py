@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from kgstore.errors import LoadError
-from kgstore.terms import TableShape
+from kgstore.terms import LabelEntry, TableShape
 
 
 @dataclass
@@ -29,8 +29,11 @@ class Parsed:
     warnings: list[str] = field(default_factory=list)
     tables: list[TableShape] = field(default_factory=list)
     # Triples as N-Triples text, for the file's own graph, instead of quads (a table: see
-    # kgstore.loaders.tables.parse_sheets)
+    # kgstore.loaders.tables.parse_sheets), with the names it gives entities and the predicates
+    # it uses, all of them: the store's name index takes them without reading them back
     ntriples: bytes = b""
+    names: list[LabelEntry] = field(default_factory=list)
+    predicates: list[str] = field(default_factory=list)
 
 
 def load_error(path: str, reason: str, line: int | None = None, column: int | None = None) -> LoadError:
@@ -197,6 +200,12 @@ def ntriples_parts(path: str, n: int) -> list[tuple[int, bytes | None]]:
     data = Path(path).read_bytes()
     if b"_:" in data:
         return [(0, None)]
+    return line_parts(data, n)
+
+
+def line_parts(data: bytes, n: int) -> list[tuple[int, bytes | None]]:
+    """N-Triples text without blank nodes cut at line ends into `n` parts of similar size, each
+    with the number of lines before it."""
     parts: list[tuple[int, bytes | None]] = []
     start = lines = 0
     for k in range(1, n + 1):

@@ -18,7 +18,7 @@ from pyoxigraph import BlankNode, DefaultGraph, Literal, NamedNode, Quad, QueryB
 from pyoxigraph import parse as ox_parse
 
 from kgstore.errors import BadInput, LoadError
-from kgstore.fileio import bulk_stream, ntriples_parts
+from kgstore.fileio import Parsed, bulk_stream, line_parts, ntriples_parts
 from kgstore.loaders import check_file, detect_format, load_error, one_line, parse_file, rdf_source
 from kgstore.loaders.rdf import (
     ENTITY_EXPANSION_CAP,
@@ -147,6 +147,17 @@ def is_background(graph) -> bool:
     return isinstance(graph, NamedNode) and graph.value.startswith(GRAPH_BG)
 
 
+def _with_names(entries: list[LabelEntry], relations: list[str], parsed: Parsed) -> tuple[list[LabelEntry], list[str]]:
+    """`label_entries()` and `relations()` of a background after a load that added `parsed`'s
+    names and predicates, as reading them from the store would give them."""
+    new = set(parsed.predicates) - set(relations)
+    known = set(relations) | new
+    kept = [e for e in entries if not new.intersection(predicate_forms(e.iri))] if new else entries
+    added = [e for e in parsed.names if not known.intersection(predicate_forms(e.iri))]
+    merged = dict.fromkeys(kept + added) if kept else dict.fromkeys(added)
+    return sorted(merged, key=lambda e: (e.iri, e.text, e.alias)), sorted(known)
+
+
 class KGStore:
     """See docs/internals.md for the contract. `path=None` keeps everything in memory."""
 
@@ -261,13 +272,26 @@ class KGStore:
         parsed = parse_file(path, fmt, target, name, dialogue_id, restore, key)
         report = LoadReport(path=path, format=fmt, warnings=parsed.warnings)
         if parsed.ntriples:  # a table, written as N-Triples: loaded as an N-Triples file of its size is
+            known = self._known_names()
             bulk = self._bulk(path, "ntriples", target, name, True, None, restore, parsed.ntriples) \
                 if size >= self.bulk_min_bytes else None
             report = bulk or self._load_triples(path, "ntriples", target, parsed.ntriples)
             report.format, report.warnings, report.tables = fmt, parsed.warnings, parsed.tables
+            if known is not None:  # a graph outside the background names nothing there
+                self._entries, self._relations = _with_names(*known, parsed) if target.startswith(GRAPH_BG) else known
             return report
         report.graphs = self._commit(parsed.quads)
         return report
+
+    def _known_names(self) -> tuple[list[LabelEntry], list[str]] | None:
+        """The names and relations of the background as cached before a load (an empty store's
+        are none), or None when they are not known: a loader that says which it adds (a table)
+        keeps them known, as reading them back from 10^5 rows costs seconds."""
+        if self._entries is not None and self._relations is not None:
+            return self._entries, self._relations
+        if next(iter(self._store.quads_for_pattern(None, None, None, None)), None) is None:
+            return [], []
+        return None
 
     def _load_triples(self, path: str, fmt: str, target: str, data: bytes | None = None) -> LoadReport:
         """One pyoxigraph transaction, parsed in Rust: a syntax error writes nothing. `data`: the
@@ -328,7 +352,8 @@ class KGStore:
                 if not claim(g):
                     return None
                 before = len(self._store)
-                parts: list[tuple[int, bytes | None]] = [(0, data)] if data is not None else \
+                # `data` is a table's, whose IRIs are all minted: no blank node to keep in one part
+                parts: list[tuple[int, bytes | None]] = line_parts(data, self.bulk_workers) if data is not None else \
                     ntriples_parts(path, self.bulk_workers) if fmt == "ntriples" else [(0, None)]
                 self._bulk_parts(path, fmt, parts, g, progress)
             else:

@@ -7,6 +7,7 @@ rules and the evaluation agree on names without passing strings around.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from urllib.parse import quote, unquote
 
 RDF = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
@@ -74,10 +75,11 @@ def user_graph_problem(iri: str) -> str | None:
 
 
 _UNQUOTED = re.compile(r"[A-Za-z0-9_.~-]*")
+_SPACES = re.compile(r"\s+")
 
 
 def _slug(text: str) -> str:
-    text = re.sub(r"\s+", "_", text.strip())
+    text = _SPACES.sub("_", text.strip())
     # quote() leaves these characters as they are; a table of 10^5 rows mints as many IRIs
     return text if _UNQUOTED.fullmatch(text) else quote(text, safe="_-.~")
 
@@ -112,6 +114,12 @@ def kg_iri(world: str, kind: str, key: str) -> str:
     """A minted IRI for a term of one loaded file that has no IRIs of its own (CSV entities
     and relations, office entities)."""
     return f"urn:kgchat:kg:{_slug(world)}:{kind}:{_slug(key)}"
+
+
+def kg_iri_maker(world: str, kind: str) -> Callable[[str], str]:
+    """`kg_iri` of one world and kind, for a loader that mints one for each of many keys."""
+    prefix = kg_iri(world, kind, "")
+    return lambda key: prefix + _slug(key)
 
 
 def local_name(iri: str) -> str:

@@ -184,6 +184,10 @@ def qualifiers(question: str) -> frozenset[str]:
 
     said: set[str] = set()
     other: set[str] = set()
+    # "When did X's supervisor start?": a question asked with "do" ends on its bare verb, which
+    # heads no noun phrase
+    last = max((i for i, w in enumerate(words) if content(w)), default=-1)
+    verb_at = last if any(w in ("do", "does", "did") for w in words[:last]) else -1
     for i, w in enumerate(words):
         if not content(w):
             continue
@@ -191,7 +195,8 @@ def qualifiers(question: str) -> frozenset[str]:
         while j and content(words[j - 1]):
             j -= 1
         nxt = words[i + 1] if i + 1 < len(words) else ""
-        head = content(nxt) and not (nxt in _VERBS or nxt in GENERIC_HEADS or nxt.endswith(("ed", "ing", "ly")))
+        head = content(nxt) and i + 1 != verb_at and not (nxt in _VERBS or nxt in GENERIC_HEADS
+                                                           or nxt.endswith(("ed", "ing", "ly")))
         after = words[i + 2] if i + 2 < len(words) else ""
         if j and words[j - 1] in ("which", "what") and after not in _AUXILIARIES:
             head = False  # "Which players play for X?": the noun asked for, then its verb ("Which record label is")

@@ -25,6 +25,7 @@ from engine.nlp.timeexpr import MONTHS, WEEKDAYS
 from engine.state import Mention
 from kgstore import vocab
 from kgstore.errors import BadInput, RemoteUnavailable
+from kgstore.gcpause import gc_paused
 from rules.similarity import NAME_WORD_ALIKE, max_edits, measures, norm, sound_key, trigrams, word_alike, word_stem
 
 PRONOUNS: dict[str, tuple[str, ...]] = {
@@ -84,31 +85,9 @@ class LabelIndex:
     """Normalized labels with a word index and a trigram index over the label vocabulary."""
 
     def __init__(self, entries, classes: dict[str, str] | None = None, relations: dict[str, str] | None = None):
-        by_norm: dict[str, _Label] = {}
-        for e in entries:
-            n = norm(e.text)
-            if not n:
-                continue
-            lab = by_norm.get(n)
-            if lab is None:
-                lab = by_norm[n] = _Label(n, tuple(n.split()), e.text, [])
-            if e.iri not in lab.iris:
-                lab.iris.append(e.iri)
-        self.labels = list(by_norm.values())
-        self.by_norm = by_norm
-        self._names: dict[str, list[str]] = defaultdict(list)
-        for lab in self.labels:
-            for iri in lab.iris:
-                self._names[iri].append(lab.text)
-        self.by_word: dict[str, list[int]] = defaultdict(list)
-        for i, lab in enumerate(self.labels):
-            for w in set(lab.words):
-                self.by_word[w].append(i)
-        self.grams: dict[str, list[str]] = defaultdict(list)
-        for w in self.by_word:
-            if len(w) >= 4:
-                for g in trigrams(w):
-                    self.grams[g].append(w)
+        with gc_paused():
+            self._index(entries)
+        self._grams: dict[str, list[str]] | None = None
         self.n = max(len(self.labels), 1)
         self.classes = classes or {}  # normalized class label -> class IRI
         self.class_iris = frozenset(self.classes.values())
@@ -121,6 +100,43 @@ class LabelIndex:
         self._close_cache: dict[str, list[tuple[str, int]]] = {}
         self._stems: dict[str, list[str]] | None = None
         self._sounds: dict[str, list[str]] | None = None
+
+    def _index(self, entries) -> None:
+        by_norm: dict[str, _Label] = {}
+        folded: dict[str, str] = {}  # a text said by many entries is normalized once
+        for e in entries:
+            n = folded.get(e.text)
+            if n is None:
+                n = folded[e.text] = norm(e.text)
+            if not n:
+                continue
+            lab = by_norm.get(n)
+            if lab is None:
+                lab = by_norm[n] = _Label(n, tuple(n.split()), e.text, [])
+            if e.iri not in lab.iris:
+                lab.iris.append(e.iri)
+        self.labels = list(by_norm.values())
+        self.by_norm = by_norm
+        self._names: dict[str, list[str]] = defaultdict(list)
+        self.by_word: dict[str, list[int]] = defaultdict(list)
+        for i, lab in enumerate(self.labels):
+            for iri in lab.iris:
+                self._names[iri].append(lab.text)
+            for w in set(lab.words) if len(lab.words) > 1 else lab.words:
+                self.by_word[w].append(i)
+
+    @property
+    def grams(self) -> dict[str, list[str]]:
+        """The label words of four letters or more by their letter trigrams, built when a word
+        is first looked up by its spelling: a table of 10^5 rows names as many words. A number
+        is no misspelled word (nor is a word a misspelled number), so numbers are left out."""
+        if self._grams is None:
+            self._grams = defaultdict(list)
+            for w in self.by_word:
+                if len(w) >= 4 and not w.isdigit():
+                    for g in trigrams(w):
+                        self._grams[g].append(w)
+        return self._grams
 
     def same_stem(self, word: str) -> list[tuple[str, int]]:
         """Label words of which `word` is another form ("mathematical", "biological", "statistical"

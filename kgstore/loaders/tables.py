@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import csv
 import io
-import operator
 import re
 from collections import Counter
 from collections.abc import Callable
@@ -32,10 +31,11 @@ from datetime import date, datetime, time
 from pyoxigraph import Literal, NamedNode
 
 from kgstore.errors import LoadError
+from kgstore.gcpause import gc_paused
 from kgstore.loaders import Parsed, load_error
 from kgstore.loaders.csv_triples import ALIAS_RELATIONS, HEADER, TAIL_TYPES, TYPE_RELATIONS, is_relation, literal_for
-from kgstore.terms import TableShape
-from kgstore.vocab import ALIAS_PREDICATES, RDF_TYPE, RDFS_LABEL, XSD, kg_iri, split_words
+from kgstore.terms import LabelEntry, TableShape
+from kgstore.vocab import ALIAS_PREDICATES, RDF_TYPE, RDFS_LABEL, XSD, kg_iri_maker, split_words
 
 # Headers that name the key column, in order of preference: a readable name before a code.
 KEY_NAMES = ("name", "label", "title", "id")
@@ -263,11 +263,12 @@ def layout(path: str, sheet: Sheet, key: int) -> Layout:
         label, unit = relation_label(header)
         role = "type" if is_relation(header, TYPE_RELATIONS) else "alias" if is_relation(header, ALIAS_RELATIONS) else "value"
         out.columns.append(Column(i, header, label, unit, role))
+    unnamed = [i for i, header in enumerate(sheet.header) if not header]
     for line, cells in sheet.rows:
         if len(cells) > width and any(cells[width:]):
             raise sheet.error(path, f"{len(cells)} cells, the header has {width} columns", line)
-        for i in range(min(len(cells), width)):
-            if cells[i] and not sheet.header[i]:
+        for i in unnamed:
+            if i < len(cells) and cells[i]:
                 raise sheet.error(path, f"a value in column {i + 1}, which has no name in the header", line)
     return out
 
@@ -340,10 +341,12 @@ def _split(lay: Layout) -> _Rows:
     cells, multis, counts = [], [], []
     for col in lay.columns:
         column = columns[col.index]
-        if max(map(_spaces, column)) >= NAME_WORDS and any(len(v.split()) > NAME_WORDS for v in column):
+        # a text of more than NAME_WORDS words is longer than 2 * NAME_WORDS characters
+        if any(len(v.split()) > NAME_WORDS for v in column if len(v) > 2 * NAME_WORDS):
             lay.text_columns.add(col.index)
         # most cells hold one value: only those with a separator are split (never free text)
-        multi = {} if col.index in lay.text_columns else \
+        joined = "\n".join(column)
+        multi = {} if col.index in lay.text_columns or ("|" not in joined and ";" not in joined) else \
             {r: _parts(v, True) for r, v in enumerate(column) if ";" in v or "|" in v}
         count = Counter(filter(None, column))
         for r, parts in multi.items():
@@ -351,11 +354,21 @@ def _split(lay: Layout) -> _Rows:
             count.update(parts)
         cells.append(column)
         multis.append(multi)
-        counts.append(+count)
+        counts.append(+count if multi else count)
     return _Rows(lay, lines, list(columns[lay.key]), cells, multis, counts)
 
 
-_spaces = operator.methodcaller("count", " ")
+
+class _Memo(dict[str, str]):
+    """A value's text said once however often its cells repeat it (`make` runs on a first sight)."""
+
+    def __init__(self, make: Callable[[str], str]):
+        super().__init__()
+        self.make = make
+
+    def __missing__(self, key: str) -> str:
+        value = self[key] = self.make(key)
+        return value
 
 
 def parse_sheets(path: str, sheets: list[Sheet], graph: str, name: str, key: str | None,
@@ -363,28 +376,37 @@ def parse_sheets(path: str, sheets: list[Sheet], graph: str, name: str, key: str
     """The triples of the tables of one file (a workbook's sheets link to each other's rows), as
     N-Triples text for `graph`: pyoxigraph reads that text faster than Python builds its quads
     (a quad with a literal costs microseconds to make, and a table of 10^5 rows has 10^6 facts).
-    Terms are written in N-Triples as pyoxigraph writes them (`str` of a term), once each."""
+    Terms are written in N-Triples as pyoxigraph writes them (`str` of a term), once each, and a
+    column's lines are written together; a minted IRI holds no character N-Triples escapes.
+    The names it gives entities and the predicates it uses go with the text (`Parsed.names`,
+    `Parsed.predicates`), so that the store need not read them back to index the names."""
     label, rdf_type, alias = (str(NamedNode(iri)) for iri in (RDFS_LABEL, RDF_TYPE, ALIAS_PREDICATES[0]))
-    lines: list[str] = []
-    add = lines.append
+    facts: list[str] = []
+    names: list[str] = []  # the label lines
+    entries: list[LabelEntry] = []
+    used: set[str] = {label}  # predicates, N-Triples form
     warnings: list[str] = []
     entities: dict[str, str] = {}
     relations: dict[str, str] = {}
     typed: dict[str, Literal | None] = {}
+    entity_iri, relation_iri = kg_iri_maker(name, "entity"), kg_iri_maker(name, "relation")
 
     def entity(text: str) -> str:
         folded = text.casefold()
         node = entities.get(folded)
         if node is None:
-            node = entities[folded] = str(NamedNode(kg_iri(name, "entity", text)))
-            add(f"{node} {label} {Literal(text)} .\n")
+            iri = entity_iri(text)
+            node = entities[folded] = f"<{iri}>"
+            names.append(f"{node} {label} {Literal(text)} .\n")
+            entries.append(LabelEntry(text, iri))
         return node
 
     def relation(text: str) -> str:
         node = relations.get(text)
         if node is None:
-            node = relations[text] = str(NamedNode(kg_iri(name, "relation", text)))
-            add(f"{node} {label} {Literal(text)} .\n")
+            node = relations[text] = f"<{relation_iri(text)}>"
+            names.append(f"{node} {label} {Literal(text)} .\n")
+        used.add(node)
         return node
 
     def literal(text: str) -> Literal | None:
@@ -443,42 +465,51 @@ def parse_sheets(path: str, sheets: list[Sheet], graph: str, name: str, key: str
         linked: set[str] = set()
         typed_rows: set[int] = set()
         for c, col in enumerate(lay.columns):
-            # a type column's names are classes (rdf:type); a number in it is a value of its relation
-            predicate = relation(col.label) if col.role == "value" else alias if col.role == "alias" else None
-            terms: dict[str, tuple[str, bool]] = {}  # value -> (term, an entity?): read once however often said
-            mode, multi = modes[c], t.multi[c]
-            for r, cell in enumerate(t.cells[c]):
-                subject = subjects[r]
-                if not cell or subject is None:
-                    continue
-                for part in multi[r] if r in multi else (cell,):
-                    term = terms.get(part)
-                    if term is None:
-                        if col.role == "alias":
-                            term = (str(Literal(part)), False)
-                        elif col.role == "type" and literal(part) is None:
-                            term = (entity(part), True)
-                        else:
-                            term = _value(part, col, mode, literal, entity)
-                            if term[1]:
-                                linked.add(term[0])
-                        terms[part] = term
-                    obj, is_entity = term
-                    if col.role == "type" and is_entity:
-                        typed_rows.add(r)
-                        add(f"{subject} {rdf_type} {obj} .\n")
-                    else:
-                        add(f"{subject} {predicate or relation(col.label)} {obj} .\n")
+            column, multi = t.cells[c], t.multi[c]
+            if col.role == "alias":
+                used.add(alias)
+                spoken = _Memo(lambda v: f"{alias} {Literal(v)}")
+            else:
+                spoken = _Memo(_saying(col, modes[c], literal, entity, relation, linked, rdf_type))
+            if not multi and col.role == "value":  # most columns: one value a cell, one line each
+                facts.extend([f"{s} {spoken[v]} .\n" for s, v in zip(subjects, column, strict=True) if v and s])
+                continue
+            # (row, subject, value) of every value said in the column, a cell of several values once each
+            cells = [(r, s, v) for r, (s, cell) in enumerate(zip(subjects, column, strict=True)) if cell and s
+                     for v in (multi[r] if r in multi else (cell,))]
+            facts.extend([f"{s} {spoken[v]} .\n" for _, s, v in cells])
+            if col.role == "alias":
+                entries.extend(LabelEntry(v, s[1:-1], True) for _, s, v in cells)
+            elif col.role == "type":
+                # a type column's names are classes (rdf:type); a number in it is a value of its relation
+                typed_rows.update(r for r, _, v in cells if spoken[v].startswith(rdf_type))
         if class_node is not None:
-            for r, subject in enumerate(subjects):
-                if subject is not None and r not in typed_rows:
-                    add(f"{subject} {rdf_type} {class_node} .\n")
+            facts.extend([f"{s} {rdf_type} {class_node} .\n" for r, s in enumerate(subjects)
+                          if s is not None and r not in typed_rows])
+        if class_node is not None or typed_rows:
+            used.add(rdf_type)
         shapes.append(TableShape(rows=sum(s is not None for s in subjects), relations=len(lay.columns),
                                  key=key_header, linked=len(linked), sheet=sheet.name if len(sheets) > 1 else None,
                                  row_class=own_class))
     if len(warnings) > MAX_WARNINGS:
         warnings[MAX_WARNINGS:] = [f"{path}: {len(warnings) - MAX_WARNINGS} more warnings like these"]
-    return Parsed(warnings=warnings, tables=shapes, ntriples="".join(lines).encode())
+    return Parsed(warnings=warnings, tables=shapes, ntriples="".join(names + facts).encode(), names=entries,
+                  predicates=sorted(node[1:-1] for node in used))
+
+
+def _saying(col: Column, mode: str, literal: Callable[[str], Literal | None], entity: Callable[[str], str],
+            relation: Callable[[str], str], linked: set[str], rdf_type: str) -> Callable[[str], str]:
+    """What a row says with one value of the column: predicate and object, N-Triples form."""
+
+    def saying(part: str) -> str:
+        if col.role == "type" and literal(part) is None:
+            return f"{rdf_type} {entity(part)}"
+        term, is_entity = _value(part, col, mode, literal, entity)
+        if is_entity:
+            linked.add(term)
+        return f"{relation(col.label)} {term}"
+
+    return saying
 
 
 def _mode(lay: Layout, col: Column, counts: Counter[str], row_keys: set[str], said: Counter[str],
@@ -519,12 +550,17 @@ def _value(part: str, col: Column, mode: str, literal: Callable[[str], Literal |
 
 # --- entry points --------------------------------------------------------------------------------
 
+# Both read with the garbage collector paused (kgstore.gcpause): a table's rows are lists and
+# tuples by the 10^5, none of them in a cycle.
+
 def parse_delimited(path: str, text: str, graph: str, name: str, delimiter: str, key: str | None) -> Parsed:
-    return parse_sheets(path, [read_delimited(path, text, delimiter)], graph, name, key, row_class(name))
+    with gc_paused():
+        return parse_sheets(path, [read_delimited(path, text, delimiter)], graph, name, key, row_class(name))
 
 
 def parse_workbook(path: str, graph: str, name: str, key: str | None) -> Parsed:
-    sheets = read_workbook(path)
-    if not sheets:
-        raise LoadError(f"{path}: every sheet is empty: no table to read")
-    return parse_sheets(path, sheets, graph, name, key, row_class(name))
+    with gc_paused():
+        sheets = read_workbook(path)
+        if not sheets:
+            raise LoadError(f"{path}: every sheet is empty: no table to read")
+        return parse_sheets(path, sheets, graph, name, key, row_class(name))

@@ -62,6 +62,15 @@ def test_bench_load_reports_both_rates_for_a_small_file(capsys):
     assert result["pyoxigraph_triples_per_s"] > 0 and result["rdflib_triples_per_s"] > 0
 
 
+def test_bench_load_of_a_table_asks_two_questions_after_it(capsys):
+    assert kgchat(["bench", "load", "--table", "2000", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["loaded"] > 2000 * 8 and result["memory"]["seconds"] > 0
+    first, following = result["questions"]
+    assert "Member 17's team is Team" in first["reply"] and "Member 1234's mentor is Member" in following["reply"]
+    assert first["seconds"] > 0 and following["cpu_seconds"] > 0
+
+
 def test_bench_scale_reports_embedded_and_server_latency_per_size(tmp_path, capsys):
     argv = ["bench", "scale", "--sizes", "2000", "4000", "--turns", "4", "--no-retrieval", "--json",
             "--plot", str(tmp_path / "scale.png")]

@@ -210,6 +210,7 @@ def test_a_relation_word_as_the_unit_of_a_measure_before_a_noun_states_it(tmp_pa
     ("Which river flows through Prague?", set()),  # the asked noun, then its verb
     ("What is the phone number of Ann?", set()),  # "number" is the head of any kind of number
     ("What is the area of Warsaw?", set()),
+    ("When did Ada Quist's mentor retire?", set()),  # a question asked with "do" ends on its verb
 ])
 def test_the_words_of_a_question_said_only_to_qualify_the_next(question, qualifying):
     from engine.factcheck.relations import qualifiers

@@ -130,6 +130,14 @@ def test_a_second_step_needs_words_the_first_relation_does_not_say(tmp_path):
     assert [steps(p) for p in out.paths] == [[("favourite game", True)]] and out.paths[0].values == ["Chess"]
 
 
+def test_a_relation_said_twice_is_a_chain_of_it_twice(tmp_path):
+    club = FOOTBALL + ('ex:ann ex:mentor ex:ole . ex:ole ex:mentor ex:carl .\n'
+                       'ex:mentor rdfs:label "mentor" .\n')
+    store = kg(tmp_path, "kg.ttl", club)
+    out = ask(store, FB + "ann", "Who mentors the mentor of Ann Berg?")
+    assert steps(out.paths[0]) == [("mentor", True), ("mentor", True)] and out.paths[0].values == ["Carl Dunn"]
+
+
 def test_a_chain_cannot_split_the_words_of_a_relation_named_in_full(tmp_path):
     club = FOOTBALL + ('ex:ann ex:favouriteGame ex:chess . ex:chess rdfs:label "Chess" . ex:go rdfs:label "Go" .\n'
                        'ex:night rdfs:label "Game Night 4" ; ex:gamePlayed ex:go ; ex:winner ex:ann .\n'

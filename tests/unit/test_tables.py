@@ -267,3 +267,47 @@ def test_any_table_gives_one_fact_per_filled_cell(tmp_path, table):
 @given(st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"), max_size=200))
 def test_any_text_is_told_apart_without_an_error(text):
     assert is_table(text, ",") in (True, False)
+
+
+STAFF = """name,role,supervisor,nickname,type
+Ada Quist,nurse,Bo Lund,Adie,Person
+Bo Lund,head nurse,,,Person
+Cy Moor,porter,Bo Lund,,
+"""
+
+
+def _names_read_back(store: KGStore) -> tuple[list, list[str]]:
+    store._changed()  # forget what the loads kept: read every name and relation from the store
+    return store.label_entries(), store.relations()
+
+
+@pytest.mark.parametrize("bulk", [False, True])
+def test_the_names_a_table_load_keeps_are_those_read_back(tmp_path, bulk):
+    """The store keeps the background's names and relations known across a table's load (the
+    name index needs them on the next question): they equal what reading the store gives, for
+    a first table, a second one beside an RDF file already asked about, and a bulk load."""
+    store = KGStore()
+    if bulk:
+        store.bulk_min_bytes = 0
+    (tmp_path / "players.csv").write_text(PLAYERS, encoding="utf-8")
+    (tmp_path / "staff.csv").write_text(STAFF, encoding="utf-8")
+    (tmp_path / "towns.ttl").write_text('<urn:x:kiel> <http://www.w3.org/2000/01/rdf-schema#label> "Kiel" .\n'
+                                        '<urn:x:kiel> <urn:x:twin> <urn:x:aarhus> .\n', encoding="utf-8")
+    store.load(tmp_path / "players.csv")
+    kept = store.label_entries(), store.relations()
+    assert kept == _names_read_back(store)
+    store.load(tmp_path / "towns.ttl")
+    store.label_entries()
+    store.relations()
+    store.load(tmp_path / "staff.csv")
+    kept = store.label_entries(), store.relations()
+    assert any(e.alias and e.text == "Adie" for e in kept[0])
+    assert kept == _names_read_back(store)
+
+
+def test_a_table_in_a_graph_outside_the_background_names_nothing_there(tmp_path):
+    store = KGStore()
+    (tmp_path / "players.csv").write_text(PLAYERS, encoding="utf-8")
+    store.load(tmp_path / "players.csv", graph="http://example.org/players")
+    kept = store.label_entries(), store.relations()
+    assert kept == ([], []) == _names_read_back(store)

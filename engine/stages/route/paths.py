@@ -323,21 +323,27 @@ def _two_steps(first: np.ndarray, second: np.ndarray, part: Part, hop_cost: floa
                first_words: frozenset[str] | set[str] = frozenset(), claimed: frozenset[int] = frozenset()) -> float:
     """Both steps' fits less `hop_cost`: the first step on a span of the words that describe the
     middle entity, the second on a span outside them ("In which country is the city where X was
-    born?": the asked noun names the second relation) and not made only of the first relation's
-    own words (`first_words`: "game" of "X's favourite game" is said by "favourite game" already),
-    each fit above `hop_cost`; 0 when no such pair exists."""
+    born?": the asked noun names the second relation) and not made only of words of the first
+    relation's label (`first_words`) that the first span leaves out ("game" of "X's favourite
+    game" is said by "favourite game" already), each fit above `hop_cost`; 0 when no such pair
+    exists."""
     best = 0.0
     spans, inner = part.spans, part.described
     if not inner:
         return best
     firsts = [j for j, s in enumerate(spans) if s.words <= inner]
-    seconds = [j for j, s in enumerate(spans) if not s.words & inner and not stems(s.text) <= first_words]
+    seconds = [j for j, s in enumerate(spans) if not s.words & inner]
     order_a = sorted(firsts, key=lambda j: -first[j])[:6]
     order_b = sorted(seconds, key=lambda j: -second[j])[:6]
     for a in order_a:
+        # what of the first label its span leaves unsaid ("game" of "favourite game" read on
+        # "favourite"); a word said again is the second step's own ("Who supervises the
+        # supervisor of X?": the supervisor's supervisor)
+        unsaid = first_words - stems(spans[a].text)
         for b in order_b:
             fa, fb = float(first[a]), float(second[b])
-            if spans[a].words & spans[b].words or min(fa, fb) <= hop_cost or spans[a].words | spans[b].words <= claimed:
+            if (spans[a].words & spans[b].words or min(fa, fb) <= hop_cost or spans[a].words | spans[b].words <= claimed
+                    or stems(spans[b].text) <= unsaid):
                 continue
             best = max(best, fa + fb - hop_cost)
     return best
