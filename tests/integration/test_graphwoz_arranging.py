@@ -64,6 +64,15 @@ def test_a_yes_to_the_reply_retrieves_what_is_known_of_the_meeting_and_the_invit
     assert "is organized by Halla Berg" in text
 
 
+def test_the_turn_that_starts_the_meeting_retrieves_what_it_says_not_a_restatement(session):
+    # What is known of the meeting there is what the turn itself says: no reply restates it yet,
+    # and the groups of its organizer and invitee are no part of the answer.
+    state = session.user_turn("Hi, I'm Halla Berg. Can you set up a meeting with Oskar Lind tomorrow at 2 PM?",
+                              answer=False)
+    assert state.meeting is not None and not state.meeting_facts
+    assert "is a member of the" not in said(state)
+
+
 def test_a_turn_about_something_else_has_the_meeting_among_its_candidates_without_its_prize(session):
     arrange(session)
     state = session.user_turn("What is the e-mail address of Runa Dahl?", answer=False)
