@@ -103,6 +103,17 @@ def test_rooms_asked_for_while_arranging_are_those_free_at_the_meetings_time_all
     assert "Moraine is available" not in text
 
 
+def test_the_meetings_name_misheard_links_to_the_meeting_and_a_kg_events_name_does_not(session):
+    arrange(session)
+    session.user_turn("Call it glacier review.", answer=False)
+    session.system_turn('OK, I\'ll call the meeting "glacier review".')
+    state = session.user_turn("please add runa dahl to the glazier review", answer=False)
+    heard = next(m for m in state.mentions if m.text == "glazier review")
+    assert heard.entity == vocab.meeting_node(session.session_id, 1)
+    state = session.user_turn("Where is the melt review?", answer=False)
+    assert all(m.entity != vocab.meeting_node(session.session_id, 1) for m in state.mentions if "review" in m.text)
+
+
 def test_yes_to_the_person_the_reply_proposed_retrieves_that_person(session):
     arrange(session)
     session.system_turn("Would you like me to invite Runa Dahl as well?")
