@@ -329,7 +329,8 @@ def select(state: TurnState, retriever: str, k: int, cap: int, prizes: dict | No
     meeting = meeting_facts(state)
     joined = {c.fact.key for c in meeting}
     on_paths = [c for c in path_facts(state) if c.fact.key not in joined]
-    lead = on_paths + [c for c in meeting if not is_node_fact(c.fact)]
+    restated = [c for c in meeting if not is_node_fact(c.fact)]
+    lead = on_paths + restated
     named = [c for c in meeting if is_node_fact(c.fact)]
     if retriever == "topk":
         return with_nodes(with_paths(select_topk(state.candidates, k), lead, max(k, len(lead))), named)
@@ -347,7 +348,7 @@ def select(state: TurnState, retriever: str, k: int, cap: int, prizes: dict | No
     if records:
         sel = with_records(sel, state.candidates, anchors, records, cap)
     # The options asked for go ahead of the meeting's facts: its restatement is what the cap cuts first.
-    sel = with_nodes(with_paths(sel, on_paths + answers + lead[len(on_paths):], cap), named)
+    sel = with_nodes(with_paths(sel, on_paths + answers + restated, cap), named)
     return with_answers_note(sel, answers)
 
 
