@@ -19,6 +19,7 @@ from engine.state import Mention
 from kgstore import vocab
 from kgstore.errors import RemoteUnavailable
 from kgstore.terms import Fact
+from rules.similarity import NAME_WORD_ALIKE, norm, sound_alike, word_alike
 
 UNNAMED = "the meeting being arranged"
 SLOTS = ("date", "start_time", "end_time", "location", "attendee", "organizer")
@@ -199,10 +200,42 @@ def _spans(state, meeting_open: bool) -> dict:
     return out
 
 
+_WORD = re.compile(r"[\w']+")
+# Heard words say a meeting's name when they read that alike as a whole, each one alike by its
+# spelling or by its sound ("network workshop", "melt sink" for "melt sync").
+SAID_NAME_ALIKE = 0.9
+
+
+def said_names(text: str, meetings: list[Meeting]) -> list[tuple[int, int, Meeting]]:
+    """(start, end, meeting) of the runs of words of a user turn that say the name of a meeting
+    arranged in the session, the way a recognizer hears it: as many words as the name has, each
+    alike to the name's word by spelling or by sound, the run as a whole alike to the name. A name
+    given once is the meeting's afterwards, said right or misheard."""
+    words = [(w.start(), w.end(), norm(w.group(0))) for w in _WORD.finditer(text)]
+    out: list[tuple[int, int, Meeting]] = []
+    for meeting in meetings:
+        name = norm(meeting.name).split()
+        if len(name) < 2:  # one word alike by sound is too often another word
+            continue
+        for i in range(len(words) - len(name) + 1):
+            run = words[i:i + len(name)]
+            said = [w for _, _, w in run]
+            if all(a == b or word_alike(a, [b]) >= NAME_WORD_ALIKE or sound_alike(a, b) for a, b in zip(said, name, strict=True)) \
+                    and word_alike(" ".join(said), [" ".join(name)]) >= SAID_NAME_ALIKE \
+                    and not any(a < run[-1][1] and run[0][0] < b for a, b, _ in out):
+                out.append((run[0][0], run[-1][1], meeting))
+    return out
+
+
 def add_mentions(store, state) -> None:
     """Observe: the words that start or name a meeting become mentions of the turn (their links
-    are set by `link_and_fill` once the rules have run)."""
+    are set by `link_and_fill` once the rules have run), and so do the words that say the name of
+    one arranged before (`said_names`)."""
     spans = _spans(state, current(store, state.session_id) is not None)
+    if "name" not in spans:
+        for s, e, m in said_names(state.text, [x for x in all_meetings(store, state.session_id) if x.name]):
+            said = Mention(state.text[s:e], s, e, "name", label=m.name)
+            state.mentions = [x for x in state.mentions if not _overlaps(x, said)] + [said]
     start_mention = spans.get("start")
     if start_mention and not any(_overlaps(start_mention, m) for m in state.mentions):
         state.mentions.append(start_mention)
@@ -258,11 +291,15 @@ def link_and_fill(ctx, state, links: dict[str, list[tuple[str, float]]], kind_of
         targets.append(m)
     previous = spans.get("previous")
     before = [x for x in all_meetings(store, sid) if x.turn < meeting.turn] if previous else []
+    named = {} if "name" in spans else {(s, e): m.iri for s, e, m in said_names(text, [
+        x for x in all_meetings(store, sid) if x.name])}
     for m in state.mentions:
         if m.iri is None:
             continue
         target = meeting.iri
-        if before and _overlaps(m, previous):
+        if (m.start, m.end) in named:
+            target = named[(m.start, m.end)]
+        elif before and _overlaps(m, previous):
             target = before[-1].iri
         elif m not in targets:
             continue

@@ -101,7 +101,9 @@ def gather(state: TurnState, ctx: TurnContext) -> None:
 
     arranging = meeting.current(ctx.store, state.session_id) if state.meeting else None
     proposed: list[str] = []
-    if arranging is not None:  # what is known of the meeting being arranged is part of every turn's knowledge
+    # What is known of the meeting being arranged is part of every turn's knowledge once it is
+    # open: on the turn that starts it, what is known of it is what the turn itself says.
+    if arranging is not None and arranging.turn < state.turn:
         known = meeting.known_facts(bg, arranging, lambda iri: entity_kind(ctx, iri))
         for f in known:
             take(f, 0)

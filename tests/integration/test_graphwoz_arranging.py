@@ -64,6 +64,15 @@ def test_a_yes_to_the_reply_retrieves_what_is_known_of_the_meeting_and_the_invit
     assert "is organized by Halla Berg" in text
 
 
+def test_the_turn_that_starts_the_meeting_retrieves_what_it_says_not_a_restatement(session):
+    # What is known of the meeting there is what the turn itself says: no reply restates it yet,
+    # and the groups of its organizer and invitee are no part of the answer.
+    state = session.user_turn("Hi, I'm Halla Berg. Can you set up a meeting with Oskar Lind tomorrow at 2 PM?",
+                              answer=False)
+    assert state.meeting is not None and not state.meeting_facts
+    assert "is a member of the" not in said(state)
+
+
 def test_a_turn_about_something_else_has_the_meeting_among_its_candidates_without_its_prize(session):
     arrange(session)
     state = session.user_turn("What is the e-mail address of Runa Dahl?", answer=False)
@@ -92,6 +101,17 @@ def test_rooms_asked_for_while_arranging_are_those_free_at_the_meetings_time_all
     # Moraine holds the melt review from 10 to 11 tomorrow: taken at the meeting's time, not now.
     assert "Fjord is available tomorrow at 10:00" in text and "Cirque is available tomorrow at 10:00" in text
     assert "Moraine is available" not in text
+
+
+def test_the_meetings_name_misheard_links_to_the_meeting_and_a_kg_events_name_does_not(session):
+    arrange(session)
+    session.user_turn("Call it glacier review.", answer=False)
+    session.system_turn('OK, I\'ll call the meeting "glacier review".')
+    state = session.user_turn("please add runa dahl to the glazier review", answer=False)
+    heard = next(m for m in state.mentions if m.text == "glazier review")
+    assert heard.entity == vocab.meeting_node(session.session_id, 1)
+    state = session.user_turn("Where is the melt review?", answer=False)
+    assert all(m.entity != vocab.meeting_node(session.session_id, 1) for m in state.mentions if "review" in m.text)
 
 
 def test_yes_to_the_person_the_reply_proposed_retrieves_that_person(session):

@@ -206,6 +206,28 @@ def test_a_sure_model_tells_the_answers_of_a_type_request_from_the_rest():
     assert request_answers(state, PRIZES["threshold"]) == []
 
 
+def test_the_options_of_the_meeting_being_arranged_are_every_answer_however_sure_the_model_is():
+    # While a meeting is arranged, "which rooms are free then?" asks for its options: every room
+    # free at its time, not the two the model is surest of.
+    from engine.stages.retrieve import select
+
+    state = _rooms_turn("Which rooms are free then?")
+    for c in state.candidates:
+        if c.derived:
+            c.score = 0.95 if c.fact.s in ("urn:room0", "urn:room1") else 0.05
+    assert len({c.fact.s for c in select(state, "pcst", 5, 25, PRIZES).facts if c.derived}) < 5
+    state.meeting = {"iri": "urn:meeting1", "name": "", "day": "2026-01-02", "start": "10:00"}
+    sel = select(state, "pcst", 5, 25, PRIZES)
+    assert {c.fact.s for c in sel.facts if c.derived} == {f"urn:room{i}" for i in range(5)}
+
+
+def test_a_request_cut_by_the_cap_says_how_many_of_its_answers_it_kept():
+    from engine.stages.retrieve import select
+
+    sel = select(_rooms_turn(), "pcst", 5, 3, PRIZES)
+    assert "kept 3 of the 5 answers the request asked for" in sel.note
+
+
 def test_a_subgraph_cut_by_its_cap_says_so():
     from engine.stages.retrieve import select
 

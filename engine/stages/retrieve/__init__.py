@@ -32,6 +32,7 @@ When the cap cuts the tree, the selection says how many facts it left out (`Sele
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 
@@ -328,12 +329,16 @@ def select(state: TurnState, retriever: str, k: int, cap: int, prizes: dict | No
     meeting = meeting_facts(state)
     joined = {c.fact.key for c in meeting}
     on_paths = [c for c in path_facts(state) if c.fact.key not in joined]
-    lead = on_paths + [c for c in meeting if not is_node_fact(c.fact)]
+    restated = [c for c in meeting if not is_node_fact(c.fact)]
+    lead = on_paths + restated
     named = [c for c in meeting if is_node_fact(c.fact)]
     if retriever == "topk":
         return with_nodes(with_paths(select_topk(state.candidates, k), lead, max(k, len(lead))), named)
     rest = [c for c in state.candidates if c.fact.key not in joined]
-    answers = request_answers(state, float(prizes["threshold"]), rest) if prizes is not None else []
+    # While a meeting is being arranged, a request for a type ("which rooms are free then?") asks
+    # for the meeting's options, each one of them, however sure the relevance model is of a few.
+    threshold = math.inf if state.meeting else float(prizes["threshold"]) if prizes is not None else None
+    answers = request_answers(state, threshold, rest) if threshold is not None else []
     top = {c.fact.key for c in on_paths} | {c.fact.key for c in answers}
     sel = select_pcst(rest, k, cap, prizes, focused(state), asks_record(state.text), top)
     anchors = {m.entity for m in state.mentions if m.entity}
@@ -342,7 +347,20 @@ def select(state: TurnState, retriever: str, k: int, cap: int, prizes: dict | No
     records = asked_records(state.text)
     if records:
         sel = with_records(sel, state.candidates, anchors, records, cap)
-    return with_nodes(with_paths(sel, lead, cap), named)
+    # The options asked for go ahead of the meeting's facts: its restatement is what the cap cuts first.
+    sel = with_nodes(with_paths(sel, on_paths + answers + restated, cap), named)
+    return with_answers_note(sel, answers)
+
+
+def with_answers_note(sel: Selection, answers: list[Candidate]) -> Selection:
+    """`sel`, saying how many of the answers of the request the cap left out, if it left any."""
+    kept = {c.fact.key for c in sel.facts}
+    missing = [c for c in answers if c.fact.key not in kept]
+    if not missing:
+        return sel
+    note = (f"the subgraph cap (--subgraph-cap) kept {len(answers) - len(missing)} of the {len(answers)} "
+            f"answers the request asked for")
+    return Selection(sel.facts, sel.nodes, sel.bridging, "; ".join(n for n in (sel.note, note) if n))
 
 
 def _report(state: TurnState) -> dict:
