@@ -1,0 +1,186 @@
+"""Operations over the members of a class ("Which album has the most tracks?", "Which dishes take
+less than 30 minutes?"): the class the question names, read from the KG's own class labels as
+linking reads names; its members; the relation the question asks about, chosen among the
+members' relations by the relation matcher (and by the kind of value the operator needs: a date
+for "oldest", the bound's measure for a filter); the operator run over every member's values.
+Counts and rankings read every member (SPARQL, no cap); only the sentence shortens its lists."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from engine.compute.operators import Operator
+from engine.compute.run import Result, keep, rank
+from engine.compute.values import Value, read
+from engine.context import Background, select
+from engine.words import stem, words_of
+from kgstore.store import TYPE_PREDICATES
+
+Grid = Callable[[Sequence[str], Sequence[str]], "object"]  # the relation matcher's grid(labels, phrases)
+_TYPES = " ".join(f"<{p}>" for p in TYPE_PREDICATES)
+
+
+@dataclass(frozen=True)
+class Klass:
+    iri: str
+    label: str
+    said: str  # the words of the question that name it ("board games")
+
+
+@dataclass(frozen=True)
+class MemberOperation:
+    """An operator run over every member of a class: the relation read, whether its values were
+    counted (the most awards) rather than compared, and the result."""
+
+    klass: Klass | None  # None: every entity that has the relation
+    members: int
+    relation: str  # predicate IRI
+    label: str
+    forward: bool
+    counted: bool
+    result: Result
+    values: dict[str, tuple[str, ...]]
+
+
+def class_labels(background: Background) -> dict[str, str]:
+    """Every class of the KG (IRI -> label): one aggregate over the type facts."""
+    rows = select(background, f"SELECT DISTINCT ?c WHERE {{ VALUES ?t {{ {_TYPES} }} ?s ?t ?c . FILTER(isIRI(?c)) }}")
+    iris = [r["c"] for r in rows if "c" in r]
+    return background.labels(iris) if iris else {}
+
+
+def _key(word: str) -> str:
+    """A word's stem, its plural's the same as its singular's (the stemmer keeps a short "jobs")."""
+    w = word.lower()
+    return stem(w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w)
+
+
+def _keys(text: str) -> set[str]:
+    return {_key(w) for w in words_of(text)}
+
+
+def named_classes(question: str, classes: dict[str, str], linked: Sequence[str] = ()) -> list[Klass]:
+    """The classes the question names: a class linking found, else every class whose label's
+    words the question says in full (the longest such labels), else every class whose head noun
+    it says ("games" for "board game")."""
+    said = words_of(question)
+    stems = [_key(w) for w in said]
+    found = [Klass(iri, classes.get(iri, iri), classes.get(iri, iri)) for iri in linked if iri in classes]
+    if found:
+        return found
+    full, head = [], []
+    for iri, label in classes.items():
+        words = _keys(label)
+        if not words:
+            continue
+        if words <= set(stems):
+            full.append((len(words), Klass(iri, label, _said(label, said, stems))))
+        elif _key(label.split()[-1]) in stems:
+            head.append(Klass(iri, label, _said(label, said, stems)))
+    if full:
+        most = max(n for n, _ in full)
+        return [k for n, k in full if n == most]
+    return head
+
+
+def _said(label: str, words: Sequence[str], stems: Sequence[str]) -> str:
+    mine = _keys(label)
+    return " ".join(w for w, s in zip(words, stems, strict=True) if s in mine) or label
+
+
+def members_of(background: Background, classes: Sequence[Klass]) -> list[str]:
+    iris = " ".join(f"<{k.iri}>" for k in classes)
+    rows = select(background, f"SELECT DISTINCT ?s WHERE {{ VALUES ?t {{ {_TYPES} }} VALUES ?c {{ {iris} }} ?s ?t ?c }}")
+    return sorted(r["s"] for r in rows if "s" in r)
+
+
+def _relations(background: Background, classes: Sequence[Klass]) -> list[tuple[str, bool, str]]:
+    """(predicate, forward, one value) of every relation the members have, both directions; with
+    no class, every relation of the KG."""
+    where = ""
+    if classes:
+        iris = " ".join(f"<{k.iri}>" for k in classes)
+        where = f"VALUES ?t {{ {_TYPES} }} VALUES ?c {{ {iris} }} ?s ?t ?c ."
+    out = []
+    for forward in (True, False):
+        triple = "?s ?p ?o" if forward else "?o ?p ?s"
+        rows = select(background, f"SELECT ?p (SAMPLE(?o) AS ?v) WHERE {{ {where} {triple} . "
+                                  f"FILTER(?p NOT IN ({', '.join(f'<{p}>' for p in TYPE_PREDICATES)})) }} GROUP BY ?p")
+        out += [(r["p"], forward, r.get("v", "")) for r in rows if "p" in r]
+    return out
+
+
+def _orderable(value: str) -> bool:
+    return read(value).kind != "text"
+
+
+def _year_or_date(value: Value) -> bool:
+    return value.kind == "date" or (value.kind == "number" and not value.measure and 1000 <= value.key[0] < 3000)
+
+
+def wanted_kind(op: Operator, label: str, sample: str) -> bool:
+    """Can this relation's values be what the operator weighs? A word pointing in time wants a
+    date (or a year); a filter's bound wants a value of its own kind."""
+    value = read(sample, label)
+    if op.name == "filter":
+        bound = read(op.bound, label)
+        if bound.measure:
+            return value.kind == "number" and value.measure == bound.measure
+        if _year_or_date(bound):
+            return _year_or_date(value)
+        return value.kind == "number"
+    if op.time_back is not None:
+        return _year_or_date(value)
+    return True
+
+
+def operate_members(op: Operator, question: str, background: Background, grid: Grid,
+                    classes: Sequence[Klass], iri_labels: Callable[[Sequence[str]], dict[str, str]]
+                    ) -> MemberOperation | None:
+    """argmax / argmin / filter over the members of the classes (or, with none, over every entity
+    that has the relation): None when no relation of theirs fits."""
+    relations = [(p, fw, v) for p, fw, v in _relations(background, classes) if p]
+    if not relations:
+        return None
+    labels = iri_labels([p for p, _, _ in relations])
+    phrase = " ".join(w for w in words_of(question)
+                      if not any(_key(w) in _keys(k.label) for k in classes))
+    scores = grid([labels.get(p, p) for p, _, _ in relations], [phrase])
+    fitting: list[tuple[float, str, bool, bool]] = []
+    for (p, forward, sample), row in zip(relations, scores, strict=True):  # type: ignore[call-overload]
+        orderable = forward and _orderable(sample)
+        if orderable and not wanted_kind(op, labels.get(p, p), sample):
+            continue
+        if not orderable and (op.name == "filter" or op.time_back is not None):
+            continue
+        fitting.append((float(row[0]), p, forward, not orderable))
+    by_kind = op.name == "filter" or op.time_back is not None
+    best = max(fitting, default=None)
+    # The kind of value alone decides when one relation has it ("oldest": the one date).
+    if best is None or (best[0] <= 0 and not (by_kind and len(fitting) == 1)):
+        return None
+    _, predicate, forward, counted = best
+    label = labels.get(predicate, predicate)
+    members = members_of(background, classes) if classes else []
+    triple = f"?s <{predicate}> ?o" if forward else f"?o <{predicate}> ?s"
+    where = (f"VALUES ?t {{ {_TYPES} }} VALUES ?c {{ {' '.join(f'<{k.iri}>' for k in classes)} }} ?s ?t ?c ."
+             if classes else "")
+    rows = select(background, f"SELECT ?s ?o WHERE {{ {where} {triple} }}")
+    found: dict[str, list[str]] = {m: [] for m in members}
+    for r in rows:
+        if "s" in r and "o" in r:
+            found.setdefault(r["s"], []).append(r["o"])
+    names = iri_labels(list(found) + ([o for vs in found.values() for o in vs] if counted else []))
+    by_name: dict[str, tuple[str, ...]] = {}
+    for s, vs in found.items():
+        shown = tuple(names.get(v, v) for v in vs) if counted else tuple(vs)
+        by_name.setdefault(names.get(s, s), shown)
+    if counted:
+        result = rank(op, {n: [str(len(vs))] for n, vs in by_name.items()})
+    elif op.name == "filter":
+        result = keep(op, by_name, label)
+    else:
+        result = rank(op, by_name, label)
+    return MemberOperation(classes[0] if classes else None, len(by_name), predicate, label, forward, counted,
+                           result, by_name)

@@ -1,0 +1,193 @@
+"""The answer of a question that computes (engine/compute): the operation's result said first, in
+the realizer's computed forms, then the facts it was read from. A comparison of named entities
+and a yes/no run over the turn's relation paths; a count over a path's values (those of a class the
+question names, when it names one); a superlative or a filter over the members of the class the
+question names. None when the question computes nothing, or nothing fits: the other answers
+then take the turn."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.compute.members import Klass, class_labels, members_of, named_classes, operate_members
+from engine.compute.operators import Operator, detect
+from engine.compute.run import Result, ask, rank
+from engine.compute.values import read
+from engine.context import TurnContext
+from engine.nlp.realize import (
+    LISTED,
+    Said,
+    answered_no,
+    answered_yes,
+    compared,
+    counted,
+    filtered,
+    graded_head,
+    joined,
+    lacking_value,
+    not_listed,
+)
+from engine.stages.answer.missing import relation_matcher
+from engine.stages.answer.paths import Labels, asked_paths, value_of
+from engine.state import RelationPath, TurnState
+from engine.words import content_stems
+
+CLASSES = "class_labels"
+
+
+@dataclass(frozen=True)
+class Computed:
+    text: str
+    facts: list[str]
+    operator: str
+
+
+def _groups(paths: list[RelationPath]) -> list[list[RelationPath]]:
+    """The paths of one relation chain from several starts, in the paths' order (best first)."""
+    groups: dict[tuple, list[RelationPath]] = {}
+    for p in paths:
+        groups.setdefault(tuple((s.predicate, s.forward) for s in p.steps), []).append(p)
+    return list(groups.values())
+
+
+def _one(path: RelationPath, values: tuple[str, ...]) -> Said:
+    last = path.steps[-1]
+    subject = path.start_label if len(path.steps) == 1 else f"{path.start_label}'s {path.steps[0].label}"
+    return Said(subject, last.label, values, forward=last.forward)
+
+
+def _ranked(op: Operator, group: list[RelationPath], labels: Labels) -> Computed | None:
+    """compare (or a superlative among named entities): the values each start's path reaches;
+    values that cannot be ordered (a band's members) are counted when the question asks for
+    more or fewer of them."""
+    by_start = {p.start_label: [value_of(p, c, labels) for c in p.chains if c] for p in group}
+    if len(by_start) < 2:
+        return None
+    label = group[0].steps[-1].label
+    result = rank(op, by_start, label)
+    amounts = False
+    if not result.winners and op.graded in ("more", "most", "less", "least", "fewer", "fewest"):
+        totals = {p.start_label: [str(max(p.total, len(by_start[p.start_label])))] for p in group}
+        result, amounts = rank(op, totals), True
+    if not result.winners:
+        return None
+    paths = {p.start_label: p for p in group}
+    order = [e for e, _ in result.ranked]
+    amount = result.ranked[0][1].text if amounts else ""
+    head = graded_head(result.winners, op.graded or "first", op.noun, amount)
+    facts = [_one(paths[e], tuple(by_start[e])) for e in order]
+    lacking = lacking_value(result.missing, label)
+    text = compared(head, facts, lacking=lacking)
+    return Computed(text, [], op.name)
+
+
+def _yesno(state: TurnState, labels: Labels) -> Computed | None:
+    """Does a path reach the value the question names (another entity it links, or a value whose
+    words it says)? Yes; else "No" for a relation with one value, else the open world's answer."""
+    named = {m.entity: m.label or m.text for m in state.mentions if m.entity}
+    question = content_stems(state.rewritten or state.text)
+    paths = asked_paths(state)
+    for path in paths:
+        values = [value_of(path, c, labels) for c in path.chains if c]
+        others = [n for iri, n in named.items() if iri != path.start]
+        hit = next((v for v in values if any(ask(n, [v], True).answer for n in others)
+                    or (content_stems(v) and content_stems(v) <= question)), None)
+        if hit is not None:
+            return Computed(answered_yes(_one(path, (hit,))), [], "yesno")
+    for path in paths:
+        others = [n for iri, n in named.items() if iri != path.start]
+        reached = tuple(dict.fromkeys(value_of(path, c, labels) for c in path.chains if c))
+        if not others or not reached:
+            continue
+        if len(reached) == 1 and path.total <= 1:
+            return Computed(answered_no(_one(path, reached)), [], "yesno")
+        said = _one(path, reached)
+        return Computed(not_listed(others[0], Said(said.subject, said.label, reached, said.forward, path.total)),
+                        [], "yesno")
+    return None
+
+
+def _classes(state: TurnState, ctx: TurnContext) -> list[Klass]:
+    classes = ctx.resource(CLASSES, lambda: class_labels(ctx.background))
+    linked = [str(m.value) for m in state.mentions if m.kind == "type" and m.value]
+    return named_classes(state.rewritten or state.text, classes, linked)
+
+
+def _count(op: Operator, state: TurnState, ctx: TurnContext, labels: Labels) -> Computed | None:
+    """How many: the values of the best path (of the class the question names, when it names
+    one); with no path, the members of the class."""
+    classes = _classes(state, ctx)
+    paths = asked_paths(state)
+    if paths:
+        path = paths[0]
+        ends = [c[-1].s if not path.steps[-1].forward else c[-1].o for c in path.chains if c]
+        values = [value_of(path, c, labels) for c in path.chains if c]
+        total = max(path.total, len(dict.fromkeys(values)))
+        if classes and total == len(values):
+            of_class = set(members_of(ctx.background, classes))
+            kept = [v for e, v in zip(ends, values, strict=True) if e in of_class]
+            if kept:
+                values, total = kept, len(dict.fromkeys(kept))
+        said = _one(path, tuple(dict.fromkeys(values)))
+        noun = classes[0].said if classes else op.noun
+        return Computed(counted(total, noun, Said(said.subject, said.label, said.values, said.forward, total)),
+                        [], "count")
+    if classes:
+        members = members_of(ctx.background, classes)
+        names = ctx.background.labels(members[:LISTED])
+        listed = joined([names.get(m, m) for m in members[:LISTED]], len(members))
+        return Computed(f"{len(members)} {classes[0].said}: {listed}.", [], "count")
+    return None
+
+
+def _over_members(op: Operator, state: TurnState, ctx: TurnContext) -> Computed | None:
+    """A superlative or a filter over the members of the class the question names (or, naming
+    none, over every entity that has the relation it asks about)."""
+    classes = _classes(state, ctx)
+    grid = relation_matcher(ctx).grid
+    done = operate_members(op, state.rewritten or state.text, ctx.background, grid, classes, ctx.background.labels)
+    if done is None:
+        return None
+    result: Result = done.result
+    label = done.label
+    if op.name == "filter":
+        facts = [Said(w, label, done.values.get(w, ())) for w in result.winners]
+        bound = read(op.bound)
+        in_time = bound.kind == "date" or (bound.kind == "number" and not bound.measure and 1000 <= bound.key[0] < 3000)
+        text = filtered(result.winners, label, op.below, op.bound, facts, in_time)
+        lacking = lacking_value(result.missing, label, of=done.members)
+        return Computed(text + (f" {lacking}" if lacking else ""), [], "filter")
+    if not result.winners:
+        return None
+    # The count of a counted relation is said by the values listed, not as a number the checker
+    # would read as one of the relation's values.
+    head = graded_head(result.winners, op.graded, op.noun if done.counted else "")
+    facts = [Said(w, label, done.values[w] if done.counted else (v.text,), done.forward)
+             for w, v in result.ranked if w in result.winners]
+    rest = [e for e, _ in result.ranked if e not in result.winners]
+    runner = rest[0] if rest else ""
+    lacking = lacking_value(result.missing, label, of=done.members)
+    return Computed(compared(head, facts, runner, lacking), [], op.name)
+
+
+def computed_answer(state: TurnState, ctx: TurnContext) -> Computed | None:
+    """The answer of the operation the question asks for; None when it computes nothing or
+    nothing fits."""
+    op = detect(state.rewritten or state.text)
+    if op.name == "value":
+        return None
+    labels = Labels(state, ctx.background)
+    if op.name == "yesno":
+        return _yesno(state, labels)
+    if op.name == "count":
+        return _count(op, state, ctx, labels)
+    for group in _groups(asked_paths(state)):
+        if len({p.start for p in group}) > 1 and op.name != "filter":
+            done = _ranked(op, group, labels)
+            if done is not None:
+                return done
+    if op.name == "compare":
+        return None
+    if any(read(v).kind == "text" for v in (op.bound,) if op.name == "filter"):
+        return None
+    return _over_members(op, state, ctx)
