@@ -50,38 +50,53 @@ def class_labels(background: Background) -> dict[str, str]:
     return background.labels(iris) if iris else {}
 
 
+def _singular(word: str) -> str:
+    w = word.lower()
+    return w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w
+
+
 def _key(word: str) -> str:
     """A word's stem, its plural's the same as its singular's (the stemmer keeps a short "jobs")."""
-    w = word.lower()
-    return stem(w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w)
+    return stem(_singular(word))
 
 
 def _keys(text: str) -> set[str]:
     return {_key(w) for w in words_of(text)}
 
 
-def named_classes(question: str, classes: dict[str, str], linked: Sequence[str] = ()) -> list[Klass]:
-    """The classes the question names: a class linking found, else every class whose label's
-    words the question says in full (the longest such labels), else every class whose head noun
-    it says ("games" for "board game")."""
+def class_tiers(question: str, classes: dict[str, str], linked: Sequence[str] = ()) -> list[list[Klass]]:
+    """The classes the question may name, surest first: a class linking found; the classes whose
+    label's words it says in full (the longest such labels); those whose head noun it says
+    ("games" for "board game"); those whose one-word label ends in a noun it says ("works" for
+    "artwork")."""
     said = words_of(question)
     stems = [_key(w) for w in said]
     found = [Klass(iri, classes.get(iri, iri), classes.get(iri, iri)) for iri in linked if iri in classes]
-    if found:
-        return found
-    full, head = [], []
+    full: list[tuple[int, Klass]] = []
+    head: list[Klass] = []
+    compound: list[Klass] = []
     for iri, label in classes.items():
         words = _keys(label)
         if not words:
             continue
+        last = label.split()[-1].lower()
         if words <= set(stems):
             full.append((len(words), Klass(iri, label, _said(label, said, stems))))
-        elif _key(label.split()[-1]) in stems:
+        elif _key(last) in stems:
             head.append(Klass(iri, label, _said(label, said, stems)))
-    if full:
-        most = max(n for n, _ in full)
-        return [k for n, k in full if n == most]
-    return head
+        else:
+            ends = [w for w in said if len(w) >= 4 and last != _singular(w) and last.endswith(_singular(w))]
+            if ends and len(label.split()) == 1:
+                compound.append(Klass(iri, label, ends[0]))
+    most = max((n for n, _ in full), default=0)
+    tiers = [found, [k for n, k in full if n == most], head, compound]
+    return [t for t in tiers if t]
+
+
+def named_classes(question: str, classes: dict[str, str], linked: Sequence[str] = ()) -> list[Klass]:
+    """The surest of `class_tiers`, [] when the question names no class."""
+    tiers = class_tiers(question, classes, linked)
+    return tiers[0] if tiers else []
 
 
 def _said(label: str, words: Sequence[str], stems: Sequence[str]) -> str:
@@ -95,13 +110,18 @@ def members_of(background: Background, classes: Sequence[Klass]) -> list[str]:
     return sorted(r["s"] for r in rows if "s" in r)
 
 
-def _relations(background: Background, classes: Sequence[Klass]) -> list[tuple[str, bool, str]]:
-    """(predicate, forward, one value) of every relation the members have, both directions; with
-    no class, every relation of the KG."""
-    where = ""
+def _scope(classes: Sequence[Klass], only: Sequence[str] = ()) -> str:
+    """The SPARQL pattern binding ?s to the members weighed: named entities, or a class's members,
+    or (neither) anything."""
+    if only:
+        return f"VALUES ?s {{ {' '.join(f'<{e}>' for e in only)} }}"
     if classes:
-        iris = " ".join(f"<{k.iri}>" for k in classes)
-        where = f"VALUES ?t {{ {_TYPES} }} VALUES ?c {{ {iris} }} ?s ?t ?c ."
+        return f"VALUES ?t {{ {_TYPES} }} VALUES ?c {{ {' '.join(f'<{k.iri}>' for k in classes)} }} ?s ?t ?c ."
+    return ""
+
+
+def _relations(background: Background, where: str) -> list[tuple[str, bool, str]]:
+    """(predicate, forward, one value) of every relation the members have, both directions."""
     out = []
     for forward in (True, False):
         triple = "?s ?p ?o" if forward else "?o ?p ?s"
@@ -136,11 +156,13 @@ def wanted_kind(op: Operator, label: str, sample: str) -> bool:
 
 
 def operate_members(op: Operator, question: str, background: Background, grid: Grid,
-                    classes: Sequence[Klass], iri_labels: Callable[[Sequence[str]], dict[str, str]]
-                    ) -> MemberOperation | None:
+                    classes: Sequence[Klass], iri_labels: Callable[[Sequence[str]], dict[str, str]],
+                    only: Sequence[str] = ()) -> MemberOperation | None:
     """argmax / argmin / filter over the members of the classes (or, with none, over every entity
-    that has the relation): None when no relation of theirs fits."""
-    relations = [(p, fw, v) for p, fw, v in _relations(background, classes) if p]
+    that has the relation), compare over the `only` entities named: None when no relation of
+    theirs fits."""
+    where = _scope(classes, only)
+    relations = [(p, fw, v) for p, fw, v in _relations(background, where) if p]
     if not relations:
         return None
     labels = iri_labels([p for p, _, _ in relations])
@@ -162,10 +184,8 @@ def operate_members(op: Operator, question: str, background: Background, grid: G
         return None
     _, predicate, forward, counted = best
     label = labels.get(predicate, predicate)
-    members = members_of(background, classes) if classes else []
+    members = list(only) if only else members_of(background, classes) if classes else []
     triple = f"?s <{predicate}> ?o" if forward else f"?o <{predicate}> ?s"
-    where = (f"VALUES ?t {{ {_TYPES} }} VALUES ?c {{ {' '.join(f'<{k.iri}>' for k in classes)} }} ?s ?t ?c ."
-             if classes else "")
     rows = select(background, f"SELECT ?s ?o WHERE {{ {where} {triple} }}")
     found: dict[str, list[str]] = {m: [] for m in members}
     for r in rows:

@@ -76,6 +76,9 @@ def detect(question: str) -> Operator:
         return Operator("count", noun=_after(words, ("many", "of")))
     superlative = _graded(words, _SUPERLATIVE, text)
     comparative = _graded(words, _COMPARATIVE, text)
+    if not comparative and re.search(r"\bor\b", text, re.I):
+        # "Which opened first, A or B?": an order in time between named alternatives
+        comparative = next((w for w in ("first", "last") if w in words), "")
     # "Which is older, A or B?" / "Does A or B have more tracks?"
     alternatives = (re.search(r"(?:,|:|\bbetween)\s*(.+?)\s*,?\s+(?:or|and)\s+(.+?)\s*\??$", text)
                     or re.match(r"^\w+\s+(.+?)\s+or\s+(.+?)\s+\w+\s+(?:the\s+)?" + re.escape(comparative) + r"\b",
@@ -83,7 +86,7 @@ def detect(question: str) -> Operator:
     if comparative and alternatives:
         return Operator("compare", tuple(a.strip() for a in alternatives.groups()[:2]), least=comparative in _DOWN,
                         time_back=_time(comparative), graded=comparative, noun=_after(words, (comparative,)))
-    if superlative:
+    if superlative and not (comparative in ("first", "last") and alternatives):
         down = superlative in _DOWN
         return Operator("argmin" if down else "argmax", least=down, time_back=_time(superlative), graded=superlative,
                         noun=_after(words, (superlative,)))

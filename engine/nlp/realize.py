@@ -184,10 +184,14 @@ def lacking_value(names: Sequence[str], label: str, of: int = 0) -> str:
 
 
 def counted(total: int, noun: str, listing: Said | None = None) -> str:
-    """ "4 board games: A, B, C and D are published by Hollowpine Publishing." The number is the
-    whole count; the listing shortens past LISTED and says how many more."""
+    """ "4 board games. A, B, C and D are published by Hollowpine Publishing." The number is the
+    whole count, in a sentence of its own (the checker reads the listing's facts one by one); the
+    listing shortens past LISTED and says how many more."""
     head = f"{total} {noun}".rstrip() if noun else f"{total} in all"
-    return f"{head}: {clause(listing)}." if listing and listing.values else f"{head}."
+    if not listing or not listing.values:
+        return f"{head}."
+    said = clause(listing)
+    return f"{head}. {said[:1].upper() + said[1:]}."
 
 
 def filtered(kept: Sequence[str], label: str, below: bool, bound: str, facts: Sequence[Said] = (),

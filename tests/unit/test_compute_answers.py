@@ -97,9 +97,9 @@ def test_computed_forms_of_the_realizer():
     assert graded_head(("A", "B"), "most", "tracks") == "A and B are tied"
     assert compared(graded_head(("X",), "most", "tracks", "11"), [], "Y (10)") == "X has the most tracks (11); next is Y (10)."
     assert counted(3, "albums", Said("Northwire Records", "record label", ("A", "B", "C"), forward=False)) == \
-        "3 albums: Northwire Records is the record label of A, B and C."
+        "3 albums. Northwire Records is the record label of A, B and C."
     many = counted(12, "albums", Said("N", "released by", tuple(f"A{i}" for i in range(12)), forward=False, total=12))
-    assert many.startswith("12 albums:") and "and 4 more" in many  # the list is cut and says so; the count is not
+    assert many.startswith("12 albums. ") and "and 4 more" in many  # the list is cut and says so; the count is not
     kept = filtered(("Gear tune", "Tyre swap"), "duration minutes", True, "30 minutes",
                     [Said("Gear tune", "duration minutes", ("25",)), Said("Tyre swap", "duration minutes", ("20",))])
     assert kept.startswith("Gear tune and Tyre swap have a duration under 30 minutes. Gear tune's duration is 25 minutes")
@@ -154,3 +154,48 @@ def test_the_answer_of_a_comparison_and_a_count(store):
     # A count over a class the question names: every member counted, nothing else.
     jobs = computed_answer(state_of("How many repair jobs are there?", []), ctx)
     assert jobs is not None and jobs.text.startswith("5 repair jobs: ")
+
+
+def test_a_comparison_no_path_reads_like_takes_the_named_entities_relation_of_its_kind(store):
+    ctx = ctx_of(store)
+    named = [Mention(text="Ada Byrne", start=12, end=21, kind="name", entity=EX + "ada", label="Ada Byrne"),
+             Mention(text="Tom Lee", start=25, end=32, kind="name", entity=EX + "tom", label="Tom Lee")]
+    done = computed_answer(state_of("Who is older, Ada Byrne or Tom Lee?", [], named), ctx)
+    assert done is not None and done.text.startswith("Tom Lee is older: ")  # 1979 against 1988-04-02
+    first = computed_answer(state_of("Who was born first, Ada Byrne or Tom Lee?", [], named), ctx)
+    assert first is not None and first.text.startswith("Tom Lee is first")
+
+
+def test_yes_from_a_fact_joining_the_two_named_entities_when_no_path_reads_like_the_question(store):
+    ctx = ctx_of(store)
+    named = [Mention(text="Gear tune", start=3, end=12, kind="name", entity=EX + "gears", label="Gear tune"),
+             Mention(text="Ada Byrne", start=16, end=25, kind="name", entity=EX + "ada", label="Ada Byrne")]
+    state = state_of("Is Gear tune by Ada Byrne?", [], named)
+    state.candidates = [cand("gears", "done_by", "ada", "Gear tune", "done by", "Ada Byrne")]
+    done = computed_answer(state, ctx)
+    assert done is not None and done.text == "Yes: Gear tune is done by Ada Byrne."
+    # A value that only shares words with the one named is not it ("Petrel 3" is no "Petrel 4").
+    named[1] = Mention(text="Tom Lee", start=16, end=23, kind="name", entity=EX + "tom", label="Tom Lee")
+    other = computed_answer(state_of("Is Gear tune by Tom Lee?", [done_by("gears", "Gear tune", ["Ada Byrne"])],
+                                     named), ctx)
+    assert other is not None and other.text.startswith("No.")
+
+
+def test_a_one_word_class_label_ending_in_the_noun_said_is_read_last(store):
+    from engine.compute.members import class_tiers
+
+    classes = {"urn:artwork": "artwork", "urn:ref": "reference work", "urn:p": "person"}
+    tiers = class_tiers("Which works were made after 1980?", classes)
+    assert [[k.label for k in t] for t in tiers] == [["reference work"], ["artwork"]]
+
+
+def test_the_checker_judges_a_value_said_as_a_bound_by_comparing(tmp_path):
+    from engine.factcheck import check_reply
+    from tests.support.kb import from_turtle, verifier_of
+
+    kb = from_turtle(tmp_path, KG)
+    v = verifier_of(kb)
+    held = check_reply("Gear tune has a duration under 30 minutes.", v)
+    assert [c.verdict for c in held] == ["supported"]
+    wrong = check_reply("Brake bleed has a duration under 1 hour.", v)
+    assert [c.verdict for c in wrong] == ["contradicted"]

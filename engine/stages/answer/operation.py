@@ -7,11 +7,12 @@ then take the turn."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
-from engine.compute.members import Klass, class_labels, members_of, named_classes, operate_members
+from engine.compute.members import Klass, MemberOperation, class_labels, class_tiers, members_of, operate_members
 from engine.compute.operators import Operator, detect
-from engine.compute.run import Result, ask, rank
+from engine.compute.run import Result, rank
 from engine.compute.values import read
 from engine.context import TurnContext
 from engine.nlp.realize import (
@@ -27,10 +28,10 @@ from engine.nlp.realize import (
     lacking_value,
     not_listed,
 )
+from engine.nlp.sentences import TYPE_PREDICATES
 from engine.stages.answer.missing import relation_matcher
 from engine.stages.answer.paths import Labels, asked_paths, value_of
 from engine.state import RelationPath, TurnState
-from engine.words import content_stems
 
 CLASSES = "class_labels"
 
@@ -81,36 +82,54 @@ def _ranked(op: Operator, group: list[RelationPath], labels: Labels) -> Computed
     return Computed(text, [], op.name)
 
 
+def _plain(text: str) -> str:
+    return " ".join(re.findall(r"\w+", text.casefold()))
+
+
 def _yesno(state: TurnState, labels: Labels) -> Computed | None:
-    """Does a path reach the value the question names (another entity it links, or a value whose
-    words it says)? Yes; else "No" for a relation with one value, else the open world's answer."""
+    """Does a path reach the value the question names (another entity it links, or a value it
+    says word for word)? Yes; else "No" for a relation with one value, else the open world's
+    answer. Paths from the entity said first (the question's subject) are read first; with no
+    path, a fact joining two named entities says yes."""
+    text = state.rewritten or state.text
     named = {m.entity: m.label or m.text for m in state.mentions if m.entity}
-    question = content_stems(state.rewritten or state.text)
-    paths = asked_paths(state)
+    said_at = {m.entity: m.start for m in state.mentions if m.entity}
+    question = f" {_plain(text)} "
+    paths = sorted(asked_paths(state), key=lambda p: said_at.get(p.start, len(text)))
     for path in paths:
         values = [value_of(path, c, labels) for c in path.chains if c]
-        others = [n for iri, n in named.items() if iri != path.start]
-        hit = next((v for v in values if any(ask(n, [v], True).answer for n in others)
-                    or (content_stems(v) and content_stems(v) <= question)), None)
+        others = {_plain(n) for iri, n in named.items() if iri != path.start}
+        hit = next((v for v in values if _plain(v) in others or (_plain(v) and f" {_plain(v)} " in question
+                                                                 and _plain(v) != _plain(path.start_label))), None)
         if hit is not None:
             return Computed(answered_yes(_one(path, (hit,))), [], "yesno")
     for path in paths:
-        others = [n for iri, n in named.items() if iri != path.start]
+        others_named = [n for iri, n in named.items() if iri != path.start]
         reached = tuple(dict.fromkeys(value_of(path, c, labels) for c in path.chains if c))
-        if not others or not reached:
+        if not others_named or not reached:
             continue
         if len(reached) == 1 and path.total <= 1:
             return Computed(answered_no(_one(path, reached)), [], "yesno")
         said = _one(path, reached)
-        return Computed(not_listed(others[0], Said(said.subject, said.label, reached, said.forward, path.total)),
-                        [], "yesno")
+        return Computed(not_listed(others_named[0], Said(said.subject, said.label, reached, said.forward,
+                                                         path.total)), [], "yesno")
+    joining = next((c for c in state.candidates if c.fact.s in named and c.fact.o in named and c.fact.s != c.fact.o
+                    and c.fact.p not in TYPE_PREDICATES), None)
+    if joining is not None:
+        fact = labels.said(joining.fact)
+        return Computed(f"Yes: {fact[:1].upper() + fact[1:]}.", [], "yesno")
     return None
 
 
-def _classes(state: TurnState, ctx: TurnContext) -> list[Klass]:
+def _class_tiers(state: TurnState, ctx: TurnContext) -> list[list[Klass]]:
     classes = ctx.resource(CLASSES, lambda: class_labels(ctx.background))
     linked = [str(m.value) for m in state.mentions if m.kind == "type" and m.value]
-    return named_classes(state.rewritten or state.text, classes, linked)
+    return class_tiers(state.rewritten or state.text, classes, linked)
+
+
+def _classes(state: TurnState, ctx: TurnContext) -> list[Klass]:
+    tiers = _class_tiers(state, ctx)
+    return tiers[0] if tiers else []
 
 
 def _count(op: Operator, state: TurnState, ctx: TurnContext, labels: Labels) -> Computed | None:
@@ -141,11 +160,16 @@ def _count(op: Operator, state: TurnState, ctx: TurnContext, labels: Labels) -> 
 
 
 def _over_members(op: Operator, state: TurnState, ctx: TurnContext) -> Computed | None:
-    """A superlative or a filter over the members of the class the question names (or, naming
-    none, over every entity that has the relation it asks about)."""
-    classes = _classes(state, ctx)
+    """A superlative or a filter over the members of the class the question names (the surest
+    reading of its words whose members have a fitting relation; naming none, over every entity
+    that has the relation it asks about)."""
     grid = relation_matcher(ctx).grid
-    done = operate_members(op, state.rewritten or state.text, ctx.background, grid, classes, ctx.background.labels)
+    question = state.rewritten or state.text
+    done: MemberOperation | None = None
+    for classes in [*_class_tiers(state, ctx), []]:
+        done = operate_members(op, question, ctx.background, grid, classes, ctx.background.labels)
+        if done is not None and (done.result.winners or op.name != "filter"):
+            break
     if done is None:
         return None
     result: Result = done.result
@@ -157,17 +181,35 @@ def _over_members(op: Operator, state: TurnState, ctx: TurnContext) -> Computed 
         text = filtered(result.winners, label, op.below, op.bound, facts, in_time)
         lacking = lacking_value(result.missing, label, of=done.members)
         return Computed(text + (f" {lacking}" if lacking else ""), [], "filter")
+    return _said_ranked(op, done, done.members)
+
+
+def _said_ranked(op: Operator, done: MemberOperation, of: int, every: bool = False) -> Computed | None:
+    """A superlative (the winners' values, the one that comes next) or, `every`, a comparison
+    (every compared one's values)."""
+    result, label = done.result, done.label
     if not result.winners:
         return None
     # The count of a counted relation is said by the values listed, not as a number the checker
     # would read as one of the relation's values.
-    head = graded_head(result.winners, op.graded, op.noun if done.counted else "")
+    head = graded_head(result.winners, op.graded or "first", op.noun if done.counted else "")
     facts = [Said(w, label, done.values[w] if done.counted else (v.text,), done.forward)
-             for w, v in result.ranked if w in result.winners]
+             for w, v in result.ranked if every or w in result.winners]
     rest = [e for e, _ in result.ranked if e not in result.winners]
-    runner = rest[0] if rest else ""
-    lacking = lacking_value(result.missing, label, of=done.members)
+    runner = rest[0] if rest and not every else ""
+    lacking = lacking_value(result.missing, label, of=of)
     return Computed(compared(head, facts, runner, lacking), [], op.name)
+
+
+def _compare_named(op: Operator, state: TurnState, ctx: TurnContext) -> Computed | None:
+    """A comparison no relation path reads like ("Who is older, A or B?"): the relation of the
+    named entities that fits the graded word (a date for "older"), chosen as for a class."""
+    named = list(dict.fromkeys(m.entity for m in state.mentions if m.entity and m.kind == "name"))
+    if len(named) < 2:
+        return None
+    done = operate_members(op, state.rewritten or state.text, ctx.background, relation_matcher(ctx).grid, [],
+                           ctx.background.labels, only=named)
+    return _said_ranked(op, done, 0, every=True) if done is not None else None
 
 
 def computed_answer(state: TurnState, ctx: TurnContext) -> Computed | None:
@@ -187,7 +229,7 @@ def computed_answer(state: TurnState, ctx: TurnContext) -> Computed | None:
             if done is not None:
                 return done
     if op.name == "compare":
-        return None
+        return _compare_named(op, state, ctx)
     if any(read(v).kind == "text" for v in (op.bound,) if op.name == "filter"):
         return None
     return _over_members(op, state, ctx)
