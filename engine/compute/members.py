@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+import numpy as np
+
 from engine.compute.operators import Operator
 from engine.compute.run import Result, keep, rank
 from engine.compute.values import Value, read
@@ -17,7 +19,7 @@ from engine.context import Background, select
 from engine.words import stem, words_of
 from kgstore.store import TYPE_PREDICATES
 
-Grid = Callable[[Sequence[str], Sequence[str]], "object"]  # the relation matcher's grid(labels, phrases)
+Grid = Callable[[Sequence[str], Sequence[str]], np.ndarray]  # the relation matcher's grid(labels, phrases)
 _TYPES = " ".join(f"<{p}>" for p in TYPE_PREDICATES)
 
 
@@ -52,6 +54,8 @@ def class_labels(background: Background) -> dict[str, str]:
 
 def _singular(word: str) -> str:
     w = word.lower()
+    if len(w) > 4 and w.endswith("ies"):
+        return w[:-3] + "y"
     return w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w
 
 
@@ -60,7 +64,8 @@ def _key(word: str) -> str:
     return stem(_singular(word))
 
 
-def _keys(text: str) -> set[str]:
+def keys(text: str) -> set[str]:
+    """The keys (`_key`) of a text's content words."""
     return {_key(w) for w in words_of(text)}
 
 
@@ -76,7 +81,7 @@ def class_tiers(question: str, classes: dict[str, str], linked: Sequence[str] = 
     head: list[Klass] = []
     compound: list[Klass] = []
     for iri, label in classes.items():
-        words = _keys(label)
+        words = keys(label)
         if not words:
             continue
         last = label.split()[-1].lower()
@@ -100,7 +105,7 @@ def named_classes(question: str, classes: dict[str, str], linked: Sequence[str] 
 
 
 def _said(label: str, words: Sequence[str], stems: Sequence[str]) -> str:
-    mine = _keys(label)
+    mine = keys(label)
     return " ".join(w for w, s in zip(words, stems, strict=True) if s in mine) or label
 
 
@@ -129,6 +134,14 @@ def _relations(background: Background, where: str) -> list[tuple[str, bool, str]
                                   f"FILTER(?p NOT IN ({', '.join(f'<{p}>' for p in TYPE_PREDICATES)})) }} GROUP BY ?p")
         out += [(r["p"], forward, r.get("v", "")) for r in rows if "p" in r]
     return out
+
+
+def _most_values(background: Background, where: str, predicate: str, forward: bool) -> int:
+    """The most values of the relation one member has (an aggregate, every member read)."""
+    triple = f"?s <{predicate}> ?o" if forward else f"?o <{predicate}> ?s"
+    rows = select(background, f"SELECT (MAX(?n) AS ?m) WHERE {{ SELECT ?s (COUNT(?o) AS ?n) WHERE {{ {where} {triple} }} "
+                              "GROUP BY ?s }")
+    return int(float(rows[0].get("m", 0))) if rows and rows[0].get("m") else 0
 
 
 def _orderable(value: str) -> bool:
@@ -166,23 +179,35 @@ def operate_members(op: Operator, question: str, background: Background, grid: G
     if not relations:
         return None
     labels = iri_labels([p for p, _, _ in relations])
-    phrase = " ".join(w for w in words_of(question)
-                      if not any(_key(w) in _keys(k.label) for k in classes))
-    scores = grid([labels.get(p, p) for p, _, _ in relations], [phrase])
-    fitting: list[tuple[float, str, bool, bool]] = []
-    for (p, forward, sample), row in zip(relations, scores, strict=True):  # type: ignore[call-overload]
+    # The graded word and the bound say the operator, not the relation ("fewest" is no kind of track).
+    told = {op.graded, *op.bound.lower().split()} - {""}
+    kept = [w for w in words_of(question)
+            if w.lower() not in told and not any(_key(w) in keys(k.label) for k in classes)]
+    # Each word and each pair of words the question says, as the route reads spans: a word of
+    # context ("in the graph") does not read as a modifier of the relation's noun.
+    spans = list(dict.fromkeys(kept + [" ".join(kept[i:i + 2]) for i in range(len(kept) - 1)])) or [question]
+    scores = grid([labels.get(p, p) for p, _, _ in relations], spans).max(axis=1, keepdims=True)
+    asked = keys(question)
+    fitting: list[tuple[float, int, str, bool, bool]] = []
+    for (p, forward, sample), row in zip(relations, scores, strict=True):
         orderable = forward and _orderable(sample)
         if orderable and not wanted_kind(op, labels.get(p, p), sample):
             continue
         if not orderable and (op.name == "filter" or op.time_back is not None):
             continue
-        fitting.append((float(row[0]), p, forward, not orderable))
+        # Ties of the matcher (a synonym reads as well as the word) go to the label the question says.
+        said = len(keys(labels.get(p, p)) & asked)
+        fitting.append((float(row[0]), said, p, forward, not orderable))
     by_kind = op.name == "filter" or op.time_back is not None
-    best = max(fitting, default=None)
+    fitting.sort(key=lambda f: (f[0], f[1]), reverse=True)
     # The kind of value alone decides when one relation has it ("oldest": the one date).
-    if best is None or (best[0] <= 0 and not (by_kind and len(fitting) == 1)):
+    if not fitting or (fitting[0][0] <= 0 and not (by_kind and len(fitting) == 1)):
         return None
-    _, predicate, forward, counted = best
+    top = [f for f in fitting if f[:2] == fitting[0][:2]]
+    # Among equals, a relation whose counts tell the members apart ("members" of a band, not the
+    # one band each member is a member of).
+    best = max(top, key=lambda f: (not f[4], _most_values(background, where, f[2], f[3]) if f[4] else 0))
+    _, _, predicate, forward, counted = best
     label = labels.get(predicate, predicate)
     members = list(only) if only else members_of(background, classes) if classes else []
     triple = f"?s <{predicate}> ?o" if forward else f"?o <{predicate}> ?s"
@@ -204,3 +229,24 @@ def operate_members(op: Operator, question: str, background: Background, grid: G
         result = rank(op, by_name, label)
     return MemberOperation(classes[0] if classes else None, len(by_name), predicate, label, forward, counted,
                            result, by_name)
+
+
+def linked_members(background: Background, classes: Sequence[Klass], entity: str, question: str,
+                   grid: Grid) -> tuple[str, list[str]] | None:
+    """The members of the classes joined to the entity by one relation, the relation the question
+    reads most like (the one joining most of them when none reads like it): (its label, the
+    members, every one: no cap). None when none is joined."""
+    where = _scope(classes)
+    joined: dict[str, set[str]] = {}
+    for triple in (f"?s ?p <{entity}>", f"<{entity}> ?p ?s"):
+        for r in select(background, f"SELECT DISTINCT ?s ?p WHERE {{ {where} {triple} }}"):
+            if "s" in r and "p" in r and r["p"] not in TYPE_PREDICATES:
+                joined.setdefault(r["p"], set()).add(r["s"])
+    if not joined:
+        return None
+    predicates = list(joined)
+    labels = background.labels(predicates)
+    words = [w for w in words_of(question) if not any(_key(w) in keys(k.label) for k in classes)] or [question]
+    scores = grid([labels.get(p, p) for p in predicates], words).max(axis=1)
+    best = max(range(len(predicates)), key=lambda i: (float(scores[i]), len(joined[predicates[i]])))
+    return labels.get(predicates[best], predicates[best]), sorted(joined[predicates[best]])

@@ -199,3 +199,12 @@ def test_the_checker_judges_a_value_said_as_a_bound_by_comparing(tmp_path):
     assert [c.verdict for c in held] == ["supported"]
     wrong = check_reply("Brake bleed has a duration under 1 hour.", v)
     assert [c.verdict for c in wrong] == ["contradicted"]
+
+
+def test_a_count_of_a_class_s_members_joined_to_a_named_entity_is_never_cut(store):
+    from engine.compute.members import linked_members
+
+    classes = named_classes("How many repair jobs did Tom Lee do?", class_labels(store))
+    found = linked_members(store, classes, EX + "tom", "How many repair jobs did Tom Lee do?", words_grid())
+    assert found is not None and found[0] == "done by" and len(found[1]) == 3
+    assert named_classes("How many cities are there?", {"urn:c": "city"})[0].label == "city"

@@ -10,7 +10,16 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from engine.compute.members import Klass, MemberOperation, class_labels, class_tiers, members_of, operate_members
+from engine.compute.members import (
+    Klass,
+    MemberOperation,
+    class_labels,
+    class_tiers,
+    keys,
+    linked_members,
+    members_of,
+    operate_members,
+)
 from engine.compute.operators import Operator, detect
 from engine.compute.run import Result, rank
 from engine.compute.values import read
@@ -25,6 +34,7 @@ from engine.nlp.realize import (
     filtered,
     graded_head,
     joined,
+    label_words,
     lacking_value,
     not_listed,
 )
@@ -136,21 +146,39 @@ def _count(op: Operator, state: TurnState, ctx: TurnContext, labels: Labels) -> 
     """How many: the values of the best path (of the class the question names, when it names
     one); with no path, the members of the class."""
     classes = _classes(state, ctx)
-    paths = asked_paths(state)
-    if paths:
-        path = paths[0]
+    asked = keys(state.rewritten or state.text)
+    # Paths to things (a count is of things, not of a literal), those whose every label word the
+    # question says first ("members", not "former members"), else in the route's order.
+    paths = sorted((p for p in asked_paths(state) if any(not c[-1].o_literal for c in p.chains if c)),
+                   key=lambda p: not all(keys(s.label) <= asked for s in p.steps))
+    of_class = set(members_of(ctx.background, classes)) if classes else set()
+    for path in paths:
         ends = [c[-1].s if not path.steps[-1].forward else c[-1].o for c in path.chains if c]
         values = [value_of(path, c, labels) for c in path.chains if c]
         total = max(path.total, len(dict.fromkeys(values)))
-        if classes and total == len(values):
-            of_class = set(members_of(ctx.background, classes))
-            kept = [v for e, v in zip(ends, values, strict=True) if e in of_class]
-            if kept:
-                values, total = kept, len(dict.fromkeys(kept))
+        if classes:
+            if total > len(values):
+                continue  # a cut list cannot be narrowed to the class: the class's own count below
+            values = [v for e, v in zip(ends, values, strict=True) if e in of_class]
+            if not values:
+                continue
+            total = len(dict.fromkeys(values))
         said = _one(path, tuple(dict.fromkeys(values)))
         noun = classes[0].said if classes else op.noun
         return Computed(counted(total, noun, Said(said.subject, said.label, said.values, said.forward, total)),
                         [], "count")
+    kinds = {k.iri for tier in _class_tiers(state, ctx) for k in tier}
+    start = next((m.entity for m in state.mentions if m.entity and m.kind == "name" and m.entity not in kinds), None)
+    if classes and start:
+        found = linked_members(ctx.background, classes, start, state.rewritten or state.text, relation_matcher(ctx).grid)
+        if found is None:
+            return None
+        label, joined_to = found
+        names = ctx.background.labels(joined_to[:LISTED])
+        listed = joined([names.get(m, m) for m in joined_to[:LISTED]], len(joined_to))
+        name = labels.of(start)
+        return Computed(f"{len(joined_to)} {classes[0].said}. {name[:1].upper() + name[1:]}: {label_words(label)} of "
+                        f"{listed}.", [], "count")
     if classes:
         members = members_of(ctx.background, classes)
         names = ctx.background.labels(members[:LISTED])
