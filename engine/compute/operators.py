@@ -41,6 +41,8 @@ class Operator:
     below: bool = False  # filter: the values under the bound are wanted
     least: bool = False  # compare/argmax/argmin: the graded word points down its scale (fewer, shortest)
     time_back: bool | None = None  # the graded word points back in time (older), forward (newer), or neither
+    graded: str = ""  # compare/argmax/argmin: the graded word as said ("older", "most")
+    noun: str = ""  # the noun after "more"/"most" or after "how many" ("tracks"), "" when none
 
 
 def _graded(words: list[str], pattern: re.Pattern[str], text: str) -> str:
@@ -55,6 +57,15 @@ def _time(word: str) -> bool | None:
     return True if word in _BACK_IN_TIME else False if word in _FORWARD_IN_TIME else None
 
 
+def _after(words: list[str], marks: tuple[str, ...]) -> str:
+    """The word after the first of `marks` when it is no function word ("the most tracks" ->
+    "tracks", "how many games" -> "games")."""
+    for i, w in enumerate(words[:-1]):
+        if w in marks and words[i + 1] not in AUXILIARIES and words[i + 1] not in ("than", "the", "a", "of", "to"):
+            return words[i + 1]
+    return ""
+
+
 def detect(question: str) -> Operator:
     """The operator the question asks for (see the module's docstring)."""
     text = question.strip()
@@ -62,19 +73,23 @@ def detect(question: str) -> Operator:
     if not words:
         return Operator("value")
     if re.search(r"\bhow many\b|\bnumber of\b", text, re.I) and not _BOUND.search(text):
-        return Operator("count")
+        return Operator("count", noun=_after(words, ("many", "of")))
     superlative = _graded(words, _SUPERLATIVE, text)
     comparative = _graded(words, _COMPARATIVE, text)
+    if not comparative and re.search(r"\bor\b", text, re.I):
+        # "Which opened first, A or B?": an order in time between named alternatives
+        comparative = next((w for w in ("first", "last") if w in words), "")
     # "Which is older, A or B?" / "Does A or B have more tracks?"
     alternatives = (re.search(r"(?:,|:|\bbetween)\s*(.+?)\s*,?\s+(?:or|and)\s+(.+?)\s*\??$", text)
                     or re.match(r"^\w+\s+(.+?)\s+or\s+(.+?)\s+\w+\s+(?:the\s+)?" + re.escape(comparative) + r"\b",
                                 text, re.I) if comparative else None)
     if comparative and alternatives:
         return Operator("compare", tuple(a.strip() for a in alternatives.groups()[:2]), least=comparative in _DOWN,
-                        time_back=_time(comparative))
-    if superlative:
+                        time_back=_time(comparative), graded=comparative, noun=_after(words, (comparative,)))
+    if superlative and not (comparative in ("first", "last") and alternatives):
         down = superlative in _DOWN
-        return Operator("argmin" if down else "argmax", least=down, time_back=_time(superlative))
+        return Operator("argmin" if down else "argmax", least=down, time_back=_time(superlative), graded=superlative,
+                        noun=_after(words, (superlative,)))
     bound = _BOUND.search(text)
     if bound:
         said = bound.group(0).lower()

@@ -1,6 +1,5 @@
 """An operator run over the values a relation path reaches, bounded Python over values already
-read from the store, and the one sentence that says its result (kept here, small, so the answer
-realizer can take it over)."""
+read from the store. The answer stage says the result (engine/nlp/realize.py's computed forms)."""
 
 from __future__ import annotations
 
@@ -78,43 +77,6 @@ def ask(named: str, reached: Sequence[str], many_valued: bool) -> Result:
     if not reached or many_valued:
         return Result("yesno", answer=None, found=tuple(reached))
     return Result("yesno", answer=False, found=tuple(reached))
-
-
-def _names(items: Sequence[str]) -> str:
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
-
-
-def say(result: Result, subject: str = "", relation: str = "", named: str = "", adjective: str = "") -> str:
-    """The result in one or two sentences (ties, missing values and cuts said)."""
-    if result.operator == "count":
-        listed = _names(list(result.winners)) if result.winners else ""
-        more = f" and {result.cut} more" if result.cut else ""
-        return f"{result.count}: {listed}{more}." if listed else f"{result.count}."
-    if result.operator in ("compare", "argmax", "argmin"):
-        if not result.winners:
-            return f"The KG has no {relation} for {_names(list(result.missing))}." if result.missing else "Not found."
-        rest = [f"{e} {v.text}" for e, v in result.ranked if e not in result.winners]
-        top = ", ".join(f"{e} {v.text}" for e, v in result.ranked if e in result.winners)
-        if len(result.winners) > 1:
-            head = f"{_names(list(result.winners))} are tied: {relation} {top}"
-        else:
-            head = f"{result.winners[0]} is {adjective or 'first'}: {relation} {result.ranked[0][1].text}"
-        tail = f", {rest[0]}" if result.operator == "compare" and rest else (f"; next is {rest[0]}" if rest else "")
-        lacking = f" The KG has no {relation} for {_names(list(result.missing))}." if result.missing else ""
-        return f"{head}{tail}.{lacking}"
-    if result.operator == "filter":
-        kept = _names(list(result.winners)) if result.winners else "None"
-        lacking = (f" {len(result.missing)} have no {relation}: {_names(list(result.missing))}."
-                   if result.missing else "")
-        return f"{kept}.{lacking}"
-    if result.operator == "yesno":
-        if result.answer:
-            return f"Yes: {subject} {relation} {named}."
-        if result.answer is False:
-            return f"No. {subject} {relation} {_names(list(result.found))}."
-        listed = f" (it lists {_names(list(result.found))})" if result.found else ""
-        return f"The KG does not list {named} as {subject}'s {relation}{listed}."
-    return ""
 
 
 def operate(question: str, paths: Sequence[RelationPath]) -> None:

@@ -54,6 +54,11 @@ def whole_words(phrase: str, text: str) -> bool:
     return bool(re.search(r"(?<!\w)" + re.escape(fold(phrase).strip()) + r"(?!\w)", fold(text)))
 
 
+# A comparison word before a value makes it a bound, not the value: "under 45 minutes".
+_BOUND_BEFORE = re.compile(r"\b(under|over|below|above|before|after|since|least|most)\s*$", re.I)
+_BELOW = frozenset(("under", "below", "before", "most"))
+
+
 class ValueChecks:
     """The value half of a judgement: dates, times, contacts, counts and measures of a claim
     against the literal facts of the things it names, and availability in a calendar."""
@@ -143,6 +148,30 @@ class ValueChecks:
                         return [kf]
         counted = self._count(v, ents, r.blank) or self._numbered(v, ents, cues)
         return counted[0][:1] if counted and counted[1] else []
+
+    def bound(self, v: V.Value, ents: list[str], cues: set[str], r: Reading) -> tuple[list[KFact], KFact | None] | None:
+        """A value said as a bound ("have a playing time under 45 minutes", "came out after 2021"):
+        None when it is no bound; else (the facts whose values are on the bound's side, the first
+        one that is not) over the relations the value may be a value of, compared as what they
+        are (engine/compute: dates as dates, units converted)."""
+        from engine.compute.values import compare, read
+
+        said = _BOUND_BEFORE.search(r.text[:v.start]) or _BOUND_BEFORE.search(r.blank[:v.start])
+        if said is None:
+            return None
+        below = said.group(1).lower() in _BELOW
+        held: list[KFact] = []
+        for a in ents:
+            for slot in self._literal_slots(v, a, cues, r):
+                for kf in slot.facts:
+                    side = compare(read(kf.other, kf.p_label), read(v.text.strip(), kf.p_label))
+                    if side is None:
+                        continue
+                    if side < 0 if below else side > 0:
+                        held.append(kf)
+                    else:
+                        return held, kf
+        return held, None
 
     def value_clash(self, v: V.Value, ents: list[str], cues: set[str], r: Reading,
                      said: AbstractSet[str] = frozenset()) -> tuple[KFact, str] | None:

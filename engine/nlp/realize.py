@@ -6,6 +6,7 @@ participle before "by" as a passive), never by a list of domain words."""
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.nlp.sentences import name_and_unit
@@ -172,3 +173,81 @@ def not_found(subject: str, label: str, has: Said | None = None) -> str:
     if has is None:
         return text + "."
     return f"{text}; {clause(has)}."
+
+
+# Computed answers: what an operation over a relation's values found, said first, then the facts
+# it rests on (each a sentence the checker can judge).
+
+def graded_head(winners: Sequence[str], graded: str, noun: str = "", amount: str = "") -> str:
+    """ "Tottenham Hotspur is older", "X has the most tracks (11)", "A and B are tied"."""
+    if len(winners) > 1:
+        return f"{joined(list(winners))} are tied" + (f" ({amount})" if amount else "")
+    if graded in ("more", "most", "less", "least", "fewer", "fewest"):
+        the = "the " if graded in ("most", "least", "fewest") else ""
+        return f"{winners[0]} has {the}{graded} {noun}".rstrip() + (f" ({amount})" if amount else "")
+    the = "the " if graded.endswith("est") else ""
+    return f"{winners[0]} is {the}{graded}" + (f" ({amount})" if amount else "")
+
+
+def compared(head: str, facts: Sequence[Said], runner_up: str = "", lacking: str = "") -> str:
+    """The comparison's result, then the values it was read from: "Tottenham Hotspur is older:
+    Tottenham Hotspur's inception is 1882; Arsenal's inception is 1886." A superlative names the
+    one that comes next ("; next is Y (10)"); entities without the value are said apart."""
+    said = "; ".join(clause(f) for f in facts)
+    text = f"{head}: {said}" if said else head
+    if runner_up:
+        text += f"; next is {runner_up}"
+    return text + "." + (f" {lacking}" if lacking else "")
+
+
+def lacking_value(names: Sequence[str], label: str, of: int = 0) -> str:
+    """ "2 of the 6 have no cooking time: A and B." / "The KG has no inception for A." """
+    if not names:
+        return ""
+    if of:
+        return f"{len(names)} of the {of} have no {label_words(label)}: {joined(list(names))}."
+    return f"The KG has no {label_words(label)} for {joined(list(names))}."
+
+
+def counted(total: int, noun: str, listing: Said | None = None) -> str:
+    """ "4 board games. A, B, C and D are published by Hollowpine Publishing." The number is the
+    whole count, in a sentence of its own (the checker reads the listing's facts one by one); the
+    listing shortens past LISTED and says how many more."""
+    head = f"{total} {noun}".rstrip() if noun else f"{total} in all"
+    if not listing or not listing.values:
+        return f"{head}."
+    said = clause(listing)
+    return f"{head}. {said[:1].upper() + said[1:]}."
+
+
+def filtered(kept: Sequence[str], label: str, below: bool, bound: str, facts: Sequence[Said] = (),
+             in_time: bool = False) -> str:
+    """ "A, B and C have a playing time under 45 minutes. A's playing time is 25 minutes; …" The
+    kept entities alone in the first sentence, then the values they were kept for."""
+    name = label_words(_valued(label_words(label), tuple(f.values[0] for f in facts[:1] if f.values))[0])
+    article = "an" if name[:1].lower() in "aeiou" else "a"
+    side = ("before" if below else "after") if in_time else ("under" if below else "over")
+    condition = f"{article} {name} {side} {bound}"
+    if not kept:
+        return f"None has {condition}."
+    head = f"{joined(list(kept))} {'has' if len(kept) == 1 else 'have'} {condition}"
+    said = "; ".join(clause(f) for f in facts[:LISTED])
+    return f"{head}. {said[:1].upper() + said[1:]}." if said else f"{head}."
+
+
+def answered_yes(fact: Said) -> str:
+    return f"Yes: {clause(fact)}."
+
+
+def answered_no(fact: Said) -> str:
+    """A single-valued relation with another value: "No. X was born in Leeds." """
+    return f"No. {clause(fact)}."
+
+
+def not_listed(named: str, fact: Said) -> str:
+    """Open world: the KG lists the relation's values without the one asked about: "The KG does
+    not list X among Y's members (it lists A and B)." """
+    label = label_words(fact.label)
+    owner = f"{fact.subject}'s {label}" if fact.forward else f"those {label} {fact.subject}"
+    listed = f" (it lists {joined(fact.values, fact.total)})" if fact.values else ""
+    return f"The KG does not list {named} among {owner}{listed}."

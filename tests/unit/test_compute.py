@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine.compute.operators import detect
-from engine.compute.run import ask, count, keep, rank, say
+from engine.compute.run import ask, count, keep, rank
 from engine.compute.values import compare, read
 
 
@@ -53,8 +53,7 @@ def test_compare_names_the_winner_with_both_values():
     op = detect("Which club is older, Arsenal or Tottenham Hotspur?")
     result = rank(op, {"Arsenal": ["1886"], "Tottenham Hotspur": ["1882-09-05"]})
     assert result.winners == ("Tottenham Hotspur",)
-    assert say(result, relation="founded", adjective="older") == \
-        "Tottenham Hotspur is older: founded 1882-09-05, Arsenal 1886."
+    assert [e for e, _ in result.ranked] == ["Tottenham Hotspur", "Arsenal"]
 
 
 def test_superlatives_say_ties_and_the_members_without_the_value():
@@ -62,8 +61,7 @@ def test_superlatives_say_ties_and_the_members_without_the_value():
     result = rank(op, {"Hammer": ["2 kg"], "Anvil": ["2000 g"], "File": ["300 g"], "Rag": []}, "mass")
     assert result.winners == ("Hammer", "Anvil")  # 2 kg and 2000 g: a tie
     assert result.missing == ("Rag",)
-    text = say(result, relation="mass")
-    assert "tied" in text and "File" in text and "no mass for Rag" in text
+    assert [e for e, _ in result.ranked][2:] == ["File"]
     lightest = rank(detect("Which tool is the lightest?"), {"Hammer": ["2 kg"], "File": ["300 g"]}, "mass")
     assert lightest.winners == ("File",)
     newest = rank(detect("Which club is the newest?"), {"A": ["1950"], "B": ["1890-02-01"]})
@@ -73,7 +71,7 @@ def test_superlatives_say_ties_and_the_members_without_the_value():
 def test_a_count_is_never_cut_only_its_listing_is():
     result = count([f"Singer {n}" for n in range(25)] + ["Singer 3"], cap=5)
     assert result.count == 25 and result.cut == 20
-    assert say(result).startswith("25: Singer 0, Singer 1") and say(result).endswith("and 20 more.")
+    assert result.winners[:2] == ("Singer 0", "Singer 1") and len(result.winners) == 5
 
 
 def test_filters_convert_units_and_name_what_has_no_value():
@@ -82,20 +80,18 @@ def test_filters_convert_units_and_name_what_has_no_value():
                        "Lights": []}, "repair time")
     assert result.winners == ("Brakes", "Tyres")
     assert result.missing == ("Paint", "Lights")
-    assert say(result, relation="repair time") == "Brakes and Tyres. 2 have no repair time: Paint and Lights."
     years = keep(detect("Which clubs were founded before 1890?"), {"A": ["1886-04-01"], "B": ["1902"]})
     assert years.winners == ("A",)
 
 
 def test_yes_no_is_open_world_for_a_many_valued_relation():
     yes = ask("Ada Byrne", ["Ada Byrne", "Tom Lee"], many_valued=True)
-    assert yes.answer is True and say(yes, "Ada Byrne", "is a member of", "the Harbour Choir").startswith("Yes:")
+    assert yes.answer is True
     unknown = ask("Ida Moss", ["Ada Byrne", "Tom Lee"], many_valued=True)
     assert unknown.answer is None
-    assert say(unknown, "the Harbour Choir", "member", "Ida Moss") == \
-        "The KG does not list Ida Moss as the Harbour Choir's member (it lists Ada Byrne and Tom Lee)."
+    assert unknown.found == ("Ada Byrne", "Tom Lee")
     no = ask("York", ["Leeds"], many_valued=False)
-    assert no.answer is False and say(no, "Ada", "was born in", "York") == "No. Ada was born in Leeds."
+    assert no.answer is False and no.found == ("Leeds",)
     assert ask("York", [], many_valued=False).answer is None  # nothing known is no "No"
 
 

@@ -37,6 +37,7 @@ from engine.stages.answer.missing import (
     relation_missing,
     unmet,
 )
+from engine.stages.answer.operation import computed_answer
 from engine.stages.answer.paths import missing_from, path_text
 from engine.state import (
     KNOWLEDGE_PLANS,
@@ -93,10 +94,28 @@ def path_answer(state: TurnState, ctx: TurnContext, reason: str) -> Composed | N
                     neip=neip)
 
 
+def operation_answer(state: TurnState, ctx: TurnContext) -> Composed | None:
+    """The result of what the question computes (a count, a comparison, the most of a class, a
+    filter, yes or no), said by kgchat: a model cannot be trusted to count or compare. None when
+    the question computes nothing the KG's values can answer."""
+    from engine.checking import verify_reply
+
+    done = computed_answer(state, ctx)
+    if done is None:
+        return None
+    checks, fact_score, neip = verify_reply(state, ctx, done.text)
+    return Composed(done.text, AnswerSource.FACTS, facts=done.facts, checks=checks, fact_score=fact_score, neip=neip,
+                    reason=f"the question computes ({done.operator}): the result is read from the knowledge graph")
+
+
 def without_model(state: TurnState, ctx: TurnContext) -> Composed | None:
-    """Before the model: say plainly that nothing was found, or (`--answer facts`) compose the
-    answer. None when the model is to be asked."""
+    """Before the model: say what the question computes, say plainly that nothing was found, or
+    (`--answer facts`) compose the answer. None when the model is to be asked."""
     answer = ctx.config.answer
+    if answer != "llm" and state.plan in KNOWLEDGE_PLANS:
+        computed = operation_answer(state, ctx)
+        if computed:
+            return computed
     if answer != "llm" and nothing_found(state):
         return not_found_answer(state, ctx)
     if answer == "auto" and state.plan in KNOWLEDGE_PLANS:

@@ -1,0 +1,252 @@
+"""Operations over the members of a class ("Which album has the most tracks?", "Which dishes take
+less than 30 minutes?"): the class the question names, read from the KG's own class labels as
+linking reads names; its members; the relation the question asks about, chosen among the
+members' relations by the relation matcher (and by the kind of value the operator needs: a date
+for "oldest", the bound's measure for a filter); the operator run over every member's values.
+Counts and rankings read every member (SPARQL, no cap); only the sentence shortens its lists."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from engine.compute.operators import Operator
+from engine.compute.run import Result, keep, rank
+from engine.compute.values import Value, read
+from engine.context import Background, select
+from engine.words import stem, words_of
+from kgstore.store import TYPE_PREDICATES
+
+Grid = Callable[[Sequence[str], Sequence[str]], np.ndarray]  # the relation matcher's grid(labels, phrases)
+_TYPES = " ".join(f"<{p}>" for p in TYPE_PREDICATES)
+
+
+@dataclass(frozen=True)
+class Klass:
+    iri: str
+    label: str
+    said: str  # the words of the question that name it ("board games")
+
+
+@dataclass(frozen=True)
+class MemberOperation:
+    """An operator run over every member of a class: the relation read, whether its values were
+    counted (the most awards) rather than compared, and the result."""
+
+    klass: Klass | None  # None: every entity that has the relation
+    members: int
+    relation: str  # predicate IRI
+    label: str
+    forward: bool
+    counted: bool
+    result: Result
+    values: dict[str, tuple[str, ...]]
+
+
+def class_labels(background: Background) -> dict[str, str]:
+    """Every class of the KG (IRI -> label): one aggregate over the type facts."""
+    rows = select(background, f"SELECT DISTINCT ?c WHERE {{ VALUES ?t {{ {_TYPES} }} ?s ?t ?c . FILTER(isIRI(?c)) }}")
+    iris = [r["c"] for r in rows if "c" in r]
+    return background.labels(iris) if iris else {}
+
+
+def _singular(word: str) -> str:
+    w = word.lower()
+    if len(w) > 4 and w.endswith("ies"):
+        return w[:-3] + "y"
+    return w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w
+
+
+def _key(word: str) -> str:
+    """A word's stem, its plural's the same as its singular's (the stemmer keeps a short "jobs")."""
+    return stem(_singular(word))
+
+
+def keys(text: str) -> set[str]:
+    """The keys (`_key`) of a text's content words."""
+    return {_key(w) for w in words_of(text)}
+
+
+def class_tiers(question: str, classes: dict[str, str], linked: Sequence[str] = ()) -> list[list[Klass]]:
+    """The classes the question may name, surest first: a class linking found; the classes whose
+    label's words it says in full (the longest such labels); those whose head noun it says
+    ("games" for "board game"); those whose one-word label ends in a noun it says ("works" for
+    "artwork")."""
+    said = words_of(question)
+    stems = [_key(w) for w in said]
+    found = [Klass(iri, classes.get(iri, iri), classes.get(iri, iri)) for iri in linked if iri in classes]
+    full: list[tuple[int, Klass]] = []
+    head: list[Klass] = []
+    compound: list[Klass] = []
+    for iri, label in classes.items():
+        words = keys(label)
+        if not words:
+            continue
+        last = label.split()[-1].lower()
+        if words <= set(stems):
+            full.append((len(words), Klass(iri, label, _said(label, said, stems))))
+        elif _key(last) in stems:
+            head.append(Klass(iri, label, _said(label, said, stems)))
+        else:
+            ends = [w for w in said if len(w) >= 4 and last != _singular(w) and last.endswith(_singular(w))]
+            if ends and len(label.split()) == 1:
+                compound.append(Klass(iri, label, ends[0]))
+    most = max((n for n, _ in full), default=0)
+    tiers = [found, [k for n, k in full if n == most], head, compound]
+    return [t for t in tiers if t]
+
+
+def named_classes(question: str, classes: dict[str, str], linked: Sequence[str] = ()) -> list[Klass]:
+    """The surest of `class_tiers`, [] when the question names no class."""
+    tiers = class_tiers(question, classes, linked)
+    return tiers[0] if tiers else []
+
+
+def _said(label: str, words: Sequence[str], stems: Sequence[str]) -> str:
+    mine = keys(label)
+    return " ".join(w for w, s in zip(words, stems, strict=True) if s in mine) or label
+
+
+def members_of(background: Background, classes: Sequence[Klass]) -> list[str]:
+    iris = " ".join(f"<{k.iri}>" for k in classes)
+    rows = select(background, f"SELECT DISTINCT ?s WHERE {{ VALUES ?t {{ {_TYPES} }} VALUES ?c {{ {iris} }} ?s ?t ?c }}")
+    return sorted(r["s"] for r in rows if "s" in r)
+
+
+def _scope(classes: Sequence[Klass], only: Sequence[str] = ()) -> str:
+    """The SPARQL pattern binding ?s to the members weighed: named entities, or a class's members,
+    or (neither) anything."""
+    if only:
+        return f"VALUES ?s {{ {' '.join(f'<{e}>' for e in only)} }}"
+    if classes:
+        return f"VALUES ?t {{ {_TYPES} }} VALUES ?c {{ {' '.join(f'<{k.iri}>' for k in classes)} }} ?s ?t ?c ."
+    return ""
+
+
+def _relations(background: Background, where: str) -> list[tuple[str, bool, str]]:
+    """(predicate, forward, one value) of every relation the members have, both directions."""
+    out = []
+    for forward in (True, False):
+        triple = "?s ?p ?o" if forward else "?o ?p ?s"
+        rows = select(background, f"SELECT ?p (SAMPLE(?o) AS ?v) WHERE {{ {where} {triple} . "
+                                  f"FILTER(?p NOT IN ({', '.join(f'<{p}>' for p in TYPE_PREDICATES)})) }} GROUP BY ?p")
+        out += [(r["p"], forward, r.get("v", "")) for r in rows if "p" in r]
+    return out
+
+
+def _most_values(background: Background, where: str, predicate: str, forward: bool) -> int:
+    """The most values of the relation one member has (an aggregate, every member read)."""
+    triple = f"?s <{predicate}> ?o" if forward else f"?o <{predicate}> ?s"
+    rows = select(background, f"SELECT (MAX(?n) AS ?m) WHERE {{ SELECT ?s (COUNT(?o) AS ?n) WHERE {{ {where} {triple} }} "
+                              "GROUP BY ?s }")
+    return int(float(rows[0].get("m", 0))) if rows and rows[0].get("m") else 0
+
+
+def _orderable(value: str) -> bool:
+    return read(value).kind != "text"
+
+
+def _year_or_date(value: Value) -> bool:
+    return value.kind == "date" or (value.kind == "number" and not value.measure and 1000 <= value.key[0] < 3000)
+
+
+def wanted_kind(op: Operator, label: str, sample: str) -> bool:
+    """Can this relation's values be what the operator weighs? A word pointing in time wants a
+    date (or a year); a filter's bound wants a value of its own kind."""
+    value = read(sample, label)
+    if op.name == "filter":
+        bound = read(op.bound, label)
+        if bound.measure:
+            return value.kind == "number" and value.measure == bound.measure
+        if _year_or_date(bound):
+            return _year_or_date(value)
+        return value.kind == "number"
+    if op.time_back is not None:
+        return _year_or_date(value)
+    return True
+
+
+def operate_members(op: Operator, question: str, background: Background, grid: Grid,
+                    classes: Sequence[Klass], iri_labels: Callable[[Sequence[str]], dict[str, str]],
+                    only: Sequence[str] = ()) -> MemberOperation | None:
+    """argmax / argmin / filter over the members of the classes (or, with none, over every entity
+    that has the relation), compare over the `only` entities named: None when no relation of
+    theirs fits."""
+    where = _scope(classes, only)
+    relations = [(p, fw, v) for p, fw, v in _relations(background, where) if p]
+    if not relations:
+        return None
+    labels = iri_labels([p for p, _, _ in relations])
+    # The graded word and the bound say the operator, not the relation ("fewest" is no kind of track).
+    told = {op.graded, *op.bound.lower().split()} - {""}
+    kept = [w for w in words_of(question)
+            if w.lower() not in told and not any(_key(w) in keys(k.label) for k in classes)]
+    # Each word and each pair of words the question says, as the route reads spans: a word of
+    # context ("in the graph") does not read as a modifier of the relation's noun.
+    spans = list(dict.fromkeys(kept + [" ".join(kept[i:i + 2]) for i in range(len(kept) - 1)])) or [question]
+    scores = grid([labels.get(p, p) for p, _, _ in relations], spans).max(axis=1, keepdims=True)
+    asked = keys(question)
+    fitting: list[tuple[float, int, str, bool, bool]] = []
+    for (p, forward, sample), row in zip(relations, scores, strict=True):
+        orderable = forward and _orderable(sample)
+        if orderable and not wanted_kind(op, labels.get(p, p), sample):
+            continue
+        if not orderable and (op.name == "filter" or op.time_back is not None):
+            continue
+        # Ties of the matcher (a synonym reads as well as the word) go to the label the question says.
+        said = len(keys(labels.get(p, p)) & asked)
+        fitting.append((float(row[0]), said, p, forward, not orderable))
+    by_kind = op.name == "filter" or op.time_back is not None
+    fitting.sort(key=lambda f: (f[0], f[1]), reverse=True)
+    # The kind of value alone decides when one relation has it ("oldest": the one date).
+    if not fitting or (fitting[0][0] <= 0 and not (by_kind and len(fitting) == 1)):
+        return None
+    top = [f for f in fitting if f[:2] == fitting[0][:2]]
+    # Among equals, a relation whose counts tell the members apart ("members" of a band, not the
+    # one band each member is a member of).
+    best = max(top, key=lambda f: (not f[4], _most_values(background, where, f[2], f[3]) if f[4] else 0))
+    _, _, predicate, forward, counted = best
+    label = labels.get(predicate, predicate)
+    members = list(only) if only else members_of(background, classes) if classes else []
+    triple = f"?s <{predicate}> ?o" if forward else f"?o <{predicate}> ?s"
+    rows = select(background, f"SELECT ?s ?o WHERE {{ {where} {triple} }}")
+    found: dict[str, list[str]] = {m: [] for m in members}
+    for r in rows:
+        if "s" in r and "o" in r:
+            found.setdefault(r["s"], []).append(r["o"])
+    names = iri_labels(list(found) + ([o for vs in found.values() for o in vs] if counted else []))
+    by_name: dict[str, tuple[str, ...]] = {}
+    for s, vs in found.items():
+        shown = tuple(names.get(v, v) for v in vs) if counted else tuple(vs)
+        by_name.setdefault(names.get(s, s), shown)
+    if counted:
+        result = rank(op, {n: [str(len(vs))] for n, vs in by_name.items()})
+    elif op.name == "filter":
+        result = keep(op, by_name, label)
+    else:
+        result = rank(op, by_name, label)
+    return MemberOperation(classes[0] if classes else None, len(by_name), predicate, label, forward, counted,
+                           result, by_name)
+
+
+def linked_members(background: Background, classes: Sequence[Klass], entity: str, question: str,
+                   grid: Grid) -> tuple[str, list[str]] | None:
+    """The members of the classes joined to the entity by one relation, the relation the question
+    reads most like (the one joining most of them when none reads like it): (its label, the
+    members, every one: no cap). None when none is joined."""
+    where = _scope(classes)
+    joined: dict[str, set[str]] = {}
+    for triple in (f"?s ?p <{entity}>", f"<{entity}> ?p ?s"):
+        for r in select(background, f"SELECT DISTINCT ?s ?p WHERE {{ {where} {triple} }}"):
+            if "s" in r and "p" in r and r["p"] not in TYPE_PREDICATES:
+                joined.setdefault(r["p"], set()).add(r["s"])
+    if not joined:
+        return None
+    predicates = list(joined)
+    labels = background.labels(predicates)
+    words = [w for w in words_of(question) if not any(_key(w) in keys(k.label) for k in classes)] or [question]
+    scores = grid([labels.get(p, p) for p in predicates], words).max(axis=1)
+    best = max(range(len(predicates)), key=lambda i: (float(scores[i]), len(joined[predicates[i]])))
+    return labels.get(predicates[best], predicates[best]), sorted(joined[predicates[best]])

@@ -1,0 +1,210 @@
+"""Questions that compute, answered by kgchat: the operation's result said first in the realizer's
+computed forms, then the facts it rests on; superlatives, filters and counts over the members of a
+class the question names, on a small KG of a bicycle workshop (tools, repairs, mechanics)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import pytest
+
+from engine.compute.members import class_labels, named_classes, operate_members
+from engine.compute.operators import detect
+from engine.config import Config
+from engine.context import TurnContext
+from engine.nlp.realize import Said, compared, counted, filtered, graded_head, lacking_value, not_listed
+from engine.relations import RelationMatcher
+from engine.stages.answer.operation import computed_answer
+from engine.state import Candidate, Mention, PathStep, RelationPath, TurnState
+from kgstore import KGStore
+from kgstore.terms import Fact
+
+EX = "http://example.org/shop/"
+KG = f"""@prefix ex: <{EX}> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+ex:Repair rdfs:label "repair job" . ex:Mechanic rdfs:label "mechanic" .
+ex:duration rdfs:label "duration minutes" . ex:done_by rdfs:label "done by" . ex:born rdfs:label "date of birth" .
+ex:part rdfs:label "part used" .
+ex:brakes a ex:Repair ; rdfs:label "Brake bleed" ; ex:duration 90 ; ex:done_by ex:ada ; ex:part ex:pads, ex:fluid .
+ex:gears a ex:Repair ; rdfs:label "Gear tune" ; ex:duration 25 ; ex:done_by ex:ada ; ex:part ex:cable .
+ex:wheel a ex:Repair ; rdfs:label "Wheel truing" ; ex:duration 40 ; ex:done_by ex:tom .
+ex:paint a ex:Repair ; rdfs:label "Frame paint" ; ex:done_by ex:tom .
+ex:tyres a ex:Repair ; rdfs:label "Tyre swap" ; ex:duration 40 ; ex:done_by ex:tom ; ex:part ex:tyre .
+ex:ada a ex:Mechanic ; rdfs:label "Ada Byrne" ; ex:born "1988-04-02" .
+ex:tom a ex:Mechanic ; rdfs:label "Tom Lee" ; ex:born "1979" .
+ex:pads rdfs:label "brake pads" . ex:fluid rdfs:label "brake fluid" . ex:cable rdfs:label "gear cable" .
+ex:tyre rdfs:label "road tyre" .
+"""
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory):
+    kg = tmp_path_factory.mktemp("shop") / "kg.ttl"
+    kg.write_text(KG, encoding="utf-8")
+    s = KGStore()
+    s.load(str(kg))
+    return s
+
+
+def words_grid():
+    return RelationMatcher(None).grid  # label words alone: no encoder in a unit test
+
+
+def test_the_class_is_read_from_the_kg_s_own_class_labels(store):
+    classes = class_labels(store)
+    assert sorted(classes.values()) == ["mechanic", "repair job"]
+    assert [k.label for k in named_classes("Which repair jobs take less than an hour?", classes)] == ["repair job"]
+    # The head noun alone names the class when no label is said in full.
+    assert [k.label for k in named_classes("Which jobs are quickest?", classes)] == ["repair job"]
+    assert named_classes("What is the weather like?", classes) == []
+
+
+def members_op(store, question):
+    classes = named_classes(question, class_labels(store))
+    return operate_members(detect(question), question, store, words_grid(), classes, store.labels)
+
+
+def test_a_superlative_over_a_class_names_ties_and_members_without_the_value(store):
+    done = members_op(store, "Which repair job has the longest duration?")
+    assert done is not None and done.label == "duration minutes" and done.members == 5
+    assert done.result.winners == ("Brake bleed",)
+    assert done.result.missing == ("Frame paint",)
+    tie = members_op(store, "Which repair job has the shortest duration?")
+    assert tie.result.winners == ("Gear tune",)
+    # Counted values: "the most parts" counts each member's values, every member weighed.
+    most = members_op(store, "Which repair job uses the most parts?")
+    assert most.counted and most.result.winners == ("Brake bleed",)
+
+
+def test_dates_of_a_class_compare_as_dates_a_year_against_a_full_date(store):
+    done = members_op(store, "Which mechanic is the oldest?")
+    assert done is not None and done.label == "date of birth" and done.result.winners == ("Tom Lee",)
+
+
+def test_a_filter_over_a_class_converts_units_and_names_what_has_no_value(store):
+    done = members_op(store, "Which repair jobs take less than 1 hour?")
+    assert done is not None and set(done.result.winners) == {"Gear tune", "Wheel truing", "Tyre swap"}
+    assert done.result.missing == ("Frame paint",)
+    after = members_op(store, "Which mechanics were born after 1980?")
+    assert after.result.winners == ("Ada Byrne",)
+
+
+def test_computed_forms_of_the_realizer():
+    head = graded_head(("Tottenham Hotspur",), "older")
+    facts = [Said("Tottenham Hotspur", "inception", ("1882",)), Said("Arsenal", "inception", ("1886",))]
+    assert compared(head, facts) == \
+        "Tottenham Hotspur is older: Tottenham Hotspur's inception is 1882; Arsenal's inception is 1886."
+    assert graded_head(("A", "B"), "most", "tracks") == "A and B are tied"
+    assert compared(graded_head(("X",), "most", "tracks", "11"), [], "Y (10)") == "X has the most tracks (11); next is Y (10)."
+    assert counted(3, "albums", Said("Northwire Records", "record label", ("A", "B", "C"), forward=False)) == \
+        "3 albums. Northwire Records is the record label of A, B and C."
+    many = counted(12, "albums", Said("N", "released by", tuple(f"A{i}" for i in range(12)), forward=False, total=12))
+    assert many.startswith("12 albums. ") and "and 4 more" in many  # the list is cut and says so; the count is not
+    kept = filtered(("Gear tune", "Tyre swap"), "duration minutes", True, "30 minutes",
+                    [Said("Gear tune", "duration minutes", ("25",)), Said("Tyre swap", "duration minutes", ("20",))])
+    assert kept.startswith("Gear tune and Tyre swap have a duration under 30 minutes. Gear tune's duration is 25 minutes")
+    assert filtered((), "year founded", False, "2030", in_time=True) == "None has a year founded after 2030."
+    assert lacking_value(("A", "B"), "cooking time", of=6) == "2 of the 6 have no cooking time: A and B."
+    assert not_listed("Ida Moss", Said("Harbour Choir", "member", ("Ada Byrne", "Tom Lee"))) == \
+        "The KG does not list Ida Moss among Harbour Choir's member (it lists Ada Byrne and Tom Lee)."
+
+
+def cand(s, p, o, s_label, p_label, o_label) -> Candidate:
+    return Candidate(fact=Fact(EX + s, EX + p, EX + o), s_label=s_label, p_label=p_label, o_label=o_label)
+
+
+def state_of(text, paths, mentions=()) -> TurnState:
+    state = TurnState(session_id="s", turn=1, text=text, now=datetime(2026, 3, 2, 9, 0))
+    state.paths, state.mentions, state.plan = list(paths), list(mentions), "kg"
+    return state
+
+
+def done_by(start, label, values):
+    step = PathStep(EX + "done_by", "done by")
+    chains = [[Fact(EX + start, EX + "done_by", EX + v.split()[0].lower())] for v in values]
+    return RelationPath(EX + start, label, [step], 1.0, chains=chains, values=list(values), total=len(values))
+
+
+def ctx_of(store):
+    return TurnContext(config=Config(answer="auto", refine_steps=0), store=store, background=store)
+
+
+def test_yes_no_reads_whether_the_path_reaches_the_named_value(store):
+    ctx = ctx_of(store)
+    named = [Mention(text="Gear tune", start=4, end=13, kind="name", entity=EX + "gears", label="Gear tune"),
+             Mention(text="Tom Lee", start=0, end=0, kind="name", entity=EX + "tom", label="Tom Lee")]
+    no = computed_answer(state_of("Was Gear tune done by Tom Lee?", [done_by("gears", "Gear tune", ["Ada Byrne"])],
+                                  named), ctx)
+    assert no is not None and no.text == "No. Gear tune is done by Ada Byrne."
+    named[1] = Mention(text="Ada Byrne", start=0, end=0, kind="name", entity=EX + "ada", label="Ada Byrne")
+    yes = computed_answer(state_of("Was Gear tune done by Ada Byrne?", [done_by("gears", "Gear tune", ["Ada Byrne"])],
+                                   named), ctx)
+    assert yes is not None and yes.text == "Yes: Gear tune is done by Ada Byrne."
+
+
+def test_the_answer_of_a_comparison_and_a_count(store):
+    ctx = ctx_of(store)
+    dur = PathStep(EX + "duration", "duration minutes")
+    paths = [RelationPath(EX + "gears", "Gear tune", [dur], 1.0, chains=[[Fact(EX + "gears", EX + "duration", "25")]],
+                          values=["25"]),
+             RelationPath(EX + "wheel", "Wheel truing", [dur], 1.0,
+                          chains=[[Fact(EX + "wheel", EX + "duration", "40")]], values=["40"])]
+    done = computed_answer(state_of("Which takes longer, Gear tune or Wheel truing?", paths), ctx)
+    assert done is not None and done.text.startswith("Wheel truing is longer: ")
+    # A count over a class the question names: every member counted, nothing else.
+    jobs = computed_answer(state_of("How many repair jobs are there?", []), ctx)
+    assert jobs is not None and jobs.text.startswith("5 repair jobs: ")
+
+
+def test_a_comparison_no_path_reads_like_takes_the_named_entities_relation_of_its_kind(store):
+    ctx = ctx_of(store)
+    named = [Mention(text="Ada Byrne", start=12, end=21, kind="name", entity=EX + "ada", label="Ada Byrne"),
+             Mention(text="Tom Lee", start=25, end=32, kind="name", entity=EX + "tom", label="Tom Lee")]
+    done = computed_answer(state_of("Who is older, Ada Byrne or Tom Lee?", [], named), ctx)
+    assert done is not None and done.text.startswith("Tom Lee is older: ")  # 1979 against 1988-04-02
+    first = computed_answer(state_of("Who was born first, Ada Byrne or Tom Lee?", [], named), ctx)
+    assert first is not None and first.text.startswith("Tom Lee is first")
+
+
+def test_yes_from_a_fact_joining_the_two_named_entities_when_no_path_reads_like_the_question(store):
+    ctx = ctx_of(store)
+    named = [Mention(text="Gear tune", start=3, end=12, kind="name", entity=EX + "gears", label="Gear tune"),
+             Mention(text="Ada Byrne", start=16, end=25, kind="name", entity=EX + "ada", label="Ada Byrne")]
+    state = state_of("Is Gear tune by Ada Byrne?", [], named)
+    state.candidates = [cand("gears", "done_by", "ada", "Gear tune", "done by", "Ada Byrne")]
+    done = computed_answer(state, ctx)
+    assert done is not None and done.text == "Yes: Gear tune is done by Ada Byrne."
+    # A value that only shares words with the one named is not it ("Petrel 3" is no "Petrel 4").
+    named[1] = Mention(text="Tom Lee", start=16, end=23, kind="name", entity=EX + "tom", label="Tom Lee")
+    other = computed_answer(state_of("Is Gear tune by Tom Lee?", [done_by("gears", "Gear tune", ["Ada Byrne"])],
+                                     named), ctx)
+    assert other is not None and other.text.startswith("No.")
+
+
+def test_a_one_word_class_label_ending_in_the_noun_said_is_read_last(store):
+    from engine.compute.members import class_tiers
+
+    classes = {"urn:artwork": "artwork", "urn:ref": "reference work", "urn:p": "person"}
+    tiers = class_tiers("Which works were made after 1980?", classes)
+    assert [[k.label for k in t] for t in tiers] == [["reference work"], ["artwork"]]
+
+
+def test_the_checker_judges_a_value_said_as_a_bound_by_comparing(tmp_path):
+    from engine.factcheck import check_reply
+    from tests.support.kb import from_turtle, verifier_of
+
+    kb = from_turtle(tmp_path, KG)
+    v = verifier_of(kb)
+    held = check_reply("Gear tune has a duration under 30 minutes.", v)
+    assert [c.verdict for c in held] == ["supported"]
+    wrong = check_reply("Brake bleed has a duration under 1 hour.", v)
+    assert [c.verdict for c in wrong] == ["contradicted"]
+
+
+def test_a_count_of_a_class_s_members_joined_to_a_named_entity_is_never_cut(store):
+    from engine.compute.members import linked_members
+
+    classes = named_classes("How many repair jobs did Tom Lee do?", class_labels(store))
+    found = linked_members(store, classes, EX + "tom", "How many repair jobs did Tom Lee do?", words_grid())
+    assert found is not None and found[0] == "done by" and len(found[1]) == 3
+    assert named_classes("How many cities are there?", {"urn:c": "city"})[0].label == "city"
