@@ -29,7 +29,7 @@ shall should may might must i me my mine we us our you your he him his she her t
 of in on at to for from with by about as and or but not no yes if then so than what which who whom whose
 where when why how there here any all some every each other free available book please thanks thank hi
 hello tell show list give find let lets want need like know see meet meeting meetings room rooms today
-tomorrow now morning afternoon evening night time day week o clock am pm half past quarter up out
+tomorrow now morning afternoon evening night time day week o clock am pm half past quarter up out s
 """.split())
 CLAUSE_BREAK = re.compile(r"[,;:.!?()/]")  # no name goes on past these
 
