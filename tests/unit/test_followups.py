@@ -54,3 +54,11 @@ def test_she_is_the_topic_when_the_reply_answered_with_a_thing(session):
 def test_a_year_said_in_words_is_asked_as_written(session):
     state = turn(session, "which ship was launched in twenty nineteen", ("observe", "reason", "rewrite"))
     assert state.rewritten == "which ship was launched in 2019"
+
+
+def test_it_takes_the_one_of_the_reply_that_has_the_relation_asked(session):
+    turn(session, "Which ferry line operates MS Storm Petrel?")
+    session.system_turn("MS Storm Petrel is operated by Tidewater Ferries.")
+    # the ship has no home port; the line has
+    assert linked(turn(session, "Where is its home port?"), "its") == e("tidewater")
+
