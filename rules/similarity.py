@@ -126,6 +126,33 @@ def sound_alike(a: str, b: str) -> bool:
     return bool(key) and key == sound_key(b)
 
 
+_VOWELS = frozenset("aeiouy")
+
+
+@lru_cache(maxsize=65536)
+def first_sounds(word: str) -> str:
+    """The word's consonant groups with its first sound, a vowel of any spelling as one ("ayrik"
+    and "eirik" are both "a62"): how a name word heard by ear may still be told, where
+    `sound_key` keeps the first letter as written. Empty for fewer than two consonant groups."""
+    if len(word) < 4 or not word.isalpha():
+        return ""
+    first = "a" if word[0] in _VOWELS else _SOUND_GROUPS.get(word[0], word[0])
+    codes, last = [], _SOUND_GROUPS.get(word[0], "")
+    for ch in word[1:]:
+        code = _SOUND_GROUPS.get(ch, "")
+        if code and code != last:
+            codes.append(code)
+        if ch not in "hw":
+            last = code
+    return first + "".join(codes) if len(codes) >= 2 else ""
+
+
+def heard_as(word: str, others) -> bool:
+    """Does `word` sound like one of `others` (`first_sounds`)?"""
+    key = first_sounds(word)
+    return bool(key) and any(first_sounds(o) == key for o in others)
+
+
 def _longest_common_substring(a: str, b: str) -> int:
     best = 0
     prev = [0] * (len(b) + 1)

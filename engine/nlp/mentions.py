@@ -25,7 +25,17 @@ from engine.nlp.timeexpr import MONTHS, WEEKDAYS
 from engine.state import Mention
 from kgstore import vocab
 from kgstore.errors import BadInput, RemoteUnavailable
-from rules.similarity import NAME_WORD_ALIKE, max_edits, measures, norm, sound_key, trigrams, word_alike, word_stem
+from rules.similarity import (
+    NAME_WORD_ALIKE,
+    heard_as,
+    max_edits,
+    measures,
+    norm,
+    sound_key,
+    trigrams,
+    word_alike,
+    word_stem,
+)
 
 PRONOUNS: dict[str, tuple[str, ...]] = {
     "he": ("person",), "him": ("person",), "his": ("person",), "himself": ("person",),
@@ -313,9 +323,14 @@ def _name_hits(tokens: list[Token], index: LabelIndex) -> list[_Hit]:
                         jw = measures(text, lab.norm)[0]
                         if jw > best[2]:
                             best = (a, b, jw)
-                if best[2] >= 0.88 and best[1] - best[0] == len(lab.words) and all(  # "Karin" is no typo of "Henrik"
-                        (not t.text[:1].isupper() or word_alike(t.norm, words - covered) >= NAME_WORD_ALIKE)
-                        and not _code(t) for t in tokens[best[0]:start] + tokens[end:best[1]]):
+                extra = tokens[best[0]:start] + tokens[end:best[1]]
+                # near in spelling, or each word added heard as a word the label lacks ("ayrik
+                # solheim" for Eirik Solheim)
+                near = best[2] >= 0.88 or (extra and all(heard_as(t.norm, words - covered) for t in extra))
+                if near and best[1] - best[0] == len(lab.words) and all(  # "Karin" is no typo of "Henrik"
+                        (not t.text[:1].isupper() or word_alike(t.norm, words - covered) >= NAME_WORD_ALIKE
+                         or heard_as(t.norm, words - covered))
+                        and not _code(t) for t in extra):
                     start, end, score = best[0], best[1], best[2]
                 else:
                     said = {w: tokens[j] for j in range(start, end) for w in matches[j] if w in words}
