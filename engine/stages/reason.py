@@ -24,6 +24,7 @@ from engine.nlp import plural
 from engine.nlp.antecedents import pronoun_gender, takes_up_here
 from engine.nlp.kinds import classes_of, entity_gender, entity_kind, relation_labels
 from engine.nlp.mentions import label_index
+from engine.nlp.spoken import as_written
 from engine.nlp.timeexpr import PARTS, TimeValue, day_phrase, hhmm
 from engine.recent import LINK_WINDOW, answered, asked_entities, asks, listed_of, neighbours, recent_links
 from engine.requested import requested
@@ -139,7 +140,7 @@ def build_program(ctx: TurnContext, rules: RuleSet, inp: TurnInput, *, whole_kg:
         ma = Atom.of(m.node)
         prog.fact("new", ma)
         prog.fact("mention", ma, this_turn)
-        prog.fact("string", ma, Atom.of(m.text))
+        prog.fact("string", ma, Atom.of(as_written(m.text) if m.kind == "name" else m.text))  # "g b r four": GBR4
         prog.fact("mention_kind", ma, Atom.plain(m.kind))
         kinds = tuple(m.value or ()) if m.kind in ("pronoun", "definite") else ()
         ordinal = next((ORDINALS[w] for w in m.text.lower().split() if w in ORDINALS), None) \

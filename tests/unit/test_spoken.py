@@ -84,3 +84,11 @@ def test_first_sounds_tell_a_vowel_of_any_spelling_as_one():
 
     assert first_sounds("ayrik") == first_sounds("eirik") and heard_as("ayrik", {"eirik", "morrow"})
     assert not heard_as("clara", {"eirik"}) and first_sounds("ab") == ""
+
+
+def test_as_written_spells_a_long_code_whole_and_writes_numbers_in_a_name():
+    from engine.nlp.spoken import as_written
+
+    assert as_written("g b r four four seven one") == "GBR4471"  # longer than one run of written_forms
+    assert as_written("skerry cup twenty twenty two") == "skerry cup 2022"
+    assert as_written("brise mont") == "brise mont"
