@@ -136,7 +136,7 @@ def first_sounds(word: str) -> str:
     `sound_key` keeps the first letter as written. Empty for fewer than two consonant groups."""
     if len(word) < 4 or not word.isalpha():
         return ""
-    first = "a" if word[0] in _VOWELS else _SOUND_GROUPS.get(word[0], word[0])
+    first = _first_sound(word)
     codes, last = [], _SOUND_GROUPS.get(word[0], "")
     for ch in word[1:]:
         code = _SOUND_GROUPS.get(ch, "")
@@ -148,9 +148,20 @@ def first_sounds(word: str) -> str:
 
 
 def heard_as(word: str, others) -> bool:
-    """Does `word` sound like one of `others` (`first_sounds`)?"""
+    """Does `word` sound like one of `others`: the same `first_sounds`, or alike by the Match
+    Rating Approach, a phonetic comparison made for names ("seizure" heard for "caesar")?"""
+    import jellyfish
+
     key = first_sounds(word)
-    return bool(key) and any(first_sounds(o) == key for o in others)
+    return any((key and first_sounds(o) == key)
+               or (len(word) >= SOUND_MIN_LETTERS and len(o) >= SOUND_MIN_LETTERS and _first_sound(word) == _first_sound(o)
+                   and jellyfish.match_rating_comparison(word, o))
+               for o in others if o.isalpha() and word.isalpha())
+
+
+def _first_sound(word: str) -> str:
+    """A vowel of any spelling, or the consonant group (`_SOUND_GROUPS`) of the first letter."""
+    return "a" if word[0] in _VOWELS else _SOUND_GROUPS.get(word[0], word[0])
 
 
 def _longest_common_substring(a: str, b: str) -> int:

@@ -73,9 +73,11 @@ def test_a_spoken_form_that_fits_no_label_joins_nothing(index):
     ("where was ayrik petrenko born", [("ayrik petrenko", "p:eirik")]),     # a first name heard by ear
     ("where was ayrik pet renko born", [("ayrik pet renko", "p:eirik")]),   # ... and a surname split
     ("where was clara petrenko born", []),                                  # another first name: a name the KG lacks
+    ("who invented seizure salad", [("seizure salad", "d:caesar")]),       # a common word heard for a name's
 ])
 def test_a_misheard_first_name_before_a_surname_heard_whole(text, found):
-    index = LabelIndex([LabelEntry("Eirik Petrenko", "p:eirik"), LabelEntry("Oksana Hnatiuk", "p:oksana")])
+    index = LabelIndex([LabelEntry("Eirik Petrenko", "p:eirik"), LabelEntry("Oksana Hnatiuk", "p:oksana"),
+                        LabelEntry("Caesar salad", "d:caesar"), LabelEntry("Waldorf salad", "d:waldorf")])
     assert [(m.text, m.candidates[0][0]) for m in detect_names(text, index)] == found
 
 
