@@ -18,6 +18,7 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass
 
+from engine.nlp import heard as hearing
 from engine.nlp.heard import CLAUSE_BREAK, STOPWORDS, Token, other_initial, split_unknown, spoken_tokens
 from engine.nlp.minilm import common_words
 from engine.nlp.plural import plural_of
@@ -25,17 +26,7 @@ from engine.nlp.timeexpr import MONTHS, WEEKDAYS
 from engine.state import Mention
 from kgstore import vocab
 from kgstore.errors import BadInput, RemoteUnavailable
-from rules.similarity import (
-    NAME_WORD_ALIKE,
-    heard_as,
-    max_edits,
-    measures,
-    norm,
-    sound_key,
-    trigrams,
-    word_alike,
-    word_stem,
-)
+from rules.similarity import max_edits, measures, norm, sound_key, trigrams, word_stem
 
 PRONOUNS: dict[str, tuple[str, ...]] = {
     "he": ("person",), "him": ("person",), "his": ("person",), "himself": ("person",),
@@ -259,7 +250,7 @@ def _name_hits(tokens: list[Token], index: LabelIndex) -> list[_Hit]:
             close = [(t.norm, 0)]
         elif singular := plural_of(t.norm, index.by_word):  # "politicians": the label's word, many
             close = [(singular, 0)]
-        elif _code(t) or t.norm.isdigit():  # a code or a number: "7C" is not "7B" misheard
+        elif hearing.is_code(t) or t.norm.isdigit():  # a code or a number: "7C" is not "7B" misheard
             close = []
         elif t.norm in common_words():  # so is a common English word: "made" is not "male" misheard
             close = index.same_stem(t.norm)  # ... but "mathematical" is the Mathematics group
@@ -323,14 +314,8 @@ def _name_hits(tokens: list[Token], index: LabelIndex) -> list[_Hit]:
                         jw = measures(text, lab.norm)[0]
                         if jw > best[2]:
                             best = (a, b, jw)
-                extra = tokens[best[0]:start] + tokens[end:best[1]]
-                # near in spelling, or each word added heard as a word the label lacks ("ayrik
-                # solheim" for Eirik Solheim)
-                near = best[2] >= 0.88 or (extra and all(heard_as(t.norm, words - covered) for t in extra))
-                if near and best[1] - best[0] == len(lab.words) and all(  # "Karin" is no typo of "Henrik"
-                        (not t.text[:1].isupper() or word_alike(t.norm, words - covered) >= NAME_WORD_ALIKE
-                         or heard_as(t.norm, words - covered))
-                        and not _code(t) for t in extra):
+                if best[1] - best[0] == len(lab.words) and hearing.completes(
+                        tokens[best[0]:start] + tokens[end:best[1]], words - covered, best[2]):
                     start, end, score = best[0], best[1], best[2]
                 else:
                     said = {w: tokens[j] for j in range(start, end) for w in matches[j] if w in words}
@@ -374,11 +359,6 @@ def _common_word(t: Token) -> bool:
     return t.text.islower() and t.norm in common_words()
 
 
-def _code(t: Token) -> bool:
-    """Letters and digits in one word ("7C", "B12"): a code, said as it is, never misheard."""
-    return any(ch.isdigit() for ch in t.norm) and any(ch.isalpha() for ch in t.norm)
-
-
 def _unknown_name_beside(tokens: list[Token], start: int, end: int, index: LabelIndex) -> bool:
     """Does a word that reads as part of a name, and is no word of any label, stand right
     before or after the span (no punctuation between)? Then the span is part of a longer name the KG does not have."""
@@ -389,7 +369,7 @@ def _unknown_name_beside(tokens: list[Token], start: int, end: int, index: Label
         t = tokens[j]
         if t.norm in STOPWORDS or t.norm in TYPE_NOUNS or t.norm in NOT_NAME_WORDS or t.norm in index.by_word:
             continue
-        if _code(t):
+        if hearing.is_code(t):
             return True
         if len(t.norm) < 3 or t.norm.isdigit():
             continue

@@ -22,14 +22,13 @@ from engine.context import TurnContext, select, stage
 from engine.events import Linked
 from engine.nlp import plural
 from engine.nlp.antecedents import pronoun_gender, takes_up_here
-from engine.nlp.kinds import classes_of, entity_gender, entity_kind, relation_labels
+from engine.nlp.kinds import classes_of, entity_gender, entity_kind
 from engine.nlp.mentions import label_index
 from engine.nlp.spoken import as_written
 from engine.nlp.timeexpr import PARTS, TimeValue, day_phrase, hhmm
-from engine.recent import LINK_WINDOW, answered, asked_entities, asks, listed_of, neighbours, recent_links
+from engine.recent import LINK_WINDOW, answered, asked_entities, asks, entity_marks, listed_of, neighbours, recent_links
 from engine.requested import requested
 from engine.state import Derived, Mention, SystemTurn, TurnState
-from engine.words import content_stems
 from kgstore import vocab
 from kgstore.errors import RemoteUnavailable
 from kgstore.terms import Fact
@@ -369,17 +368,12 @@ def _kind_and_text_facts(ctx: TurnContext, prog: Program, facts: list[Fact], ent
             if len(parts) >= 2 and parts[0].isdigit() and parts[1].isdigit():
                 minute = int(parts[0]) * 60 + int(parts[1])
                 prog.fact("clock", minute, Atom.of(hhmm(minute)))
-    classes = label_index(ctx).class_iris
-    # the relations the turn names in its words ("skippers" of "Who skippers it?"), which an
-    # entity a pronoun may take up has or lacks
-    said = content_stems(inp.text) if any(m.kind == "pronoun" for m in inp.mentions) else frozenset()
+    marks = entity_marks(ctx, inp.text, inp.entities, any(m.kind == "pronoun" for m in inp.mentions))
     for iri in list(inp.entities):
         k = kinds.get(iri) or entity_kind(ctx, iri)
         prog.fact("kind", ent(iri), Atom.plain(k))
-        if iri in classes:
-            prog.fact("a_class", ent(iri))
-        if said and any(said & content_stems(label) for label in relation_labels(ctx, iri)):
-            prog.fact("has_asked", ent(iri))
+        for mark in marks.get(iri, ()):
+            prog.fact(mark, ent(iri))
         if k == "person" and (gender := entity_gender(ctx, iri)):
             prog.fact("gender_of", ent(iri), Atom.plain(gender))
 
