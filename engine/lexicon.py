@@ -19,6 +19,7 @@ API::
                                           # lemmas at 1.0
     lex.lemmas(word) -> list[tuple[str, str]]  # (lemma, part of speech) the word inflects
     lex.nouns(word) -> frozenset[str]     # the nouns it may be, and their synonyms
+    lex.opposites(word) -> frozenset[str] # the nouns opposite to it or to what it is a kind of
 """
 
 from __future__ import annotations
@@ -105,6 +106,12 @@ class Lexicon:
         return dict(_near(self, word.lower()))
 
 
+    def opposites(self, word: str) -> frozenset[str]:
+        """The nouns WordNet calls the opposite of the word's noun senses, or of the more general
+        notions they are kinds of: "father" is a parent, whose opposite is "child"."""
+        return _opposites(self, word.lower())
+
+
 def _add(out: dict[str, float], word: str, weight: float) -> None:
     if out.get(word, 0.0) < weight:
         out[word] = weight
@@ -144,6 +151,23 @@ def _nouns(lex: Lexicon, word: str) -> frozenset[str]:
             out.add(lemma)
             for offset in lex.senses(lemma, pos)[:SENSES]:
                 out.update(lex._synset(pos, offset).words)
+    return frozenset(out)
+
+
+@lru_cache(maxsize=16384)
+def _opposites(lex: Lexicon, word: str) -> frozenset[str]:
+    out = set()
+    for lemma, pos in lex.lemmas(word):
+        if pos != "n":
+            continue
+        for offset in lex.senses(lemma, pos)[:SENSES]:
+            syn = lex._synset(pos, offset)
+            tiers = [syn, *(lex._synset(p, t) for s, t, p, _, _ in syn.pointers if s == "@" and p == "n")]
+            for tier in tiers:
+                for symbol, target, tpos, _, tword in tier.pointers:
+                    if symbol == "!" and tpos == "n":
+                        words = lex._synset(tpos, target).words
+                        out.add(words[tword - 1] if tword else words[0])
     return frozenset(out)
 
 

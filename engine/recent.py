@@ -8,7 +8,8 @@ import re
 from dataclasses import dataclass
 
 from engine.context import TurnContext, select
-from engine.nlp.kinds import entity_kind
+from engine.nlp.kinds import entity_kind, relation_labels
+from engine.words import content_stems
 from kgstore import vocab
 from kgstore.terms import Fact
 
@@ -102,3 +103,21 @@ def neighbours(ctx: TurnContext, seeds: list[str]) -> frozenset[str]:
     facts = ctx.background.neighborhood(seeds, hops=1, cap=NEIGHBOURS_CAP).facts
     typing = (vocab.RDF_TYPE, vocab.WDT + "P31")
     return frozenset(x for f in facts if not f.o_literal and f.p not in typing for x in (f.s, f.o))
+
+
+def entity_marks(ctx: TurnContext, text: str, entities, pronoun: bool) -> dict[str, list[str]]:
+    """What the linking rules are told of entities besides their kind: `a_class`, one of the KG's
+    classes (what things are, "winemaker": no one an anaphor takes up), and, in a turn with a
+    pronoun, `has_asked`: the subject of a relation whose label says a word of the turn (of a
+    pronoun's candidates, the likelier: "Who skippers it?" means the yacht, not the race)."""
+    from engine.nlp.mentions import label_index
+
+    classes = label_index(ctx).class_iris
+    said = content_stems(text) if pronoun else frozenset()
+    out: dict[str, list[str]] = {}
+    for iri in entities:
+        if iri in classes:
+            out.setdefault(iri, []).append("a_class")
+        if said and any(said & content_stems(label) for label in relation_labels(ctx, iri)):
+            out.setdefault(iri, []).append("has_asked")
+    return out

@@ -286,6 +286,7 @@ class TurnState:
     plan: Plan = Plan.BOTH
     paths: list[RelationPath] = field(default_factory=list)  # what the question asks for, best first
     paths_note: str = ""  # what bounded the path search this turn
+    paths_turned: list[str] = field(default_factory=list)  # what the question asks of its entity, whose relation the KG has only the other way round
     candidates: list[Candidate] = field(default_factory=list)
     candidates_note: str = ""  # e.g. "neighbourhood of X capped at 2000 facts"
     # The meeting the user is arranging after this turn (engine.meeting.Meeting.summary), if any

@@ -18,6 +18,9 @@
 %                       person, "there" a place, "they" a group; "it" none: it keeps to the topic)
 %   wants_class(M, C)   the noun phrase M names the KG class C ("that airline"); class_of(E, C) the
 %                       KG says E is a C (or of a subclass of C)
+%   a_class(E)          E is one of the KG's classes ("winemaker"): what things are, no one an
+%                       anaphor takes up
+%   has_asked(E)        E is the subject of a relation whose label says a word of the turn
 %   respond_to(T, T1)   turn T answers turn T1 (the dialogue chain, newest first)
 %   P::linked(M, E)     what an earlier mention referred to, with the probability stored then
 %   candidate(M, E)     entity E has a name close to the words of the named mention M
@@ -47,6 +50,7 @@ refers_to(M, E) :- by_topic(M, E).
 refers_to(M, E) :- by_memory(M, E).
 refers_to(M, E) :- by_context(M, E).
 refers_to(M, E) :- by_answer(M, E).
+refers_to(M, E) :- by_fit(M, E).
 
 % How a named mention's words compare with a candidate's name: Jaro-Winkler J, edit distance D,
 % longest common substring L, shared words W, mention words missing from the name X
@@ -76,7 +80,9 @@ similar(M, E, J, D, L, W, X) :- new(M), mention_kind(M, name), candidate(M, E), 
 % Which entities a mention may take up from earlier turns: a candidate of a named mention,
 % or an entity of the kind a pronoun or definite noun phrase agrees with.
 linkable(M, E) :- mention_kind(M, name), candidate(M, E).
-linkable(M, E) :- anaphor(M), wants_kind(M, K), kind(E, K), \+ other_gender(M, E), \+ other_class(M, E).
+linkable(M, E) :- anaphor(M), wants_kind(M, K), kind(E, K), \+ other_gender(M, E), \+ other_class(M, E), \+ a_class(E).
+% "that winery" takes up what the KG classes as a winery, whatever kind its relations make it.
+linkable(M, E) :- mention_kind(M, definite), wants_class(M, C), class_of(E, C), \+ a_class(E).
 % "she" is no one the KG knows as a man, "he" no one it knows as a woman.
 other_gender(M, E) :- pronoun_gender(M, G), gender_of(E, G1), G \= G1.
 % "that airline" is nothing the KG does not class as an airline.
@@ -119,6 +125,14 @@ recent(M, E, N) :- new(M), mention(M, T), back(T, T1, N), mention(M1, T1), linke
 % "they" over a person.
 0.6::by_answer(M, E) :- new(M), \+ named_here(M), mention(M, T), back(T, T1, 1), answered(T1, E),
                         linkable(M, E), kind(E, K), answer_kind(M, K).
+0.6::by_answer(M, E) :- new(M), \+ named_here(M), mention(M, T), back(T, T1, 1), answered(T1, E),
+                        linkable(M, E), wants_class(M, C), class_of(E, C).
+
+% Of the agreeing entities of the previous turn, one that has the relation the turn names is
+% likelier the one meant ("Who won the Skerry Cup?" - "Sea Thrush won it." - "Who skippers it?":
+% the yacht has a skipper, the race none).
+0.7::by_fit(M, E) :- new(M), mention_kind(M, pronoun), \+ named_here(M), mention(M, T), back(T, T1, 1), mention(M1, T1),
+                     linked(M1, E), linkable(M, E), has_asked(E).
 
 % "The first one", "the second meeting", "the last room": the N-th entity of an agreeing kind
 % the previous turn listed (N = -1 for the last).

@@ -130,6 +130,44 @@ def sound_alike(a: str, b: str) -> bool:
     return bool(key) and key == sound_key(b)
 
 
+_VOWELS = frozenset("aeiouy")
+
+
+@lru_cache(maxsize=65536)
+def first_sounds(word: str) -> str:
+    """The word's consonant groups with its first sound, a vowel of any spelling as one ("ayrik"
+    and "eirik" are both "a62"): how a name word heard by ear may still be told, where
+    `sound_key` keeps the first letter as written. Empty for fewer than two consonant groups."""
+    if len(word) < 4 or not word.isalpha():
+        return ""
+    first = _first_sound(word)
+    codes, last = [], _SOUND_GROUPS.get(word[0], "")
+    for ch in word[1:]:
+        code = _SOUND_GROUPS.get(ch, "")
+        if code and code != last:
+            codes.append(code)
+        if ch not in "hw":
+            last = code
+    return first + "".join(codes) if len(codes) >= 2 else ""
+
+
+def heard_as(word: str, others) -> bool:
+    """Does `word` sound like one of `others`: the same `first_sounds`, or alike by the Match
+    Rating Approach, a phonetic comparison made for names ("seizure" heard for "caesar")?"""
+    import jellyfish
+
+    key = first_sounds(word)
+    return any((key and first_sounds(o) == key)
+               or (len(word) >= SOUND_MIN_LETTERS and len(o) >= SOUND_MIN_LETTERS and _first_sound(word) == _first_sound(o)
+                   and jellyfish.match_rating_comparison(word, o))
+               for o in others if o.isalpha() and word.isalpha())
+
+
+def _first_sound(word: str) -> str:
+    """A vowel of any spelling, or the consonant group (`_SOUND_GROUPS`) of the first letter."""
+    return "a" if word[0] in _VOWELS else _SOUND_GROUPS.get(word[0], word[0])
+
+
 def _longest_common_substring(a: str, b: str) -> int:
     best = 0
     prev = [0] * (len(b) + 1)

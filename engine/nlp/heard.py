@@ -10,7 +10,7 @@ from typing import Protocol
 
 from engine.nlp.spoken import MAX_RUN, number_of, spelled
 from engine.state import Mention
-from rules.similarity import norm
+from rules.similarity import NAME_WORD_ALIKE, heard_as, norm, word_alike
 
 
 class Vocabulary(Protocol):
@@ -29,7 +29,7 @@ shall should may might must i me my mine we us our you your he him his she her t
 of in on at to for from with by about as and or but not no yes if then so than what which who whom whose
 where when why how there here any all some every each other free available book please thanks thank hi
 hello tell show list give find let lets want need like know see meet meeting meetings room rooms today
-tomorrow now morning afternoon evening night time day week o clock am pm half past quarter up out
+tomorrow now morning afternoon evening night time day week o clock am pm half past quarter up out s
 """.split())
 CLAUSE_BREAK = re.compile(r"[,;:.!?()/]")  # no name goes on past these
 
@@ -41,6 +41,22 @@ class Token:
     start: int
     end: int
     gap: str = ""  # what stands between the word before and this one ("" inside a folded word)
+
+
+def is_code(t: Token) -> bool:
+    """Letters and digits in one word ("7C", "B12"): a code, said as it is, never misheard."""
+    return any(ch.isdigit() for ch in t.norm) and any(ch.isalpha() for ch in t.norm)
+
+
+def completes(extra: list[Token], missing: set[str], alike: float) -> bool:
+    """Do the words heard beside part of a name (`extra`) say the label's words it lacks
+    (`missing`)? The whole near the label in spelling (`alike`: Jaro-Winkler), or each word heard
+    as one of them ("ayrik solheim" for Eirik Solheim); a capitalised word close to one as well
+    ("Karin" is no typo of "Henrik"); never a code."""
+    if alike < 0.88 and not (extra and all(heard_as(t.norm, missing) for t in extra)):
+        return False
+    return all((not t.text[:1].isupper() or word_alike(t.norm, missing) >= NAME_WORD_ALIKE or heard_as(t.norm, missing))
+               and not is_code(t) for t in extra)
 
 
 def other_initial(tokens: list[Token], start: int, end: int, missing: set[str]) -> bool:

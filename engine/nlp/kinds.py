@@ -29,7 +29,7 @@ def entity_kind(ctx, iri: str) -> str:
             if kind == "thing":
                 kind = next((k for k in (class_kind(ctx, t) for t in types) if k != "thing"), "thing")
             if kind == "thing" and not types:
-                kind = kind_of_relations([_relation_labels(ctx, iri)])
+                kind = kind_of_relations([relation_labels(ctx, iri)])
             kinds[iri] = kind
         except RemoteUnavailable:  # a remote background that fails: kind unknown, rules still run
             kinds[iri] = "thing"
@@ -41,11 +41,12 @@ def class_kind(ctx, cls: str) -> str:
     kinds = ctx.resource("class_kinds", dict)
     if cls not in kinds:
         members = ctx.background.entities_of_type(cls, cap=CLASS_SAMPLE)
-        kinds[cls] = kind_of_relations(_relation_labels(ctx, m) for m in members)
+        kinds[cls] = kind_of_relations(relation_labels(ctx, m) for m in members)
     return kinds[cls]
 
 
-def _relation_labels(ctx, iri: str) -> list[str]:
+def relation_labels(ctx, iri: str) -> list[str]:
+    """The labels of the relations the entity is the subject of."""
     predicates = list(dict.fromkeys(f.p for f in ctx.background.facts_about(iri) if f.s == iri))
     return list(ctx.background.labels(predicates).values()) if predicates else []
 

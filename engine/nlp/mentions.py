@@ -18,6 +18,18 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass
 
+from engine.nlp import heard as hearing
+from engine.nlp.deixis import (
+    DEMONSTRATIVES,
+    MODIFIERS_BETWEEN,
+    NUMBER_WORDS,
+    REFERENCE_ADJECTIVES,
+    determiner_before,
+    dummy_it,
+    named_after,
+    place_there,
+    stands_for_one,
+)
 from engine.nlp.heard import CLAUSE_BREAK, STOPWORDS, Token, other_initial, split_unknown, spoken_tokens
 from engine.nlp.minilm import common_words
 from engine.nlp.plural import plural_of
@@ -26,7 +38,7 @@ from engine.state import Mention
 from kgstore import vocab
 from kgstore.errors import BadInput, RemoteUnavailable
 from kgstore.gcpause import gc_paused
-from rules.similarity import NAME_WORD_ALIKE, max_edits, measures, norm, sound_key, trigrams, word_alike, word_stem
+from rules.similarity import max_edits, measures, norm, sound_key, trigrams, word_stem
 
 PRONOUNS: dict[str, tuple[str, ...]] = {
     "he": ("person",), "him": ("person",), "his": ("person",), "himself": ("person",),
@@ -36,7 +48,6 @@ PRONOUNS: dict[str, tuple[str, ...]] = {
     "it": ("event", "room", "group", "thing"), "its": ("event", "room", "group", "thing"),
 }
 FIRST_PERSON = frozenset({"i", "me", "my", "mine", "myself"})
-DETERMINERS = frozenset({"the", "that", "this", "those", "these", "same"})
 REQUEST_WORDS = frozenset({"which", "what", "any", "all", "every", "list", "free", "available", "other",
                            "some", "empty", "open"})
 # Nouns of the office domain: kind, and the class a request for them means.
@@ -267,7 +278,7 @@ def _name_hits(tokens: list[Token], index: LabelIndex) -> list[_Hit]:
             close = [(singular, 0)]
         elif t.norm in index.relation_words or plural_of(t.norm, index.relation_words):
             close = []  # "genres" says the relation "has genre", not "gamers" misheard
-        elif _code(t) or t.norm.isdigit():  # a code or a number: "7C" is not "7B" misheard
+        elif hearing.is_code(t) or t.norm.isdigit():  # a code or a number: "7C" is not "7B" misheard
             close = []
         elif t.norm in common_words():  # so is a common English word: "made" is not "male" misheard
             close = index.same_stem(t.norm)  # ... but "mathematical" is the Mathematics group
@@ -336,9 +347,8 @@ def _name_hits(tokens: list[Token], index: LabelIndex) -> list[_Hit]:
                         jw = measures(text, lab.norm)[0]
                         if jw > best[2]:
                             best = (a, b, jw)
-                if best[2] >= 0.88 and best[1] - best[0] == len(lab.words) and all(  # "Karin" is no typo of "Henrik"
-                        (not t.text[:1].isupper() or word_alike(t.norm, words - covered) >= NAME_WORD_ALIKE)
-                        and not _code(t) for t in tokens[best[0]:start] + tokens[end:best[1]]):
+                if best[1] - best[0] == len(lab.words) and hearing.completes(
+                        tokens[best[0]:start] + tokens[end:best[1]], words - covered, best[2]):
                     start, end, score = best[0], best[1], best[2]
                 else:
                     said = {w: tokens[j] for j in range(start, end) for w in matches[j] if w in words}
@@ -385,11 +395,6 @@ def _common_word(t: Token) -> bool:
     return t.text.islower() and t.norm in common_words()
 
 
-def _code(t: Token) -> bool:
-    """Letters and digits in one word ("7C", "B12"): a code, said as it is, never misheard."""
-    return any(ch.isdigit() for ch in t.norm) and any(ch.isalpha() for ch in t.norm)
-
-
 def _unknown_name_beside(tokens: list[Token], start: int, end: int, index: LabelIndex) -> bool:
     """Does a word that reads as part of a name, and is no word of any label, stand right
     before or after the span (no punctuation between)? Then the span is part of a longer name the KG does not have."""
@@ -400,7 +405,7 @@ def _unknown_name_beside(tokens: list[Token], start: int, end: int, index: Label
         t = tokens[j]
         if t.norm in STOPWORDS or t.norm in TYPE_NOUNS or t.norm in NOT_NAME_WORDS or t.norm in index.by_word:
             continue
-        if _code(t):
+        if hearing.is_code(t):
             return True
         if len(t.norm) < 3 or t.norm.isdigit():
             continue
@@ -507,22 +512,22 @@ def detect(text: str, index: LabelIndex) -> list[Mention]:
                     or _asks_free(lower, i, width, noun):
                 out.append(Mention(text=text[s:e], start=s, end=e, kind="type",
                                    value=vocab.OFFICE_CLASSES.get(kind), label=kind))
-            elif (d := _determiner_before(lower, i, tokens, used)) is not None and not _named_after(tokens, i + width, used):
+            elif (d := determiner_before(lower, i, tokens, used)) is not None and not named_after(tokens, i + width, used):
                 s = tokens[d].start
                 # "these members" are the group whose members were just spoken of
                 kinds = (kind, "group") if noun in GROUP_MEMBERS else (kind,)
                 out.append(Mention(text=text[s:e], start=s, end=e, kind="definite", value=kinds))
             i += width
             continue
-        if word in DEMONSTRATIVES and _stands_for_one(lower, i):
+        if word in DEMONSTRATIVES and stands_for_one(lower, i):
             width = 2 if lower[i + 1:i + 2] == ["one"] else 1
             e = tokens[i + width - 1].end
             out.append(Mention(text=text[t.start:e], start=t.start, end=e, kind="pronoun", value=ANY_KIND))
             i += width
             continue
-        if word in PRONOUNS and not (word == "it" and _dummy_it(lower, i)):
+        if word in PRONOUNS and not (word == "it" and dummy_it(lower, i)):
             out.append(Mention(text=t.text, start=t.start, end=t.end, kind="pronoun", value=PRONOUNS[word]))
-        elif word == "there" and _place_there(lower, i):
+        elif word == "there" and place_there(lower, i):
             out.append(Mention(text=t.text, start=t.start, end=t.end, kind="pronoun", value=("room", "thing")))
         elif word in FIRST_PERSON:
             out.append(Mention(text=t.text, start=t.start, end=t.end, kind="first_person"))
@@ -549,14 +554,6 @@ def _asks_free(lower: list[str], i: int, width: int, noun: str) -> bool:
         j -= 1
     return (noun.endswith("s") and bool(after) and after[0] in FREE_WORDS
             and not (j >= 0 and lower[j] in ("these", "those", "that", "this")))
-
-
-# Words that may stand between a determiner and its noun: numbers ("those six members") and
-# adjectives that point back or describe ("the other two meetings", "that big room"); not those
-# of time ("the next meeting" is a new one, not one spoken of).
-NUMBER_WORDS = frozenset("one two three four five six seven eight nine ten eleven twelve both several".split())
-REFERENCE_ADJECTIVES = frozenset("other same above mentioned remaining whole entire big small large".split())
-MODIFIERS_BETWEEN = 2
 
 
 _DEMONSTRATED = re.compile(r"\b(?:that|this|these|those)\s+$", re.I)
@@ -588,45 +585,3 @@ def _requested_class(m: Mention, text: str, index: LabelIndex) -> Mention:
             or any(w in REQUEST_WORDS for w in before) and m.text.lower().endswith("s")):
         return m
     return Mention(text=m.text, start=m.start, end=m.end, kind="type", value=cls, label=m.text.lower())
-
-
-def _determiner_before(lower: list[str], i: int, tokens: list[Token], used: list[bool]) -> int | None:
-    """The token position of the determiner of the noun at `i` ("those" in "those six members"),
-    past at most two numbers or adjectives of reference; None when there is none."""
-    j = i - 1
-    while j >= 0 and i - j <= MODIFIERS_BETWEEN and not used[tokens[j].start] and (
-            lower[j] in NUMBER_WORDS or lower[j] in REFERENCE_ADJECTIVES or lower[j].isdigit()):
-        j -= 1
-    return j if j >= 0 and lower[j] in DETERMINERS and not used[tokens[j].start] else None
-
-
-def _named_after(tokens: list[Token], j: int, used: list[bool]) -> bool:
-    """"the meeting Weekly Sync": the noun is only the head of a name that follows; "the members of
-    The Glass Harbour": it says what is asked of the name that follows, and points at nothing."""
-    j += int(j + 1 < len(tokens) and tokens[j].norm == "of")
-    return j < len(tokens) and used[tokens[j].start]
-
-
-DEMONSTRATIVES = frozenset({"that", "this"})
-
-
-def _stands_for_one(lower: list[str], i: int) -> bool:
-    """"that is the one", "that's the one I mean", "this one": the demonstrative stands for a
-    thing just named, not for a clause ("that sounds great") or before a noun ("that meeting")."""
-    return lower[i + 2:i + 4] == ["the", "one"] and lower[i + 1] in ("is", "s", "was") or lower[i + 1:i + 2] == ["one"]
-
-
-_EXISTENTIAL = frozenset("is are was were s will would be been any a an some no".split())
-
-
-def _place_there(lower: list[str], i: int) -> bool:
-    """"there" that points at a place ("How many people live there?", "Who will be there?"), not
-    the one that says something exists ("Is there a room free?", "there are two")."""
-    before, after = lower[max(i - 1, 0):i], lower[i + 1:i + 2]  # [] at either end of the turn
-    return not _EXISTENTIAL.intersection(after) and not {"is", "are", "was", "were", "s"}.intersection(before)
-
-
-def _dummy_it(lower: list[str], i: int) -> bool:
-    """"it" that points at nothing: "is it possible", "make it", "it is 3 pm"."""
-    nxt = lower[i + 1:i + 3]
-    return bool(nxt) and (nxt[0] in ("possible", "okay", "ok") or nxt[:2] in (["is", "possible"], ["s", "possible"]))

@@ -122,3 +122,16 @@ def written_forms(text: str) -> list[tuple[int, int, str]]:
         else:
             i += 1
     return out
+
+
+def as_written(text: str) -> str:
+    """The text with what it says in words written as a KG writes it: a code spelled out whole,
+    however long ("g b r four four seven one": GBR4471), else each number or code of
+    `written_forms`."""
+    code = spelled(text.casefold().split())
+    if code and any(ch.isdigit() for ch in code):
+        return code.upper()
+    out = text
+    for a, b, written in sorted(written_forms(text), key=lambda x: -x[0]):
+        out = out[:a] + written + out[b:]
+    return out

@@ -24,8 +24,9 @@ from engine.nlp import plural
 from engine.nlp.antecedents import pronoun_gender, takes_up_here
 from engine.nlp.kinds import classes_of, entity_gender, entity_kind
 from engine.nlp.mentions import label_index
+from engine.nlp.spoken import as_written
 from engine.nlp.timeexpr import PARTS, TimeValue, day_phrase, hhmm
-from engine.recent import LINK_WINDOW, answered, asked_entities, asks, listed_of, neighbours, recent_links
+from engine.recent import LINK_WINDOW, answered, asked_entities, asks, entity_marks, listed_of, neighbours, recent_links
 from engine.requested import requested
 from engine.state import Derived, Mention, SystemTurn, TurnState
 from kgstore import vocab
@@ -138,7 +139,7 @@ def build_program(ctx: TurnContext, rules: RuleSet, inp: TurnInput, *, whole_kg:
         ma = Atom.of(m.node)
         prog.fact("new", ma)
         prog.fact("mention", ma, this_turn)
-        prog.fact("string", ma, Atom.of(m.text))
+        prog.fact("string", ma, Atom.of(as_written(m.text) if m.kind == "name" else m.text))  # "g b r four": GBR4
         prog.fact("mention_kind", ma, Atom.plain(m.kind))
         kinds = tuple(m.value or ()) if m.kind in ("pronoun", "definite") else ()
         ordinal = next((ORDINALS[w] for w in m.text.lower().split() if w in ORDINALS), None) \
@@ -367,9 +368,12 @@ def _kind_and_text_facts(ctx: TurnContext, prog: Program, facts: list[Fact], ent
             if len(parts) >= 2 and parts[0].isdigit() and parts[1].isdigit():
                 minute = int(parts[0]) * 60 + int(parts[1])
                 prog.fact("clock", minute, Atom.of(hhmm(minute)))
+    marks = entity_marks(ctx, inp.text, inp.entities, any(m.kind == "pronoun" for m in inp.mentions))
     for iri in list(inp.entities):
         k = kinds.get(iri) or entity_kind(ctx, iri)
         prog.fact("kind", ent(iri), Atom.plain(k))
+        for mark in marks.get(iri, ()):
+            prog.fact(mark, ent(iri))
         if k == "person" and (gender := entity_gender(ctx, iri)):
             prog.fact("gender_of", ent(iri), Atom.plain(gender))
 

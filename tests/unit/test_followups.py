@@ -54,3 +54,23 @@ def test_she_is_the_topic_when_the_reply_answered_with_a_thing(session):
 def test_a_year_said_in_words_is_asked_as_written(session):
     state = turn(session, "which ship was launched in twenty nineteen", ("observe", "reason", "rewrite"))
     assert state.rewritten == "which ship was launched in 2019"
+
+
+def test_it_takes_the_one_of_the_reply_that_has_the_relation_asked(session):
+    turn(session, "Which ferry line operates MS Storm Petrel?")
+    session.system_turn("MS Storm Petrel is operated by Tidewater Ferries.")
+    # the ship has no home port; the line has
+    assert linked(turn(session, "Where is its home port?"), "its") == e("tidewater")
+
+
+
+def test_a_code_spelled_out_is_written_as_the_label_it_heard(session):
+    from kgstore import vocab
+    from kgstore.terms import Fact
+    from tests.support.ferries import F
+
+    code = [Fact(e("stormpetrel"), F + "code", e("gbr4471")), Fact(e("gbr4471"), vocab.RDFS_LABEL, "GBR 4471", o_literal=True)]
+    session.ctx.store.add(code, vocab.bg_graph("ferries"))
+    state = turn(session, "which ship has route code g b r four four seven one", ("observe", "reason", "rewrite"))
+    assert state.rewritten == "which ship has route code GBR 4471"
+    assert next(m for m in state.mentions if m.label == "GBR 4471").entity == e("gbr4471")

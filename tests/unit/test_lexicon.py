@@ -144,3 +144,11 @@ def test_the_word_tables_do_not_grow():
     from engine.words import IRREGULAR
 
     assert (len(_GLOSSES), len(IRREGULAR), len(_LABEL_KINDS), len(CUES), len(WHEN_WORDS)) == (58, 50, 8, 34, 2)
+
+
+@pytest.mark.skipif(lexicon() is None, reason="WordNet is not installed")
+def test_the_opposite_of_a_noun_or_of_what_it_is_a_kind_of():
+    lex = lexicon()
+    assert "child" in lex.opposites("father") and "child" in lex.opposites("parent")
+    assert "parent" in lex.opposites("child")
+    assert not lex.opposites("mentor") and not lex.opposites("paint")

@@ -595,3 +595,49 @@ def test_a_question_asking_when_is_not_answered_by_a_text_that_says_no_time(tmp_
     # a time said in the text answers it
     store = kg(tmp_path, "kg2.ttl", CITY.replace('"1 Plac Zamkowy, 00-277"', '"Mondays from 1999"'))
     assert steps(ask(store, CI + "warsaw", "In what year did Warsaw open?", m=opened).paths[0]) == [("address", True)]
+
+
+KIN = "http://example.org/kin/"
+KINSHIP = f"""@prefix ex: <{KIN}> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+ex:vera rdfs:label "Vera Holm" ; ex:child ex:nils ; ex:mentor ex:ruth .
+ex:nils rdfs:label "Nils Holm" ; ex:mentor ex:vera .
+ex:ruth rdfs:label "Ruth Aalto" .
+ex:child rdfs:label "child" . ex:mentor rdfs:label "mentor" .
+"""
+
+
+@pytest.mark.parametrize("question, owned", [
+    ("Who was xentity's mentor?", ("mentor",)), ("Who was the head coach of xentity?", ("head", "coach")),
+    ("Where was xentity born?", ()), ("Who mentored xentity?", ()),
+])
+def test_the_noun_the_question_says_the_entity_has(question, owned):
+    assert clauses.possessed(question) == owned
+
+
+def test_a_relation_the_possessed_noun_names_is_not_read_backwards(tmp_path):
+    store = kg(tmp_path, "kin.ttl", KINSHIP)
+    # Nils's mentor is Vera: forwards
+    assert [(p.values, steps(p)) for p in ask(store, f"{KIN}nils", "Who was Nils Holm's mentor?").paths] == \
+        [(["Vera Holm"], [("mentor", True)])]
+    # Ruth's mentor: the KG says only whom Ruth mentored; that is not it
+    found = ask(store, f"{KIN}ruth", "Who was the mentor of Ruth Aalto?")
+    assert not found.paths and found.turned == ["mentor"]
+    assert "other way round" in found.notes[0]
+    # whose child Nils is answers "Nils's mother": the noun is not the label's
+    kin = lambda labels, spans: matcher(labels, [s.replace("mother", "child") for s in spans])  # noqa: E731
+    assert [steps(p) for p in ask(store, f"{KIN}nils", "Who is Nils Holm's mother?", m=kin).paths] == [[("child", False)]]
+
+
+def test_a_relation_named_by_the_opposite_of_the_possessed_noun_is_not_read_forwards(tmp_path, monkeypatch):
+    class Opposites:
+        def opposites(self, word):
+            return {"father": frozenset({"child", "mother"})}.get(word, frozenset())
+
+    store = kg(tmp_path, "kin.ttl", KINSHIP)
+    kin = lambda labels, spans: matcher(labels, [s.replace("father", "child") for s in spans])  # noqa: E731
+    monkeypatch.setattr(paths, "lexicon", lambda: None)  # without WordNet, nothing tells the two apart
+    assert [steps(p) for p in ask(store, f"{KIN}vera", "Who was Vera Holm's father?", m=kin).paths] == [[("child", True)]]
+    monkeypatch.setattr(paths, "lexicon", lambda: Opposites())
+    found = ask(store, f"{KIN}vera", "Who was Vera Holm's father?", m=kin)
+    assert not found.paths and found.turned == ["father"]

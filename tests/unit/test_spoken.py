@@ -67,3 +67,30 @@ def test_a_name_heard_in_spoken_form_links(index, text, iri):
 def test_a_spoken_form_that_fits_no_label_joins_nothing(index):
     # "new ham" sounds like no label word: the words stay as they are, and name nothing
     assert detect_names("is there a new ham sandwich", index) == []
+
+
+@pytest.mark.parametrize("text, found", [
+    ("where was ayrik petrenko born", [("ayrik petrenko", "p:eirik")]),     # a first name heard by ear
+    ("where was ayrik pet renko born", [("ayrik pet renko", "p:eirik")]),   # ... and a surname split
+    ("where was clara petrenko born", []),                                  # another first name: a name the KG lacks
+    ("who invented seizure salad", [("seizure salad", "d:caesar")]),       # a common word heard for a name's
+])
+def test_a_misheard_first_name_before_a_surname_heard_whole(text, found):
+    index = LabelIndex([LabelEntry("Eirik Petrenko", "p:eirik"), LabelEntry("Oksana Hnatiuk", "p:oksana"),
+                        LabelEntry("Caesar salad", "d:caesar"), LabelEntry("Waldorf salad", "d:waldorf")])
+    assert [(m.text, m.candidates[0][0]) for m in detect_names(text, index)] == found
+
+
+def test_first_sounds_tell_a_vowel_of_any_spelling_as_one():
+    from rules.similarity import first_sounds, heard_as
+
+    assert first_sounds("ayrik") == first_sounds("eirik") and heard_as("ayrik", {"eirik", "morrow"})
+    assert not heard_as("clara", {"eirik"}) and first_sounds("ab") == ""
+
+
+def test_as_written_spells_a_long_code_whole_and_writes_numbers_in_a_name():
+    from engine.nlp.spoken import as_written
+
+    assert as_written("g b r four four seven one") == "GBR4471"  # longer than one run of written_forms
+    assert as_written("skerry cup twenty twenty two") == "skerry cup 2022"
+    assert as_written("brise mont") == "brise mont"

@@ -124,6 +124,9 @@ def without_model(state: TurnState, ctx: TurnContext) -> Composed | None:
         other = unmet(state, ctx) if facts and not lacking else ""
         if other:
             return missing_answer(state, facts, below=missing.MISSING_P, relation=state.paths[0].relations, about=other)
+        if facts and state.paths_turned and not state.paths:
+            # "Who was X's mentor?" where the KG says whom X mentored: what it has is the other way round
+            return missing_answer(state, facts, below=missing.MISSING_P, relation=state.paths_turned[0])
         # A path: the KG has a relation that reads like the question (but the one it names in full).
         if lacking or (not state.paths and relation_missing(state, ctx, facts, missing.MISSING_P,
                                                              relation_matcher(ctx))):

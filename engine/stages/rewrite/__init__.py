@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from engine.context import Cancelled, TurnContext, stage
-from engine.nlp.spoken import written_forms
+from engine.nlp.spoken import as_written, written_forms
 from engine.state import Mention, TurnState
 from kgstore import vocab
 from kgstore.terms import Fact
@@ -39,6 +39,16 @@ def _replacement(m: Mention, text: str) -> str | None:
     return label
 
 
+def _said_as(m: Mention) -> bool:
+    """Does the mention say its label once its numbers and codes in words are written out?"""
+    written = as_written(m.text)
+    return written != m.text and _letters(written) == _letters(m.label or "")
+
+
+def _letters(text: str) -> str:
+    return "".join(ch for ch in text.casefold() if ch.isalnum())
+
+
 def rule_rewrite(state: TurnState, threshold: float) -> str:
     """The turn with confident references replaced by labels, and numbers and codes said in
     words written as a KG writes them ("launched in twenty nineteen": 2019); the text itself
@@ -50,8 +60,13 @@ def rule_rewrite(state: TurnState, threshold: float) -> str:
         new = _replacement(m, state.text)
         if new:
             edits.append((m.start, m.end, new))
+    forms = written_forms(state.text)
+    # a name said as it sounds, its code or number in words ("g b r four four seven one"), is
+    # written as the label it heard ("GBR 4471"): a value the KG holds, as the KG writes it
+    edits += [(m.start, m.end, m.label) for m in state.mentions
+              if m.kind == "name" and m.label and _said_as(m)]
     named = [(m.start, m.end) for m in state.mentions if m.kind in ("name", "time")]
-    edits += [(a, b, w) for a, b, w in written_forms(state.text)
+    edits += [(a, b, w) for a, b, w in forms
               if not any(a < e and s < b for s, e in named + [(x, y) for x, y, _ in edits])]
     out = state.text
     for a, b, new in sorted(edits, key=lambda x: -x[0]):

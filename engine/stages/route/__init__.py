@@ -74,7 +74,7 @@ def _report(state: TurnState) -> dict:
 
 @stage("route", report=_report)
 def run(state: TurnState, ctx: TurnContext) -> None:
-    state.paths, state.paths_note = [], ""
+    state.paths, state.paths_note, state.paths_turned = [], "", []
     if state.plan in ("none", "dialogue") or not state.candidates:
         return
     starts = starts_of(state, ctx)
@@ -91,6 +91,6 @@ def run(state: TurnState, ctx: TurnContext) -> None:
                    background=ctx.background, one_hop=radius(ctx) < 2)
     if found.extra:
         state.candidates = state.candidates + found.extra
-    state.paths = found.paths
+    state.paths, state.paths_turned = found.paths, found.turned
     state.paths_note = "; ".join(found.notes)
     operate(state.rewritten or state.text, state.paths)

@@ -3,6 +3,7 @@ the spans of words a relation label is scored against, with the entities' names 
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass
 
@@ -84,6 +85,25 @@ def described(text: str) -> frozenset[int]:
             return frozenset()  # "Who directed the film X?": the noun before the name is its kind
         inside |= set(following)
     return frozenset(inside)
+
+
+def possessed(text: str) -> tuple[str, ...]:
+    """The words of the noun the question says the entity has: "mentor" of "Who was xentity's
+    mentor?" and of "Who was the mentor of xentity?". The relation it asks has the entity on the
+    left: xentity -mentor-> ?, never ? -mentor-> xentity."""
+    raw = [w.casefold() for w in _WORD.findall(text)]
+    for i, w in enumerate(raw):
+        if w != ENTITY:
+            continue
+        if raw[i + 1:i + 2] == ["s"]:
+            run = list(itertools.takewhile(lambda x: x not in _FILLER, raw[i + 2:]))
+        elif i and raw[i - 1] == "of":
+            run = list(itertools.takewhile(lambda x: x not in _FILLER, raw[i - 2::-1] if i > 1 else []))[::-1]
+        else:
+            continue
+        if run:
+            return tuple(run)
+    return ()
 
 
 def demonstrated(text: str) -> frozenset[int]:
@@ -191,6 +211,7 @@ class Part:
     named: frozenset[str] = frozenset()  # the entities the question names: none is the thing "which" asks for
     names: tuple[str, ...] = ()  # the words it names them with (the clause's text has them masked)
     noun_last: bool = False  # `described` by `place_described`: a second step says the asked noun
+    owned: tuple[str, ...] = ()  # the noun the question says the entity has (`possessed`)
 
     @property
     def head(self) -> set[str]:
@@ -228,7 +249,7 @@ def parts_of(masked: str) -> list[Part]:
             inner = place_described(c)
             noun_last = bool(inner)
         parts.append(Part(c, spans_of(c), asked_types(c), inner, asked=frozenset(asked_words(c)), verb=verb_of(c),
-                          noun_last=noun_last))
+                          noun_last=noun_last, owned=possessed(c)))
     for i, part in enumerate(parts):
         if not part.spans:
             donor = next((p for p in parts[i + 1:] + parts[:i][::-1] if p.spans), None)

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from engine.factcheck.relations import qualified_only
+from engine.lexicon import lexicon
 from engine.nlp.answer_type import TIME, asks_overview
 from engine.relations import asked_measure, glosses, other_dimension, other_measure, other_modifier
 from engine.stages.route.clauses import ENTITY, PREPOSITIONS, Part, masked, object_verb, parts_of, stems
@@ -248,7 +249,7 @@ def score_paths(found: list[Found], part: Part, sims: dict[str, np.ndarray],
             continue  # "Which German state is Munich in?": not Germany, the country it names
         if len(key) == 1 and _says_a_value(f, part.text):
             score += VALUE_BONUS
-        if score <= 0 or _against_its_verb(f, part, sims):
+        if score <= 0 or _against_its_verb(f, part, sims) or _other_side(f, part):
             continue
         kind = value_type(f) if part.types else ""
         if part.borrowed and kind not in part.types:
@@ -307,6 +308,25 @@ def _against_its_verb(f: Found, part: Part, sims: dict[str, np.ndarray]) -> bool
     return min(read) in (object_verb(part.text) if words[-1] == "by" else part.verb)  # or the verb with its particle
 
 
+def _other_side(f: Found, part: Part) -> bool:
+    """A relation read from the side the question does not ask, when the question says the entity
+    has the noun asked ("Who was X's mentor?", "the father of X": X -> ?): the relation that
+    noun names walked backwards answers whose mentor X was; a relation named by the noun's
+    opposite (WordNet's: "child" of "father", as a father is a parent) walked forwards answers
+    who X's children are. A label ending in a preposition ("mentor of") reads the other way
+    round and is left to `_against_its_verb`."""
+    if len(f.labels) != 1 or not part.owned:
+        return False
+    words = f.labels[0].casefold().split()
+    if not words or words[-1] in PREPOSITIONS or words[-1] == "of":
+        return False
+    head, owned = words[-1], part.owned[-1]
+    if not f.signature[0][1]:
+        return bool(stems(head)) and stems(head) == stems(owned)
+    lex = lexicon()
+    return lex is not None and (head in lex.opposites(owned) or owned in lex.opposites(head))
+
+
 def _claimed(found: list[Found], part: Part) -> frozenset[int]:
     """The words of the question that say in full the label (of two words or more) of a relation
     the start has, side by side or apart: "favourite game" of "What is X's favourite game?",
@@ -356,6 +376,7 @@ class Search:
     paths: list[RelationPath] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     extra: list[Candidate] = field(default_factory=list)  # facts fetched beyond the candidates
+    turned: list[str] = field(default_factory=list)  # what is asked of a start, had only the other way round (`_other_side`)
 
 
 def choose(found: list[Found], parts: list[Part], matcher: Matcher, value_type: Callable[[Found], str],
@@ -510,6 +531,13 @@ def search(candidates: list[Candidate], starts: dict[str, str], question: Questi
         chosen = choose(found, retry, matcher, kind, w, classes, roles)
     chosen = chosen or choose(found, parts, matcher, kind, w, classes, roles)
     chosen = chosen or only_way_in(candidates, starts, text, question.earlier, w)
+    if not chosen:
+        # "Who was X's father?" where the KG says only who X's children are: the relation that
+        # reads like the question, read from the side the question does not ask, answers nothing
+        out.turned = list(dict.fromkeys(" ".join(p.owned) for f in found for p in parts
+                                        if _other_side(f, p) and first_fit.get(f.labels[0], 0.0) >= w.floor))
+        out.notes += [f"“{owned}” asked of {', '.join(starts.values())}: the knowledge graph has only the relation read the other way round"
+                      for owned in out.turned]
     return _listed(out, chosen, starts, question, single=len(parts) == 1)
 
 

@@ -1,0 +1,57 @@
+"""Words that point at something spoken of ("those six members", "that one", "there", "it"): where a
+determiner's noun starts, and when a demonstrative, "there" or "it" points at nothing."""
+
+from __future__ import annotations
+
+from engine.nlp.heard import Token
+
+DETERMINERS = frozenset({"the", "that", "this", "those", "these", "same"})
+
+# Words that may stand between a determiner and its noun: numbers ("those six members") and
+# adjectives that point back or describe ("the other two meetings", "that big room"); not those
+# of time ("the next meeting" is a new one, not one spoken of).
+NUMBER_WORDS = frozenset("one two three four five six seven eight nine ten eleven twelve both several".split())
+REFERENCE_ADJECTIVES = frozenset("other same above mentioned remaining whole entire big small large".split())
+MODIFIERS_BETWEEN = 2
+
+
+def determiner_before(lower: list[str], i: int, tokens: list[Token], used: list[bool]) -> int | None:
+    """The token position of the determiner of the noun at `i` ("those" in "those six members"),
+    past at most two numbers or adjectives of reference; None when there is none."""
+    j = i - 1
+    while j >= 0 and i - j <= MODIFIERS_BETWEEN and not used[tokens[j].start] and (
+            lower[j] in NUMBER_WORDS or lower[j] in REFERENCE_ADJECTIVES or lower[j].isdigit()):
+        j -= 1
+    return j if j >= 0 and lower[j] in DETERMINERS and not used[tokens[j].start] else None
+
+
+def named_after(tokens: list[Token], j: int, used: list[bool]) -> bool:
+    """"the meeting Weekly Sync": the noun is only the head of a name that follows; "the members of
+    The Glass Harbour": it says what is asked of the name that follows, and points at nothing."""
+    j += int(j + 1 < len(tokens) and tokens[j].norm == "of")
+    return j < len(tokens) and used[tokens[j].start]
+
+
+DEMONSTRATIVES = frozenset({"that", "this"})
+
+
+def stands_for_one(lower: list[str], i: int) -> bool:
+    """"that is the one", "that's the one I mean", "this one": the demonstrative stands for a
+    thing just named, not for a clause ("that sounds great") or before a noun ("that meeting")."""
+    return lower[i + 2:i + 4] == ["the", "one"] and lower[i + 1] in ("is", "s", "was") or lower[i + 1:i + 2] == ["one"]
+
+
+_EXISTENTIAL = frozenset("is are was were s will would be been any a an some no".split())
+
+
+def place_there(lower: list[str], i: int) -> bool:
+    """"there" that points at a place ("How many people live there?", "Who will be there?"), not
+    the one that says something exists ("Is there a room free?", "there are two")."""
+    before, after = lower[max(i - 1, 0):i], lower[i + 1:i + 2]  # [] at either end of the turn
+    return not _EXISTENTIAL.intersection(after) and not {"is", "are", "was", "were", "s"}.intersection(before)
+
+
+def dummy_it(lower: list[str], i: int) -> bool:
+    """"it" that points at nothing: "is it possible", "make it", "it is 3 pm"."""
+    nxt = lower[i + 1:i + 3]
+    return bool(nxt) and (nxt[0] in ("possible", "okay", "ok") or nxt[:2] in (["is", "possible"], ["s", "possible"]))
