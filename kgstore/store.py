@@ -7,7 +7,6 @@ import itertools
 import os
 import re
 import secrets
-import threading
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import nullcontext
@@ -17,6 +16,7 @@ from pathlib import Path
 from pyoxigraph import BlankNode, DefaultGraph, Literal, NamedNode, Quad, QueryBoolean, QuerySolutions, Store, Triple
 from pyoxigraph import parse as ox_parse
 
+from kgstore.bulk import bulk_parts
 from kgstore.errors import BadInput, LoadError
 from kgstore.fileio import Parsed, bulk_stream, line_parts, ntriples_parts
 from kgstore.loaders import check_file, detect_format, load_error, one_line, parse_file, rdf_source
@@ -355,7 +355,7 @@ class KGStore:
                 # `data` is a table's, whose IRIs are all minted: no blank node to keep in one part
                 parts: list[tuple[int, bytes | None]] = line_parts(data, self.bulk_workers) if data is not None else \
                     ntriples_parts(path, self.bulk_workers) if fmt == "ntriples" else [(0, None)]
-                self._bulk_parts(path, fmt, parts, g, progress)
+                bulk_parts(self._store, path, fmt, parts, g, progress)
             else:
                 mapper = GraphMapper(path, target, name, restore=restore)
                 with bulk_stream(path, None, progress) as source:  # pyoxigraph.parse never splits
@@ -391,44 +391,6 @@ class KGStore:
         self._store.flush()
         self._changed()
         return report
-
-    def _bulk_parts(self, path: str, fmt: str, parts: list[tuple[int, bytes | None]], graph: NamedNode,
-                    progress: Callable[[int], None] | None) -> None:
-        """Bulk-load the parts (None: the whole file) on one thread each, pyoxigraph releasing the
-        GIL; a syntax error is raised with its line number in the whole file."""
-        done = [0] * len(parts)
-        errors: list[BaseException] = []
-        reporting = threading.Lock()  # callers get one progress call at a time, as with one stream
-
-        def load(i: int, first_line: int, data: bytes | None) -> None:
-            seen: Callable[[int], None] | None = None
-            if progress is not None:
-                report = progress
-
-                def seen(n: int) -> None:
-                    with reporting:
-                        done[i] = n
-                        report(sum(done))
-
-            try:
-                with bulk_stream(path, data, seen) as source:
-                    self._store.bulk_load(input=source, format=OX_FORMATS[fmt], base_iri=base_iri(path), to_graph=graph)
-            except SyntaxError as exc:
-                exc.lineno = (exc.lineno or 1) + first_line
-                errors.append(exc)
-            except BaseException as exc:  # re-raised in the caller's thread
-                errors.append(exc)
-
-        if len(parts) == 1:
-            load(0, *parts[0])
-        else:
-            workers = [threading.Thread(target=load, args=(i, first, data)) for i, (first, data) in enumerate(parts)]
-            for w in workers:
-                w.start()
-            for w in workers:
-                w.join()
-        if errors:
-            raise min(errors, key=lambda e: getattr(e, "lineno", None) or 0)
 
     def add(self, facts: Iterable[Fact], graph: str) -> None:
         facts = list(facts)

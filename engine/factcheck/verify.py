@@ -370,8 +370,7 @@ class Verifier:
         # Each value must be a value of a thing the claim names.
         unplaced: list[V.Value] = []
         for v in values:
-            bounded = self.values.bound(v, ents, cues, r)
-            if bounded is not None:
+            if (bounded := self.values.bound(v, ents, cues, r)) is not None:
                 held, against = bounded
                 if against is not None:
                     contra.append((against, f"the KG says {self.kg.say(against)}, the other side of {v.text.strip()}"))

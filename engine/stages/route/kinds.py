@@ -22,6 +22,7 @@ class Found(Protocol):
 
     start: str
     signature: tuple[tuple[str, bool], ...]
+    labels: list[str]
     chains: list[list[Candidate]]
 
 

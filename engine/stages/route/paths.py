@@ -30,16 +30,14 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from engine.factcheck.relations import qualified_only
-from engine.lexicon import lexicon
 from engine.nlp.answer_type import TIME, asks_overview
 from engine.relations import asked_measure, glosses, other_dimension, other_measure, other_modifier
-from engine.stages.route.clauses import ENTITY, PREPOSITIONS, Part, masked, object_verb, parts_of, stems
+from engine.stages.route.clauses import ENTITY, Part, masked, parts_of, stems
 from engine.stages.route.kinds import (
     ENTITY_VALUE,
     NO_CLASSES,
     Classes,
     clashes,
-    ends_of,
     meaning_classes,
     measure_of,
     only_named,
@@ -48,6 +46,7 @@ from engine.stages.route.kinds import (
     value_classes,
     value_roles,
 )
+from engine.stages.route.sides import against_its_verb, other_side, says_a_value
 from engine.state import Candidate, PathStep, RelationPath
 from kgstore.terms import Fact
 
@@ -247,9 +246,9 @@ def score_paths(found: list[Found], part: Part, sims: dict[str, np.ndarray],
             continue  # "In which city did X die?": not the country of the city X died in
         if part.asked and only_named(f, part):
             continue  # "Which German state is Munich in?": not Germany, the country it names
-        if len(key) == 1 and _says_a_value(f, part.text):
+        if len(key) == 1 and says_a_value(f, part.text):
             score += VALUE_BONUS
-        if score <= 0 or _against_its_verb(f, part, sims) or _other_side(f, part):
+        if score <= 0 or against_its_verb(f, part, sims) or other_side(f, part):
             continue
         kind = value_type(f) if part.types else ""
         if part.borrowed and kind not in part.types:
@@ -282,49 +281,6 @@ def _shared_spans(part: Part) -> list[int]:
 def there_and_back(signature: Signature) -> bool:
     """A relation followed and then followed back: the other things that share its value."""
     return len(signature) == 2 and signature[0][0] == signature[1][0] and signature[0][1] != signature[1][1]
-
-
-def _says_a_value(f: Found, text: str) -> bool:
-    """Does the question say one of the path's values (of three letters or more) as it is?"""
-    forward, ends = ends_of(f)
-    low = text.casefold()
-    return any(len(v) > 2 and v in low and re.search(r"(?<!\w)" + re.escape(v) + r"(?!\w)", low)
-               for c in ends if (v := (c.o_label if forward else c.s_label).casefold()))
-
-
-def _against_its_verb(f: Found, part: Part, sims: dict[str, np.ndarray]) -> bool:
-    """A relation that ends in a preposition ("plays for"), walked backwards, read on the verb
-    whose subject the entity is: "Where does X play?" asks where X plays, not who plays for X.
-    One that ends in "by", read on the verb whose object it is: "Who runs X?" asks who runs X,
-    not what is "operated by" X (what X runs: "What else did X paint?" is what is "painted by" X)."""
-    if len(f.labels) != 1 or f.signature[0][1]:
-        return False
-    words = f.labels[0].casefold().split()
-    if len(words) < 2 or words[-1] not in PREPOSITIONS:
-        return False
-    read = part.spans[int(np.argmax(sims[f.labels[0]]))].words
-    if not read:
-        return False
-    return min(read) in (object_verb(part.text) if words[-1] == "by" else part.verb)  # or the verb with its particle
-
-
-def _other_side(f: Found, part: Part) -> bool:
-    """A relation read from the side the question does not ask, when the question says the entity
-    has the noun asked ("Who was X's mentor?", "the father of X": X -> ?): the relation that
-    noun names walked backwards answers whose mentor X was; a relation named by the noun's
-    opposite (WordNet's: "child" of "father", as a father is a parent) walked forwards answers
-    who X's children are. A label ending in a preposition ("mentor of") reads the other way
-    round and is left to `_against_its_verb`."""
-    if len(f.labels) != 1 or not part.owned:
-        return False
-    words = f.labels[0].casefold().split()
-    if not words or words[-1] in PREPOSITIONS or words[-1] == "of":
-        return False
-    head, owned = words[-1], part.owned[-1]
-    if not f.signature[0][1]:
-        return bool(stems(head)) and stems(head) == stems(owned)
-    lex = lexicon()
-    return lex is not None and (head in lex.opposites(owned) or owned in lex.opposites(head))
 
 
 def _claimed(found: list[Found], part: Part) -> frozenset[int]:
@@ -535,7 +491,7 @@ def search(candidates: list[Candidate], starts: dict[str, str], question: Questi
         # "Who was X's father?" where the KG says only who X's children are: the relation that
         # reads like the question, read from the side the question does not ask, answers nothing
         out.turned = list(dict.fromkeys(" ".join(p.owned) for f in found for p in parts
-                                        if _other_side(f, p) and first_fit.get(f.labels[0], 0.0) >= w.floor))
+                                        if other_side(f, p) and first_fit.get(f.labels[0], 0.0) >= w.floor))
         out.notes += [f"“{owned}” asked of {', '.join(starts.values())}: the knowledge graph has only the relation read the other way round"
                       for owned in out.turned]
     return _listed(out, chosen, starts, question, single=len(parts) == 1)
