@@ -213,11 +213,23 @@ def counted(total: int, noun: str, listing: Said | None = None) -> str:
     """ "4 board games. A, B, C and D are published by Hollowpine Publishing." The number is the
     whole count, in a sentence of its own (the checker reads the listing's facts one by one); the
     listing shortens past LISTED and says how many more."""
-    head = f"{total} {noun}".rstrip() if noun else f"{total} in all"
+    head = f"{total} {_one_of(noun) if total == 1 else noun}".rstrip() if noun else f"{total} in all"
     if not listing or not listing.values:
         return f"{head}."
     said = clause(listing)
     return f"{head}. {said[:1].upper() + said[1:]}."
+
+
+def _one_of(noun: str) -> str:
+    """The singular of the plural noun a question counts by ("1 work", "1 city"), its last word's
+    regular -s or -ies taken off."""
+    words = noun.split()
+    last = words[-1] if words else ""
+    if last.endswith("ies") and len(last) > 4:
+        last = last[:-3] + "y"
+    elif last.endswith("s") and not last.endswith("ss") and len(last) > 2:
+        last = last[:-1]
+    return " ".join(words[:-1] + [last]) if words else noun
 
 
 def filtered(kept: Sequence[str], label: str, below: bool, bound: str, facts: Sequence[Said] = (),

@@ -208,3 +208,10 @@ def test_a_count_of_a_class_s_members_joined_to_a_named_entity_is_never_cut(stor
     found = linked_members(store, classes, EX + "tom", "How many repair jobs did Tom Lee do?", words_grid())
     assert found is not None and found[0] == "done by" and len(found[1]) == 3
     assert named_classes("How many cities are there?", {"urn:c": "city"})[0].label == "city"
+
+
+def test_a_count_of_one_names_one_thing():
+    assert counted(1, "works") == "1 work."
+    assert counted(1, "bike shops") == "1 bike shop."
+    assert counted(1, "cities") == "1 city."
+    assert counted(2, "cities") == "2 cities."
