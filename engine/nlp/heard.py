@@ -51,12 +51,13 @@ def is_code(t: Token) -> bool:
 def completes(extra: list[Token], missing: set[str], alike: float) -> bool:
     """Do the words heard beside part of a name (`extra`) say the label's words it lacks
     (`missing`)? The whole near the label in spelling (`alike`: Jaro-Winkler), or each word heard
-    as one of them ("ayrik solheim" for Eirik Solheim); a capitalised word close to one as well
-    ("Karin" is no typo of "Henrik"); never a code."""
-    if alike < 0.88 and not (extra and all(heard_as(t.norm, missing) for t in extra)):
+    as one of them ("ayrik solheim" for Eirik Solheim); a capitalised word close to one in
+    spelling, as written, not heard ("Karin" is no typo of "Henrik", "Professor" no "Franz"
+    misheard); never a code."""
+    if alike < 0.88 and not (extra and all(not t.text[:1].isupper() and heard_as(t.norm, missing) for t in extra)):
         return False
-    return all((not t.text[:1].isupper() or word_alike(t.norm, missing) >= NAME_WORD_ALIKE or heard_as(t.norm, missing))
-               and not is_code(t) for t in extra)
+    return all((not t.text[:1].isupper() or word_alike(t.norm, missing) >= NAME_WORD_ALIKE) and not is_code(t)
+               for t in extra)
 
 
 def other_initial(tokens: list[Token], start: int, end: int, missing: set[str]) -> bool:
