@@ -413,3 +413,14 @@ def test_a_relation_shared_with_the_entity_is_walked_out_and_back(tmp_path):
     assert labels(state.paths[0]) == ["written by", "written by"] and state.paths[0].values == ["Tomas Brandt"]
     state = s.user_turn("Who wrote Harbour Lights?", answer=False)  # no word of sharing: the one relation
     assert labels(state.paths[0]) == ["written by"]
+
+
+def test_a_word_of_sharing_that_is_the_relations_own_verb_asks_one_step(tmp_path):
+    borders = """head,relation,tail
+Norland,shares border with,Vesta
+Norland,shares border with,Orvia
+Vesta,shares border with,Kaldera
+"""
+    s = session(tmp_path, borders, "borders.csv")
+    path = s.user_turn("Which countries does Norland share a border with?", answer=False).paths[0]
+    assert labels(path) == ["shares border with"] and sorted(path.values) == ["Orvia", "Vesta"]

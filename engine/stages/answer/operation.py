@@ -244,14 +244,17 @@ def computed_answer(state: TurnState, ctx: TurnContext) -> Computed | None:
     """The answer of the operation the question asks for; None when it computes nothing or
     nothing fits."""
     op = detect(state.rewritten or state.text)
-    if op.name == "value":
-        return None
+    paths = asked_paths(state)
+    if op.name == "value" or len({p.part for p in paths if p.part}) > 1:
+        return None  # a compound question: each clause is answered as asked, by its own path
+    if op.name == "count" and paths and paths[0].values and all(read(v).kind == "number" for v in paths[0].values):
+        return None  # "How many people does X hold?" asks the number a relation holds, not a count
     labels = Labels(state, ctx.background)
     if op.name == "yesno":
         return _yesno(state, labels)
     if op.name == "count":
         return _count(op, state, ctx, labels)
-    for group in _groups(asked_paths(state)):
+    for group in _groups(paths):
         if len({p.start for p in group}) > 1 and op.name != "filter":
             done = _ranked(op, group, labels)
             if done is not None:

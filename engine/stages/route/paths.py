@@ -238,7 +238,7 @@ def score_paths(found: list[Found], part: Part, sims: dict[str, np.ndarray],
             else:
                 fits[key] = _two_steps(rows[0], rows[1], part, w.hop_cost, stems(key[0]), claimed)
         score = max(fits[key], w.floor) if f is only else fits[key]
-        if there_and_back(f.signature) and (near := _shared_spans(part)):
+        if there_and_back(f.signature) and (near := _shared_spans(part, key[0])):
             # one relation said once beside a word of sharing, walked out and back: both steps fit its span
             score = max(score, 2 * float(np.max(sims[key[0]][near])) - w.hop_cost)
         if len(key) == 2 and part.noun_last and not (part.asked <= stems(key[1])
@@ -267,11 +267,12 @@ def score_paths(found: list[Found], part: Part, sims: dict[str, np.ndarray],
     return out
 
 
-def _shared_spans(part: Part) -> list[int]:
+def _shared_spans(part: Part, label: str) -> list[int]:
     """The spans of the words a word of sharing governs ("same director", "share actors with",
-    "co-directed"): the relation shared."""
+    "co-directed"): the relation shared; none when the word is the label's own verb ("Which
+    countries does X share a border with?" of "shares border with" asks X's neighbours)."""
     cue = _SHARED.search(part.text)
-    if cue is None:
+    if cue is None or stems(cue.group(0)) & stems(label):
         return []
     before = part.text[:cue.start()].split()[-1:]  # "starred together with"
     near = stems(" ".join(before + part.text[cue.start():].split()[:3]))
