@@ -247,8 +247,6 @@ def computed_answer(state: TurnState, ctx: TurnContext) -> Computed | None:
     paths = asked_paths(state)
     if op.name == "value" or len({p.part for p in paths if p.part}) > 1:
         return None  # a compound question: each clause is answered as asked, by its own path
-    if op.name == "count" and paths and paths[0].values and all(read(v).kind == "number" for v in paths[0].values):
-        return None  # "How many people does X hold?" asks the number a relation holds, not a count
     labels = Labels(state, ctx.background)
     if op.name == "yesno":
         return _yesno(state, labels)
