@@ -11,7 +11,7 @@ import pytest
 
 from engine.nlp.sentences import verbalize
 from engine.relations import RelationMatcher
-from engine.stages.route import clauses, paths
+from engine.stages.route import clauses, paths, sides
 from engine.stages.route.clauses import parts_of, spans_of, stems
 from engine.stages.route.paths import Question, enumerate_paths, search
 from engine.state import Candidate
@@ -636,8 +636,8 @@ def test_a_relation_named_by_the_opposite_of_the_possessed_noun_is_not_read_forw
 
     store = kg(tmp_path, "kin.ttl", KINSHIP)
     kin = lambda labels, spans: matcher(labels, [s.replace("father", "child") for s in spans])  # noqa: E731
-    monkeypatch.setattr(paths, "lexicon", lambda: None)  # without WordNet, nothing tells the two apart
+    monkeypatch.setattr(sides, "lexicon", lambda: None)  # without WordNet, nothing tells the two apart
     assert [steps(p) for p in ask(store, f"{KIN}vera", "Who was Vera Holm's father?", m=kin).paths] == [[("child", True)]]
-    monkeypatch.setattr(paths, "lexicon", lambda: Opposites())
+    monkeypatch.setattr(sides, "lexicon", lambda: Opposites())
     found = ask(store, f"{KIN}vera", "Who was Vera Holm's father?", m=kin)
     assert not found.paths and found.turned == ["father"]

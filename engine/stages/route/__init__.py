@@ -15,7 +15,7 @@ from engine.context import TurnContext, stage
 from engine.focus import linked_now, radius
 from engine.relations import RelationMatcher
 from engine.stages.route.paths import Question, search
-from engine.state import Mention, TurnState
+from engine.state import TurnState
 
 MATCHER = "path_matcher"
 
@@ -35,11 +35,6 @@ def starts_of(state: TurnState, ctx: TurnContext) -> dict[str, str]:
 
     classes = {c.fact.o for c in state.candidates if c.fact.p in TYPE_PREDICATES}
     now = {iri: p for iri, p in linked_now(state).items() if iri not in classes}
-    # "Which films have the same director as Kismet?": beside a name, a common word in lower case
-    # that is also a concept's label (a tag "director") says what is asked, as a class word does.
-    words = {m.entity for m in state.mentions if m.kind == "name" and m.entity in now and _common_word(m)}
-    if any(m.kind == "name" and m.entity in now and m.entity not in words for m in state.mentions):
-        now = {iri: p for iri, p in now.items() if iri not in words}
     seeds = now or state.focus.previous(state.turn)
     labels: dict[str, str] = {}
     for c in state.candidates:
@@ -50,13 +45,6 @@ def starts_of(state: TurnState, ctx: TurnContext) -> dict[str, str]:
         if m.entity and m.label:
             labels.setdefault(m.entity, m.label)
     return {iri: labels.get(iri) or iri for iri in sorted(seeds, key=lambda i: -seeds[i])}
-
-
-def _common_word(m: Mention) -> bool:
-    from engine.nlp.minilm import common_words
-
-    return " " not in m.text and m.text.islower() and bool(m.label) and str(m.label).islower() \
-        and m.text.casefold() in common_words()
 
 
 def question_of(state: TurnState, starts: dict[str, str]) -> Question:
