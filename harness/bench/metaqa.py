@@ -31,6 +31,7 @@ def measure(kb: Path, questions: Path, hops: list[int], per_hop: int) -> dict:
 
 
 def main(argv: list[str], command: str = "bench metaqa") -> int:
+    from harness.eval.metaqa import check_inputs
     from kgstore.errors import BadInput
 
     parser = ArgumentParser(prog=f"kgchat {command}", description=__doc__.split("\n")[0])
@@ -41,10 +42,7 @@ def main(argv: list[str], command: str = "bench metaqa") -> int:
                         help="dev questions timed per hop (default 10)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
-    if not args.kb.is_file():
-        raise BadInput(f"--kb {args.kb}: no such file")
-    if not args.questions_dir.is_dir():
-        raise BadInput(f"--questions-dir {args.questions_dir}: no such folder")
+    check_inputs(args.kb, args.questions_dir)
     try:
         result = {"benchmark": "metaqa", "targets_s": TARGETS_S, "answer": "facts",
                   **measure(args.kb, args.questions_dir, sorted(set(args.hops)), args.questions)}

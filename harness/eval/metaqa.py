@@ -112,6 +112,14 @@ def judge(named: list[str], gold: tuple[str, ...]) -> dict[str, bool]:
     return {"hits1": bool(said) and said[0] in golds, "any": any(s in golds for s in said), "all": bool(golds) and golds <= set(said)}
 
 
+def check_inputs(kb: Path, questions_dir: Path) -> None:
+    """One line naming what is wrong when the KB file or the questions' folder is missing."""
+    if not kb.is_file():
+        raise BadInput(f"--kb {kb}: no such file")
+    if not questions_dir.is_dir():
+        raise BadInput(f"--questions-dir {questions_dir}: no such folder")
+
+
 def read_kb(path: Path) -> list[tuple[str, str, str]]:
     """The KB of `path`: `subject|relation|object` lines, or ID triples whose `entities.dict` and
     `relations.dict` lie beside them."""
@@ -299,10 +307,7 @@ def main(argv: list[str], command: str = "eval metaqa") -> int:
     parser.add_argument("--rows", action="store_true", help="with --json: every question's row too")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
-    if not args.kb.is_file():
-        raise BadInput(f"--kb {args.kb}: no such file")
-    if not args.questions_dir.is_dir():
-        raise BadInput(f"--questions-dir {args.questions_dir}: no such folder")
+    check_inputs(args.kb, args.questions_dir)
     options: dict[str, Any] = {"answer": AnswerMode(args.answer)}
     if args.model:
         options["model"] = args.model
