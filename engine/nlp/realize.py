@@ -121,9 +121,11 @@ def _plural(label: str) -> bool:
 
 def _plural_noun(label: str) -> str:
     """A noun label said of several values: its head noun plural ("crew member" -> "crew
-    members", "number of pages" -> "numbers of pages")."""
+    members", "number of pages" -> "numbers of pages"; "languages spoken" stays)."""
     words = label.split()
     head = next((i for i, w in enumerate(words) if w.casefold() in _PREPOSITIONS and i), len(words)) - 1
+    if any(_plural(w) for w in words[:head]):
+        return label  # "languages spoken": the noun before the participle is plural already
     word = words[head]
     if word.endswith(("s", "x", "z", "ch", "sh")):
         word += "es"

@@ -31,6 +31,7 @@ from engine.state import Check, Evidence
         (Said("The Salt Road", "numberOfPages", ("412",)), "The Salt Road's number of pages is 412."),
         (Said("Petrel 3", "crewMember", ("Ada", "Bo")), "Petrel 3's crew members are Ada and Bo."),
         (Said("Ada Lind", "hobby", ("chess", "rowing")), "Ada Lind's hobbies are chess and rowing."),
+        (Said("Ada Lind", "languages_spoken", ("Thai", "French")), "Ada Lind's languages spoken are Thai and French."),
     ],
 )
 def test_one_fact_in_each_naming_style(said: Said, text: str) -> None:
