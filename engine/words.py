@@ -51,6 +51,14 @@ def american(word: str) -> str:
     return _AMERICAN.sub(lambda m: m.group(1) + "ter" if m.group(1) else m.group(3) + "or", word)
 
 
+def singular(word: str) -> str:
+    """A plural noun's singular, its regular -ies or -s taken off ("cities" -> "city", "works" ->
+    "work"); a word with no such ending as it is."""
+    if len(word) > 4 and word.lower().endswith("ies"):
+        return word[:-3] + "y"
+    return word[:-1] if len(word) > 3 and word.lower().endswith("s") and not word.lower().endswith("ss") else word
+
+
 @lru_cache(maxsize=8192)
 def stem(word: str) -> str:
     """A crude, stable stem: irregular forms first, then one suffix off, cut to five letters, so

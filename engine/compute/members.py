@@ -16,7 +16,7 @@ from engine.compute.operators import Operator
 from engine.compute.run import Result, keep, rank
 from engine.compute.values import Value, read
 from engine.context import Background, select
-from engine.words import stem, words_of
+from engine.words import singular, stem, words_of
 from kgstore.store import TYPE_PREDICATES
 
 Grid = Callable[[Sequence[str], Sequence[str]], np.ndarray]  # the relation matcher's grid(labels, phrases)
@@ -52,16 +52,9 @@ def class_labels(background: Background) -> dict[str, str]:
     return background.labels(iris) if iris else {}
 
 
-def _singular(word: str) -> str:
-    w = word.lower()
-    if len(w) > 4 and w.endswith("ies"):
-        return w[:-3] + "y"
-    return w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w
-
-
 def _key(word: str) -> str:
     """A word's stem, its plural's the same as its singular's (the stemmer keeps a short "jobs")."""
-    return stem(_singular(word))
+    return stem(singular(word.lower()))
 
 
 def keys(text: str) -> set[str]:
@@ -90,7 +83,7 @@ def class_tiers(question: str, classes: dict[str, str], linked: Sequence[str] = 
         elif _key(last) in stems:
             head.append(Klass(iri, label, _said(label, said, stems)))
         else:
-            ends = [w for w in said if len(w) >= 4 and last != _singular(w) and last.endswith(_singular(w))]
+            ends = [w for w in said if len(w) >= 4 and last != (one := singular(w.lower())) and last.endswith(one)]
             if ends and len(label.split()) == 1:
                 compound.append(Klass(iri, label, ends[0]))
     most = max((n for n, _ in full), default=0)

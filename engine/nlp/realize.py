@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.nlp.sentences import name_and_unit
+from engine.words import singular
 from kgstore.vocab import split_words
 
 LISTED = 8
@@ -223,15 +224,9 @@ def counted(total: int, noun: str, listing: Said | None = None) -> str:
 
 
 def _one_of(noun: str) -> str:
-    """The singular of the plural noun a question counts by ("1 work", "1 city"), its last word's
-    regular -s or -ies taken off."""
+    """The singular of the plural noun a question counts by ("1 work", "1 city")."""
     words = noun.split()
-    last = words[-1] if words else ""
-    if last.endswith("ies") and len(last) > 4:
-        last = last[:-3] + "y"
-    elif last.endswith("s") and not last.endswith("ss") and len(last) > 2:
-        last = last[:-1]
-    return " ".join(words[:-1] + [last]) if words else noun
+    return " ".join(words[:-1] + [singular(words[-1])]) if words else noun
 
 
 def filtered(kept: Sequence[str], label: str, below: bool, bound: str, facts: Sequence[Said] = (),
