@@ -96,7 +96,7 @@ def _plain(text: str) -> str:
     return " ".join(re.findall(r"\w+", text.casefold()))
 
 
-def _yesno(state: TurnState, labels: Labels) -> Computed | None:
+def _yesno(state: TurnState, asked: list[RelationPath], labels: Labels) -> Computed | None:
     """Does a path reach the value the question names (another entity it links, or a value it
     says word for word)? Yes; else "No" for a relation with one value, else the open world's
     answer. Paths from the entity said first (the question's subject) are read first; with no
@@ -105,7 +105,7 @@ def _yesno(state: TurnState, labels: Labels) -> Computed | None:
     named = {m.entity: m.label or m.text for m in state.mentions if m.entity}
     said_at = {m.entity: m.start for m in state.mentions if m.entity}
     question = f" {_plain(text)} "
-    paths = sorted(asked_paths(state), key=lambda p: said_at.get(p.start, len(text)))
+    paths = sorted(asked, key=lambda p: said_at.get(p.start, len(text)))
     for path in paths:
         values = [value_of(path, c, labels) for c in path.chains if c]
         others = {_plain(n) for iri, n in named.items() if iri != path.start}
@@ -142,14 +142,15 @@ def _classes(state: TurnState, ctx: TurnContext) -> list[Klass]:
     return tiers[0] if tiers else []
 
 
-def _count(op: Operator, state: TurnState, ctx: TurnContext, labels: Labels) -> Computed | None:
+def _count(op: Operator, state: TurnState, ctx: TurnContext, paths: list[RelationPath],
+           labels: Labels) -> Computed | None:
     """How many: the values of the best path (of the class the question names, when it names
     one); with no path, the members of the class."""
     classes = _classes(state, ctx)
     asked = keys(state.rewritten or state.text)
     # Paths to things (a count is of things, not of a literal), those whose every label word the
     # question says first ("members", not "former members"), else in the route's order.
-    paths = sorted((p for p in asked_paths(state) if any(not c[-1].o_literal for c in p.chains if c)),
+    paths = sorted((p for p in paths if any(not c[-1].o_literal for c in p.chains if c)),
                    key=lambda p: not all(keys(s.label) <= asked for s in p.steps))
     of_class = set(members_of(ctx.background, classes)) if classes else set()
     for path in paths:
@@ -249,9 +250,9 @@ def computed_answer(state: TurnState, ctx: TurnContext) -> Computed | None:
         return None  # a compound question: each clause is answered as asked, by its own path
     labels = Labels(state, ctx.background)
     if op.name == "yesno":
-        return _yesno(state, labels)
+        return _yesno(state, paths, labels)
     if op.name == "count":
-        return _count(op, state, ctx, labels)
+        return _count(op, state, ctx, paths, labels)
     for group in _groups(paths):
         if len({p.start for p in group}) > 1 and op.name != "filter":
             done = _ranked(op, group, labels)
