@@ -36,13 +36,15 @@ _NOT_GRADED = frozenset("after under over other whether either neither never num
 @dataclass(frozen=True)
 class Operator:
     name: str  # value, count, compare, argmax, argmin, filter, yesno
-    alternatives: tuple[str, ...] = ()  # compare: the named alternatives, as said
+    alternatives: tuple[str, ...] = ()  # compare: the named alternatives, as said (of "Is A born earlier than
+    # B?", the words between the auxiliary and the graded word: "A born")
     bound: str = ""  # filter: the bound as said ("30 minutes", "1900")
     below: bool = False  # filter: the values under the bound are wanted
     least: bool = False  # compare/argmax/argmin: the graded word points down its scale (fewer, shortest)
     time_back: bool | None = None  # the graded word points back in time (older), forward (newer), or neither
     graded: str = ""  # compare/argmax/argmin: the graded word as said ("older", "most")
     noun: str = ""  # the noun after "more"/"most" or after "how many" ("tracks"), "" when none
+    yes_no: bool = False  # compare asked as "Is A older than B?": answered yes or no by whether A wins
 
 
 def _graded(words: list[str], pattern: re.Pattern[str], text: str) -> str:
@@ -86,6 +88,15 @@ def detect(question: str) -> Operator:
     if comparative and alternatives:
         return Operator("compare", tuple(a.strip() for a in alternatives.groups()[:2]), least=comparative in _DOWN,
                         time_back=_time(comparative), graded=comparative, noun=_after(words, (comparative,)))
+    if comparative and not alternatives and words[0] in AUXILIARIES:
+        # "Is A older than B?" / "Does A have more tracks than B?": the comparison of the two named
+        # ones, asked as yes or no (a number after "than" is a bound, below)
+        asked = re.match(r"^\w+\s+(.+?)\s+" + re.escape(comparative)
+                         + r"(?:\s+[\w'-]+)?\s+than\s+(?!\d)(.+?)\s*[?.!]*$", text, re.I)
+        if asked:
+            return Operator("compare", (asked.group(1), asked.group(2)), least=comparative in _DOWN,
+                            time_back=_time(comparative), graded=comparative, noun=_after(words, (comparative,)),
+                            yes_no=True)
     if superlative and not (comparative in ("first", "last") and alternatives):
         down = superlative in _DOWN
         return Operator("argmin" if down else "argmax", least=down, time_back=_time(superlative), graded=superlative,

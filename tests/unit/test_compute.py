@@ -25,6 +25,10 @@ def test_the_operator_is_read_from_the_question_s_structure():
     before = detect("Which clubs were founded before 1890?")
     assert before.name == "filter" and before.bound == "1890" and before.below
     assert detect("Was Ada born in Leeds?").name == "yesno"
+    asked = detect("Is the Bolt heavier than the Gear?")
+    assert asked.name == "compare" and asked.yes_no and asked.alternatives == ("the Bolt", "the Gear")
+    assert detect("Does Ada have more repairs than Tom?").noun == "repairs"
+    assert detect("Is the Bolt heavier than 2 kg?").name == "filter"  # a number after "than" is a bound
     assert detect("Where was the coach of the club that signed Ada born?").name == "value"
 
 

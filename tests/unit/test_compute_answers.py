@@ -156,6 +156,21 @@ def test_the_answer_of_a_comparison_and_a_count(store):
     assert jobs is not None and jobs.text.startswith("5 repair jobs: ")
 
 
+def test_a_comparison_asked_as_yes_or_no_answers_by_whether_the_first_named_wins(store):
+    ctx = ctx_of(store)
+
+    def named(first, second):
+        iri = {"Ada Byrne": "ada", "Tom Lee": "tom"}
+        return [Mention(text=first, start=3, end=3 + len(first), kind="name", entity=EX + iri[first], label=first),
+                Mention(text=second, start=30, end=30 + len(second), kind="name", entity=EX + iri[second],
+                        label=second)]
+
+    no = computed_answer(state_of("Is Ada Byrne older than Tom Lee?", [], named("Ada Byrne", "Tom Lee")), ctx)
+    assert no is not None and no.text.startswith("No: Tom Lee is older: ")  # 1979 against 1988-04-02
+    yes = computed_answer(state_of("Is Tom Lee older than Ada Byrne?", [], named("Tom Lee", "Ada Byrne")), ctx)
+    assert yes is not None and yes.text.startswith("Yes: Tom Lee is older: ")
+
+
 def test_a_comparison_no_path_reads_like_takes_the_named_entities_relation_of_its_kind(store):
     ctx = ctx_of(store)
     named = [Mention(text="Ada Byrne", start=12, end=21, kind="name", entity=EX + "ada", label="Ada Byrne"),

@@ -51,6 +51,7 @@ class Computed:
     text: str
     facts: list[str]
     operator: str
+    winners: tuple[str, ...] = ()  # compare/argmax/argmin: the one(s) the graded word picks
 
 
 def _groups(paths: list[RelationPath]) -> list[list[RelationPath]]:
@@ -89,7 +90,7 @@ def _ranked(op: Operator, group: list[RelationPath], labels: Labels) -> Computed
     facts = [_one(paths[e], tuple(by_start[e])) for e in order]
     lacking = lacking_value(result.missing, label)
     text = compared(head, facts, lacking=lacking)
-    return Computed(text, [], op.name)
+    return Computed(text, [], op.name, result.winners)
 
 
 def _plain(text: str) -> str:
@@ -227,7 +228,7 @@ def _said_ranked(op: Operator, done: MemberOperation, of: int, every: bool = Fal
     rest = [e for e, _ in result.ranked if e not in result.winners]
     runner = rest[0] if rest and not every else ""
     lacking = lacking_value(result.missing, label, of=of)
-    return Computed(compared(head, facts, runner, lacking), [], op.name)
+    return Computed(compared(head, facts, runner, lacking), [], op.name, result.winners)
 
 
 def _compare_named(op: Operator, state: TurnState, ctx: TurnContext) -> Computed | None:
@@ -241,10 +242,28 @@ def _compare_named(op: Operator, state: TurnState, ctx: TurnContext) -> Computed
     return _said_ranked(op, done, 0, every=True) if done is not None else None
 
 
+def _answered(op: Operator, state: TurnState, done: Computed | None) -> Computed | None:
+    """A comparison asked as yes or no ("Is A older than B?"): yes when the one named first is
+    the one alone that the graded word picks, else no; the comparison follows as its reason."""
+    if done is None or not op.yes_no:
+        return done
+    first = min((m for m in state.mentions if m.entity and m.kind == "name"), key=lambda m: m.start, default=None)
+    if first is None:
+        return done
+    yes = len(done.winners) == 1 and _plain(done.winners[0]) == _plain(first.label or first.text)
+    return Computed(("Yes: " if yes else "No: ") + done.text, done.facts, "yesno", done.winners)
+
+
 def computed_answer(state: TurnState, ctx: TurnContext) -> Computed | None:
     """The answer of the operation the question asks for; None when it computes nothing or
     nothing fits."""
     op = detect(state.rewritten or state.text)
+    if op.yes_no:
+        return _answered(op, state, _computed(op, state, ctx))
+    return _computed(op, state, ctx)
+
+
+def _computed(op: Operator, state: TurnState, ctx: TurnContext) -> Computed | None:
     paths = asked_paths(state)
     if op.name == "value" or len({p.part for p in paths if p.part}) > 1:
         return None  # a compound question: each clause is answered as asked, by its own path
