@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from engine.context import TurnContext, stage
 from engine.events import AnswerShown
 from engine.stages.answer import missing
+from engine.stages.answer.asked_class import narrow
 from engine.stages.answer.compose import (
     asked_words,
     compose_text,
@@ -195,6 +196,7 @@ def _report(state: TurnState) -> dict:
 
 @stage("answer", report=_report)
 def before_model(state: TurnState, ctx: TurnContext) -> None:
+    narrow(state, ctx)
     composed = without_model(state, ctx)
     if composed:
         state.composed, state.answer_source = composed, composed.source
