@@ -430,7 +430,12 @@ def detect_names(text: str, index: LabelIndex, tokens: list[Token] | None = None
             old = by_span[(h.start, h.end)].get(iri)
             if old is None or h.score > old[0]:
                 by_span[(h.start, h.end)][iri] = (h.score, h.label.text)
-    order = sorted(by_span, key=lambda s: (-(s[1] - s[0]), -max(v[0] for v in by_span[s].values()), s[0]))
+    # longest first, by the words that name (a span that hears part of "Quillmarch: Ink and Ash" in
+    # "Quillmarch and who" is no longer than the whole name "Quillmarch" for its "and")
+    def named_words(s: tuple[int, int]) -> int:
+        return sum(tokens[k].norm not in STOPWORDS for k in range(*s)) or s[1] - s[0]
+
+    order = sorted(by_span, key=lambda s: (-named_words(s), -max(v[0] for v in by_span[s].values()), s[0]))
     # spans by their first token: the ones inside a span are found in its own few tokens, not by
     # a scan of all of them (a text repeating one name thousands of times was quadratic)
     by_start: dict[int, list[tuple[int, int]]] = defaultdict(list)

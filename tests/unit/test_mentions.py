@@ -239,3 +239,11 @@ def test_a_lowercase_concept_that_a_relation_or_the_next_name_says_is_no_mention
     assert names("what genres does Ole Lund play", index) == [("Ole Lund", "p:ole")]  # no "The Gamers" misheard
     assert names("who founded the band Harbour Lights", index) == [("Harbour Lights", "b:hl")]
     assert names("which songs are about language", LabelIndex(entries)) == [("language", "t:language")]
+
+
+def test_a_whole_name_beats_part_of_a_longer_one_that_only_adds_a_function_word():
+    # "Harrowgate and who" hears part of "Harrowgate: Salt and Stone" by its "and"; the whole
+    # name "Harrowgate" is the one said
+    index = LabelIndex([LabelEntry("Harrowgate", "g:base"), LabelEntry("Harrowgate: Salt and Stone", "g:exp")])
+    assert names("Who drew Harrowgate and who printed it?", index) == [("Harrowgate", "g:base")]
+    assert names("Who drew Harrowgate: Salt and Stone?", index) == [("Harrowgate: Salt and Stone", "g:exp")]
