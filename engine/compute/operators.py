@@ -103,3 +103,16 @@ def detect(question: str) -> Operator:
     if words[0] in AUXILIARIES and not re.search(r"\bor\b", text, re.I):
         return Operator("yesno")
     return Operator("value")
+
+
+def graded(statement: str) -> Operator | None:
+    """The graded word of a statement ("X is older", "X has the most tracks", "A and B are tied
+    for the longest") as the operator it says: a superlative ranks a class, a comparative the
+    things it names; None without one. The checker reads computed claims with it."""
+    words = re.findall(r"[\w'-]+", statement.lower())
+    word = _graded(words, _SUPERLATIVE, statement) or _graded(words, _COMPARATIVE, statement)
+    if not word:
+        return None
+    down = word in _DOWN
+    name = "compare" if _COMPARATIVE.fullmatch(word) and not _SUPERLATIVE.fullmatch(word) else "argmin" if down else "argmax"
+    return Operator(name, least=down, time_back=_time(word), graded=word, noun=_after(words, (word,)))

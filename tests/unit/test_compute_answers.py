@@ -94,19 +94,21 @@ def test_computed_forms_of_the_realizer():
     facts = [Said("Tottenham Hotspur", "inception", ("1882",)), Said("Arsenal", "inception", ("1886",))]
     assert compared(head, facts) == \
         "Tottenham Hotspur is older: Tottenham Hotspur's inception is 1882; Arsenal's inception is 1886."
-    assert graded_head(("A", "B"), "most", "tracks") == "A and B are tied"
-    assert compared(graded_head(("X",), "most", "tracks", "11"), [], "Y (10)") == "X has the most tracks (11); next is Y (10)."
+    assert graded_head(("A", "B"), "older") == "A and B are tied"
+    assert graded_head(("A", "B"), "most", "tracks") == "A and B are tied for the most tracks"
+    assert graded_head(("A", "B"), "longest") == "A and B are tied for the longest"
+    assert compared(graded_head(("X",), "most", "tracks"), [], "Y") == "X has the most tracks; next is Y."
     assert counted(3, "albums", Said("Northwire Records", "record label", ("A", "B", "C"), forward=False)) == \
-        "3 albums. Northwire Records is the record label of A, B and C."
+        "Northwire Records is the record label of 3 albums. It is the record label of A, B and C."
     many = counted(12, "albums", Said("N", "released by", tuple(f"A{i}" for i in range(12)), forward=False, total=12))
-    assert many.startswith("12 albums. ") and "and 4 more" in many  # the list is cut and says so; the count is not
+    assert many.startswith("12 albums are released by N. ") and "and 4 more" in many  # the list is cut, the count not
     kept = filtered(("Gear tune", "Tyre swap"), "duration minutes", True, "30 minutes",
                     [Said("Gear tune", "duration minutes", ("25",)), Said("Tyre swap", "duration minutes", ("20",))])
     assert kept.startswith("Gear tune and Tyre swap have a duration under 30 minutes. Gear tune's duration is 25 minutes")
     assert filtered((), "year founded", False, "2030", in_time=True) == "None has a year founded after 2030."
     assert lacking_value(("A", "B"), "cooking time", of=6) == "2 of the 6 have no cooking time: A and B."
     assert not_listed("Ida Moss", Said("Harbour Choir", "member", ("Ada Byrne", "Tom Lee"))) == \
-        "The KG does not list Ida Moss among Harbour Choir's member (it lists Ada Byrne and Tom Lee)."
+        "The KG does not list Ida Moss among Harbour Choir's member. Harbour Choir's members are Ada Byrne and Tom Lee."
 
 
 def cand(s, p, o, s_label, p_label, o_label) -> Candidate:

@@ -76,16 +76,14 @@ def _ranked(op: Operator, group: list[RelationPath], labels: Labels) -> Computed
         return None
     label = group[0].steps[-1].label
     result = rank(op, by_start, label)
-    amounts = False
     if not result.winners and op.graded in ("more", "most", "less", "least", "fewer", "fewest"):
         totals = {p.start_label: [str(max(p.total, len(by_start[p.start_label])))] for p in group}
-        result, amounts = rank(op, totals), True
+        result = rank(op, totals)
     if not result.winners:
         return None
     paths = {p.start_label: p for p in group}
     order = [e for e, _ in result.ranked]
-    amount = result.ranked[0][1].text if amounts else ""
-    head = graded_head(result.winners, op.graded or "first", op.noun, amount)
+    head = graded_head(result.winners, op.graded or "first", op.noun)
     facts = [_one(paths[e], tuple(by_start[e])) for e in order]
     lacking = lacking_value(result.missing, label)
     text = compared(head, facts, lacking=lacking)
