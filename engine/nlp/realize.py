@@ -183,18 +183,17 @@ def not_found(subject: str, label: str, has: Said | None = None) -> str:
 # it rests on (each a sentence the checker can judge).
 
 def graded_head(winners: Sequence[str], graded: str, noun: str = "") -> str:
-    """ "Tottenham Hotspur is older", "X has the most tracks", "A and B are tied for the most
-    tracks". The values come after it, each in a sentence of its own: an amount in brackets here
-    would read as a value of the winner's."""
-    most = graded in ("most", "least", "fewest")
+    """ "Tottenham Hotspur is older", "X has the most tracks", "X is the most recent", "A and B are
+    tied for the most tracks". The values come after it, each in a sentence of its own: an amount
+    in brackets here would read as a value of the winner's."""
+    top = graded.split(" ")[0] in ("most", "least", "fewest") or graded.endswith("est")
+    the = "the " if top else ""
     if len(winners) > 1:
-        if most or graded.endswith("est"):  # tied at the top of a class, not merely level
-            return f"{joined(list(winners))} are tied for the {graded} {noun if most else ''}".rstrip()
+        if top:  # tied at the top of a class, not merely level
+            return f"{joined(list(winners))} are tied for the {graded} {noun}".rstrip()
         return f"{joined(list(winners))} are tied"
-    if most or graded in ("more", "less", "fewer"):
-        the = "the " if most else ""
-        return f"{winners[0]} has {the}{graded} {noun}".rstrip()
-    the = "the " if graded.endswith("est") else ""
+    if noun and graded in ("more", "less", "fewer", "most", "least", "fewest"):
+        return f"{winners[0]} has {the}{graded} {noun}"
     return f"{winners[0]} is {the}{graded}"
 
 

@@ -54,6 +54,9 @@ p:oran rdfs:label "Tomas Oran" ; p:born "1889-11-20"^^xsd:date ; p:died "1950-01
 CLAIMS = [
     ("Borealis is older: Borealis's launch year is 1895; Aurora's launch year is 1901.", "supported"),
     ("Aurora is older: Aurora's launch year is 1901; Borealis's launch year is 1895.", "contradicted"),
+    ("Borealis is first: Borealis's launch year is 1895; Aurora's launch year is 1901.", "supported"),
+    ("Aurora is first: Aurora's launch year is 1901; Borealis's launch year is 1895.", "contradicted"),
+    ("Cassiopeia is the most recent: Cassiopeia's launch year is 1910; next is Aurora.", "supported"),
     ("Cassiopeia is the longest: Cassiopeia's length metres is 150; next is Aurora.", "supported"),
     ("Aurora is the longest: Aurora's length metres is 120.", "contradicted"),
     ("Cassiopeia is the longest: Cassiopeia's length metres is 150; next is Borealis.", "contradicted"),
