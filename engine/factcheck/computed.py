@@ -20,6 +20,7 @@ from engine.compute.values import compare, read
 from engine.context import select
 from engine.factcheck import values as V
 from engine.factcheck.kg import KGView
+from engine.factcheck.names import blank_out
 from engine.factcheck.relations import label_words
 from engine.factcheck.slots import Judgement, KFact, Reading, Slot
 from engine.state import Verdict
@@ -41,10 +42,10 @@ Values = dict[str, list[str]]
 
 
 class ComputedChecks:
-    """The computed half of a judgement. `names(text)` gives the entities a text names; `reply`
+    """The computed half of a judgement. `names(text)` gives the entities a text names and where; `reply`
     is the whole reply the claims come from (set before its claims are checked)."""
 
-    def __init__(self, kg: KGView, names: Callable[[str], list[str]]):
+    def __init__(self, kg: KGView, names: Callable[[str], list[tuple[str, int, int]]]):
         self.kg = kg
         self.names = names
         self.reply = ""
@@ -66,11 +67,17 @@ class ComputedChecks:
         head = re.split(r"[:;.]", claim, maxsplit=1)[0].strip().casefold()
         return next((s for s in _SENTENCE.split(self.reply) if head and head in s.casefold()), claim)
 
+    def _words(self, r: Reading, sentence: str) -> str:
+        """The claim's and its sentence's words, names out: "Natural Language Processing" says
+        nothing of a relation "languages spoken"."""
+        return r.blank + " " + blank_out(sentence, [(a, b) for _, a, b in self.names(sentence)])
+
     def _relation(self, op: Operator | None, subject: str, text: str) -> tuple[Slot, bool] | None:
         """The relation of `subject` the claim (or its sentence, `text`) weighs: one whose label
         it says (its values ordered, or counted after "most"/"fewer"); for a word pointing in
         time with none said, the one date it has. (slot, counted)."""
         said = keys(re.sub(re.escape(op.graded), " ", text, flags=re.I) if op else text)
+        noun = keys(op.noun) if op else set()
         fits: list[tuple[int, bool, Slot]] = []
         for slot in self.kg.slots(subject).values():
             label = slot.facts[0].p_label or label_words(slot.key)
@@ -83,7 +90,9 @@ class ComputedChecks:
                 counted = True
             else:
                 continue
-            fits.append((len(keys(label) & said), counted, slot))
+            # "the most courses": a counted relation whose things are of the kind the noun names
+            kinds = {k for t in self.kg.bg.types(slot.facts[0].other) for k in keys(self.kg.label(t))} if counted else set()
+            fits.append((len(keys(label) & said) + len(kinds & noun), counted, slot))
         named = [f for f in fits if f[0]]
         if named:
             best = max(named, key=lambda f: (f[0], not f[1]))
@@ -132,12 +141,12 @@ class ComputedChecks:
         if not subjects:
             return None
         sentence = self._sentence(r.text)
-        found = self._relation(op, subjects[0], r.text + " " + sentence)
+        found = self._relation(op, subjects[0], self._words(r, sentence))
         if found is None:
             return None
         slot, counted = found
         if op.name == "compare":
-            rivals = [e for e in dict.fromkeys(self.names(sentence) + ents) if e not in subjects]
+            rivals = [e for e in dict.fromkeys([e for e, _, _ in self.names(sentence)] + ents) if e not in subjects]
             values = self._values(slot, counted, subjects + rivals)
             if not any(e in values for e in rivals):
                 return None
@@ -186,7 +195,7 @@ class ComputedChecks:
 
     def _tied(self, r: Reading, ents: list[str]) -> Judgement | None:
         """"A and B are tied": the same value of the relation the claim (or its sentence) says."""
-        found = self._relation(None, ents[0], r.text + " " + self._sentence(r.text))
+        found = self._relation(None, ents[0], self._words(r, self._sentence(r.text)))
         if found is None:
             return None
         slot, counted = found

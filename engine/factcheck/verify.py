@@ -78,7 +78,7 @@ class Verifier:
         # Times the user's turn named, for a reply's "then" ("X is busy then").
         times = [m.value for m in mentions if m.kind == "time" and getattr(m.value, "start", None) is not None]
         self.values = ValueChecks(self.kg, self.matcher, now, times)
-        self.computed = ComputedChecks(self.kg, lambda text: [m.candidates[0][0] for m in self._names(text)])
+        self.computed = ComputedChecks(self.kg, lambda text: [(m.candidates[0][0], m.start, m.end) for m in self._names(text)])
         self._pinned: dict[str, str] = {}  # same-named entities a claim of this reply told apart
         self._pin_ok = True
         self.index = index
