@@ -105,8 +105,8 @@ def path_sentence(path: RelationPath, labels: Labels, again: bool = False) -> st
 def _through(path: RelationPath, chains: list[list[Fact]], hops: list[str], labels: Labels) -> str:
     """Two hops whose first relation is an action ("popularized by", "plays for"): no noun names
     the thing in between ("Pad Thai's popularized by" is no English), so the hop is said first and
-    the thing it reaches is the subject of the answer ("Pad Thai is popularized by X; X's birth
-    year is 1897")."""
+    the thing it reaches is the subject of the answer ("Pad Thai is popularized by X. X's birth
+    year is 1897.")."""
     last = path.steps[-1]
     by_middle: dict[str, list[str]] = {}
     for chain in chains:
@@ -114,8 +114,8 @@ def _through(path: RelationPath, chains: list[list[Fact]], hops: list[str], labe
         by_middle.setdefault(middle, []).append(value_of(path, chain, labels))
     said = [clause(Said(m, last.label, tuple(dict.fromkeys(vs)), forward=last.forward))
             for m, vs in list(by_middle.items())[:LISTED]]
-    text = "; ".join([*hops[:LISTED], *said])
-    return text[:1].upper() + text[1:] + "."
+    # each its own sentence: a list after a ";" would be read as going on from the clause before
+    return " ".join(text[:1].upper() + text[1:] + "." for text in [*hops[:LISTED], *said])
 
 
 def asked_paths(state: TurnState) -> list[RelationPath]:
