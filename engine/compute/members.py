@@ -180,8 +180,10 @@ def operate_members(op: Operator, question: str, background: Background, grid: G
     if not relations:
         return None
     labels = iri_labels([p for p, _, _ in relations])
-    # The graded word and the bound say the operator, not the relation ("fewest" is no kind of track).
-    told = {op.graded, *op.bound.lower().split()} - {""}
+    # A counting word and the bound say the operator, not the relation ("fewest" is no kind of
+    # track); an adjective graded ("longest", "heaviest") also says what is measured.
+    counting = op.graded in ("most", "least", "fewest", "more", "less", "fewer")
+    told = {op.graded if counting else "", *op.bound.lower().split()} - {""}
     kept = [w for w in words_of(question)
             if w.lower() not in told and not any(_key(w) in keys(k.label) for k in classes)]
     # Each word and each pair of words the question says, as the route reads spans: a word of

@@ -226,7 +226,11 @@ class ComputedChecks:
         later = [a for a, _ in r.where.get(anchor, ()) if a > number.end]
         words = keys(r.text[number.end:min(later, default=len(r.text))])
         label = slot.facts[0].p_label or label_words(slot.key)
-        of_class = [o for o in slot.others if any(keys(self.kg.label(t)) & words for t in self.kg.bg.types(o))]
+        # the things of a class whose whole label the words say ("board games", not the "game
+        # expansion" beside them), else whose head noun they say ("missions" of "space mission")
+        of_class = ([o for o in slot.others if any(keys(self.kg.label(t)) <= words for t in self.kg.bg.types(o))]
+                    or [o for o in slot.others if any(keys(self.kg.label(t).split()[-1]) <= words
+                                                      for t in self.kg.bg.types(o) if self.kg.label(t).strip())])
         if not of_class and not keys(label) & words:
             return None  # the number counts something else than the relation's things
         n = float(V.number_of(number)[0])

@@ -33,6 +33,8 @@ s:borealis rdfs:label "Borealis" ; rdf:type s:Ship ; s:launchYear 1895 ; s:lengt
 s:cassiopeia rdfs:label "Cassiopeia" ; rdf:type s:Ship ; s:launchYear 1910 ; s:lengthMetres 150 ; s:crewSize 55 ;
     s:builtBy s:kestrel ; s:portOfCall s:hull, s:bergen .
 s:dorado rdfs:label "Dorado" ; rdf:type s:Ship ; s:launchYear 1899 ; s:crewSize 30 ; s:builtBy s:harland .
+s:ShipModel rdfs:label "ship model" .
+s:kit rdfs:label "Aurora Kit" ; rdf:type s:ShipModel ; s:builtBy s:harland .
 s:harland rdfs:label "Harland Yard" ; rdf:type s:Shipyard .
 s:kestrel rdfs:label "Kestrel Yard" ; rdf:type s:Shipyard .
 s:oslo rdfs:label "Oslo" . s:bergen rdfs:label "Bergen" . s:hull rdfs:label "Hull" .
