@@ -98,8 +98,16 @@ def named_classes(question: str, classes: dict[str, str], linked: Sequence[str] 
 
 
 def _said(label: str, words: Sequence[str], stems: Sequence[str]) -> str:
+    """The question's words for the class: its longest run of words of the label ("board games";
+    "missions" of "How many missions has the Solvik Space Agency operated?", not "missions space")."""
     mine = keys(label)
-    return " ".join(w for w, s in zip(words, stems, strict=True) if s in mine) or label
+    runs: list[list[str]] = [[]]
+    for w, s in zip(words, stems, strict=True):
+        if s in mine:
+            runs[-1].append(w)
+        elif runs[-1]:
+            runs.append([])
+    return " ".join(max(runs, key=len)) or label
 
 
 def members_of(background: Background, classes: Sequence[Klass]) -> list[str]:
@@ -172,8 +180,10 @@ def operate_members(op: Operator, question: str, background: Background, grid: G
     if not relations:
         return None
     labels = iri_labels([p for p, _, _ in relations])
-    # The graded word and the bound say the operator, not the relation ("fewest" is no kind of track).
-    told = {op.graded, *op.bound.lower().split()} - {""}
+    # A counting word and the bound say the operator, not the relation ("fewest" is no kind of
+    # track); an adjective graded ("longest", "heaviest") also says what is measured.
+    counting = op.graded in ("most", "least", "fewest", "more", "less", "fewer")
+    told = {op.graded if counting else "", *op.bound.lower().split()} - {""}
     kept = [w for w in words_of(question)
             if w.lower() not in told and not any(_key(w) in keys(k.label) for k in classes)]
     # Each word and each pair of words the question says, as the route reads spans: a word of
@@ -193,13 +203,22 @@ def operate_members(op: Operator, question: str, background: Background, grid: G
         fitting.append((float(row[0]), said, p, forward, not orderable))
     by_kind = op.name == "filter" or op.time_back is not None
     fitting.sort(key=lambda f: (f[0], f[1]), reverse=True)
+    spreads: dict[tuple[str, bool], int] = {}
+
+    def spread(f: tuple[float, int, str, bool, bool]) -> int:
+        """The most values one member has of a counted relation (0 for an ordered one)."""
+        if (f[2], f[3]) not in spreads:
+            spreads[(f[2], f[3])] = _most_values(background, where, f[2], f[3]) if f[4] else 0
+        return spreads[(f[2], f[3])]
+
+    # A counted relation of one value a member ("name", "label", the one band each member is in)
+    # tells no member apart: every one would tie, so it is passed over.
+    first = next((f for f in fitting if not f[4] or spread(f) > 1), None)
     # The kind of value alone decides when one relation has it ("oldest": the one date).
-    if not fitting or (fitting[0][0] <= 0 and not (by_kind and len(fitting) == 1)):
+    if first is None or (first[0] <= 0 and not (by_kind and len(fitting) == 1)):
         return None
-    top = [f for f in fitting if f[:2] == fitting[0][:2]]
-    # Among equals, a relation whose counts tell the members apart ("members" of a band, not the
-    # one band each member is a member of).
-    best = max(top, key=lambda f: (not f[4], _most_values(background, where, f[2], f[3]) if f[4] else 0))
+    top = [f for f in fitting if f[:2] == first[:2] and (not f[4] or spread(f) > 1)]
+    best = max(top, key=lambda f: (not f[4], spread(f)))
     _, _, predicate, forward, counted = best
     label = labels.get(predicate, predicate)
     members = list(only) if only else members_of(background, classes) if classes else []
@@ -225,21 +244,22 @@ def operate_members(op: Operator, question: str, background: Background, grid: G
 
 
 def linked_members(background: Background, classes: Sequence[Klass], entity: str, question: str,
-                   grid: Grid) -> tuple[str, list[str]] | None:
+                   grid: Grid) -> tuple[str, bool, list[str]] | None:
     """The members of the classes joined to the entity by one relation, the relation the question
-    reads most like (the one joining most of them when none reads like it): (its label, the
-    members, every one: no cap). None when none is joined."""
+    reads most like (the one joining most of them when none reads like it): (its label, whether the
+    entity is the relation's subject, the members, every one: no cap). None when none is joined."""
     where = _scope(classes)
-    joined: dict[str, set[str]] = {}
-    for triple in (f"?s ?p <{entity}>", f"<{entity}> ?p ?s"):
+    joined: dict[tuple[str, bool], set[str]] = {}
+    for triple, forward in ((f"?s ?p <{entity}>", False), (f"<{entity}> ?p ?s", True)):
         for r in select(background, f"SELECT DISTINCT ?s ?p WHERE {{ {where} {triple} }}"):
             if "s" in r and "p" in r and r["p"] not in TYPE_PREDICATES:
-                joined.setdefault(r["p"], set()).add(r["s"])
+                joined.setdefault((r["p"], forward), set()).add(r["s"])
     if not joined:
         return None
-    predicates = list(joined)
-    labels = background.labels(predicates)
+    relations = list(joined)
+    labels = background.labels([p for p, _ in relations])
     words = [w for w in words_of(question) if not any(_key(w) in keys(k.label) for k in classes)] or [question]
-    scores = grid([labels.get(p, p) for p in predicates], words).max(axis=1)
-    best = max(range(len(predicates)), key=lambda i: (float(scores[i]), len(joined[predicates[i]])))
-    return labels.get(predicates[best], predicates[best]), sorted(joined[predicates[best]])
+    scores = grid([labels.get(p, p) for p, _ in relations], words).max(axis=1)
+    best = max(range(len(relations)), key=lambda i: (float(scores[i]), len(joined[relations[i]])))
+    predicate, forward = relations[best]
+    return labels.get(predicate, predicate), forward, sorted(joined[relations[best]])

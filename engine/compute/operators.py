@@ -114,3 +114,20 @@ def detect(question: str) -> Operator:
     if words[0] in AUXILIARIES and not re.search(r"\bor\b", text, re.I):
         return Operator("yesno")
     return Operator("value")
+
+
+def graded(statement: str) -> Operator | None:
+    """The graded word of a statement ("X is older", "X has the most tracks", "A and B are tied
+    for the longest") as the operator it says: a superlative ranks a class, a comparative the
+    things it names; None without one. The checker reads computed claims with it."""
+    words = re.findall(r"[\w'-]+", statement.lower())
+    word = _graded(words, _SUPERLATIVE, statement) or _graded(words, _COMPARATIVE, statement)
+    # "X is first": an order in time said as the whole predicate (not "the first woman to ...")
+    ordinal = re.search(r"\b(?:is|are|was|were|came|comes)\s+(first|last)\s*(?:[.!:;]|$)", statement, re.I)
+    word = word or (ordinal.group(1).lower() if ordinal else "")
+    if not word:
+        return None
+    down = word in _DOWN
+    ranked = _SUPERLATIVE.fullmatch(word) or not (_COMPARATIVE.fullmatch(word) or ordinal)
+    name = "argmin" if ranked and down else "argmax" if ranked else "compare"
+    return Operator(name, least=down, time_back=_time(word), graded=word, noun=_after(words, (word,)))

@@ -40,5 +40,8 @@ def check_reply(reply: str, verifier, split: Callable[[str], list[str]] | None =
     """Split `reply` (deterministically unless `split` is given) and verify each claim in order."""
     from engine.factcheck.split import split_claims
 
+    computed = getattr(verifier, "computed", None)
+    if computed is not None:  # a computed claim ("X is older") may need its sentence's other names
+        computed.reply = reply
     claims = split(reply) if split is not None else split_claims(reply, protect=verifier.protected_spans)
     return [verifier.check(claim) for claim in claims]

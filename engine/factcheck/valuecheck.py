@@ -162,7 +162,10 @@ class ValueChecks:
         below = said.group(1).lower() in _BELOW
         held: list[KFact] = []
         for a in ents:
-            for slot in self._literal_slots(v, a, cues, r):
+            slots = self._literal_slots(v, a, cues, r)
+            # "a date of birth before 1900": the relation the claim states, not every date a cue
+            # word ("date") may stand for (a death date after the bound is no clash)
+            for slot in [s for s in slots if s.key in r.said] or slots:
                 for kf in slot.facts:
                     side = compare(read(kf.other, kf.p_label), read(v.text.strip(), kf.p_label))
                     if side is None:

@@ -1,13 +1,12 @@
 """The structured verifier: one claim against the KG, the retrieved facts and the dialogue.
 
-For a claim it links the entities named (the engine's mention detector), resolves pronouns,
-"you" and definite noun phrases from the dialogue and the claims before it, reads the typed
-values (dates, times, phones, e-mails, numbers), and asks of each thing the claim puts
-together: is there a fact that connects it to another thing of the claim, by a relation the
-claim's words allow? A value or name that differs from the KG's for a relation with one value
-(an event's time or room, a phone number, a birth date) contradicts the claim; what no fact
-covers leaves it NOT ENOUGH INFO; all covered is SUPPORTED. Availability ("X is free at 3")
-is checked against the calendar of the person or room.
+For a claim it links the entities named (the engine's mention detector), resolves pronouns, "you" and definite
+noun phrases from the dialogue and the claims before it, reads the typed values (dates, times, phones, e-mails,
+numbers), and asks of each thing the claim puts together: is there a fact that connects it to another thing of the
+claim, by a relation the claim's words allow? A value or name that differs from the KG's for a relation with one
+value (an event's time or room, a phone number, a birth date) contradicts the claim; what no fact covers leaves it
+NOT ENOUGH INFO; all covered is SUPPORTED. Availability ("X is free at 3") is checked against the calendar of the
+person or room; a comparison, superlative or count is computed again (engine/factcheck/computed.py).
 """
 
 from __future__ import annotations
@@ -19,6 +18,7 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime
 
 from engine.factcheck import values as V
+from engine.factcheck.computed import ComputedChecks
 from engine.factcheck.kg import KGView
 from engine.factcheck.links import RelationChecks
 from engine.factcheck.names import (
@@ -62,11 +62,10 @@ MAX_COMBOS = 8
 
 
 class Verifier:
-    """Checks the claims of one reply. Built per turn: it caches what it reads from the KG.
-
-    Made of three parts: `kg` (what it reads from the KG), `links` (the relation between the
-    things a claim names) and `values` (the claim's dates, numbers and contacts); this class
-    reads a claim (its names, pronouns and values) and puts their findings together."""
+    """Checks the claims of one reply. Built per turn: it caches what it reads from the KG. Made of parts: `kg`
+    (what it reads from the KG), `links` (the relation between the things a claim names), `values` (the claim's
+    dates, numbers and contacts) and `computed` (comparisons, superlatives and counts); this class reads a claim
+    (its names, pronouns and values) and puts their findings together."""
 
     def __init__(self, background, index, *, now: datetime | None = None, retrieved=(), mentions: Sequence[Mention] = (),
                  history: Iterable[tuple[str, str]] = (), speaker: str | None = None, encoder=None,
@@ -79,6 +78,7 @@ class Verifier:
         # Times the user's turn named, for a reply's "then" ("X is busy then").
         times = [m.value for m in mentions if m.kind == "time" and getattr(m.value, "start", None) is not None]
         self.values = ValueChecks(self.kg, self.matcher, now, times)
+        self.computed = ComputedChecks(self.kg, lambda text: [(m.candidates[0][0], m.start, m.end) for m in self._names(text)])
         self._pinned: dict[str, str] = {}  # same-named entities a claim of this reply told apart
         self._pin_ok = True
         self.index = index
@@ -100,9 +100,8 @@ class Verifier:
         return [m for m in detect_names(text, self.index) if self._names_a_thing(m)]
 
     def _names_a_thing(self, m: Mention) -> bool:
-        """A named mention a verifier can use: not a relation ("directed" matching the property
-        "director", "works for" naming ex:worksFor), not a lower-case word that only partly
-        matches a label ("group" in "Reading Group", "eight" in "Fight Club")."""
+        """A named mention a verifier can use: not a relation ("directed" matching the property "director", "works
+        for" naming ex:worksFor), not a lower-case word that only partly matches a label ("group" in "Reading Group")."""
         if not m.candidates:
             return False
         m.candidates = [c for c in m.candidates if not self.kg.is_predicate(c[0])]
@@ -169,8 +168,7 @@ class Verifier:
         return [iri for iri, p in m.candidates if p >= top - 0.05][:4]
 
     def _same_numbers(self, m: Mention) -> list[tuple[str, float]]:
-        """Candidates whose name has the same numbers as the mention: "Office 320" is not a
-        misheard "Office 329", and "1994" names no film."""
+        """Candidates whose name has the same numbers as the mention: "Office 320" is no misheard "Office 329"."""
         digits = re.findall(r"\d+", m.text)
         if not digits:
             return m.candidates
@@ -351,11 +349,13 @@ class Verifier:
         avail = self.values.availability(text, blank, ents, values)
         if avail is not None:
             return negate(avail) if negated else avail
-        if NONE.search(blank):
-            return Judgement(Verdict.NEI, reason="says what there is not; the KG lists what there is")
         if implied:
             implied = implied | self.links.nationality(ents)
         said = r.said = self.links.stated(self._relation_words_kept(r, ents), ents) | implied
+        if (computed := self.computed.judge(r, ents, values)) is not None:  # "X is older", "3 ships are built by Y"
+            return negate(computed) if negated else computed
+        if NONE.search(blank):
+            return Judgement(Verdict.NEI, reason="says what there is not; the KG lists what there is")
         cues = self.links.cues(blank, ents) | implied | said
         support: list[KFact] = []
         contra: list[tuple[KFact, str]] = []

@@ -88,12 +88,13 @@ def _valued(label: str, values: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
     return name, tuple(f"{v} {unit}" if name_and_unit(label, v)[1] else v for v in values)
 
 
-def clause(said: Said, pronoun: str = "") -> str:
+def clause(said: Said, pronoun: str = "", plural: bool = False) -> str:
     """The sentence body (no full stop) for one relation's values; `pronoun`, when given, stands
     for the subject ("its", "it") so a subject is not said twice in a row. Names keep their case
-    where they open a sentence ("iPhone"): only the realizer's own words are capitalised."""
+    where they open a sentence ("iPhone"): only the realizer's own words are capitalised. `plural`:
+    the one value is said of many ("3 albums")."""
     label, values = _valued(label_words(said.label), said.values)
-    many = len(values) > 1 or said.total > 1
+    many = plural or len(values) > 1 or said.total > 1
     value = joined(values, said.total)
     noun = is_noun(label)
     if said.forward:
@@ -181,15 +182,19 @@ def not_found(subject: str, label: str, has: Said | None = None) -> str:
 # Computed answers: what an operation over a relation's values found, said first, then the facts
 # it rests on (each a sentence the checker can judge).
 
-def graded_head(winners: Sequence[str], graded: str, noun: str = "", amount: str = "") -> str:
-    """ "Tottenham Hotspur is older", "X has the most tracks (11)", "A and B are tied"."""
+def graded_head(winners: Sequence[str], graded: str, noun: str = "") -> str:
+    """ "Tottenham Hotspur is older", "X has the most tracks", "X is the most recent", "A and B are
+    tied for the most tracks". The values come after it, each in a sentence of its own: an amount
+    in brackets here would read as a value of the winner's."""
+    top = graded.split(" ")[0] in ("most", "least", "fewest") or graded.endswith("est")
+    the = "the " if top else ""
     if len(winners) > 1:
-        return f"{joined(list(winners))} are tied" + (f" ({amount})" if amount else "")
-    if graded in ("more", "most", "less", "least", "fewer", "fewest"):
-        the = "the " if graded in ("most", "least", "fewest") else ""
-        return f"{winners[0]} has {the}{graded} {noun}".rstrip() + (f" ({amount})" if amount else "")
-    the = "the " if graded.endswith("est") else ""
-    return f"{winners[0]} is {the}{graded}" + (f" ({amount})" if amount else "")
+        if top:  # tied at the top of a class, not merely level
+            return f"{joined(list(winners))} are tied for the {graded} {noun}".rstrip()
+        return f"{joined(list(winners))} are tied"
+    if noun and graded in ("more", "less", "fewer", "most", "least", "fewest"):
+        return f"{winners[0]} has {the}{graded} {noun}"
+    return f"{winners[0]} is {the}{graded}"
 
 
 def compared(head: str, facts: Sequence[Said], runner_up: str = "", lacking: str = "") -> str:
@@ -213,14 +218,17 @@ def lacking_value(names: Sequence[str], label: str, of: int = 0) -> str:
 
 
 def counted(total: int, noun: str, listing: Said | None = None) -> str:
-    """ "4 board games. A, B, C and D are published by Hollowpine Publishing." The number is the
-    whole count, in a sentence of its own (the checker reads the listing's facts one by one); the
-    listing shortens past LISTED and says how many more."""
-    head = f"{total} {_one_of(noun) if total == 1 else noun}".rstrip() if noun else f"{total} in all"
+    """ "Northwire Records is the record label of 3 albums. It is the record label of A, B and C."
+    The whole count said with the relation it counts, in a sentence of its own (the checker counts
+    it again), then the listing, shortened past LISTED with how many more; the listing says "it"
+    where it would open with the subject again."""
+    head = f"{total} {_one_of(noun) if total == 1 else noun}".rstrip() if noun else str(total)
     if not listing or not listing.values:
-        return f"{head}."
-    said = clause(listing)
-    return f"{head}. {said[:1].upper() + said[1:]}."
+        return f"{head}{'' if noun else ' in all'}."
+    whole = clause(Said(listing.subject, listing.label, (head,), listing.forward), plural=total != 1)
+    again = listing.forward or is_noun(label_words(listing.label))
+    said = clause(listing, pronoun="its" if again else "")
+    return f"{whole[:1].upper() + whole[1:]}. {said[:1].upper() + said[1:]}."
 
 
 def _one_of(noun: str) -> str:
@@ -255,8 +263,11 @@ def answered_no(fact: Said) -> str:
 
 def not_listed(named: str, fact: Said) -> str:
     """Open world: the KG lists the relation's values without the one asked about: "The KG does
-    not list X among Y's members (it lists A and B)." """
+    not list X among Y's members. Y's members are A and B." """
     label = label_words(fact.label)
     owner = f"{fact.subject}'s {label}" if fact.forward else f"those {label} {fact.subject}"
-    listed = f" (it lists {joined(fact.values, fact.total)})" if fact.values else ""
-    return f"The KG does not list {named} among {owner}{listed}."
+    head = f"The KG does not list {named} among {owner}."
+    if not fact.values:
+        return head
+    listed = clause(fact)
+    return f"{head} {listed[:1].upper() + listed[1:]}."

@@ -34,7 +34,6 @@ from engine.nlp.realize import (
     filtered,
     graded_head,
     joined,
-    label_words,
     lacking_value,
     not_listed,
 )
@@ -77,16 +76,14 @@ def _ranked(op: Operator, group: list[RelationPath], labels: Labels) -> Computed
         return None
     label = group[0].steps[-1].label
     result = rank(op, by_start, label)
-    amounts = False
     if not result.winners and op.graded in ("more", "most", "less", "least", "fewer", "fewest"):
         totals = {p.start_label: [str(max(p.total, len(by_start[p.start_label])))] for p in group}
-        result, amounts = rank(op, totals), True
+        result = rank(op, totals)
     if not result.winners:
         return None
     paths = {p.start_label: p for p in group}
     order = [e for e, _ in result.ranked]
-    amount = result.ranked[0][1].text if amounts else ""
-    head = graded_head(result.winners, op.graded or "first", op.noun, amount)
+    head = graded_head(result.winners, op.graded or "first", op.noun)
     facts = [_one(paths[e], tuple(by_start[e])) for e in order]
     lacking = lacking_value(result.missing, label)
     text = compared(head, facts, lacking=lacking)
@@ -175,12 +172,11 @@ def _count(op: Operator, state: TurnState, ctx: TurnContext, paths: list[Relatio
         found = linked_members(ctx.background, classes, start, state.rewritten or state.text, relation_matcher(ctx).grid)
         if found is None:
             return None
-        label, joined_to = found
+        label, forward, joined_to = found
         names = ctx.background.labels(joined_to[:LISTED])
-        listed = joined([names.get(m, m) for m in joined_to[:LISTED]], len(joined_to))
-        name = labels.of(start)
-        return Computed(f"{len(joined_to)} {classes[0].said}. {name[:1].upper() + name[1:]}: {label_words(label)} of "
-                        f"{listed}.", [], "count")
+        listing = Said(labels.of(start), label, tuple(names.get(m, m) for m in joined_to[:LISTED]), forward,
+                       len(joined_to))
+        return Computed(counted(len(joined_to), classes[0].said, listing), [], "count")
     if classes:
         members = members_of(ctx.background, classes)
         names = ctx.background.labels(members[:LISTED])
@@ -214,15 +210,24 @@ def _over_members(op: Operator, state: TurnState, ctx: TurnContext) -> Computed 
     return _said_ranked(op, done, done.members)
 
 
+def _graded_words(op: Operator, label: str, counted: bool) -> tuple[str, str]:
+    """The graded word and the noun a head says: "the most awards" of a counted relation or of one
+    the noun names ("the most platforms" of a platform count); a word after "most" that names no
+    relation is part of the graded words ("the most recent")."""
+    if counted or (op.noun and keys(op.noun) & keys(label)):
+        return op.graded or "first", op.noun
+    if op.graded in ("most", "least") and op.noun:
+        return f"{op.graded} {op.noun}", ""
+    return op.graded or "first", ""
+
+
 def _said_ranked(op: Operator, done: MemberOperation, of: int, every: bool = False) -> Computed | None:
     """A superlative (the winners' values, the one that comes next) or, `every`, a comparison
     (every compared one's values)."""
     result, label = done.result, done.label
     if not result.winners:
         return None
-    # The count of a counted relation is said by the values listed, not as a number the checker
-    # would read as one of the relation's values.
-    head = graded_head(result.winners, op.graded or "first", op.noun if done.counted else "")
+    head = graded_head(result.winners, *_graded_words(op, label, done.counted))
     facts = [Said(w, label, done.values[w] if done.counted else (v.text,), done.forward)
              for w, v in result.ranked if every or w in result.winners]
     rest = [e for e, _ in result.ranked if e not in result.winners]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from engine.nlp.realize import Said, clause
+from engine.nlp.realize import LISTED, Said, clause, is_noun
 from engine.nlp.sentences import literal_text, predicate_key, sentence
 from engine.state import Candidate, RelationPath, TurnState
 from kgstore.terms import Fact
@@ -95,9 +95,27 @@ def path_sentence(path: RelationPath, labels: Labels, again: bool = False) -> st
     if len(path.steps) == 1:
         return clause(Said(path.start_label, first.label, values, forward=first.forward, total=total)) + "."
     hops = list(dict.fromkeys(labels.said(c[0]) for c in chains if len(c) > 1))
+    if first.forward and not is_noun(first.label):
+        return _through(path, chains, hops, labels)
     owner = f"{path.start_label}'s {first.label}" if first.forward else f"the {first.label} of {path.start_label}"
     text = clause(Said(owner, last.label, values, forward=last.forward, total=total))
     return f"{text}; {'; '.join(hops)}." if hops else text + "."
+
+
+def _through(path: RelationPath, chains: list[list[Fact]], hops: list[str], labels: Labels) -> str:
+    """Two hops whose first relation is an action ("popularized by", "plays for"): no noun names
+    the thing in between ("Pad Thai's popularized by" is no English), so the hop is said first and
+    the thing it reaches is the subject of the answer ("Pad Thai is popularized by X. X's birth
+    year is 1897.")."""
+    last = path.steps[-1]
+    by_middle: dict[str, list[str]] = {}
+    for chain in chains:
+        middle = labels.node(chain[0], subject=False)
+        by_middle.setdefault(middle, []).append(value_of(path, chain, labels))
+    said = [clause(Said(m, last.label, tuple(dict.fromkeys(vs)), forward=last.forward))
+            for m, vs in list(by_middle.items())[:LISTED]]
+    # each its own sentence: a list after a ";" would be read as going on from the clause before
+    return " ".join(text[:1].upper() + text[1:] + "." for text in [*hops[:LISTED], *said])
 
 
 def asked_paths(state: TurnState) -> list[RelationPath]:
