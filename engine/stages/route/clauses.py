@@ -106,6 +106,15 @@ def possessed(text: str) -> tuple[str, ...]:
     return ()
 
 
+def after_entity(text: str) -> frozenset[int]:
+    """The content words (by their order among them) after the first entity: the verb of a
+    clause about it ("the city where xentity died") or, when a verb came before the entity
+    already ("the rocket that launched xentity built"), the words of the clause around it."""
+    raw, content = _content(text)
+    m = next((i for i, w in enumerate(raw) if w == ENTITY), None)
+    return frozenset() if m is None else frozenset(k for k, i in enumerate(content) if i > m)
+
+
 def demonstrated(text: str) -> frozenset[int]:
     """"publisher" of "when was that publisher founded?" in a clause after "Who published X": the
     thing the clause before led to, reached through the entity spoken of. (In a turn of its own,

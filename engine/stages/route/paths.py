@@ -48,6 +48,7 @@ from engine.stages.route.kinds import (
     value_roles,
 )
 from engine.stages.route.sides import against_its_verb, other_side, says_a_value
+from engine.stages.route.third import third_steps, three_steps
 from engine.state import Candidate, PathStep, RelationPath
 from kgstore.terms import Fact
 
@@ -139,7 +140,9 @@ def score_paths(found: list[Found], part: Part, sims: dict[str, np.ndarray],
         if by_measure and f is not only and measures[id(f)] != asked:
             continue  # "How heavy was X at launch?": its one mass, not its launch date
         key = tuple(f.labels)
-        if key not in fits:
+        # a third step's fit depends on whether the first two walk one relation out and back
+        cached = (*key, str(there_and_back(f.signature[:2]))) if len(key) == 3 else key
+        if cached not in fits:
             rows = [sims[label] for label in key]
             if len(rows) == 1:
                 j = int(np.argmax(rows[0]))
@@ -150,14 +153,18 @@ def score_paths(found: list[Found], part: Part, sims: dict[str, np.ndarray],
                 # "Which countries does X share a border with?": a label that says two of the question's
                 # words ("shares border with") reads more of it than one that says one ("country").
                 said = max((len(stems(s.text) & stems(key[0])) for s in part.spans if len(s.words) <= 2), default=0)
-                fits[key] = float(rows[0][j]) + (ASKED_NOUN_BONUS if named else 0.0) + SAID_BONUS * max(said - 1, 0)
+                fits[cached] = float(rows[0][j]) + (ASKED_NOUN_BONUS if named else 0.0) + SAID_BONUS * max(said - 1, 0)
                 if qualified_only(key[0], part.text) or other_modifier(key[0], named_text):
                     # "area" of "the telephone area code of X" names another notion; so does
                     # "goalkeeping coach" beside a "head coach"
-                    fits[key] = 0.0
+                    fits[cached] = 0.0
+            elif len(rows) == 2:
+                fits[cached] = _two_steps(rows[0], rows[1], part, w.hop_cost, stems(key[0]), claimed)
             else:
-                fits[key] = _two_steps(rows[0], rows[1], part, w.hop_cost, stems(key[0]), claimed)
-        score = max(fits[key], w.floor) if f is only else fits[key]
+                back = there_and_back(f.signature[:2])
+                fits[cached] = three_steps(rows, part, w.hop_cost, back, _shared_spans(part, key[0]) if back else [],
+                                        claimed)
+        score = max(fits[cached], w.floor) if f is only else fits[cached]
         if there_and_back(f.signature) and (near := _shared_spans(part, key[0])):
             # one relation said once beside a word of sharing, walked out and back: both steps fit its span
             score = max(score, 2 * float(np.max(sims[key[0]][near])) - w.hop_cost)
@@ -395,6 +402,10 @@ def search(candidates: list[Candidate], starts: dict[str, str], question: Questi
             out.notes.append(f"path search from {starts[start]} cut at {MAX_PATHS} relation paths")
     if len(starts) > MAX_STARTS:
         out.notes.append(f"paths searched from the first {MAX_STARTS} of {len(starts)} entities")
+    third = third_steps(graph, found, parts, matcher, background, usable_for(text), w.hop_cost, _shared_spans)
+    found += third.found
+    out.extra += third.extra
+    out.notes += third.notes
     kind, classes = typer(candidates + out.extra), value_classes(candidates + out.extra)
     roles = value_roles(candidates + out.extra) if any(p.asked for p in parts) else NO_CLASSES  # "which paintings"
     relations = {label for f in found for label in f.labels}
