@@ -77,8 +77,13 @@ def three_steps(rows: Sequence[np.ndarray], part: Part, hop_cost: float, back: b
     def top(keep: Callable[[frozenset[int]], bool], row: np.ndarray) -> list[int]:
         return sorted((j for j, s in enumerate(spans) if s.words and keep(s.words)), key=lambda j: -row[j])[:TOP]
 
+    # the second relation is said in the phrase around the inner one ("the movies written by" of
+    # "the movies written by the screenwriter of X starred who"), or after the entity when the
+    # inner phrase has its verb before it ("built" of "the rocket that launched X built"); a
+    # relation walked back may be said inside the inner phrase too ("films starred by actors in X")
+    said = part.outer | (part.described - inner) | (inner if back else frozenset())
     firsts = top(lambda w: w <= inner, first)
-    seconds = top(lambda w: back or not w & inner, second)
+    seconds = top((lambda w: w <= said) if part.outer else (lambda w: back or not w & inner), second)
     thirds = top(lambda w: not w & inner, third)
     best = 0.0
     for a in firsts:
