@@ -3,9 +3,10 @@ band, the band's lead singer, the singer's birthplace; "the films written by the
 walks X's writer and back to the writer's other films before the relation asked of them.
 
 Each relation is read on a span of the question of its own, as two are (`paths._two_steps`): the
-first among the words that describe the first middle entity (`inner_words`), the other two on
-spans outside them and apart from each other; a first pair that is one relation walked out and
-back may have both its spans among those words ("the films starred by actors in X"), or share the
+first among the words that describe the first middle entity (`inner_words`), the second in the
+phrase around them (`Part.outer`: "lead singer" of "the lead singer of the band behind X"), the
+third on any other span, all apart; a first pair that is one relation walked out and back may
+have both its spans among the inner words ("the films starred by actors in X"), or share the
 one span that a word of sharing governs ("the films that share actors with X"). A path is worth
 its three fits less twice the hop cost, so it wins over its first two steps only when the third
 relation is asked too.
