@@ -10,7 +10,7 @@ from datetime import datetime
 from engine.stages.answer.paths import path_text
 from engine.stages.route import third
 from engine.state import TurnState
-from tests.unit.test_paths import ask, kg, steps
+from tests.unit.test_paths import ask, kg, matcher, steps
 
 WN = "http://example.org/wine/"
 WINE = f"""@prefix ex: <{WN}> .
@@ -90,3 +90,29 @@ def test_the_answer_of_three_hops_says_every_hop(tmp_path):
     assert steps(grapes.paths[0]) == [("produced by", True), ("produced by", False), ("grape", True)]
     state.paths = grapes.paths
     assert path_text(state, store)[0].startswith("Ember Cask's grape is Merlot")
+
+
+ILLUSTRATED = LIBRARY + f"""@prefix ex: <{LB}> .
+ex:reef ex:illustratedBy ex:ivo . ex:dune ex:illustratedBy ex:ivo . ex:tide ex:illustratedBy ex:ria .
+ex:moss ex:illustratedBy ex:ria .
+ex:ivo rdfs:label "Ivo Brandt" . ex:ria rdfs:label "Ria Moen" . ex:illustratedBy rdfs:label "illustrated by" .
+"""
+
+
+def test_the_second_relation_is_read_in_the_phrase_around_the_first(tmp_path):
+    """An encoder may read "translator" as near an illustrator as a translator: the relation
+    walked back from the translator is said in "the books translated by", so "illustrated" after
+    the name is the third relation, not the second."""
+    def blurred(labels, spans):
+        out = matcher(labels, spans)
+        for i, label in enumerate(labels):
+            for j, span in enumerate(spans):
+                if span == "translator":
+                    out[i, j] = {"illustrated by": 0.8, "translated by": 0.6}.get(label, out[i, j])
+        return out
+
+    store = kg(tmp_path, "kg.ttl", ILLUSTRATED)
+    found = ask(store, LB + "tide", "The books translated by the translator of The Salt Tide were illustrated by whom?",
+                background=store, m=blurred)
+    assert steps(found.paths[0]) == [("translated by", True), ("translated by", False), ("illustrated by", True)]
+    assert found.paths[0].values == ["Ivo Brandt"]
