@@ -124,18 +124,27 @@ def third_steps(graph: Graph, found: list[Found], parts: list[Part], matcher, ba
     texts = list(dict.fromkeys(s.text for p in asking for s in p.spans))
     matrix = matcher(labels, texts)
     row, column = {label: k for k, label in enumerate(labels)}, {t: j for j, t in enumerate(texts)}
+    # per clause: its spans' columns, and those a first step may be read on
+    clauses = [(p, cols := [column[s.text] for s in p.spans],
+                [c for c, s in zip(cols, p.spans, strict=True) if s.words and s.words <= inner_words(p)])
+               for p in asking]
     ranked: list[tuple[float, int, Found]] = []
+    fits: dict[tuple, float] = {}
     for i, f in enumerate(twos):
         back = f.signature[0][0] == f.signature[1][0] and f.signature[0][1] != f.signature[1][1]
-        fit = 0.0
-        for p in asking:
-            cols = [column[s.text] for s in p.spans]
-            rows = [matrix[row[label], cols] for label in f.labels]
-            # any span left over may carry the third relation: its fit is not known yet
-            fit = max(fit, three_steps([*rows, np.ones(len(cols))], p, hop_cost, back,
-                                       near(p, f.labels[0]) if back else []))
-        if fit > 0:
-            ranked.append((fit, i, f))
+        key = (*f.labels, back)
+        if key not in fits:
+            fits[key] = 0.0
+            first, second = row[f.labels[0]], row[f.labels[1]]
+            for p, cols, firsts in clauses:
+                if not back and (not firsts or matrix[first, firsts].max() <= hop_cost
+                                 or matrix[second, cols].max() <= hop_cost):
+                    continue  # no span reads like the first relation, or none like the second
+                # any span left over may carry the third relation: its fit is not known yet
+                fits[key] = max(fits[key], three_steps([matrix[first, cols], matrix[second, cols], np.ones(len(cols))],
+                                                       p, hop_cost, back, near(p, f.labels[0]) if back else []))
+        if fits[key] > 0:
+            ranked.append((fits[key], i, f))
     prefixes = [f for _, _, f in sorted(ranked, key=lambda r: (-r[0], r[1]))[:PREFIXES]]
     if not prefixes:
         return out
