@@ -1,5 +1,5 @@
-"""Relation paths: which chain of one or two relations, from which entity of the turn, the
-question asks for.
+"""Relation paths: which chain of one or two relations (three: engine/stages/route/third.py),
+from which entity of the turn, the question asks for.
 
 The paths are enumerated from the entities the turn names or points at over the facts around
 them (the turn's candidates; on a large or remote background, one bounded extra hop): every
