@@ -123,3 +123,20 @@ def test_the_second_relation_is_read_in_the_phrase_around_the_first(tmp_path):
                 background=store, m=blurred)
     assert steps(found.paths[0]) == [("translated by", True), ("translated by", False), ("illustrated by", True)]
     assert found.paths[0].values == ["Ivo Brandt"]
+
+
+def test_the_noun_that_opens_the_phrase_is_no_relation_walked_out_and_back(tmp_path):
+    """"the books translated by X": an encoder reads "books" near "translated by", but the noun
+    names what the relation reaches; two relations are asked, not the books of X's co-translators."""
+    def blurred(labels, spans):
+        out = matcher(labels, spans)
+        for i, label in enumerate(labels):
+            for j, span in enumerate(spans):
+                if span == "books" and label == "translated by":
+                    out[i, j] = 0.84
+        return out
+
+    more = f"@prefix ex: <{LB}> .\nex:reef ex:translatedBy ex:piet .\nex:moss ex:illustratedBy ex:piet .\n"
+    store = kg(tmp_path, "kg.ttl", ILLUSTRATED + more)
+    found = ask(store, LB + "oona", "Who illustrated the books translated by Oona Lark?", background=store, m=blurred)
+    assert steps(found.paths[0]) == [("translated by", False), ("illustrated by", True)]

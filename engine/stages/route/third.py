@@ -81,15 +81,19 @@ def three_steps(rows: Sequence[np.ndarray], part: Part, hop_cost: float, back: b
     # the second relation is said in the phrase around the inner one ("the movies written by" of
     # "the movies written by the screenwriter of X starred who"), or after the entity when the
     # inner phrase has its verb before it ("built" of "the rocket that launched X built"); a
-    # relation walked back may be said inside the inner phrase too ("films starred by actors in X")
-    said = part.outer | (part.described - inner) | (inner if back else frozenset())
+    # relation walked back may be said inside the inner phrase too ("films starred by actors in X"),
+    # though neither of the two on the noun that opens it: "films" names what the way back
+    # reaches, no relation
+    head = frozenset({min(inner)})
+    said = part.outer | (part.described - inner) | (inner - head if back else frozenset())
     firsts = top(lambda w: w <= inner, first)
     seconds = top((lambda w: w <= said) if part.outer else (lambda w: back or not w & inner), second)
     thirds = top(lambda w: not w & inner, third)
     best = 0.0
     for a in firsts:
         for b in seconds:
-            if spans[a].words & spans[b].words or min(first[a], second[b]) <= hop_cost:
+            if (spans[a].words & spans[b].words or min(first[a], second[b]) <= hop_cost
+                    or (back and spans[b].words <= inner and spans[a].words == head)):
                 continue
             for c in thirds:
                 wa, wb, wc = spans[a].words, spans[b].words, spans[c].words
