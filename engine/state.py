@@ -220,7 +220,7 @@ class Operation:
 
 @dataclass
 class RelationPath:
-    """A chain of one or two relations that the question asks for, from an entity it names or
+    """A chain of one to three relations that the question asks for, from an entity it names or
     points at, with the values found at its end."""
 
     start: str  # IRI of the linked entity the path starts from

@@ -74,7 +74,7 @@ def values_of(path: RelationPath, labels: Labels) -> list[str]:
 
 def path_sentence(path: RelationPath, labels: Labels, again: bool = False) -> str:
     """One sentence for one path: the fact itself for one value, the values listed for several;
-    with two hops, the hop that leads to the answer said after it. `again`: the sentence before
+    with two or three hops, the hops that lead to the answer said after it. `again`: the sentence before
     had the same subject, so one relation of it is said of "its"/"it"."""
     chains = [c for c in path.chains if c]
     if not chains:
@@ -86,18 +86,20 @@ def path_sentence(path: RelationPath, labels: Labels, again: bool = False) -> st
     if len(chains) == 1 and path.total <= 1:
         chain = chains[0]
         text = labels.said(chain[-1])
-        if len(chain) > 1:
-            text += f"; {labels.said(chain[0])}"
+        text += "".join(f"; {labels.said(f)}" for f in reversed(chain[:-1]))  # the hops that lead there, nearest first
         return text[:1].upper() + text[1:] + "."
     last = path.steps[-1]
     values = tuple(values_of(path, labels))
     total = path.total or len(chains)
     if len(path.steps) == 1:
         return clause(Said(path.start_label, first.label, values, forward=first.forward, total=total)) + "."
-    hops = list(dict.fromkeys(labels.said(c[0]) for c in chains if len(c) > 1))
-    if first.forward and not is_noun(first.label):
+    hops = list(dict.fromkeys(labels.said(f) for c in chains for f in c[:-1]))
+    if len(path.steps) == 2 and first.forward and not is_noun(first.label):
         return _through(path, chains, hops, labels)
     owner = f"{path.start_label}'s {first.label}" if first.forward else f"the {first.label} of {path.start_label}"
+    before = list(dict.fromkeys(labels.node(c[-1], subject=last.forward) for c in chains))
+    if len(path.steps) > 2 and len(before) == 1:
+        owner = before[0]  # three hops to one node: the last relation is said of it by name
     text = clause(Said(owner, last.label, values, forward=last.forward, total=total))
     return f"{text}; {'; '.join(hops)}." if hops else text + "."
 

@@ -1,8 +1,9 @@
 """Route stage: the relation path(s) the question asks for, before retrieval picks its facts.
 
 From the entities the turn names or points at (or, when it names none, the previous turn's),
-over the scored candidates: every path of one or two relations in either direction, scored
-against the question with the names masked (engine/stages/route/paths.py). Fills `state.paths` (best first,
+over the scored candidates: every path of one or two relations in either direction, and of
+three from the likeliest two (engine/stages/route/third.py), scored against the question with the
+names masked (engine/stages/route/paths.py). Fills `state.paths` (best first,
 one per clause of a compound question, with every value found at the end) and `state.paths_note`
 (what bounded the search). On a one-hop neighbourhood (a large or remote background) the second
 hop of the likeliest first steps is fetched here, bounded, and joins the candidates.

@@ -75,8 +75,7 @@ def described(text: str) -> frozenset[int]:
     following = [at[i] for i in range(m + 1, len(raw)) if i in at]
     if m and raw[m - 1] in _LINKS and len(following) > 1 and re.fullmatch(r"\w{3,}(?:ed|en)", raw[m + 1]):
         return frozenset(following)  # "the release dates of X written films": the films X wrote
-    edge = m - 1 if m and raw[m - 1] in _DETERMINERS else m  # "houses the xentity": the name's own article
-    det = next((i for i in range(edge - 1, max(-1, edge - 8), -1) if raw[i] in _DETERMINERS), None)
+    edge, det = _opening(raw, m)
     if det is None:
         return frozenset()
     inside = {at[i] for i in range(det + 1, edge) if i in at}
@@ -104,6 +103,39 @@ def possessed(text: str) -> tuple[str, ...]:
         if run:
             return tuple(run)
     return ()
+
+
+def _opening(raw: list[str], m: int) -> tuple[int, int | None]:
+    """Where the words before the entity at `m` end (before the name's own article: "houses the
+    xentity") and the determiner that opens the phrase they belong to, if one does."""
+    edge = m - 1 if m and raw[m - 1] in _DETERMINERS else m
+    return edge, next((i for i in range(edge - 1, max(-1, edge - 8), -1) if raw[i] in _DETERMINERS), None)
+
+
+def outer(text: str) -> frozenset[int]:
+    """The content words (by their order among them) of the phrase around the one that describes
+    the entity's neighbour: "lead singer" of "the lead singer of the band behind xentity", "movies
+    written" of "the movies written by the screenwriter of xentity": the words the relation from
+    that neighbour onwards is said in. Empty when no determiner opens the inner phrase."""
+    raw, content = _content(text)
+    at = {r: k for k, r in enumerate(content)}
+    m = next((i for i, w in enumerate(raw) if w == ENTITY), None)
+    if m is None:
+        return frozenset()
+    det = _opening(raw, m)[1]
+    if det is None:
+        return frozenset()
+    before = next((i for i in range(det - 1, -1, -1) if raw[i] in _DETERMINERS), -1)
+    return frozenset(at[i] for i in range(before + 1, det) if i in at)
+
+
+def after_entity(text: str) -> frozenset[int]:
+    """The content words (by their order among them) after the first entity: the verb of a
+    clause about it ("the city where xentity died") or, when a verb came before the entity
+    already ("the rocket that launched xentity built"), the words of the clause around it."""
+    raw, content = _content(text)
+    m = next((i for i, w in enumerate(raw) if w == ENTITY), None)
+    return frozenset() if m is None else frozenset(k for k, i in enumerate(content) if i > m)
 
 
 def demonstrated(text: str) -> frozenset[int]:
@@ -211,6 +243,7 @@ class Part:
     named: frozenset[str] = frozenset()  # the entities the question names: none is the thing "which" asks for
     names: tuple[str, ...] = ()  # the words it names them with (the clause's text has them masked)
     noun_last: bool = False  # `described` by `place_described`: a second step says the asked noun
+    outer: frozenset[int] = frozenset()  # the words of the phrase around the described one (`outer`)
     owned: tuple[str, ...] = ()  # the noun the question says the entity has (`possessed`)
 
     @property
@@ -249,7 +282,7 @@ def parts_of(masked: str) -> list[Part]:
             inner = place_described(c)
             noun_last = bool(inner)
         parts.append(Part(c, spans_of(c), asked_types(c), inner, asked=frozenset(asked_words(c)), verb=verb_of(c),
-                          noun_last=noun_last, owned=possessed(c)))
+                          noun_last=noun_last, owned=possessed(c), outer=outer(c)))
     for i, part in enumerate(parts):
         if not part.spans:
             donor = next((p for p in parts[i + 1:] + parts[:i][::-1] if p.spans), None)

@@ -1,5 +1,5 @@
-"""Relation paths: which chain of one or two relations, from which entity of the turn, the
-question asks for.
+"""Relation paths: which chain of one or two relations (three: engine/stages/route/third.py),
+from which entity of the turn, the question asks for.
 
 The paths are enumerated from the entities the turn names or points at over the facts around
 them (the turn's candidates; on a large or remote background, one bounded extra hop): every
@@ -33,6 +33,7 @@ from engine.factcheck.relations import qualified_only
 from engine.nlp.answer_type import TIME, asks_overview
 from engine.relations import asked_measure, glosses, other_dimension, other_measure, other_modifier
 from engine.stages.route.clauses import ENTITY, Part, masked, parts_of, stems
+from engine.stages.route.graph import Found, Graph, Signature, build_graph, end_of, enumerate_paths
 from engine.stages.route.kinds import (
     ENTITY_VALUE,
     NO_CLASSES,
@@ -47,6 +48,7 @@ from engine.stages.route.kinds import (
     value_roles,
 )
 from engine.stages.route.sides import against_its_verb, other_side, says_a_value
+from engine.stages.route.third import third_steps, three_steps
 from engine.state import Candidate, PathStep, RelationPath
 from kgstore.terms import Fact
 
@@ -84,87 +86,6 @@ _NAME_WORDS = frozenset(("name", "calle"))  # stems of a turn that asks for name
 Matcher = Callable[[Sequence[str], Sequence[str]], np.ndarray]
 """(relation labels, question spans) -> similarity in [0, 1], one row per label."""
 
-
-@dataclass
-class Graph:
-    """The facts around the turn's entities, indexed both ways, with their labels."""
-
-    out: dict[str, list[Candidate]] = field(default_factory=dict)
-    into: dict[str, list[Candidate]] = field(default_factory=dict)
-
-    def add(self, c: Candidate) -> None:
-        self.out.setdefault(c.fact.s, []).append(c)
-        if not c.fact.o_literal:
-            self.into.setdefault(c.fact.o, []).append(c)
-
-    def steps(self, node: str) -> Iterable[tuple[Candidate, bool]]:
-        for c in self.out.get(node, ()):
-            yield c, True
-        for c in self.into.get(node, ()):
-            yield c, False
-
-
-def build_graph(candidates: Iterable[Candidate], usable: Callable[[Candidate], bool]) -> Graph:
-    g = Graph()
-    seen: set[tuple] = set()
-    for c in candidates:
-        if c.fact.key not in seen and usable(c):
-            seen.add(c.fact.key)
-            g.add(c)
-    return g
-
-
-Signature = tuple[tuple[str, bool], ...]  # ((predicate, forward), ...)
-
-
-@dataclass
-class Found:
-    """One relation signature from a start entity, with its value chains."""
-
-    start: str
-    signature: Signature
-    labels: list[str]
-    chains: list[list[Candidate]] = field(default_factory=list)
-
-    def add(self, chain: list[Candidate]) -> None:
-        self.chains.append(chain)
-
-
-def end_of(chain: list[Candidate], start: str) -> str:
-    node = start
-    for c in chain:
-        node = c.fact.o if c.fact.s == node else c.fact.s
-    return node
-
-
-def enumerate_paths(graph: Graph, start: str, hops: int = 2, max_paths: int = 300,
-                    first_order: Callable[[str], float] | None = None) -> tuple[list[Found], bool]:
-    """Every signature of one and (`hops` 2) two steps from `start`; True when `max_paths` cut
-    the search (the second steps of the first relations that read least like the question go
-    first, by `first_order`)."""
-    found: dict[Signature, Found] = {}
-    for c, fwd in graph.steps(start):
-        sig: Signature = ((c.fact.p, fwd),)
-        found.setdefault(sig, Found(start, sig, [c.p_label])).add([c])
-    firsts = sorted(found.values(), key=lambda f: -(first_order(f.labels[0]) if first_order else 0.0))
-    cut = len(found) > max_paths
-    if hops < 2 or cut:
-        return list(found.values())[:max_paths], cut
-    for first in firsts:
-        for chain in [ch[0] for ch in first.chains]:
-            mid = end_of([chain], start)
-            if chain.fact.o_literal and mid == chain.fact.o:
-                continue  # a literal is a value, never a way on
-            for c, fwd in graph.steps(mid):
-                if c is chain or end_of([c], mid) == start:
-                    continue  # straight back to the start
-                sig = first.signature + ((c.fact.p, fwd),)
-                if sig not in found:
-                    if len(found) >= max_paths:
-                        return list(found.values()), True
-                    found[sig] = Found(start, sig, first.labels + [c.p_label])
-                found[sig].add([chain, c])
-    return list(found.values()), False
 
 @dataclass
 class Scored:
@@ -219,7 +140,9 @@ def score_paths(found: list[Found], part: Part, sims: dict[str, np.ndarray],
         if by_measure and f is not only and measures[id(f)] != asked:
             continue  # "How heavy was X at launch?": its one mass, not its launch date
         key = tuple(f.labels)
-        if key not in fits:
+        # a third step's fit depends on whether the first two walk one relation out and back
+        cached = (*key, str(there_and_back(f.signature[:2]))) if len(key) == 3 else key
+        if cached not in fits:
             rows = [sims[label] for label in key]
             if len(rows) == 1:
                 j = int(np.argmax(rows[0]))
@@ -230,14 +153,18 @@ def score_paths(found: list[Found], part: Part, sims: dict[str, np.ndarray],
                 # "Which countries does X share a border with?": a label that says two of the question's
                 # words ("shares border with") reads more of it than one that says one ("country").
                 said = max((len(stems(s.text) & stems(key[0])) for s in part.spans if len(s.words) <= 2), default=0)
-                fits[key] = float(rows[0][j]) + (ASKED_NOUN_BONUS if named else 0.0) + SAID_BONUS * max(said - 1, 0)
+                fits[cached] = float(rows[0][j]) + (ASKED_NOUN_BONUS if named else 0.0) + SAID_BONUS * max(said - 1, 0)
                 if qualified_only(key[0], part.text) or other_modifier(key[0], named_text):
                     # "area" of "the telephone area code of X" names another notion; so does
                     # "goalkeeping coach" beside a "head coach"
-                    fits[key] = 0.0
+                    fits[cached] = 0.0
+            elif len(rows) == 2:
+                fits[cached] = _two_steps(rows[0], rows[1], part, w.hop_cost, stems(key[0]), claimed)
             else:
-                fits[key] = _two_steps(rows[0], rows[1], part, w.hop_cost, stems(key[0]), claimed)
-        score = max(fits[key], w.floor) if f is only else fits[key]
+                back = there_and_back(f.signature[:2])
+                fits[cached] = three_steps(rows, part, w.hop_cost, back, _shared_spans(part, key[0]) if back else [],
+                                        claimed)
+        score = max(fits[cached], w.floor) if f is only else fits[cached]
         if there_and_back(f.signature) and (near := _shared_spans(part, key[0])):
             # one relation said once beside a word of sharing, walked out and back: both steps fit its span
             score = max(score, 2 * float(np.max(sims[key[0]][near])) - w.hop_cost)
@@ -475,6 +402,10 @@ def search(candidates: list[Candidate], starts: dict[str, str], question: Questi
             out.notes.append(f"path search from {starts[start]} cut at {MAX_PATHS} relation paths")
     if len(starts) > MAX_STARTS:
         out.notes.append(f"paths searched from the first {MAX_STARTS} of {len(starts)} entities")
+    third = third_steps(graph, found, parts, matcher, background, usable_for(text), w.hop_cost, _shared_spans)
+    found += third.found
+    out.extra += third.extra
+    out.notes += third.notes
     kind, classes = typer(candidates + out.extra), value_classes(candidates + out.extra)
     roles = value_roles(candidates + out.extra) if any(p.asked for p in parts) else NO_CLASSES  # "which paintings"
     relations = {label for f in found for label in f.labels}
