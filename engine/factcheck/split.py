@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from engine.factcheck import clauses
 from engine.factcheck.atoms import atomize, strip_vocative
 
 Spans = list[tuple[int, int]]
@@ -296,8 +297,11 @@ def split_sentence(sentence: str, protected: Spans) -> list[str]:
         s = strip_vocative(s, first_verb)
     s = DISCOURSE.sub("", s).strip() or s
     hedge, s = _hedged(s)
+    pieces = None if s.endswith("?") or GREETINGS.match(s) else _parsed_clauses(s)
     if s.endswith("?") or GREETINGS.match(s):
         claims = [s]
+    elif pieces and len(pieces) > 1:
+        claims = [c for piece in pieces for c in atomize(piece, first_verb, _verb_word)]
     elif first_verb(s) is None:
         claims = atomize(s, first_verb, _verb_word)
     else:
@@ -309,6 +313,18 @@ def split_sentence(sentence: str, protected: Spans) -> list[str]:
         rx = re.compile("|".join(re.escape(k) for k in names))
         claims = [rx.sub(lambda m: names[m.group(0)], c) for c in claims]
     return [c[0].upper() + c[1:] if c[0].islower() else c for c in claims if c]
+
+
+def _parsed_clauses(masked: str) -> list[str] | None:
+    """The clauses of a masked sentence by its dependency parse; [] when the parse has no verb or
+    looks wrong (the word lists then judge); None without a parser."""
+    doc = clauses.parse(masked)
+    if doc is None:
+        return None
+    if not clauses.has_verb(doc) or not clauses.sound(doc):
+        return []
+    end = masked.rstrip()[-1:] if masked.rstrip().endswith((".", "!")) else ""
+    return [_finish(c).rstrip(".!") + end for c in clauses.clause_texts(doc)]
 
 
 _AS_ROLE = re.compile(r"^(?P<main>.+?\S)\s+as\s+(?P<role>(?:an?|the)\s+[^,;]+?)(?P<end>[.!]?)$")
