@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import logging
 import re
+import sys
 from functools import lru_cache
 from typing import Any
 
@@ -38,8 +39,16 @@ _NOT_ASSERTED = frozenset({"if", "unless", "whether", "though", "although", "les
 def parser() -> Any | None:
     """The dependency parser, or None when spaCy or its English model cannot be loaded."""
     try:
-        import spacy
-
+        # thinc imports torch when it can (seconds and hundreds of MB); the small pipeline runs on
+        # numpy alone, so where nothing has loaded torch yet, spaCy is imported without it.
+        blocked = "torch" not in sys.modules
+        if blocked:
+            sys.modules["torch"] = None  # type: ignore[assignment]
+        try:
+            import spacy
+        finally:
+            if blocked:
+                del sys.modules["torch"]
         return spacy.load(MODEL, exclude=["ner", "lemmatizer", "senter"])
     except Exception as exc:  # noqa: BLE001 - any failure to load means: split by word lists
         log.warning("claim splitter: the dependency parser %s could not be loaded (%s); "
@@ -221,7 +230,9 @@ class _Sentence:
                 first = first.head
             subj = next((c for c in first.children if c.dep_ in _SUBJECTS), None)
             aux = [c for c in first.children if c.dep_ in ("aux", "auxpass", "neg") and c.i < first.i]
-            borrow = aux if head.tag_ in ("VBN", "VBG") and not any(c.dep_.startswith("aux") for c in head.children) else []
+            # "was planted by A and pruned by B": "pruned" is passive too (said by its "by" phrase)
+            participle = head.tag_ in ("VBN", "VBG") or any(c.dep_ == "agent" for c in head.children)
+            borrow = aux if participle and not any(c.dep_.startswith("aux") for c in head.children) else []
             if subj is None:
                 return "", borrow
             if subj.tag_ in _RELATIVIZERS and first.dep_ == "relcl":

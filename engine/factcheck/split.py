@@ -304,10 +304,12 @@ def split_sentence(sentence: str, protected: Spans) -> list[str]:
         claims = [c for piece in pieces for c in atomize(piece, first_verb, _verb_word)]
     elif first_verb(s) is None:
         claims = atomize(s, first_verb, _verb_word)
-    else:
+    else:  # one clause by the parse (or no parser): the word lists split values and lists
         claims = []
-        for piece in _relative_clauses(s):
-            claims.extend(c for atom in _atoms(piece) for c in _as_role(atom))
+        # a sound parse has split any relative clause and "as" role it found ("the man who ...",
+        # "works only as a sculptor" are one claim)
+        for piece in [s] if pieces else _relative_clauses(s):
+            claims.extend(c for atom in _atoms(piece) for c in ([atom] if pieces else _as_role(atom)))
     claims = [_with_hedge(hedge, c) for c in claims]
     if names:
         rx = re.compile("|".join(re.escape(k) for k in names))
