@@ -122,7 +122,8 @@ def _said_of(t: Any) -> bool:
     name, or on what the subject is said to be. "The man who composed X was born in Y" stays
     whole: the clause tells which man, and the checker reads such a description through the KG."""
     head = t.head
-    return (t.doc[min(x.i for x in t.subtree) - 1].text == "," or head.tag_ in ("NNP", "NNPS")
+    name = head.tag_ in ("NNP", "NNPS") and not any(c.dep_ == "det" for c in head.children)  # not "the exhibition"
+    return (t.doc[min(x.i for x in t.subtree) - 1].text == "," or name
             or head.dep_ in ("attr", "appos") or head.dep_ == "ROOT" and not _verbal(head))
 
 
