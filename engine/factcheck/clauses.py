@@ -64,6 +64,15 @@ def parse(text: str) -> Any | None:
     return None if nlp is None else nlp(text)
 
 
+def parse_all(texts: list[str]) -> dict[str, Any]:
+    """The parses of `texts`, by text, made in one batch ({} without a parser)."""
+    nlp = parser()
+    if nlp is None:
+        return {}
+    unique = list(dict.fromkeys(t for t in texts if t and not t.endswith("?")))
+    return dict(zip(unique, nlp.pipe(unique), strict=True))
+
+
 def has_verb(doc: Any) -> bool:
     """Whether the sentence states something with a verb; "X: founding year 1944" (a label, a
     colon, then values) is a list of values, not a clause."""

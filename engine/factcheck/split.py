@@ -288,16 +288,22 @@ def _with_hedge(hedge: str, claim: str) -> str:
     return hedge + claim
 
 
-def split_sentence(sentence: str, protected: Spans) -> list[str]:
-    """The atomic claims of one sentence (the sentence itself when it is a question, a greeting,
-    a fragment or has nothing to split)."""
+def _prepared(sentence: str, protected: Spans) -> tuple[str, dict[str, str], str]:
+    """(the sentence masked, without address, discourse marker or hedge; the masked names; the hedge)."""
     masked, names = _mask(sentence, protected)
     s = masked.strip()
     if not s.endswith("?"):
         s = strip_vocative(s, first_verb)
     s = DISCOURSE.sub("", s).strip() or s
     hedge, s = _hedged(s)
-    pieces = None if s.endswith("?") or GREETINGS.match(s) else _parsed_clauses(s)
+    return s, names, hedge
+
+
+def split_sentence(sentence: str, protected: Spans, parses: dict[str, object] | None = None) -> list[str]:
+    """The atomic claims of one sentence (the sentence itself when it is a question, a greeting,
+    a fragment or has nothing to split). `parses` holds parses made beforehand, by prepared text."""
+    s, names, hedge = _prepared(sentence, protected)
+    pieces = None if s.endswith("?") or GREETINGS.match(s) else _parsed_clauses(s, (parses or {}).get(s))
     if s.endswith("?") or GREETINGS.match(s):
         claims = [s]
     elif pieces and len(pieces) > 1:
@@ -317,10 +323,10 @@ def split_sentence(sentence: str, protected: Spans) -> list[str]:
     return [c[0].upper() + c[1:] if c[0].islower() else c for c in claims if c]
 
 
-def _parsed_clauses(masked: str) -> list[str] | None:
-    """The clauses of a masked sentence by its dependency parse; [] when the parse has no verb or
-    looks wrong (the word lists then judge); None without a parser."""
-    doc = clauses.parse(masked)
+def _parsed_clauses(masked: str, doc: object | None = None) -> list[str] | None:
+    """The clauses of a masked sentence by its dependency parse (`doc`, or parsed here); [] when
+    the parse has no verb or looks wrong (the word lists then judge); None without a parser."""
+    doc = doc if doc is not None else clauses.parse(masked)
     if doc is None:
         return None
     if not clauses.has_verb(doc) or not clauses.sound(doc):
@@ -547,12 +553,17 @@ def split_claims(text: str, protect: Callable[[str], Spans] | None = None) -> li
                 claims.append(chunk.strip())
             continue
         lines = _topic_lines(chunk.split("\n"), protect)
+        units = []
         for whole in sentences("\n".join(lines)):
             for sentence in _lead_items(whole):
                 protected = list(protect(sentence)) if protect else []
                 for rx in _PROTECTED:
                     protected += [(m.start(), m.end()) for m in rx.finditer(sentence)]
-                claims.extend(split_sentence(sentence, protected))
+                units.append((sentence, protected))
+        # the parser reads a batch of sentences faster than one at a time
+        parses = clauses.parse_all([_prepared(sentence, protected)[0] for sentence, protected in units[:MAX_CLAIMS]])
+        for sentence, protected in units:
+            claims.extend(split_sentence(sentence, protected, parses))
             if len(claims) >= MAX_CLAIMS:
                 return claims[:MAX_CLAIMS]
     return claims
