@@ -89,6 +89,8 @@ def sound(doc: Any) -> bool:
     for t in doc:
         if t.dep_ == "dep" or t.dep_ == "ccomp" and t.head.pos_ == "AUX" and not any(c.dep_ == "mark" for c in t.children):
             return False  # "is" then a clause with no "that": two clauses read as one
+        if t.dep_ == "npadvmod" and t.i + 1 < len(doc) and doc[t.i + 1].dep_ in _SUBJECTS:
+            return False  # "Xqaq I is ...": a name's last word read as the subject
         if (t.tag_ in ("VBZ", "VBP", "VBD") and t.dep_ not in ("conj", "aux", "auxpass")
                 and not any(c.dep_ in _SUBJECTS for c in t.children)):
             return False
