@@ -238,7 +238,7 @@ class _Sentence:
         if kind == "conj":
             first = head.head
             # "X takes an hour to play and uses Y": "uses" hangs on "play", whose subject is X's
-            while first.dep_ in ("conj", "xcomp") and not any(c.dep_ in _SUBJECTS for c in first.children):
+            while first.dep_ in ("conj", "xcomp", "advcl") and not any(c.dep_ in _SUBJECTS for c in first.children):
                 first = first.head
             subj = next((c for c in first.children if c.dep_ in _SUBJECTS), None)
             aux = [c for c in first.children if c.dep_ in ("aux", "auxpass", "neg") and c.i < first.i]
