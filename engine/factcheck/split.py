@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from engine.factcheck import clauses
 from engine.factcheck.atoms import atomize, strip_vocative
 
 Spans = list[tuple[int, int]]
@@ -287,28 +288,51 @@ def _with_hedge(hedge: str, claim: str) -> str:
     return hedge + claim
 
 
-def split_sentence(sentence: str, protected: Spans) -> list[str]:
-    """The atomic claims of one sentence (the sentence itself when it is a question, a greeting,
-    a fragment or has nothing to split)."""
+def _prepared(sentence: str, protected: Spans) -> tuple[str, dict[str, str], str]:
+    """(the sentence masked, without address, discourse marker or hedge; the masked names; the hedge)."""
     masked, names = _mask(sentence, protected)
     s = masked.strip()
     if not s.endswith("?"):
         s = strip_vocative(s, first_verb)
     s = DISCOURSE.sub("", s).strip() or s
     hedge, s = _hedged(s)
+    return s, names, hedge
+
+
+def split_sentence(sentence: str, protected: Spans, parses: dict[str, object] | None = None) -> list[str]:
+    """The atomic claims of one sentence (the sentence itself when it is a question, a greeting,
+    a fragment or has nothing to split). `parses` holds parses made beforehand, by prepared text."""
+    s, names, hedge = _prepared(sentence, protected)
+    pieces = None if s.endswith("?") or GREETINGS.match(s) else _parsed_clauses(s, (parses or {}).get(s))
     if s.endswith("?") or GREETINGS.match(s):
         claims = [s]
+    elif pieces and len(pieces) > 1:
+        claims = [c for piece in pieces for c in atomize(piece, first_verb, _verb_word)]
     elif first_verb(s) is None:
         claims = atomize(s, first_verb, _verb_word)
-    else:
+    else:  # one clause by the parse (or no parser): the word lists split values and lists
         claims = []
-        for piece in _relative_clauses(s):
-            claims.extend(c for atom in _atoms(piece) for c in _as_role(atom))
+        # a sound parse has split any relative clause and "as" role it found ("the man who ...",
+        # "works only as a sculptor" are one claim)
+        for piece in [s] if pieces else _relative_clauses(s):
+            claims.extend(c for atom in _atoms(piece) for c in ([atom] if pieces else _as_role(atom)))
     claims = [_with_hedge(hedge, c) for c in claims]
     if names:
         rx = re.compile("|".join(re.escape(k) for k in names))
         claims = [rx.sub(lambda m: names[m.group(0)], c) for c in claims]
     return [c[0].upper() + c[1:] if c[0].islower() else c for c in claims if c]
+
+
+def _parsed_clauses(masked: str, doc: object | None = None) -> list[str] | None:
+    """The clauses of a masked sentence by its dependency parse (`doc`, or parsed here); [] when
+    the parse has no verb or looks wrong (the word lists then judge); None without a parser."""
+    doc = doc if doc is not None else clauses.parse(masked)
+    if doc is None:
+        return None
+    if not clauses.has_verb(doc) or not clauses.sound(doc):
+        return []
+    end = masked.rstrip()[-1:] if masked.rstrip().endswith((".", "!")) else ""
+    return [_finish(c).rstrip(".!") + end for c in clauses.clause_texts(doc)]
 
 
 _AS_ROLE = re.compile(r"^(?P<main>.+?\S)\s+as\s+(?P<role>(?:an?|the)\s+[^,;]+?)(?P<end>[.!]?)$")
@@ -529,12 +553,17 @@ def split_claims(text: str, protect: Callable[[str], Spans] | None = None) -> li
                 claims.append(chunk.strip())
             continue
         lines = _topic_lines(chunk.split("\n"), protect)
+        units = []
         for whole in sentences("\n".join(lines)):
             for sentence in _lead_items(whole):
                 protected = list(protect(sentence)) if protect else []
                 for rx in _PROTECTED:
                     protected += [(m.start(), m.end()) for m in rx.finditer(sentence)]
-                claims.extend(split_sentence(sentence, protected))
+                units.append((sentence, protected))
+        # the parser reads a batch of sentences faster than one at a time
+        parses = clauses.parse_all([_prepared(sentence, protected)[0] for sentence, protected in units[:MAX_CLAIMS]])
+        for sentence, protected in units:
+            claims.extend(split_sentence(sentence, protected, parses))
             if len(claims) >= MAX_CLAIMS:
                 return claims[:MAX_CLAIMS]
     return claims

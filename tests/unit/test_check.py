@@ -92,7 +92,7 @@ def test_llm_splitter_splits_what_the_model_left_out_or_joined():
                        "Titanic stars Quentin Blackwood."]
     joined = llm_split(REPLY, ScriptedLLM(["- Titanic was directed by James Cameron and released in 1997.\n"
                                            "- Titanic stars Quentin Blackwood."]))
-    assert joined == ["Titanic was directed by James Cameron.", "Titanic released in 1997.",
+    assert joined == ["Titanic was directed by James Cameron.", "Titanic was released in 1997.",
                       "Titanic stars Quentin Blackwood."]
 
 
