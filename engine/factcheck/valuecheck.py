@@ -142,7 +142,7 @@ class ValueChecks:
     def value_support(self, v: V.Value, ents: list[str], cues: set[str], r: Reading) -> list[KFact]:
         for a in ents:
             for slot in self._literal_slots(v, a, cues, r):
-                said = V.in_unit(v, unit_of(slot.facts[0].p_label or slot.key))
+                said = V.in_unit(v, unit_of(slot.facts[0].p_label or slot.key) or V.literal_unit(slot.facts[0].fact.o))
                 for kf in slot.facts:
                     if V.matches(said, kf.kind, kf.value):
                         return [kf]

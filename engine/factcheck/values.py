@@ -184,6 +184,11 @@ def extract(text: str, now: datetime | None = None, taken: list[tuple[int, int]]
         unit = UNITS[q.unit]
         if said is not None:
             said.unit = unit
+            if said.end == q.end and SCALE.get(q.unit.lower()):
+                # "3.6 m" read as a length is 3.6 metres, not 3.6 million: the letter is its unit
+                num, tolerance = number_of(said)
+                scale = SCALE[q.unit.lower()]
+                said.value = (num / scale, tolerance / scale)
         elif free(spans, q.start, q.end):
             num = q.value / unit.factor  # a number in words: "an hour", "two days"
             add("number", (num, 0.5 * 10 ** (len(str(int(num))) - len(str(int(num)).rstrip("0"))) if num >= 1
@@ -312,7 +317,23 @@ def literal_kind(lexical: str, datatype: str | None) -> tuple[str, object] | Non
         return ("phone", re.sub(r"\D", "", v))
     if re.fullmatch(r"[+-]?\d+(\.\d+)?([eE][+-]?\d+)?", v):
         return ("number", float(v))
+    measure = _MEASURE.fullmatch(v)
+    if measure and literal_unit(v) is not None:
+        return ("number", float(measure.group(1).replace(",", "")))  # "3.6 m", "181 cm": in the unit written
     return None
+
+
+_MEASURE = re.compile(r"([+-]?\d[\d,]*(?:\.\d+)?)\s*([^\d\s].*)")
+
+
+def literal_unit(lexical: str) -> Unit | None:
+    """The unit a KG literal is written in ("3.6 m", "181 cm", "45 minutes"); None for a bare
+    number or text."""
+    measure = _MEASURE.fullmatch(lexical.strip())
+    if measure is None:
+        return None
+    said = measure.group(2).strip()
+    return UNITS.get(said) or UNITS.get(said.lower())
 
 
 def same_date(claim: tuple, kg: tuple) -> bool:
