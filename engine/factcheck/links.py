@@ -17,6 +17,7 @@ from engine.factcheck.relations import (
     said_in_own_words,
     stated,
 )
+from engine.factcheck.ranked import opposite
 from engine.factcheck.slots import KFact, Reading, Slot
 from engine.nlp.sentences import TYPE_PREDICATES, sentence
 from engine.relations import MATCH_MIN, Relation, RelationMatcher, content_stems, glosses
@@ -146,8 +147,8 @@ class RelationChecks:
                 stated = [slot for slot in self.kg.slots(a).values() if not slot.literal and (
                     slot.key in said or any(self._by_preposition(slot, p, self._verb_before(x, r))
                                             for p, x in zip(preps, (b, a), strict=False)))]
-                for slot in stated:
-                    if b in slot.others:
+                for slot in stated:  # "died in Bergen" is no birth place, whatever word they share
+                    if b in slot.others and not opposite(relation_phrase(r.blank), label_words(slot.facts[0].p_label)):
                         return [f for f in slot.facts if f.other == b][:1]
                 for slot in stated:  # "born in London" of someone born in Ealing, which is in London
                     for kf in slot.facts if slot.direction == "out" else ():
