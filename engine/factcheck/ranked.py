@@ -63,8 +63,7 @@ class RankedRelations:
             rival = max(((x, s) for x, s in scores.items() if x not in own), key=lambda p: p[1], default=("", 0.0))
             if joining and best_own >= FLOOR and best_own - rival[1] >= LEAD:
                 slot = max(joining, key=lambda s: scores[self._label(s)])
-                if not opposite(phrase, self._label(slot)):
-                    return Read([f for f in slot.facts if f.other == b][:1])
+                return Read([f for f in slot.facts if f.other == b][:1])
             if rival[1] >= FLOOR and rival[1] - best_own >= LEAD:
                 clash = self._clash(a, b, rival[0], r)
                 if clash is not None:
@@ -97,8 +96,9 @@ def fit(phrase: str, label: str) -> float:
     """How well a claim's relation words say a label: the share of the label's words they say
     (`said_share`), or, with WordNet, how near a word of theirs and a word of the label come to
     one word one step from each ("skippers" and "captain" meet in "skipper"; "headed" and
-    "chief executive" in "head"); 0 where the words name another kind of the label's head noun."""
-    if other_modifier(label, phrase):
+    "chief executive" in "head"); 0 where the words name another kind of the label's head noun,
+    or its opposite ("died" of "place of birth")."""
+    if other_modifier(label, phrase) or opposite(phrase, label):
         return 0.0
     share = said_share(label, phrase, glosses(phrase))
     mine = [_near(w) for w in words_of(phrase)]
