@@ -78,11 +78,14 @@ class RelationChecks:
         score: dict[str, float] = {}
         labels: dict[str, str] = {}
         labels_of: dict[str, str] = {}
+        literal: set[str] = set()  # relations of values: the value's kind tells them apart
         for iri in ents:
             for (key, _), slot in self.kg.slots(iri).items():
                 label = slot.facts[0].p_label
                 if key not in score:
                     score[key], labels_of[key] = stated(key, label, blank, glossed), label or key
+                if slot.literal:
+                    literal.add(key)
                 if custom(key) and not RECORD.search(label_words(label)):
                     labels.setdefault(key, label_words(label))
         phrase = relation_phrase(blank)
@@ -93,7 +96,10 @@ class RelationChecks:
         if out or len(labels) < 2 or not phrase or not guess:
             return out
         match = self.matcher.best(phrase, [Relation(label, key) for key, label in labels.items()])
-        if match is not None and not said_as_modifier(match.relation.label, blank) and fit(phrase, match.relation.label):
+        # the encoder alone puts a short phrase near many labels ("acted" nearer to "director" than
+        # to "cast member"): between two things it guesses a relation only with words for it
+        if match is not None and not said_as_modifier(match.relation.label, blank) and (
+                fit(phrase, match.relation.label) or match.relation.key in literal):
             out.add(match.relation.key)
         return out
 
@@ -216,8 +222,7 @@ class RelationChecks:
         if opposite(phrase, label_words(label)):
             return False  # "died in Bergen" is no birth place, though a person has no other relation to a town
         match = self.matcher.rank(phrase, [Relation(label, slot.key, "entity")], kind="entity")[0]
-        # the encoder alone puts a short phrase near many labels ("acted" nearer to "director"
-        # than to "cast member"): alone, it decides only where no other relation of the kind is
+        # the encoder alone decides only where no other relation of the kind is (see `stated`)
         others = [s for s in self.kg.slots(b).values() if not s.literal and self.kg.slot_category(s) & self.kg.category(a)]
         return match.score >= MATCH_MIN and (match.words > 0 or fit(phrase, label_words(label)) > 0
                                              or {s.key for s in rivals + others} == {slot.key})
