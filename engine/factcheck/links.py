@@ -8,7 +8,7 @@ import re
 from collections.abc import Set as AbstractSet
 
 from engine.factcheck.kg import RECORD, KGView
-from engine.factcheck.ranked import fit, opposite
+from engine.factcheck.ranked import RankedRelations, Read, fit, opposite
 from engine.factcheck.relations import (
     cued,
     custom,
@@ -49,6 +49,7 @@ class RelationChecks:
         self.context = context
         self.matcher = matcher
         self.encoder = encoder  # engine.nlp.encoder.Encoder, only when the session already has one
+        self.ranked = RankedRelations(kg)
 
     def implicit_argument(self, anchors, values, unknown, blank: str) -> str | None:
         """"Ravi is the organizer.", "David and José will attend.": a relation whose other end
@@ -349,6 +350,12 @@ class RelationChecks:
         says Berlin: both cities), so that "in" introduces it as that value, not as a place?"""
         shared = self.kg.slot_category(slot) & self.kg.category(b)
         return bool(shared - {"thing"})
+
+    def read(self, b: str, ents: list[str], cues: set[str], fragment: bool, r: Reading, said: AbstractSet[str]) -> Read:
+        """What the claim says of b where no relation it states joins b to its other things: the
+        order of their relations for its words first (`ranked`), then b as another value of a
+        relation it states (`entity_clash`)."""
+        return self.ranked.read(b, ents, r) or Read([], self.entity_clash(b, ents, cues, fragment, r, said))
 
     def entity_clash(self, b: str, ents: list[str], cues: set[str], fragment: bool, r: Reading,
                      said: AbstractSet[str] = frozenset()) -> tuple[KFact, str] | None:

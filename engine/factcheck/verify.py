@@ -34,7 +34,6 @@ from engine.factcheck.names import (
     unknown_names,
     whole_name,
 )
-from engine.factcheck.ranked import RankedRelations, Read
 from engine.factcheck.slots import Judgement, KFact, Reading, negate, rank
 from engine.factcheck.split import LEADING_HEDGE, first_verb
 from engine.factcheck.valuecheck import ValueChecks, whole_words
@@ -77,7 +76,6 @@ class Verifier:
         # The encoder (or a function that builds it) that matches wording to a KG's relations.
         self.matcher = RelationMatcher(relation_encoder if relation_encoder is not None else encoder)
         self.links = RelationChecks(self.kg, self.context, self.matcher, encoder)
-        self.ranked = RankedRelations(self.kg)
         # Times the user's turn named, for a reply's "then" ("X is busy then").
         times = [m.value for m in mentions if m.kind == "time" and getattr(m.value, "start", None) is not None]
         self.values = ValueChecks(self.kg, self.matcher, now, times)
@@ -407,14 +405,10 @@ class Verifier:
             for b in ents:
                 if connected[b] or b in valued or b in linked or self.links.names_said(b, ents, said, r):
                     continue
-                # the order of the KG's relations for the claim's words first, then the relation they state
-                read = self.ranked.read(b, ents, r) or Read([], self.links.entity_clash(
-                    b, ents, cues, first_verb(blank) is None, r, said))
+                read = self.links.read(b, ents, cues, first_verb(blank) is None, r, said)
                 support += read.support
-                if read.clash:
-                    contra.append(read.clash)
-                elif not read.support:
-                    unlinked.append(b)
+                contra += [read.clash] if read.clash else []
+                unlinked += [] if read.clash or read.support else [b]
         missing += [v.text for v in unplaced if not (v.kind == "date" and support and dates_only_context(v))]
 
         if len(ents) == 1 and len(r.where.get(ents[0], ())) > 1:
