@@ -8,6 +8,7 @@ import re
 from collections.abc import Set as AbstractSet
 
 from engine.factcheck.kg import RECORD, KGView
+from engine.factcheck.ranked import RankedRelations, Read, fit, opposite
 from engine.factcheck.relations import (
     cued,
     custom,
@@ -48,6 +49,7 @@ class RelationChecks:
         self.context = context
         self.matcher = matcher
         self.encoder = encoder  # engine.nlp.encoder.Encoder, only when the session already has one
+        self.ranked = RankedRelations(kg)
 
     def implicit_argument(self, anchors, values, unknown, blank: str) -> str | None:
         """"Ravi is the organizer.", "David and José will attend.": a relation whose other end
@@ -76,20 +78,29 @@ class RelationChecks:
         glossed = glosses(blank)
         score: dict[str, float] = {}
         labels: dict[str, str] = {}
+        labels_of: dict[str, str] = {}
+        literal: set[str] = set()  # relations of values: the value's kind tells them apart
         for iri in ents:
             for (key, _), slot in self.kg.slots(iri).items():
                 label = slot.facts[0].p_label
                 if key not in score:
-                    score[key] = stated(key, label, blank, glossed)
+                    score[key], labels_of[key] = stated(key, label, blank, glossed), label or key
+                if slot.literal:
+                    literal.add(key)
                 if custom(key) and not RECORD.search(label_words(label)):
                     labels.setdefault(key, label_words(label))
+        phrase = relation_phrase(blank)
+        # "died in Bergen" states no birth place, whatever word the two share
+        score = {k: x for k, x in score.items() if not (x and opposite(phrase, label_words(labels_of[k])))}
         best = max(score.values(), default=0.0)
         out = {k for k, x in score.items() if x >= 0.5 and (x == best or x == 1.0)}
-        phrase = relation_phrase(blank)
         if out or len(labels) < 2 or not phrase or not guess:
             return out
         match = self.matcher.best(phrase, [Relation(label, key) for key, label in labels.items()])
-        if match is not None and not said_as_modifier(match.relation.label, blank):
+        # the encoder alone puts a short phrase near many labels ("acted" nearer to "director" than
+        # to "cast member"): between two things it guesses a relation only with words for it
+        if match is not None and not said_as_modifier(match.relation.label, blank) and (
+                fit(phrase, match.relation.label) or match.relation.key in literal):
             out.add(match.relation.key)
         return out
 
@@ -146,8 +157,8 @@ class RelationChecks:
                 stated = [slot for slot in self.kg.slots(a).values() if not slot.literal and (
                     slot.key in said or any(self._by_preposition(slot, p, self._verb_before(x, r))
                                             for p, x in zip(preps, (b, a), strict=False)))]
-                for slot in stated:
-                    if b in slot.others:
+                for slot in stated:  # "died in Bergen" is no birth place, whatever its preposition says
+                    if b in slot.others and not opposite(relation_phrase(r.blank), label_words(slot.facts[0].p_label)):
                         return [f for f in slot.facts if f.other == b][:1]
                 for slot in stated:  # "born in London" of someone born in Ealing, which is in London
                     for kf in slot.facts if slot.direction == "out" else ():
@@ -158,7 +169,8 @@ class RelationChecks:
             rivals = [s for s in self.kg.slots(a).values() if not s.literal and self.kg.slot_category(s) & cat_b]
             phrase = " ".join(self.unsaid(r.phrase, said, ents).split())
             for slot in rivals:
-                if b in slot.others and self._allowed(slot, rivals, cues, claim, a, b) and self._says(slot, phrase, cues):
+                if b in slot.others and self._allowed(slot, rivals, cues, claim, a, b) and self._says(
+                        slot, phrase, cues, rivals, a, b):
                     return [f for f in slot.facts if f.other == b][:1]
         return []
 
@@ -200,7 +212,7 @@ class RelationChecks:
 
         return re.sub(r"[^\W\d_]+", blank, text)
 
-    def _says(self, slot: Slot, phrase: str, cues: set[str]) -> bool:
+    def _says(self, slot: Slot, phrase: str, cues: set[str], rivals: list[Slot], a: str, b: str) -> bool:
         """Does the claim's wording (its relation words) allow this relation? A claim with words
         of a relation ("the manager of ...") is not made true by a fact of another one between
         the same two things; a claim with none ("Omar is in Engineering") is read as any
@@ -208,7 +220,13 @@ class RelationChecks:
         if not phrase or slot.key in cues:
             return True
         label = slot.facts[0].p_label or label_words(slot.key)
-        return self.matcher.score(phrase, Relation(label, slot.key, "entity"), kind="entity") >= MATCH_MIN
+        if opposite(phrase, label_words(label)):
+            return False  # "died in Bergen" is no birth place, though a person has no other relation to a town
+        match = self.matcher.rank(phrase, [Relation(label, slot.key, "entity")], kind="entity")[0]
+        # the encoder alone decides only where no other relation of the kind is (see `stated`)
+        others = [s for s in self.kg.slots(b).values() if not s.literal and self.kg.slot_category(s) & self.kg.category(a)]
+        return match.score >= MATCH_MIN and (match.words > 0 or fit(phrase, label_words(label)) > 0
+                                             or {s.key for s in rivals + others} == {slot.key})
 
     def within(self, x: str, b: str, depth: int = 3) -> list[KFact]:
         """The containment facts (located in, part of, country ...) that lead from place x up to
@@ -332,6 +350,12 @@ class RelationChecks:
         says Berlin: both cities), so that "in" introduces it as that value, not as a place?"""
         shared = self.kg.slot_category(slot) & self.kg.category(b)
         return bool(shared - {"thing"})
+
+    def read(self, b: str, ents: list[str], cues: set[str], fragment: bool, r: Reading, said: AbstractSet[str]) -> Read:
+        """What the claim says of b where no relation it states joins b to its other things: the
+        order of their relations for its words first (`ranked`), then b as another value of a
+        relation it states (`entity_clash`)."""
+        return self.ranked.read(b, ents, r) or Read([], self.entity_clash(b, ents, cues, fragment, r, said))
 
     def entity_clash(self, b: str, ents: list[str], cues: set[str], fragment: bool, r: Reading,
                      said: AbstractSet[str] = frozenset()) -> tuple[KFact, str] | None:

@@ -405,11 +405,10 @@ class Verifier:
             for b in ents:
                 if connected[b] or b in valued or b in linked or self.links.names_said(b, ents, said, r):
                     continue
-                clash = self.links.entity_clash(b, ents, cues, first_verb(blank) is None, r, said)
-                if clash:
-                    contra.append(clash)
-                else:
-                    unlinked.append(b)
+                read = self.links.read(b, ents, cues, first_verb(blank) is None, r, said)
+                support += read.support
+                contra += [read.clash] if read.clash else []
+                unlinked += [] if read.clash or read.support else [b]
         missing += [v.text for v in unplaced if not (v.kind == "date" and support and dates_only_context(v))]
 
         if len(ents) == 1 and len(r.where.get(ents[0], ())) > 1:

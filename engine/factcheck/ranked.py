@@ -1,0 +1,128 @@
+"""Which relation a claim's words say, read against the relations the KG has, not against one
+fixed score. A claim naming two things the KG joins ("Joost Verhagen flew on Petrel 3", where the
+KG has him as a crew member of it) states that relation when its words fit the joining relation
+better than any other relation the KG has, by a clear lead, and say nothing opposite to it ("died
+in" is no birth place). When the words clearly fit another relation the claim's things have,
+with another value that is the only one, the claim is contradicted by that value ("Valeria
+Strand commanded Lumen-3", whose mission commander is someone else). What fits neither way is
+left to the other checks, which call it not enough info.
+
+The fit of words to a label (`fit`) is read from the label's words and WordNet's: what decides
+is the order of the labels of the claim's things, which carries to relations no word list
+foresaw. The sentence encoder's closeness of a short phrase to a label was measured and left
+out: it ranks the right relation first no more often than chance does among a thing's few
+relations ("acted" is closer to "director" than to "cast member").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from engine.factcheck.kg import RECORD, KGView
+from engine.factcheck.relations import label_words, relation_phrase
+from engine.factcheck.slots import KFact, Reading, Slot
+from engine.lexicon import lexicon
+from engine.nlp.sentences import TYPE_PREDICATES
+from engine.relations import glosses, other_modifier
+from engine.words import forms, near_stems, said_share, words_of
+
+FLOOR = 0.5  # the fit below which words say no relation, however far ahead of the others
+LEAD = 0.1  # how far ahead of every other relation of the KG the one the words say must be
+
+
+@dataclass(frozen=True)
+class Read:
+    """What the claim's words say of two things: the facts of the relation they state that join
+    them, or the fact of that relation they contradict, with the reason."""
+
+    support: list[KFact]
+    clash: tuple[KFact, str] | None = None
+
+
+class RankedRelations:
+    """The relations of one KG, ranked against a claim's words. One per reply."""
+
+    def __init__(self, kg: KGView):
+        self.kg = kg
+
+    def read(self, b: str, ents: list[str], r: Reading) -> Read | None:
+        """What the claim says of b and another of its things, decided by the order of the KG's
+        relations for its words; None where that order decides nothing."""
+        phrase = relation_phrase(r.blank)
+        if not phrase:
+            return None
+        for a in ents:
+            if a == b:
+                continue
+            slots = self._slots(a)
+            joining = [s for s in slots if b in s.others]
+            scores = {label: fit(phrase, label) for label in {self._label(s) for s in [*slots, *self._slots(b)]}}
+            own = {self._label(s) for s in joining}
+            best_own = max((scores[x] for x in own), default=0.0)
+            rival = max(((x, s) for x, s in scores.items() if x not in own), key=lambda p: p[1], default=("", 0.0))
+            if joining and best_own >= FLOOR and best_own - rival[1] >= LEAD:
+                slot = max(joining, key=lambda s: scores[self._label(s)])
+                return Read([f for f in slot.facts if f.other == b][:1])
+            if rival[1] >= FLOOR and rival[1] - best_own >= LEAD:
+                clash = self._clash(a, b, rival[0], r)
+                if clash is not None:
+                    return Read([], clash)
+        return None
+
+    def _slots(self, iri: str) -> list[Slot]:
+        """The relations of a thing to other things that a claim's words could state: not its
+        class, not a record of a name or a gender."""
+        return [s for s in self.kg.slots(iri).values() if not s.literal and s.facts[0].fact.p not in TYPE_PREDICATES
+                and not RECORD.search(self._label(s))]
+
+    @staticmethod
+    def _label(slot: Slot) -> str:
+        return label_words(slot.facts[0].p_label or slot.key)
+
+    def _clash(self, a: str, b: str, label: str, r: Reading) -> tuple[KFact, str] | None:
+        """The fact of a's relation `label` that b, given as its value, contradicts: the relation
+        holds one value here, of b's kind, and it is not b."""
+        for slot in self._slots(a):
+            if (slot.direction == "out" and self._label(slot) == label and b not in slot.others
+                    and self.kg.single(slot, {slot.key} | r.said)
+                    and self.kg.slot_category(slot) & self.kg.category(b) - {"thing"}):
+                kf = slot.facts[0]
+                return kf, f"the KG says {self.kg.say(kf)}, not {self.kg.label(b)}"
+        return None
+
+
+def fit(phrase: str, label: str) -> float:
+    """How well a claim's relation words say a label: the share of the label's words they say
+    (`said_share`), or, with WordNet, how near a word of theirs and a word of the label come to
+    one word one step from each ("skippers" and "captain" meet in "skipper"; "headed" and
+    "chief executive" in "head"); 0 where the words name another kind of the label's head noun,
+    or its opposite ("died" of "place of birth")."""
+    if other_modifier(label, phrase) or opposite(phrase, label):
+        return 0.0
+    share = said_share(label, phrase, glosses(phrase))
+    mine = [_near(w) for w in words_of(phrase)]
+    theirs = [_near(w) for w in words_of(label)]
+    met = max((a[k] * b[k] for a in mine for b in theirs for k in a.keys() & b.keys()), default=0.0)
+    return max(share, met)
+
+
+@lru_cache(maxsize=16384)
+def _near(word: str) -> dict[str, float]:
+    """The stems of a word (1.0) and of the words WordNet puts one step from it, by closeness."""
+    return {**near_stems(word), **dict.fromkeys(forms(word), 1.0)}
+
+
+def opposite(phrase: str, label: str) -> bool:
+    """Does a word of the phrase, or a word WordNet derives from it, name the opposite of a word
+    of the label ("died": death, the opposite of the birth of "place of birth")? False without
+    WordNet."""
+    lex = lexicon()
+    if lex is None:
+        return False
+    own = set(words_of(label))
+    for w in words_of(phrase):
+        near = {w, *(x for x in lex.near(w) if x.isalpha())}
+        if any(own & lex.opposites(x) for x in near) or any(near & lex.opposites(x) for x in own):
+            return True
+    return False
