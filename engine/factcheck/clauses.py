@@ -237,8 +237,9 @@ class _Sentence:
         kind = self.kinds.get(head.i)
         if kind == "conj":
             first = head.head
-            # "X takes an hour to play and uses Y": "uses" hangs on "play", whose subject is X's
-            while first.dep_ in ("conj", "xcomp", "advcl") and not any(c.dep_ in _SUBJECTS for c in first.children):
+            # "X takes an hour to play and uses Y": "uses" hangs on "play" (an infinitive, or a
+            # clause on "an hour"), whose subject is X's: up the heads to the first with a subject
+            while first.dep_ != "ROOT" and not any(c.dep_ in _SUBJECTS for c in first.children):
                 first = first.head
             subj = next((c for c in first.children if c.dep_ in _SUBJECTS), None)
             aux = [c for c in first.children if c.dep_ in ("aux", "auxpass", "neg") and c.i < first.i]
