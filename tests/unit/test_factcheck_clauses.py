@@ -72,8 +72,8 @@ def garden(tmp_path_factory):
     ("Velvet Ash was planted by Ida Reyes and pruned by Tobias Grell.",
      ["Velvet Ash was planted by Ida Reyes.", "Velvet Ash was pruned by Tobias Grell."]),
     # a verb coordinated with one in a clause on a noun takes the subject of the verb above
-    ("Velvet Ash takes ten years to flower and shades the Rose Walk and the Fern House.",
-     ["Velvet Ash takes ten years to flower.", "Velvet Ash shades the Rose Walk.", "Velvet Ash shades the Fern House."]),
+    ("Harrow Mill takes about an hour to play and needs Rose Walk and Fern House.",
+     ["Harrow Mill takes about an hour to play.", "Harrow Mill needs Rose Walk.", "Harrow Mill needs Fern House."]),
     # the name of the thing the apposition describes, not the subject of the sentence
     ("The keeper of the Rose Walk is Ida Reyes, a botanist from Tarnow.",
      ["The keeper of the Rose Walk is Ida Reyes.", "Ida Reyes is a botanist from Tarnow."]),
