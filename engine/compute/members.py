@@ -107,7 +107,7 @@ def _said(label: str, words: Sequence[str], stems: Sequence[str]) -> str:
             runs[-1].append(w)
         elif runs[-1]:
             runs.append([])
-    return " ".join(max(runs, key=len)) or label
+    return " ".join(max(runs, key=lambda run: len(run))) or label
 
 
 def members_of(background: Background, classes: Sequence[Klass]) -> list[str]:

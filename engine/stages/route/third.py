@@ -68,7 +68,9 @@ def three_steps(rows: Sequence[np.ndarray], part: Part, hop_cost: float, back: b
     if near:
         used = frozenset().union(*(spans[j].words for j in near))
         shared = float(max(first[j] for j in near))
-        rest = [float(third[j]) for j, s in enumerate(spans) if s.words and not s.words & used]
+        # the noun asked for ("Which books have the same illustrator as X?") names what the way
+        # back reaches, no third relation
+        rest = [float(third[j]) for j, s in enumerate(spans) if s.words and not s.words & used and not s.asked_noun]
         fit = max(rest, default=0.0)
         return 2 * shared + fit - 2 * hop_cost if min(shared, fit) > hop_cost else 0.0
     inner = inner_words(part)
