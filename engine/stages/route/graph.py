@@ -4,7 +4,7 @@ more from chosen two-step paths (`extend`), each edge followed forwards or backw
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from engine.state import Candidate
@@ -111,3 +111,46 @@ def extend(graph: Graph, prefixes: list[Found], max_paths: int) -> tuple[list[Fo
                     found[sig] = Found(prefix.start, sig, prefix.labels + [c.p_label])
                 found[sig].add([*chain, c])
     return list(found.values()), False
+
+
+@dataclass
+class Read:
+    """Facts of some entities read from the background into a path graph: the facts, how many of
+    the entities were read before the time ran out (all of them when it did not), and why the
+    background stopped answering ("" when it did not)."""
+
+    facts: list[Candidate]
+    done: int
+    failed: str = ""
+
+
+def read_into(graph: Graph, nodes: Sequence[str], background, usable: Callable[[Candidate], bool], cap: int,
+              hop: int, over: Callable[[], bool]) -> Read:
+    """The facts of `nodes` the graph lacks, up to `cap` a node, read from the background as
+    candidates of `hop`, verbalized, and the usable ones added to the graph; stops when `over()`
+    says the time is spent, or when a remote background stops answering."""
+    from engine.nlp.sentences import verbalize
+    from kgstore.errors import RemoteUnavailable
+
+    known = {c.fact.key for cs in graph.out.values() for c in cs}
+    fetched: list[Candidate] = []
+    done, failed = len(nodes), ""
+    for i, node in enumerate(nodes):
+        if over():
+            done = i
+            break
+        try:
+            facts = background.facts_about(node, cap=cap)
+        except RemoteUnavailable as exc:
+            done, failed = i, str(exc)
+            break
+        for f in facts:
+            if f.key not in known:
+                known.add(f.key)
+                fetched.append(Candidate(fact=f, hop=hop))
+    if fetched:
+        verbalize(fetched, background)
+        for c in fetched:
+            if usable(c):
+                graph.add(c)
+    return Read(fetched, done, failed)

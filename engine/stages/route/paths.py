@@ -33,7 +33,7 @@ from engine.factcheck.relations import qualified_only
 from engine.nlp.answer_type import TIME, asks_overview
 from engine.relations import asked_measure, glosses, other_dimension, other_measure, other_modifier
 from engine.stages.route.clauses import ENTITY, Part, masked, parts_of, stems
-from engine.stages.route.graph import Found, Graph, Signature, build_graph, end_of, enumerate_paths
+from engine.stages.route.graph import Found, Graph, Signature, build_graph, end_of, enumerate_paths, read_into
 from engine.stages.route.kinds import (
     ENTITY_VALUE,
     NO_CLASSES,
@@ -462,9 +462,6 @@ def expand(graph: Graph, starts: list[str], parts: list[Part], matcher: Matcher,
     """Fetch the facts of the entities at the end of the first steps that read most like the
     question (EXPAND_RELATIONS relations, EXPAND_ENTITIES entities, TIME_BUDGET_S), add them to
     `graph`, and say what was left out."""
-    from engine.nlp.sentences import verbalize
-    from kgstore.errors import RemoteUnavailable
-
     started = time.perf_counter()
     firsts: dict[tuple, tuple[str, list[str]]] = {}
     for start in starts[:MAX_STARTS]:
@@ -479,27 +476,13 @@ def expand(graph: Graph, starts: list[str], parts: list[Part], matcher: Matcher,
     mids = list(dict.fromkeys(m for _, ms in ranked for m in ms if m not in starts))
     wanted = len(mids)
     mids = mids[:EXPAND_ENTITIES]
-    fetched: list[Candidate] = []
-    known = {c.fact.key for cs in graph.out.values() for c in cs}
-    note = ""
-    for i, mid in enumerate(mids):
-        if timed_out(started):
-            note = f"path search stopped after {TIME_BUDGET_S * 1000:.0f} ms: second hops of {i} of {wanted} entities read"
-            break
-        try:
-            facts = background.facts_about(mid, cap=EXPAND_FACTS)
-        except RemoteUnavailable as exc:
-            note = f"path search without second hops: {exc}"
-            break
-        for f in facts:
-            if f.key not in known:
-                known.add(f.key)
-                fetched.append(Candidate(fact=f, hop=2))
-    if not note and wanted > len(mids):
+    read = read_into(graph, mids, background, usable, EXPAND_FACTS, 2, lambda: timed_out(started))
+    if read.failed:
+        note = f"path search without second hops: {read.failed}"
+    elif read.done < len(mids):
+        note = f"path search stopped after {TIME_BUDGET_S * 1000:.0f} ms: second hops of {read.done} of {wanted} entities read"
+    elif wanted > len(mids):
         note = f"second hops read for {len(mids)} of {wanted} entities"
-    if fetched:
-        verbalize(fetched, background)
-        for c in fetched:
-            if usable(c):
-                graph.add(c)
-    return fetched, note
+    else:
+        note = ""
+    return read.facts, note

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from engine.stages.route.clauses import Part, after_entity
-from engine.stages.route.graph import Found, Graph, end_of, extend
+from engine.stages.route.graph import Found, Graph, end_of, extend, read_into
 from engine.state import Candidate
 
 PREFIXES = 3  # two-step paths, likeliest first, whose ends get a third step
@@ -170,29 +170,10 @@ def third_steps(graph: Graph, found: list[Found], parts: list[Part], matcher, ba
 
 def _read(graph: Graph, ends: list[str], background, usable: Callable[[Candidate], bool]) -> tuple[list[Candidate], str]:
     """The facts of `ends` not in `graph` yet, read from the background and added to it."""
-    from engine.nlp.sentences import verbalize
-    from kgstore.errors import RemoteUnavailable
-
     started = time.perf_counter()
-    known = {c.fact.key for cs in graph.out.values() for c in cs}
-    fetched: list[Candidate] = []
-    note = ""
-    for i, node in enumerate(ends):
-        if time.perf_counter() - started > TIME_BUDGET_S:
-            note = f"third relations read for {i} of {len(ends)} entities: {TIME_BUDGET_S * 1000:.0f} ms spent"
-            break
-        try:
-            facts = background.facts_about(node, cap=FACTS)
-        except RemoteUnavailable as exc:
-            note = f"no third relations: {exc}"
-            break
-        for f in facts:
-            if f.key not in known:
-                known.add(f.key)
-                fetched.append(Candidate(fact=f, hop=3))
-    if fetched:
-        verbalize(fetched, background)
-        for c in fetched:
-            if usable(c):
-                graph.add(c)
-    return fetched, note
+    read = read_into(graph, ends, background, usable, FACTS, 3, lambda: time.perf_counter() - started > TIME_BUDGET_S)
+    if read.failed:
+        return read.facts, f"no third relations: {read.failed}"
+    if read.done < len(ends):
+        return read.facts, f"third relations read for {read.done} of {len(ends)} entities: {TIME_BUDGET_S * 1000:.0f} ms spent"
+    return read.facts, ""
