@@ -107,7 +107,8 @@ def _said(label: str, words: Sequence[str], stems: Sequence[str]) -> str:
             runs[-1].append(w)
         elif runs[-1]:
             runs.append([])
-    return " ".join(max(runs, key=lambda run: len(run))) or label
+    longest: list[str] = max(runs, key=len)
+    return " ".join(longest) or label
 
 
 def members_of(background: Background, classes: Sequence[Klass]) -> list[str]:
