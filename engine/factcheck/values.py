@@ -317,23 +317,30 @@ def literal_kind(lexical: str, datatype: str | None) -> tuple[str, object] | Non
         return ("phone", re.sub(r"\D", "", v))
     if re.fullmatch(r"[+-]?\d+(\.\d+)?([eE][+-]?\d+)?", v):
         return ("number", float(v))
-    measure = _MEASURE.fullmatch(v)
-    if measure and literal_unit(v) is not None:
-        return ("number", float(measure.group(1).replace(",", "")))  # "3.6 m", "181 cm": in the unit written
+    measure = _measure(v)
+    if measure is not None:
+        return ("number", measure[0])  # "3.6 m", "181 cm": in the unit written
     return None
 
 
 _MEASURE = re.compile(r"([+-]?\d[\d,]*(?:\.\d+)?)\s*([^\d\s].*)")
 
 
+def _measure(lexical: str) -> tuple[float, Unit] | None:
+    """A literal's number and the unit it is written in ("3.6 m"); None for a bare number or text."""
+    found = _MEASURE.fullmatch(lexical.strip())
+    if found is None:
+        return None
+    said = found.group(2).strip()
+    unit = UNITS.get(said) or UNITS.get(said.lower())
+    return (float(found.group(1).replace(",", "")), unit) if unit is not None else None
+
+
 def literal_unit(lexical: str) -> Unit | None:
     """The unit a KG literal is written in ("3.6 m", "181 cm", "45 minutes"); None for a bare
     number or text."""
-    measure = _MEASURE.fullmatch(lexical.strip())
-    if measure is None:
-        return None
-    said = measure.group(2).strip()
-    return UNITS.get(said) or UNITS.get(said.lower())
+    measure = _measure(lexical)
+    return measure[1] if measure is not None else None
 
 
 def same_date(claim: tuple, kg: tuple) -> bool:
