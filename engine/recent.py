@@ -6,12 +6,16 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from engine.context import TurnContext, select
 from engine.nlp.kinds import entity_kind, relation_labels
 from engine.words import content_stems
 from kgstore import vocab
 from kgstore.terms import Fact
+
+if TYPE_CHECKING:
+    from engine.state import RelationPath
 
 LINK_WINDOW = 10  # turns whose links a definite noun phrase may still take up
 _ASKS = re.compile(r"\b(who|whom|whose|what|which|where|when|how)\b", re.I)
@@ -70,19 +74,22 @@ def listed_of(ctx: TurnContext, links: list[RecentLink]) -> list[tuple[int, str,
 
 
 def answered(listed: list[tuple[int, str, int, str]], links: list[RecentLink], turn: int,
-             classes: frozenset[str] = frozenset(), near: frozenset[str] = frozenset()) -> list[str]:
+             classes: frozenset[str] = frozenset(), near: frozenset[str] = frozenset(),
+             reached: frozenset[str] = frozenset()) -> list[str]:
     """The entities the previous turn (`listed`) named that the turn before it did not, each the
     only such one of its kind: what a reply gave as the answer ("Warsaw" of "The capital of
     Poland is Warsaw." after "What's the capital of Poland?"). A class (`classes`) says what
-    something is ("Peach Melba is a dessert ..."), and is no answer to take up. When some of them
-    stand in a KG relation with what the question named (`near`), those are the answer and the
-    rest an aside ("Bjorn, who also runs Northsound Freight, captains the Storm Petrel.")."""
+    something is ("Peach Melba is a dessert ..."), and is no answer to take up. Those the
+    relation the question asked for reaches (`reached`, see `asked_for`) are the answer; else
+    those that stand in a KG relation with what the question named (`near`); the rest is an
+    aside ("Peter Vance founded it; Tomas Berg is the head nurse today." after "Who founded
+    it?"; "Bjorn, who also runs Northsound Freight, captains the Storm Petrel.")."""
     asked = {k.entity for k in links if k.turn == turn - 2}
     # a name of the reply that may as well mean what was asked about ("Amara" of two Amaras) says it again
     again = {k.mention for k in links if k.turn == turn - 1 and k.entity in asked}
     asked |= {k.entity for k in links if k.mention in again}
     fresh = [(kind, e) for _, kind, n, e in listed if n > 0 and e not in asked and e not in classes]
-    fresh = [(kind, e) for kind, e in fresh if e in near] or fresh
+    fresh = [(kind, e) for kind, e in fresh if e in reached] or [(kind, e) for kind, e in fresh if e in near] or fresh
     kinds = [kind for kind, _ in fresh]
     return [e for kind, e in fresh if kinds.count(kind) == 1]
 
@@ -90,6 +97,56 @@ def answered(listed: list[tuple[int, str, int, str]], links: list[RecentLink], t
 def asked_entities(links: list[RecentLink], turn: int) -> list[str]:
     """What the user's question before the last reply referred to (its best links)."""
     return list(dict.fromkeys(k.entity for k in links if k.turn == turn - 2))
+
+
+def topics(links: list[RecentLink], turn: int) -> list[str]:
+    """What the user's question before the last reply was about: the entity each of its
+    mentions refers to best."""
+    best: dict[str, RecentLink] = {}
+    for link in links:
+        if link.turn == turn - 2 and (link.mention not in best or link.p > best[link.mention].p):
+            best[link.mention] = link
+    return list(dict.fromkeys(k.entity for k in best.values()))
+
+
+def answer_and_topic(ctx: TurnContext, links: list[RecentLink], listed: list[tuple[int, str, int, str]],
+                     session_id: str, turn: int) -> tuple[list[str], list[str]]:
+    """What the reply before `turn` answered its question with (`answered`), and what that
+    question was about (`topics`)."""
+    from engine.nlp.mentions import label_index
+
+    near = neighbours(ctx, asked_entities(links, turn))
+    reached = asked_for(ctx, session_id, turn - 2)
+    return answered(listed, links, turn, label_index(ctx).class_iris, near, reached), topics(links, turn)
+
+
+ASKED_FOR_CAP = 50  # entities recorded per question; a long list is no single answer anyway
+
+
+def record_asked_for(ctx: TurnContext, session_id: str, turn: int, paths: list[RelationPath]) -> None:
+    """Write what the relation paths the user's question asks for reach (each chain's entities
+    past its start: the values, and a two-hop path's middle one) to the dialogue graph: what a
+    reply to the question answers with, whoever wrote the reply."""
+    node = vocab.turn_node(session_id, turn)
+    reached: dict[str, None] = {}
+    for path in paths:
+        for chain in path.chains:
+            for f in chain:
+                for e in (f.s, f.o) if not f.o_literal else (f.s,):
+                    if e != path.start:
+                        reached.setdefault(e, None)
+    facts = [Fact(node, vocab.KGC_ASKS_FOR, e) for e in list(reached)[:ASKED_FOR_CAP]]
+    if facts:
+        ctx.store.add(facts, vocab.dialogue_graph(session_id))
+
+
+def asked_for(ctx: TurnContext, session_id: str, turn: int) -> frozenset[str]:
+    """What the relation paths of user turn `turn` reached (`record_asked_for`)."""
+    if turn < 1:
+        return frozenset()
+    rows = select(ctx.store, f"""SELECT ?e WHERE {{ GRAPH <{vocab.dialogue_graph(session_id)}> {{
+        <{vocab.turn_node(session_id, turn)}> <{vocab.KGC_ASKS_FOR}> ?e }} }}""")
+    return frozenset(row["e"] for row in rows or [])
 
 
 NEIGHBOURS_CAP = 3000

@@ -180,6 +180,7 @@ KGC_START = KGC + "start"  # mention -> character offset in the turn text
 KGC_END = KGC + "end"
 KGC_VALUE = KGC + "value"  # time mention -> ISO value; type mention -> the class IRI
 KGC_REFERS_TO = KGC + "refersTo"  # mention -> entity, reified with kgc:probability
+KGC_ASKS_FOR = KGC + "asksFor"  # user turn -> an entity the relation path its question asks for reaches
 KGC_ARRANGED_MEETING = KGC + "ArrangedMeeting"  # class of a meeting the user arranges (also an office Event)
 KGC_ARRANGING = KGC + "arranging"  # session -> the meeting being arranged now
 KGC_ARRANGED_IN = KGC + "arrangedIn"  # meeting -> the turn that started it

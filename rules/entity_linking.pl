@@ -12,8 +12,11 @@
 %   ordinal(M, N)       the mention says "the N-th" ("the first one"; N = -1 for "the last")
 %   listed(T, K, N, E)  E is the N-th entity of kind K that turn T referred to (-1: the last)
 %   answered(T, E)      E is the one entity of its kind that turn T referred to and the turn
-%                       before it did not: the answer a reply gave (of several, those the KG
-%                       relates to what the question named)
+%                       before it did not: the answer a reply gave (of several, those the
+%                       relation the question asked for reaches, else those the KG relates to
+%                       what the question named)
+%   topic(T, E)         E is what the user's question that turn T answered was about (the
+%                       entity each of its mentions refers to best)
 %   answer_kind(M, K)   the pronoun or noun phrase M may take up such an answer of kind K ("she" a
 %                       person, "there" a place, "they" a group; "it" none: it keeps to the topic)
 %   wants_class(M, C)   the noun phrase M names the KG class C ("that airline"); class_of(E, C) the
@@ -114,8 +117,17 @@ recent(M, E, N) :- new(M), mention(M, T), back(T, T1, N), mention(M1, T1), linke
 % The one entity of its kind the previous turn named ("You can contact Kathy Green." - "her"):
 % as strong as the topic of the exchange, so an earlier link (right or wrong) does not capture
 % every later pronoun; a reply naming several (a list) leaves the topic in charge.
+% An aside of a reply that answered is not that one: "Its director is Amal Idris, who works from
+% Surgery Suite B." names one room, but "it" after it is still the clinic asked about.
 0.85::by_recency(M, E) :- new(M), anaphor(M), \+ named_here(M), mention(M, T), back(T, T1, 1), wants_kind(M, K),
-                          listed(T1, K, 1, E), \+ listed(T1, K, 2, _), linkable(M, E).
+                          listed(T1, K, 1, E), \+ listed(T1, K, 2, _), linkable(M, E), \+ aside(T1, E).
+aside(T, E) :- answered(T, _), \+ answered(T, E), \+ topic(T, E).
+
+% What the question the previous reply answered was about, whether the question named it or
+% pointed at it, when the reply did not name it again ("Who runs Harbourside Veterinary Clinic?" -
+% "Its director is Amal Idris, who works from Surgery Suite B." - "When was it founded?").
+0.85::by_topic(M, E) :- new(M), anaphor(M), \+ named_here(M), mention(M, T), back(T, T1, 1), topic(T1, E),
+                        \+ listed(T1, _, _, E), linkable(M, E).
 
 % The answer of the previous turn: what the reply brought in that the question had not named
 % ("Who runs the clinic?" - "The director is Dr Amal Idris." - "When was she born?"; "What's the
@@ -133,6 +145,8 @@ recent(M, E, N) :- new(M), mention(M, T), back(T, T1, N), mention(M1, T1), linke
 % the yacht has a skipper, the race none).
 0.7::by_fit(M, E) :- new(M), mention_kind(M, pronoun), \+ named_here(M), mention(M, T), back(T, T1, 1), mention(M1, T1),
                      linked(M1, E), linkable(M, E), has_asked(E).
+0.7::by_fit(M, E) :- new(M), mention_kind(M, pronoun), \+ named_here(M), mention(M, T), back(T, T1, 1), topic(T1, E),
+                     linkable(M, E), has_asked(E).
 
 % "The first one", "the second meeting", "the last room": the N-th entity of an agreeing kind
 % the previous turn listed (N = -1 for the last).

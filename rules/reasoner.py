@@ -36,7 +36,7 @@ BUILTINS_MODULE = RULES_DIR / "builtins.py"
 # What the reasoner tells the rules each turn (documented in entity_linking.pl/commonsense.pl).
 INPUT_PREDICATES = (
     ("new", 1), ("mention", 2), ("string", 2), ("mention_kind", 2), ("wants_kind", 2), ("before", 2), ("here", 2), ("pronoun_gender", 2), ("gender_of", 2),
-    ("ordinal", 2), ("listed", 4), ("answered", 2), ("answer_kind", 2), ("wants_class", 2), ("class_of", 2),
+    ("ordinal", 2), ("listed", 4), ("answered", 2), ("topic", 2), ("answer_kind", 2), ("wants_class", 2), ("class_of", 2),
     ("a_class", 1), ("has_asked", 1),
     ("respond_to", 2), ("linked", 2), ("candidate", 2), ("name", 2), ("kind", 2), ("speaker", 1),
     ("turn_day", 2), ("edge", 3), ("attr", 3), ("requested", 1), ("today", 1), ("tomorrow", 1),

@@ -3,7 +3,10 @@ determiner's noun starts, and when a demonstrative, "there" or "it" points at no
 
 from __future__ import annotations
 
+import re
+
 from engine.nlp.heard import Token
+from engine.state import Mention
 
 DETERMINERS = frozenset({"the", "that", "this", "those", "these", "same"})
 
@@ -55,3 +58,49 @@ def dummy_it(lower: list[str], i: int) -> bool:
     """"it" that points at nothing: "is it possible", "make it", "it is 3 pm"."""
     nxt = lower[i + 1:i + 3]
     return bool(nxt) and (nxt[0] in ("possible", "okay", "ok") or nxt[:2] in (["is", "possible"], ["s", "possible"]))
+
+
+# A determiner that points a KG class's noun back at a thing of that class spoken of: "that
+# airline", "this clinic", "the orchestra". After "the" the noun may as well say what a name
+# that follows is, or start a description of something else: "the band Kestrel Lane", "the city
+# of Leeds", "the city with the most people".
+POINTING = frozenset({"that", "this", "these", "those", "the"})
+_DESCRIBED_AFTER = frozenset("of with in at on from for that which who whose where named called".split())
+
+
+def class_named(classes: dict[str, str], words: str) -> str | None:
+    """The KG class (IRI) that `words` (normalized) name: the class of that label, else the first
+    whose label ends with them ("clinic": "veterinary clinic", "airline": "regional airline")."""
+    if not words:
+        return None
+    if words in classes:
+        return classes[words]
+    tail = " " + words
+    return next((classes[label] for label in sorted(classes) if label.endswith(tail)), None)
+
+
+def points_back(determiner: str, following: str) -> bool:
+    """Whether a class noun after `determiner` points at a thing spoken of, given the text that
+    follows the noun."""
+    if determiner not in POINTING:
+        return False
+    if determiner != "the":
+        return True
+    after = re.match(r"\s+([A-Za-z]+)", following)
+    return after is None or not (after.group(1)[0].isupper() or after.group(1).casefold() in _DESCRIBED_AFTER)
+
+
+def class_mention(text: str, start: int, end: int, cls: str, noun: str) -> Mention:
+    """The definite noun phrase `text[start:end]` that points at a thing of class `cls`."""
+    from rules.kinds import kind_of_types
+
+    return Mention(text=text[start:end], start=start, end=end, kind="definite",
+                   value=(kind_of_types([cls], {cls: noun}),), label=cls)
+
+
+def pointing_determiner(text: str, start: int) -> re.Match | None:
+    """The pointing determiner right before offset `start` of `text`, if any."""
+    return _POINTING_BEFORE.search(text, 0, start)
+
+
+_POINTING_BEFORE = re.compile(r"\b(that|this|these|those|the)\s+$", re.IGNORECASE)

@@ -10,6 +10,7 @@ from kgstore import vocab
 from kgstore.errors import RemoteUnavailable
 from kgstore.vocab import split_words
 from rules.kinds import kind_of_relations, kind_of_types
+from rules.similarity import norm
 
 CLASS_SAMPLE = 25  # instances of a class whose relations tell what the class is
 
@@ -90,4 +91,22 @@ def classes_of(ctx, iri: str) -> set[str]:
                  if f.s == c and f.p in SUBCLASS_PREDICATES and not f.o_literal} - out
         if not level:
             break
+    return out
+
+
+def class_phrase(text: str) -> str:
+    """The class words of a definite noun phrase, normalized: "airline" of "that airline"."""
+    return norm(text.split(maxsplit=1)[-1])
+
+
+def class_words(ctx, iri: str) -> set[str]:
+    """What the KG calls an entity, by its classes' labels (normalized) and each label's endings:
+    "regional airline" and "airline" of a regional airline, so that "that airline" and "that
+    regional airline" both take it up."""
+    classes = classes_of(ctx, iri)
+    labels = ctx.background.labels(list(classes))
+    out: set[str] = set()
+    for c in classes:
+        words = norm(labels.get(c) or vocab.local_name(c)).split()
+        out |= {" ".join(words[k:]) for k in range(len(words))}
     return out

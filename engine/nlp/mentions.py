@@ -23,11 +23,16 @@ from engine.nlp.deixis import (
     DEMONSTRATIVES,
     MODIFIERS_BETWEEN,
     NUMBER_WORDS,
+    POINTING,
     REFERENCE_ADJECTIVES,
+    class_mention,
+    class_named,
     determiner_before,
     dummy_it,
     named_after,
     place_there,
+    pointing_determiner,
+    points_back,
     stands_for_one,
 )
 from engine.nlp.heard import CLAUSE_BREAK, STOPWORDS, Token, other_initial, split_unknown, spoken_tokens
@@ -524,6 +529,11 @@ def detect(text: str, index: LabelIndex) -> list[Mention]:
                 out.append(Mention(text=text[s:e], start=s, end=e, kind="definite", value=kinds))
             i += width
             continue
+        if i > 0 and lower[i - 1] in POINTING and not used[tokens[i - 1].start] \
+                and (cls := class_named(index.classes, word)) and points_back(lower[i - 1], text[t.end:]):
+            out.append(class_mention(text, tokens[i - 1].start, t.end, cls, t.text))  # "that clinic"
+            i += 1
+            continue
         if word in DEMONSTRATIVES and stands_for_one(lower, i):
             width = 2 if lower[i + 1:i + 2] == ["one"] else 1
             e = tokens[i + width - 1].end
@@ -561,22 +571,16 @@ def _asks_free(lower: list[str], i: int, width: int, noun: str) -> bool:
             and not (j >= 0 and lower[j] in ("these", "those", "that", "this")))
 
 
-_DEMONSTRATED = re.compile(r"\b(?:that|this|these|those)\s+$", re.I)
-
-
 def _demonstrated(m: Mention, text: str, index: LabelIndex) -> Mention:
-    """A KG class named after "that"/"this" ("What's the area of that city?") is no name of the
-    class: it points back at the thing of that class spoken of, as "that meeting" does; `label`
-    keeps the class, which what it takes up must be of."""
-    from rules.kinds import kind_of_types
-
-    before = _DEMONSTRATED.search(text, 0, m.start)
-    cls = index.classes.get(norm(m.text))
-    if before is None or cls is None or (m.candidates and m.candidates[0][0] != cls):
+    """A KG class named after "that", "this" or "the" ("What's the area of that city?") is no
+    name of the class: it points back at the thing of that class spoken of, as "that meeting"
+    does; `label` keeps the class, which what it takes up must be of."""
+    before = pointing_determiner(text, m.start)
+    cls = class_named(index.classes, norm(m.text))
+    if before is None or cls is None or (m.candidates and m.candidates[0][0] not in index.class_iris) \
+            or not points_back(before.group(1).casefold(), text[m.end:]):
         return m
-    kind = kind_of_types([cls], {cls: m.text})
-    return Mention(text=text[before.start():m.end], start=before.start(), end=m.end, kind="definite", value=(kind,),
-                   label=cls)
+    return class_mention(text, before.start(), m.end, cls, m.text)
 
 
 def _requested_class(m: Mention, text: str, index: LabelIndex) -> Mention:

@@ -22,11 +22,11 @@ from engine.context import TurnContext, select, stage
 from engine.events import Linked
 from engine.nlp import plural
 from engine.nlp.antecedents import pronoun_gender, takes_up_here
-from engine.nlp.kinds import classes_of, entity_gender, entity_kind
+from engine.nlp.kinds import class_phrase, class_words, entity_gender, entity_kind
 from engine.nlp.mentions import label_index
 from engine.nlp.spoken import as_written
 from engine.nlp.timeexpr import PARTS, TimeValue, day_phrase, hhmm
-from engine.recent import LINK_WINDOW, answered, asked_entities, asks, entity_marks, listed_of, neighbours, recent_links
+from engine.recent import LINK_WINDOW, answer_and_topic, asks, entity_marks, listed_of, recent_links
 from engine.requested import requested
 from engine.state import Derived, Mention, SystemTurn, TurnState
 from kgstore import vocab
@@ -48,11 +48,10 @@ from rules.reasoner import (
 )
 
 LINKED_KINDS = ("name", "pronoun", "definite", "first_person")
-RECENT_TURNS = 4  # the respond_to chain the recency rules walk
-# The kinds of answer a pronoun takes up over the topic: "she" the person a reply answered
-# with, "there" a place, "they" a group. "It" keeps to the topic ("Where did the probe go?" - "To
-# the asteroid Halloran." - "When did it launch?"), as "they" does for a person; "that <class>"
-# (a definite noun phrase) takes up the answer of its own kinds.
+# The kinds of answer a pronoun takes up over the topic: "she" the person a reply answered with,
+# "there" a place, "they" a group. "It" keeps to the topic ("Where did the probe go?" - "To the
+# asteroid Halloran." - "When did it launch?"), as "they" does for a person; "that <class>" takes
+# up the answer of its own kinds.
 _PERSON = ("person",)
 ANSWER_KINDS: dict[str, tuple[str, ...]] = {
     "there": ("room", "thing"), "they": ("group",), "them": ("group",), "their": ("group",), "theirs": ("group",),
@@ -122,9 +121,11 @@ def build_program(ctx: TurnContext, rules: RuleSet, inp: TurnInput, *, whole_kg:
     for t, kind, n, e in listed:
         prog.fact("listed", turn_atom(t), Atom.plain(kind), n, ent(e))
     if inp.after_question:
-        near = neighbours(ctx, asked_entities(links, inp.turn))
-        for e in answered(listed, links, inp.turn, label_index(ctx).class_iris, near):
+        answer, topic = answer_and_topic(ctx, links, listed, inp.session_id, inp.turn)
+        for e in answer:
             prog.fact("answered", turn_atom(inp.turn - 1), ent(e))
+        for e in topic:
+            prog.fact("topic", turn_atom(inp.turn - 1), ent(e))
     # "The first one" points into the longest list of the previous turn (its events, not the
     # rooms they are in).
     sizes = {kind: n for _, kind, n, _ in listed if n > 0}
@@ -152,9 +153,9 @@ def build_program(ctx: TurnContext, rules: RuleSet, inp: TurnInput, *, whole_kg:
             prog.fact("wants_kind", ma, Atom.plain(k))
         for k in ANSWER_KINDS.get(m.text.casefold(), ()) if m.kind == "pronoun" else kinds if m.kind == "definite" else ():
             prog.fact("answer_kind", ma, Atom.plain(k))
-        if m.kind == "definite" and m.label:
-            prog.fact("wants_class", ma, Atom.of(m.label))
-            classes_wanted.add(m.label)
+        if m.kind == "definite" and m.label:  # "that airline": what it takes up is what the KG calls an airline
+            prog.fact("wants_class", ma, Atom.of(class_phrase(m.text)))
+            classes_wanted.add(class_phrase(m.text))
         if m.kind == "pronoun" and (gender := pronoun_gender(m.text)):
             prog.fact("pronoun_gender", ma, Atom.plain(gender))
         for other in linked[:j]:
@@ -192,8 +193,8 @@ def build_program(ctx: TurnContext, rules: RuleSet, inp: TurnInput, *, whole_kg:
     _kind_and_text_facts(ctx, prog, facts, ent, inp)
     if classes_wanted:
         for iri in list(inp.entities):
-            for cls in classes_of(ctx, iri) & classes_wanted:
-                prog.fact("class_of", ent(iri), Atom.of(cls))
+            for said in classes_wanted & class_words(ctx, iri):
+                prog.fact("class_of", ent(iri), Atom.of(said))
     if whole_kg:
         for name, arity in rules.derived_predicates():
             prog.query(name, *(Var(f"A{i}") for i in range(arity)))

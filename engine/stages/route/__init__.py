@@ -14,6 +14,7 @@ from __future__ import annotations
 from engine.compute.run import operate
 from engine.context import TurnContext, stage
 from engine.focus import linked_now, radius
+from engine.recent import record_asked_for
 from engine.relations import RelationMatcher
 from engine.stages.route.paths import Question, search
 from engine.state import TurnState
@@ -83,3 +84,5 @@ def run(state: TurnState, ctx: TurnContext) -> None:
     state.paths, state.paths_turned = found.paths, found.turned
     state.paths_note = "; ".join(found.notes)
     operate(state.rewritten or state.text, state.paths)
+    # what a reply to the question answers with, which the next turn's pronouns take up
+    record_asked_for(ctx, state.session_id, state.turn, state.paths)
