@@ -62,10 +62,16 @@ def dummy_it(lower: list[str], i: int) -> bool:
 
 # A determiner that points a KG class's noun back at a thing of that class spoken of: "that
 # airline", "this clinic", "the orchestra". After "the" the noun may as well say what a name
-# that follows is, or start a description of something else: "the band Kestrel Lane", "the city
-# of Leeds", "the city with the most people".
+# that follows is, start a description of something else, or be the first noun of a compound:
+# "the band Kestrel Lane", "the city of Leeds", "the city with the most people", "the station
+# manager". So after "the" it points back only where its noun phrase plainly ends: at the end of
+# a clause or the turn, before "'s", a form of "be" or "have", a participle ("When was the company
+# founded?"), or, in a question asked with "do" or a modal, before its verb ("When did the
+# airport open?").
 POINTING = frozenset({"that", "this", "these", "those", "the"})
 _DESCRIBED_AFTER = frozenset("of with in at on from for that which who whose where named called".split())
+_ENDS_NOUN_PHRASE = frozenset("is are was were be been has have had and or but s".split())
+_ASKED_WITH = frozenset("do does did will would can could should may might must".split())
 
 
 def class_named(classes: dict[str, str], words: str) -> str | None:
@@ -79,15 +85,22 @@ def class_named(classes: dict[str, str], words: str) -> str | None:
     return next((classes[label] for label in sorted(classes) if label.endswith(tail)), None)
 
 
-def points_back(determiner: str, following: str) -> bool:
-    """Whether a class noun after `determiner` points at a thing spoken of, given the text that
-    follows the noun."""
+def points_back(text: str, start: int, end: int) -> bool:
+    """Whether the determiner at `start` of `text` and the class noun ending at `end` point at a
+    thing spoken of."""
+    determiner = text[start:].split(maxsplit=1)[0].casefold()
     if determiner not in POINTING:
         return False
     if determiner != "the":
         return True
-    after = re.match(r"\s+([A-Za-z]+)", following)
-    return after is None or not (after.group(1)[0].isupper() or after.group(1).casefold() in _DESCRIBED_AFTER)
+    after = re.match(r"\s*'?([A-Za-z]+)", text[end:])
+    if after is None or re.match(r"\s*[^\sA-Za-z']", text[end:]):
+        return True
+    word = after.group(1)
+    if word[0].isupper() or word.casefold() in _DESCRIBED_AFTER:
+        return False
+    asked = {w.casefold() for w in re.findall(r"[A-Za-z]+", text[:start])} & _ASKED_WITH
+    return word.casefold() in _ENDS_NOUN_PHRASE or word.endswith("ed") or bool(asked)
 
 
 def class_mention(text: str, start: int, end: int, cls: str, noun: str) -> Mention:

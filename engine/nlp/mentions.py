@@ -530,7 +530,7 @@ def detect(text: str, index: LabelIndex) -> list[Mention]:
             i += width
             continue
         if i > 0 and lower[i - 1] in POINTING and not used[tokens[i - 1].start] \
-                and (cls := class_named(index.classes, word)) and points_back(lower[i - 1], text[t.end:]):
+                and (cls := class_named(index.classes, word)) and points_back(text, tokens[i - 1].start, t.end):
             out.append(class_mention(text, tokens[i - 1].start, t.end, cls, t.text))  # "that clinic"
             i += 1
             continue
@@ -578,7 +578,7 @@ def _demonstrated(m: Mention, text: str, index: LabelIndex) -> Mention:
     before = pointing_determiner(text, m.start)
     cls = class_named(index.classes, norm(m.text))
     if before is None or cls is None or (m.candidates and m.candidates[0][0] not in index.class_iris) \
-            or not points_back(before.group(1).casefold(), text[m.end:]):
+            or not points_back(text, before.start(), m.end):
         return m
     return class_mention(text, before.start(), m.end, cls, m.text)
 

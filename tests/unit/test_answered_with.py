@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from engine.config import Config
+from engine.nlp.deixis import points_back
 from engine.nlp.mentions import detect, label_index
 from engine.recent import asked_for
 from engine.session import Session
@@ -98,7 +99,20 @@ def test_in_a_live_session_he_is_what_the_shown_reply_answered_with(kg):
 
 
 @pytest.mark.parametrize("text", ["Who is the chief executive of the company Paws Veterinary Group?",
-                                  "Which is the city with the most clinics?", "Who runs the company of Nadia Fenwick?"])
+                                  "Which is the city with the most clinics?", "Who runs the company of Nadia Fenwick?",
+                                  "Who is the company secretary at Paws Veterinary Group?"])
 def test_the_class_noun_that_a_name_or_a_description_follows_points_at_nothing(kg, text):
     s = session(kg)
     assert not [m for m in detect(text, label_index(s.ctx)) if m.kind == "definite"]
+
+
+@pytest.mark.parametrize(("text", "noun", "points"), [
+    ("When did the airport open?", "airport", True), ("When was the company founded?", "company", True),
+    ("How many seats does the hall have?", "hall", True), ("Who conducts the orchestra?", "orchestra", True),
+    ("What is the airline's fleet size?", "airline", True), ("Who is the station manager at Ayr?", "station", False),
+    ("Who was the flight director of Lumen-1?", "flight", False), ("Where is the city of Leeds?", "city", False),
+    ("When was that airline founded", "airline", True)])
+def test_a_class_noun_after_the_points_back_only_where_its_noun_phrase_ends(text, noun, points):
+    end = text.index(" " + noun + " ") + 1 + len(noun) if " " + noun + " " in text else text.index(noun) + len(noun)
+    start = text.rfind(" ", 0, end - len(noun) - 1) + 1
+    assert points_back(text, start, end) is points
