@@ -17,9 +17,10 @@ from __future__ import annotations
 
 import logging
 import re
-import sys
-from functools import lru_cache
+import threading
 from typing import Any
+
+from engine.nlp.torch_gate import without_torch
 
 log = logging.getLogger(__name__)
 
@@ -35,25 +36,40 @@ _SINGULAR = {"are": "is", "were": "was", "have": "has"}  # agreement with one it
 _NOT_ASSERTED = frozenset({"if", "unless", "whether", "though", "although", "lest", "until", "before"})
 
 
-@lru_cache(maxsize=1)
-def parser() -> Any | None:
-    """The dependency parser, or None when spaCy or its English model cannot be loaded."""
+class _Parser:
+    """The dependency parser, loaded on the first call, once per process even when two worker
+    threads ask at the same time; `cache_clear` forgets it (for a test of the fallback)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._loaded = False
+        self._nlp: Any | None = None
+
+    def __call__(self) -> Any | None:
+        """The parser, or None when spaCy or its English model cannot be loaded."""
+        if not self._loaded:
+            with self._lock:
+                if not self._loaded:
+                    self._nlp, self._loaded = _load(), True
+        return self._nlp
+
+    def cache_clear(self) -> None:
+        with self._lock:
+            self._nlp, self._loaded = None, False
+
+
+def _load() -> Any | None:
     try:
-        # thinc imports torch when it can (seconds and hundreds of MB); the small pipeline runs on
-        # numpy alone, so where nothing has loaded torch yet, spaCy is imported without it.
-        blocked = "torch" not in sys.modules
-        if blocked:
-            sys.modules["torch"] = None  # type: ignore[assignment]
-        try:
+        with without_torch():
             import spacy
-        finally:
-            if blocked:
-                del sys.modules["torch"]
         return spacy.load(MODEL, exclude=["ner", "lemmatizer", "senter"])
     except Exception as exc:  # noqa: BLE001 - any failure to load means: split by word lists
         log.warning("claim splitter: the dependency parser %s could not be loaded (%s); "
                     "splitting replies with the word-list splitter instead", MODEL, exc)
         return None
+
+
+parser = _Parser()
 
 
 def parse(text: str) -> Any | None:
