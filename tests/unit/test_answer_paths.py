@@ -64,7 +64,7 @@ def members(n: int, asks_all: bool = True) -> tuple[RelationPath, list[Candidate
 def test_two_hops_are_said_with_their_chain():
     text, facts = path_text(turn("Who is the manager of the team Jon Ek plays for?", [PLAYS, COACH], [two_hops()]),
                             None)
-    assert text == "FC Nord's head coach is Ida Berg; Jon Ek plays for FC Nord."
+    assert text == "FC Nord's head coach is Ida Berg. Jon Ek plays for FC Nord."
     assert facts == ["Jon Ek plays for FC Nord", "FC Nord's head coach is Ida Berg"]
 
 
@@ -121,7 +121,7 @@ def test_the_answer_stage_shows_the_paths_answer_over_an_incomplete_model_reply(
                                                                     "o": PLAYS.fact.o, "text": PLAYS.text})]
     answer.run(state, ctx)
     assert state.answer_source == AnswerSource.FACTS
-    assert state.shown_reply == "FC Nord's head coach is Ida Berg; Jon Ek plays for FC Nord."
+    assert state.shown_reply == "FC Nord's head coach is Ida Berg. Jon Ek plays for FC Nord."
     assert "does not name" in state.composed.reason
     # Its claims are the facts it says, each supported (not the counted or parenthesised wording).
     assert [c.verdict for c in state.composed.checks] == ["supported", "supported"]

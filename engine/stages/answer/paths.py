@@ -85,9 +85,9 @@ def path_sentence(path: RelationPath, labels: Labels, again: bool = False) -> st
         return clause(Said(path.start_label, first.label, values, total=path.total or len(chains)), pronoun="its") + "."
     if len(chains) == 1 and path.total <= 1:
         chain = chains[0]
-        text = labels.said(chain[-1])
-        text += "".join(f"; {labels.said(f)}" for f in reversed(chain[:-1]))  # the hops that lead there, nearest first
-        return text[:1].upper() + text[1:] + "."
+        # the hops that lead there, nearest first, each its own sentence: after a ";" a parse
+        # reads the next hop's words as going on from the clause before
+        return _sentences([labels.said(f) for f in reversed(chain)])
     last = path.steps[-1]
     values = tuple(values_of(path, labels))
     total = path.total or len(chains)
@@ -101,7 +101,11 @@ def path_sentence(path: RelationPath, labels: Labels, again: bool = False) -> st
     if len(path.steps) > 2 and len(before) == 1:
         owner = before[0]  # three hops to one node: the last relation is said of it by name
     text = clause(Said(owner, last.label, values, forward=last.forward, total=total))
-    return f"{text}; {'; '.join(hops)}." if hops else text + "."
+    return _sentences([text, *hops])
+
+
+def _sentences(clauses: list[str]) -> str:
+    return " ".join(text[:1].upper() + text[1:] + "." for text in clauses)
 
 
 def _through(path: RelationPath, chains: list[list[Fact]], hops: list[str], labels: Labels) -> str:
@@ -116,8 +120,7 @@ def _through(path: RelationPath, chains: list[list[Fact]], hops: list[str], labe
         by_middle.setdefault(middle, []).append(value_of(path, chain, labels))
     said = [clause(Said(m, last.label, tuple(dict.fromkeys(vs)), forward=last.forward))
             for m, vs in list(by_middle.items())[:LISTED]]
-    # each its own sentence: a list after a ";" would be read as going on from the clause before
-    return " ".join(text[:1].upper() + text[1:] + "." for text in [*hops[:LISTED], *said])
+    return _sentences([*hops[:LISTED], *said])
 
 
 def asked_paths(state: TurnState) -> list[RelationPath]:
