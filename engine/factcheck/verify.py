@@ -208,6 +208,7 @@ class Verifier:
             self._qualify(m, sentence)
             spans.append((m.start, m.end))
             spans += self.values.said_whole(m.candidates[0][0], sentence)
+            spans += self.kg.labels_said(m.candidates[0][0], sentence)
         return spans
 
     def _qualify(self, m: Mention, text: str) -> None:

@@ -145,3 +145,20 @@ def test_every_claim_is_made_of_the_replys_words(reply):
     for claim in claims:
         assert set(re.findall(r"[\w']+", claim.lower().replace("'s", " s"))) <= allowed, (reply, claim)
         assert not any(name not in claim and name.split()[0] in claim.split() for name in NAMES), (reply, claim)
+
+
+LANGUAGES = """
+@prefix ex: <http://ex.org/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+ex:mira rdfs:label "Mira Castell" ; ex:lang ex:catalan, ex:occitan ; ex:livesIn ex:valdoro .
+ex:catalan rdfs:label "Catalan" . ex:occitan rdfs:label "Occitan" . ex:valdoro rdfs:label "Valdoro" .
+ex:lang rdfs:label "languages spoken, written or signed" . ex:livesIn rdfs:label "lives in" .
+"""
+
+
+def test_a_relation_label_with_a_comma_and_an_or_is_one_term(tmp_path):
+    kb = from_turtle(tmp_path, LANGUAGES)
+    got = [(c.claim, str(c.verdict)) for c in checks_of(
+        kb, "Mira Castell's languages spoken, written or signed are Catalan and Occitan.")]
+    assert got == [("Mira Castell's languages spoken, written or signed are Catalan.", "supported"),
+                   ("Mira Castell's languages spoken, written or signed are Occitan.", "supported")]
