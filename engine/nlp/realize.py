@@ -1,14 +1,16 @@
 """Facts said as English sentences: one fact, the values of one relation, a chain of two, several
 facts about one subject, and what the graph lacks. Deterministic; the relation label decides the
-form by its word shape alone (a noun is said "X's head coach is Y", a verb "Y plays for X", a
-participle before "by" as a passive), never by a list of domain words."""
+form by its word shape and the tagger's reading of it (a noun is said "X's head coach is Y", a
+verb "Y plays for X", a participle before "by" as a passive), never by a list of domain words."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
+from engine.nlp.dependency import parser
 from engine.nlp.sentences import name_and_unit
 from engine.words import singular
 from kgstore.vocab import split_words
@@ -40,14 +42,29 @@ def label_words(label: str) -> str:
     return " ".join(split_words(label).split())
 
 
+@lru_cache(maxsize=4096)
 def is_noun(label: str) -> bool:
     """Whether a label names a thing ("head coach", "inception") rather than an action ("plays
-    for", "teaches", "written by"): by the shape of its first and last words."""
+    for", "teaches", "written by"): by the shape of its first and last words, and where the word
+    shape says a thing, by the tagger's reading of the label between two names."""
     words = label_words(label).casefold().split()
     if not words or LABEL_ID.fullmatch(words[0]) or words[-1] in _PREPOSITIONS or words[0] in _AUXILIARIES:
         return False
     first = words[0]
-    return not (len(first) > 3 and (first.endswith("ed") or (first.endswith("es") and len(words) == 1)))
+    if len(first) > 3 and (first.endswith("ed") or (first.endswith("es") and len(words) == 1)):
+        return False
+    return not _tagged_present_verb(words)
+
+
+def _tagged_present_verb(words: list[str]) -> bool:
+    """"Xqaq serves station Xqbq.": a first word the tagger reads as a verb in the third person
+    present is the label's verb ("serves station", "operates route"), which the word shape
+    cannot tell from a plural noun ("sports team"). Without the tagger, the shape decides."""
+    nlp = parser()
+    if nlp is None:
+        return False
+    doc = nlp(f"Xqaq {' '.join(words)} Xqbq.")
+    return len(doc) > 1 and doc[1].tag_ == "VBZ"
 
 
 def _plural_verb(verb: str) -> str:
@@ -104,12 +121,35 @@ def clause(said: Said, pronoun: str = "", plural: bool = False) -> str:
                 label = _plural_noun(label)
             return f"{owner} {label} {'are' if many or _plural(label) else 'is'} {value}"
         subject = pronoun.removesuffix("s").capitalize() if pronoun else said.subject
+        verb, kind = _verb_and_object(label)
+        if kind and values:
+            return f"{subject} {verb} {_kind_of(kind, value, many)}"
         return f"{subject} {_active(label)} {value}"
     if noun:
         subject = pronoun.removesuffix("s") if pronoun else said.subject
         return f"{subject} is the {label} of {value}"  # the subject is the value's <label>
     verb = _active(label)
     return f"{value} {_plural_verb(verb) if many else verb} {pronoun.removesuffix('s') if pronoun else said.subject}"
+
+
+def _verb_and_object(label: str) -> tuple[str, str]:
+    """A present-tense verb and the noun of what it acts on ("serves station", "operates
+    route"): ("serves", "station"); ("", "") for any other label."""
+    words = label.split()
+    if (len(words) < 2 or words[0].casefold() in _AUXILIARIES or words[-1].casefold() in _PREPOSITIONS
+            or not _tagged_present_verb([w.casefold() for w in words])):
+        return "", ""
+    return words[0], " ".join(words[1:])
+
+
+def _kind_of(kind: str, value: str, many: bool) -> str:
+    """The values after the verb with the noun the label names: "the stations A, B and C"; a count
+    that already names it ("5 stations") as it is."""
+    said = kind.casefold().split()[-1]
+    counted = value.casefold().split()[-1:]
+    if counted and counted[0] != said and singular(counted[0]) == said:
+        return value
+    return f"the {_plural_noun(kind) if many else kind} {value}"
 
 
 def _plural(label: str) -> bool:

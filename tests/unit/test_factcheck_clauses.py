@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from engine.factcheck import clauses
 from engine.factcheck.split import split_claims
+from engine.nlp import dependency
 from tests.support.kb import checks_of, from_turtle
 
 pytestmark = pytest.mark.skipif(clauses.parser() is None, reason="spaCy's English pipeline is not installed")
@@ -106,17 +107,17 @@ def test_each_clause_gets_its_own_verdict(garden):
 
 
 def test_without_the_parser_the_word_list_splitter_runs_and_says_so_once(monkeypatch, caplog):
-    monkeypatch.setattr(clauses, "MODEL", "no_such_pipeline")
-    clauses.parser.cache_clear()
+    monkeypatch.setattr(dependency, "MODEL", "no_such_pipeline")
+    dependency.parser.cache_clear()
     try:
-        with caplog.at_level(logging.WARNING, logger=clauses.__name__):
+        with caplog.at_level(logging.WARNING, logger=dependency.__name__):
             assert split_claims("Tobias Grell, who was born in Tarnow, runs Harrow Mill.", protect) == [
                 "Tobias Grell runs Harrow Mill.", "Tobias Grell was born in Tarnow."]
             assert split_claims("Harrow Mill is in Dunmere and opens at 9.", protect) == [
                 "Harrow Mill is in Dunmere.", "Harrow Mill opens at 9."]
         assert [r.getMessage().count("word-list splitter") for r in caplog.records] == [1]
     finally:
-        clauses.parser.cache_clear()
+        dependency.parser.cache_clear()
 
 
 WORD = st.sampled_from("Ida Reyes|Tobias Grell|Harrow Mill|Velvet Ash|the mill|a gardener|Dunmere|the old tree".split("|"))

@@ -1,7 +1,7 @@
 import sys
 import threading
 
-from engine.factcheck import clauses
+from engine.nlp import dependency
 from engine.nlp.torch_gate import with_torch, without_torch
 
 
@@ -49,15 +49,15 @@ def test_two_threads_asking_first_load_the_parser_once(monkeypatch):
             pass
         return "nlp"
 
-    monkeypatch.setattr(clauses, "_load", load)
-    clauses.parser.cache_clear()
+    monkeypatch.setattr(dependency, "_load", load)
+    dependency.parser.cache_clear()
     try:
         start = threading.Barrier(2)
         got = []
 
         def ask():
             start.wait()
-            got.append(clauses.parser())
+            got.append(dependency.parser())
 
         threads = [threading.Thread(target=ask) for _ in range(2)]
         for t in threads:
@@ -66,4 +66,4 @@ def test_two_threads_asking_first_load_the_parser_once(monkeypatch):
             t.join()
         assert loads == [1] and got == ["nlp", "nlp"]
     finally:
-        clauses.parser.cache_clear()
+        dependency.parser.cache_clear()
