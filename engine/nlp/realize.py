@@ -59,7 +59,11 @@ def is_noun(label: str) -> bool:
 def _tagged_present_verb(words: list[str]) -> bool:
     """"Xqaq serves station Xqbq.": a first word the tagger reads as a verb in the third person
     present is the label's verb ("serves station", "operates route"), which the word shape
-    cannot tell from a plural noun ("sports team"). Without the tagger, the shape decides."""
+    cannot tell from a plural noun ("sports team"). Only a first word with the "-s" of that form
+    is put to the tagger (no parser is loaded for "head coach"); without it, the shape decides."""
+    first = words[0]
+    if len(first) < 3 or not first.endswith("s") or first.endswith(("ss", "us", "is")):
+        return False
     nlp = parser()
     if nlp is None:
         return False

@@ -67,3 +67,20 @@ def test_two_threads_asking_first_load_the_parser_once(monkeypatch):
         assert loads == [1] and got == ["nlp", "nlp"]
     finally:
         dependency.parser.cache_clear()
+
+
+def test_preparing_a_session_loads_the_parser_a_first_check_needs(tmp_path, monkeypatch):
+    from engine.config import Config
+    from engine.session import Session
+    from engine.setup import build_context
+
+    kg = tmp_path / "kg.ttl"
+    kg.write_text('<urn:a> <http://www.w3.org/2000/01/rdf-schema#label> "Ada" .\n', encoding="utf-8")
+    loads = []
+    monkeypatch.setattr(dependency, "_load", lambda: loads.append(1) or "nlp")
+    dependency.parser.cache_clear()
+    try:
+        Session(build_context(Config(memory=True, demo="none", kg=[str(kg)])), "test").prepare()
+        assert loads == [1]
+    finally:
+        dependency.parser.cache_clear()
