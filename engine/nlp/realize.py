@@ -140,7 +140,7 @@ def _verb_and_object(label: str) -> tuple[str, str]:
     """A present-tense verb and the noun of what it acts on ("serves station", "operates
     route"): ("serves", "station"); ("", "") for any other label."""
     words = label.split()
-    if (len(words) < 2 or words[0].casefold() in _AUXILIARIES or words[-1].casefold() in _PREPOSITIONS
+    if (len(words) < 2 or words[0].casefold() in _AUXILIARIES - {"has"} or words[-1].casefold() in _PREPOSITIONS
             or not _tagged_present_verb([w.casefold() for w in words])):
         return "", ""
     return words[0], " ".join(words[1:])
@@ -269,10 +269,20 @@ def counted(total: int, noun: str, listing: Said | None = None) -> str:
     head = f"{total} {_one_of(noun) if total == 1 else noun}".rstrip() if noun else str(total)
     if not listing or not listing.values:
         return f"{head}{'' if noun else ' in all'}."
-    whole = clause(Said(listing.subject, listing.label, (head,), listing.forward), plural=total != 1)
+    if listing.forward and is_noun(label_words(listing.label)) and _names_the_count(listing.label, noun):
+        whole = f"{listing.subject} has {head}"  # "The Glass Harbour has 4 members", not "'s members are 4 members"
+    else:
+        whole = clause(Said(listing.subject, listing.label, (head,), listing.forward), plural=total != 1)
     again = listing.forward or is_noun(label_words(listing.label))
     said = clause(listing, pronoun="its" if again else "")
     return f"{whole[:1].upper() + whole[1:]}. {said[:1].upper() + said[1:]}."
+
+
+def _names_the_count(label: str, noun: str) -> bool:
+    """Does the counted noun say the label's own head noun ("members" of "members", "band
+    members" of "member")?"""
+    head, counted = label_words(label).casefold().split()[-1:], noun.casefold().split()[-1:]
+    return bool(head and counted) and singular(head[0]) == singular(counted[0])
 
 
 def _one_of(noun: str) -> str:
@@ -288,10 +298,13 @@ def filtered(kept: Sequence[str], label: str, below: bool, bound: str, facts: Se
     name = label_words(_valued(label_words(label), tuple(f.values[0] for f in facts[:1] if f.values))[0])
     article = "an" if name[:1].lower() in "aeiou" else "a"
     side = ("before" if below else "after") if in_time else ("under" if below else "over")
-    condition = f"{article} {name} {side} {bound}"
+    # a participle label ("founded"): "A and B were founded before 1970", not "have a founded"
+    participle = not is_noun(name) and name.split()[0].casefold().endswith("ed")
+    one, many = ("was", "were") if participle else ("has", "have")
+    condition = f"{name} {side} {bound}" if participle else f"{article} {name} {side} {bound}"
     if not kept:
-        return f"None has {condition}."
-    head = f"{joined(list(kept))} {'has' if len(kept) == 1 else 'have'} {condition}"
+        return f"None {one} {condition}."
+    head = f"{joined(list(kept))} {one if len(kept) == 1 else many} {condition}"
     said = "; ".join(clause(f) for f in facts[:LISTED])
     return f"{head}. {said[:1].upper() + said[1:]}." if said else f"{head}."
 

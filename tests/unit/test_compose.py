@@ -95,7 +95,7 @@ def test_a_fallback_verbalization_is_said_by_the_realizer():
                   p_label="has ingredient", o_label="butter"),
              fact("t", "ing", "a", "Tarte Tatin — has ingredient — apple", s_label="tarte Tatin",
                   p_label="has ingredient", o_label="apple")]
-    assert compose_text(facts) == "Tarte Tatin has ingredient butter and apple."
+    assert compose_text(facts) == "Tarte Tatin has the ingredients butter and apple."
 
 
 def test_a_list_shared_by_several_subjects_is_said_from_its_object():
@@ -117,7 +117,7 @@ def test_a_list_ends_its_sentence_and_what_follows_opens_with_its():
                    p_label="created by", o_label="Ayla Demir"),
               fact("p", "cu", "t", "Bulgur Pilaf — cuisine — Turkish cuisine", s_label="Bulgur Pilaf",
                    p_label="cuisine", o_label="Turkish cuisine")]
-    assert compose_text(facts) == ("Bulgur Pilaf is created by Ayla Demir and has ingredient bulgur and onion. "
+    assert compose_text(facts) == ("Bulgur Pilaf is created by Ayla Demir and has the ingredients bulgur and onion. "
                                    "Its cuisine is Turkish cuisine.")
 
 

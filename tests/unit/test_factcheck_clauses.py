@@ -163,3 +163,11 @@ def test_a_relation_label_with_a_comma_and_an_or_is_one_term(tmp_path):
         kb, "Mira Castell's languages spoken, written or signed are Catalan and Occitan.")]
     assert got == [("Mira Castell's languages spoken, written or signed are Catalan.", "supported"),
                    ("Mira Castell's languages spoken, written or signed are Occitan.", "supported")]
+
+
+def test_a_list_cut_short_is_its_named_items_not_the_count_of_the_rest(tmp_path):
+    kb = from_turtle(tmp_path, LANGUAGES)
+    got = [(c.claim, str(c.verdict)) for c in checks_of(kb, "Mira Castell lives in Valdoro. Her languages spoken, "
+                                                          "written or signed are Catalan, Occitan and 3 more.")]
+    assert got[1:] == [("Her languages spoken, written or signed are Catalan.", "supported"),
+                       ("Her languages spoken, written or signed are Occitan.", "supported")]

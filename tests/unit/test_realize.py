@@ -9,7 +9,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.nlp import dependency
-from engine.nlp.realize import Said, chain_sentence, counted, fact_sentence, is_noun, joined, not_found, paragraph
+from engine.nlp.realize import (
+    Said,
+    chain_sentence,
+    counted,
+    fact_sentence,
+    filtered,
+    is_noun,
+    joined,
+    not_found,
+    paragraph,
+)
 from engine.stages.answer.judge import repeated, replacement_reason
 from engine.state import Check, Evidence
 
@@ -54,6 +64,15 @@ def test_a_verb_with_the_noun_it_acts_on_is_read_by_the_tagger() -> None:
     assert fact_sentence(Said("Kestrel Line", "operates route", ("R7",))) == "Kestrel Line operates the route R7."
     assert counted(2, "stations", Said("Kestrel Line", "serves station", ("Ashby", "Corran"))) == (
         "Kestrel Line serves 2 stations. It serves the stations Ashby and Corran.")
+
+
+def test_a_count_of_a_noun_label_says_has_and_a_participle_filter_says_were() -> None:
+    assert counted(4, "members", Said("Kestrel Lane", "members", ("A", "B", "C", "D"))).startswith(
+        "Kestrel Lane has 4 members.")
+    assert filtered(["Ostby Mill", "Varn Mill"], "founded", True, "1900", in_time=True) == (
+        "Ostby Mill and Varn Mill were founded before 1900.")
+    assert filtered([], "founded", True, "1900", in_time=True) == "None was founded before 1900."
+    assert filtered(["Ostby Mill"], "playing time", True, "45 minutes") == "Ostby Mill has a playing time under 45 minutes."
 
 
 def test_lists_are_joined_and_cut() -> None:
