@@ -23,6 +23,9 @@ LABEL_PREPOSITIONS = frozenset("by in of at for to from with on into".split())
 LABEL_ID = re.compile(r"[a-z]{1,3}\d+")
 _PREPOSITIONS = LABEL_PREPOSITIONS | {"as"}  # the realizer also reads "serves as" as a verb
 _AUXILIARIES = frozenset("has have had is was are were".split())
+# The pronoun of a subject said again, by its possessive: as the subject, and after a verb.
+_SUBJECT = {"its": "it", "his": "he", "her": "she", "their": "they"}
+_OBJECT = {"its": "it", "his": "him", "her": "her", "their": "them"}
 
 
 @dataclass(frozen=True)
@@ -110,30 +113,40 @@ def _valued(label: str, values: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
 
 
 def clause(said: Said, pronoun: str = "", plural: bool = False) -> str:
-    """The sentence body (no full stop) for one relation's values; `pronoun`, when given, stands
-    for the subject ("its", "it") so a subject is not said twice in a row. Names keep their case
-    where they open a sentence ("iPhone"): only the realizer's own words are capitalised. `plural`:
-    the one value is said of many ("3 albums")."""
+    """The sentence body (no full stop) for one relation's values; `pronoun`, when given, is the
+    possessive that stands for the subject ("its", "his", "her", "their"; "it", "he", "she", "they"
+    where the subject acts) so a subject is not said twice in a row. Names keep their case where
+    they open a sentence ("iPhone"): only the realizer's own words are capitalised. `plural`: the
+    one value is said of many ("3 albums")."""
     label, values = _valued(label_words(said.label), said.values)
     many = plural or len(values) > 1 or said.total > 1
     value = joined(values, said.total)
     noun = is_noun(label)
+    they = pronoun == "their"
     if said.forward:
         if noun:
             owner = pronoun.capitalize() if pronoun else f"{said.subject}'s"
             if many and not _plural(label):
                 label = _plural_noun(label)
             return f"{owner} {label} {'are' if many or _plural(label) else 'is'} {value}"
-        subject = pronoun.removesuffix("s").capitalize() if pronoun else said.subject
+        subject = _SUBJECT.get(pronoun, pronoun).capitalize() if pronoun else said.subject
         verb, kind = _verb_and_object(label)
         if kind and values:
-            return f"{subject} {verb} {_kind_of(kind, value, many)}"
-        return f"{subject} {_active(label)} {value}"
+            return f"{subject} {_of_they(verb) if they else verb} {_kind_of(kind, value, many)}"
+        active = _active(label)
+        return f"{subject} {_of_they(active) if they else active} {value}"
     if noun:
-        subject = pronoun.removesuffix("s") if pronoun else said.subject
-        return f"{subject} is the {label} of {value}"  # the subject is the value's <label>
+        subject = _SUBJECT.get(pronoun, pronoun) if pronoun else said.subject
+        return f"{subject} {'are' if they else 'is'} the {label} of {value}"  # the subject is the value's <label>
     verb = _active(label)
-    return f"{value} {_plural_verb(verb) if many else verb} {pronoun.removesuffix('s') if pronoun else said.subject}"
+    return f"{value} {_plural_verb(verb) if many else verb} {_OBJECT.get(pronoun, pronoun) if pronoun else said.subject}"
+
+
+def _of_they(verb: str) -> str:
+    """The verb after a singular "they": "is written by" -> "are written by", "plays for" -> "play for"."""
+    words = verb.split()
+    first = {"is": "are", "has": "have", "was": "were"}.get(words[0].casefold())
+    return " ".join([first, *words[1:]]) if first else _plural_verb(verb)
 
 
 def _verb_and_object(label: str) -> tuple[str, str]:

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from engine.context import TurnContext, stage
 from engine.events import AnswerShown
+from engine.nlp.kinds import possessive
 from engine.stages.answer import missing
 from engine.stages.answer.asked_class import narrow
 from engine.stages.answer.compose import (
@@ -87,7 +88,7 @@ def path_answer(state: TurnState, ctx: TurnContext, reason: str) -> Composed | N
     """The answer of the relation paths the question asks for; None without any."""
     from engine.checking import verify_reply
 
-    text, facts = path_text(state, ctx.background) if state.paths else ("", [])
+    text, facts = path_text(state, ctx.background, lambda iri: possessive(ctx, iri)) if state.paths else ("", [])
     if not text:
         return None
     checks, fact_score, neip = verify_reply(state, ctx, text)  # the text shown, as a model's reply is

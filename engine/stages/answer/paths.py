@@ -8,6 +8,7 @@ what the paths lead to.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from engine.nlp.realize import LISTED, Said, clause, is_noun
 from engine.nlp.sentences import literal_text, predicate_key, sentence
@@ -72,17 +73,17 @@ def values_of(path: RelationPath, labels: Labels) -> list[str]:
     return list(dict.fromkeys(value_of(path, chain, labels) for chain in path.chains if chain))
 
 
-def path_sentence(path: RelationPath, labels: Labels, again: bool = False) -> str:
+def path_sentence(path: RelationPath, labels: Labels, again: bool = False, pronoun: str = "its") -> str:
     """One sentence for one path: the fact itself for one value, the values listed for several;
     with two or three hops, the hops that lead to the answer said after it. `again`: the sentence before
-    had the same subject, so one relation of it is said of "its"/"it"."""
+    had the same subject, so one relation of it is said of `pronoun` ("its", "his", "her", "their")."""
     chains = [c for c in path.chains if c]
     if not chains:
         return ""
     first = path.steps[0]
     if again and len(path.steps) == 1 and first.forward:
         values = tuple(values_of(path, labels))
-        return clause(Said(path.start_label, first.label, values, total=path.total or len(chains)), pronoun="its") + "."
+        return clause(Said(path.start_label, first.label, values, total=path.total or len(chains)), pronoun=pronoun) + "."
     if len(chains) == 1 and path.total <= 1:
         chain = chains[0]
         # the hops that lead there, nearest first, each its own sentence: after a ";" a parse
@@ -136,11 +137,14 @@ def asked_paths(state: TurnState) -> list[RelationPath]:
     return out
 
 
-def path_text(state: TurnState, background) -> tuple[str, list[str]]:
-    """The answer of the turn's paths, and the fact sentences it rests on ("" when none)."""
+def path_text(state: TurnState, background, possessive: Callable[[str], str] = lambda iri: "its"
+              ) -> tuple[str, list[str]]:
+    """The answer of the turn's paths, and the fact sentences it rests on ("" when none).
+    `possessive(iri)`: the pronoun a subject said again takes ("his" of a man the KG knows)."""
     labels = Labels(state, background)
     paths = asked_paths(state)
-    sentences = [s for s in (path_sentence(p, labels, again=i > 0 and paths[i - 1].start == p.start)
+    sentences = [s for s in (path_sentence(p, labels, again=i > 0 and paths[i - 1].start == p.start,
+                                           pronoun=possessive(p.start) if i > 0 else "its")
                              for i, p in enumerate(paths)) if s]
     facts = list(dict.fromkeys(labels.said(f) for p in paths for chain in p.chains for f in chain))
     return " ".join(sentences), facts
