@@ -90,6 +90,12 @@ def test_a_fallback_verbalization_is_said_by_the_realizer():
                   o_label="56")]
     # the unit after the number; the subject said once, then "its"
     assert compose_text(facts) == "Ystrad Burn flows into Lake Ardvane. Its length is 56 km."
+    # a person said again: the possessive the caller reads from the KG
+    facts = [fact("w", "cit", "g", "Kai Wenn — citizen of — Gerland", s_label="Kai Wenn", p_label="citizen of",
+                  o_label="Gerland"),
+             fact("w", "occ", "p", "Kai Wenn — occupation — politician", s_label="Kai Wenn", p_label="occupation",
+                  o_label="politician")]
+    assert compose_text(facts, lambda iri: "his") == "Kai Wenn is citizen of Gerland. His occupation is politician."
     # A KG whose labels start in lower case ("tarte Tatin"): its sentences start with a capital.
     facts = [fact("t", "ing", "b", "Tarte Tatin — has ingredient — butter", s_label="tarte Tatin",
                   p_label="has ingredient", o_label="butter"),

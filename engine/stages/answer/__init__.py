@@ -78,7 +78,7 @@ def facts_answer(state: TurnState, ctx: TurnContext, facts: list[Candidate], rea
     from engine.checking import verify_reply
 
     chosen = select(facts, asked_words(state))
-    text = compose_text(chosen)
+    text = compose_text(chosen, lambda iri: possessive(ctx, iri))
     checks, fact_score, neip = verify_reply(state, ctx, text)
     return Composed(text, AnswerSource.FACTS, facts=[c.text for c in chosen], reason=reason, checks=checks,
                     fact_score=fact_score, neip=neip)
