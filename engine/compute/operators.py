@@ -50,9 +50,11 @@ class Operator:
 
 
 def _graded(words: list[str], pattern: re.Pattern[str], text: str, named: frozenset[str] = frozenset()) -> str:
+    """The first graded word of `text` that is no word of a name: of one `named`, or capitalised
+    past the first word ("Who headlined Gullfest 2020?", a name the KG may lack)."""
     for m in pattern.finditer(text):
         w = m.group(0).lower()
-        if w not in _NOT_GRADED and w in words and w not in named:
+        if w not in _NOT_GRADED and w in words and w not in named and not (m.start() and m.group(0)[0].isupper()):
             return w
     return ""
 

@@ -38,6 +38,7 @@ def test_a_word_of_a_name_grades_nothing():
     said = [Mention(text="harbour fest twenty nineteen", start=14, end=42, kind="name", label="Harbourfest 2019")]
     assert detect("who headlined Harbourfest 2019", names_said(said)).name == "value"
     assert detect("Which festival had the biggest crowd, Harbourfest 2019?", names_said(said)).name == "argmax"
+    assert detect("Who headlined Harbourfest 2020?").name == "value"  # a name, linked or not
 
 
 def test_dates_compare_as_dates_a_year_against_a_full_date_by_year():

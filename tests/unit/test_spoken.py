@@ -81,6 +81,16 @@ def test_a_misheard_first_name_before_a_surname_heard_whole(text, found):
     assert [(m.text, m.candidates[0][0]) for m in detect_names(text, index)] == found
 
 
+@pytest.mark.parametrize("text, found", [
+    ("when does the bus leave for new ham", [("new ham", "pl:nieuwham")]),  # heard by its English sounds
+    ("when does the bus leave for newham", [("newham", "pl:nieuwham")]),
+    ("When does the bus leave for Newham?", []),  # typed with a capital: as written, another town
+])
+def test_a_name_heard_by_its_sounds_links_only_when_heard(text, found):
+    index = LabelIndex([LabelEntry("Nieuwham", "pl:nieuwham"), LabelEntry("Nieuwpoort Harbour", "pl:nieuwpoort")])
+    assert [(m.text, m.candidates[0][0]) for m in detect_names(text, index)] == found
+
+
 def test_first_sounds_tell_a_vowel_of_any_spelling_as_one():
     from rules.similarity import first_sounds, heard_as
 
