@@ -469,7 +469,7 @@ def detect_names(text: str, index: LabelIndex, tokens: list[Token] | None = None
         s, e = tokens[span[0]].start, tokens[span[1] - 1].end
         out.append(Mention(text=text[s:e], start=s, end=e, kind="name",
                            candidates=[(iri, round(min(v[0], 1.0), 4)) for iri, v in cands[:CANDIDATES_PER_MENTION]],
-                           label=cands[0][1][1]))
+                           label=cands[0][1][1], heard=" ".join(tokens[k].norm for k in range(*span))))
         if span not in whole:
             partial.add(s)
     out.sort(key=lambda m: m.start)

@@ -75,7 +75,7 @@ def test_names_beside_names_the_kg_has_still_link(text, found):
 
 
 def festival_session():
-    """Editions of a festival whose name ends as a superlative does ("Gullfest")."""
+    """Editions of a festival whose name ends as a superlative does ("Gullfest"), and its town."""
     from engine.config import Config
     from engine.session import Session
     from engine.setup import build_context
@@ -89,6 +89,8 @@ def festival_session():
         person = f + headliner.split()[0].lower()
         facts += [Fact(f + key, vocab.RDFS_LABEL, label, o_literal=True), Fact(f + key, f + "headliner", person),
                   Fact(person, vocab.RDFS_LABEL, headliner, o_literal=True)]
+    facts += [Fact(f + "population", vocab.RDFS_LABEL, "population", o_literal=True),
+              Fact(f + "town", vocab.RDFS_LABEL, "Nieuwham", o_literal=True), Fact(f + "town", f + "population", "8400", o_literal=True)]
     ctx = build_context(Config(memory=True, demo="none", reason_timeout_ms=20000, answer="facts"))
     ctx.store.add(facts, vocab.bg_graph("festival"))
     return Session(ctx, "festival")
@@ -103,3 +105,10 @@ def test_an_edition_heard_in_words_is_answered_and_one_the_kg_lacks_is_not_found
     absent = session.user_turn("Who headlined Gullfest 2020?")
     assert absent.composed is not None and absent.composed.source == AnswerSource.NOT_FOUND
     assert "Gullfest 2019" in absent.composed.matches
+
+
+def test_a_town_heard_by_its_sounds_is_linked_by_the_name_heard():
+    state = festival_session().user_turn("what is the population of new ham")
+    assert [(m.text, m.label, m.entity) for m in state.mentions if m.kind == "name"] == \
+        [("new ham", "Nieuwham", "http://example.org/fest/town")]
+    assert state.composed is not None and "8400" in state.composed.response
