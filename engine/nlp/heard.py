@@ -85,9 +85,9 @@ def other_name_beside(tokens: list[Token], start: int, end: int, words: tuple[st
     label `words`, a word no label has together with the span's ("Anna Brzezinski" when the KG
     has Anna Kowalczyk and three Brzezinskis, "Bluebird Cargo" beside Bluebird Airlines and Portmoor
     Cargo Terminal), or a number where the label has another? Then the two say one whole name
-    the KG lacks. Typed, that word is capitalised; in a transcript, where nothing is, it stands
-    where it stands in its own names: a later word after the start of the span's label (a surname
-    after a first name, not a list of first names), or a first word before the end of it."""
+    the KG lacks. That word stands where it stands in its own names: a later word after the start
+    of the span's label (a surname after a first name, not a list of first names, "Michael James
+    and Kayla"), or a first word before the end of it; typed, it is capitalised."""
     said = {t.norm for t in tokens[start:end]}
     typed = any(t.text[:1].isupper() for t in tokens)
     for j in (start - 1, end):
@@ -102,12 +102,11 @@ def other_name_beside(tokens: list[Token], start: int, end: int, words: tuple[st
         others = [index.labels[i].words for i in index.by_word[t.norm]]
         if any(said & set(other) for other in others):
             continue  # a name the KG has says both
-        if typed:
-            if t.text[:1].isupper() and j > 0:
-                return True
-        elif j == end and words[-1] not in said and all(other.index(t.norm) > 0 for other in others):
+        if typed and not (t.text[:1].isupper() and j > 0):
+            continue
+        if j == end and words[-1] not in said and all(other.index(t.norm) > 0 for other in others):
             return True
-        elif j < start and words[0] not in said and all(other.index(t.norm) == 0 for other in others):
+        if j < start and words[0] not in said and all(other.index(t.norm) == 0 for other in others):
             return True
     return False
 

@@ -68,6 +68,7 @@ def test_a_name_beside_a_word_of_other_names_links_to_nothing(text):
 @pytest.mark.parametrize("text, found", [
     ("taras oksana and lidia hnatiuk", [("taras", "p:taras"), ("oksana", "p:oksana"), ("lidia hnatiuk", "p:lidia")]),
     ("Who opened Swarm Days 2021?", [("Swarm Days 2021", "f:2021")]),
+    ("Please add Oksana Taras and Lidia", [("Oksana", "p:oksana"), ("Taras", "p:taras"), ("Lidia", "p:lidia")]),
     ("Is Petro Hnatiuk at Meadow Cargo Depot?", [("Petro Hnatiuk", "p:petro"), ("Meadow Cargo Depot", "d:meadow")]),
 ])
 def test_names_beside_names_the_kg_has_still_link(text, found):
