@@ -15,15 +15,20 @@ from rules.similarity import NAME_WORD_ALIKE, heard_as, norm, word_alike
 
 
 class Label(Protocol):
-    words: tuple[str, ...]
+    @property
+    def words(self) -> tuple[str, ...]: ...
 
 
 class Vocabulary(Protocol):
     """The words of a KG's labels (engine/nlp/mentions.py's LabelIndex)."""
 
     by_word: dict[str, list[int]]
-    labels: Sequence[Label]
-    relation_words: frozenset[str]
+
+    @property
+    def labels(self) -> Sequence[Label]: ...
+
+    @property
+    def relation_words(self) -> frozenset[str]: ...
 
     def close_words(self, word: str) -> list[tuple[str, int]]: ...
 
