@@ -139,7 +139,8 @@ def build_program(ctx: TurnContext, rules: RuleSet, inp: TurnInput, *, whole_kg:
         ma = Atom.of(m.node)
         prog.fact("new", ma)
         prog.fact("mention", ma, this_turn)
-        prog.fact("string", ma, Atom.of(as_written(m.text) if m.kind == "name" else m.text))  # "g b r four": GBR4
+        # "g b r four": GBR4; "new ham": the Nieuwham the detector heard
+        prog.fact("string", ma, Atom.of(as_written(m.heard or m.text) if m.kind == "name" else m.text))
         prog.fact("mention_kind", ma, Atom.plain(m.kind))
         kinds = tuple(m.value or ()) if m.kind in ("pronoun", "definite") else ()
         ordinal = next((ORDINALS[w] for w in m.text.lower().split() if w in ORDINALS), None) \
