@@ -41,6 +41,7 @@ class Mention:
     kind: str  # "name" | "pronoun" | "definite" | "first_person" | "time" | "type"
     entity: str | None = None  # IRI it refers to, once linked
     label: str | None = None  # a name's label; the class IRI a definite noun phrase names ("that airline")
+    heard: str = ""  # a name's words as the KG writes them, spoken forms joined ("new ham": "nieuwham")
     p: float = 0.0
     candidates: list[tuple[str, float]] = field(default_factory=list)  # (iri, p) best first
     value: Any = None  # resolved value for time expressions (datetime/date/time/range), type IRI for "type"

@@ -124,6 +124,19 @@ def sound_key(word: str) -> str:
     return word[0] + "".join(codes) if len(codes) >= 3 else ""
 
 
+@lru_cache(maxsize=65536)
+def sound_keys(word: str) -> tuple[str, ...]:
+    """The keys a word heard is looked up by: its `sound_key`, and its Metaphone code, which reads
+    English spelling ("nieuwham" and "newham" are both NHM), from three sounds up (fewer, too many
+    words share it)."""
+    import jellyfish
+
+    keys = [f"s{key}"] if (key := sound_key(word)) else []
+    if len(word) >= SOUND_MIN_LETTERS and word.isalpha() and len(code := jellyfish.metaphone(word)) >= 3:
+        keys.append(f"m{code}")
+    return tuple(keys)
+
+
 def sound_alike(a: str, b: str) -> bool:
     """Two name words a recognizer may take for each other ("Hubbard" heard for "Hebert")."""
     key = sound_key(a)

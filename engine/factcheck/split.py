@@ -88,6 +88,8 @@ _WORD = re.compile(r"[\w][\w'’\-.@+]*[\w]|[\w]")
 _CODE_FENCE = re.compile(r"```.*?(?:```|$)|~~~.*?(?:~~~|$)", re.DOTALL)
 _MD_LINE = re.compile(r"^\s{0,3}(?:#{1,6}\s+|>\s?|[-*+•]\s+|\d{1,3}[.)]\s+)")
 _EMPHASIS = re.compile(r"(\*\*|__)(.+?)\1|(?<![\w*])\*(?!\s)([^*\n]+?)(?<!\s)\*(?![\w*])|`([^`\n]+)`")
+# "A, B, C and 9 more": a list cut short names its items; the count of the rest is no claim
+_REMAINDER = re.compile(r",\s*(?P<last>[^,]+?)\s+and\s+\d+\s+(?:more|others)\b(?P<end>[.!]?)$", re.IGNORECASE)
 _PROTECTED = (
     re.compile(r"\bbetween\s+\S+(?:\s+(?:am|pm|a\.m\.|p\.m\.))?\s+and\s+\S+", re.IGNORECASE),
     re.compile(r"\b(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day,\s+(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?\b(?![:.]\d)"
@@ -291,7 +293,7 @@ def _with_hedge(hedge: str, claim: str) -> str:
 def _prepared(sentence: str, protected: Spans) -> tuple[str, dict[str, str], str]:
     """(the sentence masked, without address, discourse marker or hedge; the masked names; the hedge)."""
     masked, names = _mask(sentence, protected)
-    s = masked.strip()
+    s = _REMAINDER.sub(r" and \g<last>\g<end>", masked.strip())
     if not s.endswith("?"):
         s = strip_vocative(s, first_verb)
     s = DISCOURSE.sub("", s).strip() or s

@@ -376,6 +376,8 @@ def matches(v: Value, kind: str, kg_value: object) -> bool:
         return date_of(kg_value)[0] == int(number_of(v)[0])
     if v.kind == "year" and kind == "number":
         return float(cast(int, v.value)) == kg_value
+    if _bare_digits(v) and kind == "number":
+        return float(v.text) == kg_value
     if v.kind != kind:
         return False
     if kind == "date":
@@ -397,4 +399,11 @@ def matches(v: Value, kind: str, kg_value: object) -> bool:
 
 def comparable(v: Value, kind: str) -> bool:
     """Could `v` be a value of this kind at all (a year for a date, not a phone for a time)?"""
-    return v.kind == kind or (v.kind == "year" and kind in ("date", "number")) or (kind == "date" and _year_number(v))
+    return (v.kind == kind or (v.kind == "year" and kind in ("date", "number")) or (kind == "date" and _year_number(v))
+            or (kind == "number" and _bare_digits(v)))
+
+
+def _bare_digits(v: Value) -> bool:
+    """Seven digits or more with nothing between them ("3755251"): a phone number to the
+    extractor, and as well a number (a population) where the claim's thing holds one."""
+    return v.kind == "phone" and re.fullmatch(r"[1-9]\d{6,}", v.text) is not None

@@ -208,6 +208,7 @@ class Verifier:
             self._qualify(m, sentence)
             spans.append((m.start, m.end))
             spans += self.values.said_whole(m.candidates[0][0], sentence)
+            spans += self.kg.labels_said(m.candidates[0][0], sentence)
         return spans
 
     def _qualify(self, m: Mention, text: str) -> None:
@@ -457,18 +458,18 @@ class Verifier:
 
     def _unlinked_reason(self, unlinked: list[str], ents: list[str]) -> str:
         """Why a claim about things the KG has is not enough info: none of its relations between
-        them is the one the claim states. Names the relations the KG does have between them, so
-        the reason never reads as if the things were missing."""
+        them is the one the claim states. Says the facts the KG does have between them, so the
+        reader sees which relation it holds (and the reason never reads as if a thing were missing)."""
         names = [self.kg.label(x) for x in dict.fromkeys([*unlinked, *ents])][:3]
-        have: dict[str, None] = {}
-        for b in unlinked:
-            for slot in self.kg.slots(b).values():
-                if not slot.literal and any(kf.other in ents and kf.other != b for kf in slot.facts):
-                    have.setdefault(slot.facts[0].p_label or slot.key, None)
+        have = {kf.fact: kf for b in unlinked for slot in self.kg.slots(b).values() if not slot.literal
+                for kf in slot.facts if kf.other in ents and kf.other != b}
         both = " and ".join(repr(x) for x in names) if len(names) == 2 else ", ".join(repr(x) for x in names)
         if have:
-            return f"the KG links {both} only by {', '.join(list(have)[:3])}, not by what the claim states"
-        return f"the KG has {both} but no relation between them that the claim states"
+            return f"between {both} the KG has only {'; '.join(self.kg.say(kf) for kf in list(have.values())[:3])}, not what the claim states"
+        if len(set(ents)) == 2:
+            return f"the KG has {both} but no relation between them"
+        alone = " and ".join(repr(self.kg.label(x)) for x in unlinked[:2])
+        return f"the KG has {both} but nothing that joins {alone} to the others"
 
     def _relation_words_kept(self, r: Reading, ents: list[str]) -> str:
         """The claim with its names blanked, but for a thing named in lower case by words of a

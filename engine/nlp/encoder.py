@@ -23,6 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from engine.nlp.minilm import model_dir
+from engine.nlp.torch_gate import with_torch
 
 DIM = 384
 CACHE_DIRNAME = "kgchat-cache"
@@ -113,7 +114,8 @@ def open_minilm():
 
 def _torch_cuda() -> bool:
     try:
-        import torch
+        with with_torch():
+            import torch
 
         return bool(torch.cuda.is_available())
     except Exception:  # a torch that cannot start CUDA is a torch without it
@@ -149,9 +151,10 @@ def onnx_path() -> Path:
 
 def export_onnx(path: Path) -> None:
     """MiniLM + mean pooling + L2 normalization as one ONNX graph (torch's exporter, once)."""
-    import torch
-    from transformers import AutoModel
-    from transformers.utils import logging as hf_logging
+    with with_torch():
+        import torch
+        from transformers import AutoModel
+        from transformers.utils import logging as hf_logging
 
     hf_logging.disable_progress_bar()  # its bar would scribble over the app and the CLI's output
     bert = AutoModel.from_pretrained(model_dir()).eval()
@@ -222,7 +225,8 @@ class OnnxMiniLM:
 class TorchMiniLM:
     def __init__(self, device: str = "cpu", note: str = ""):
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
-        from sentence_transformers import SentenceTransformer
+        with with_torch():
+            from sentence_transformers import SentenceTransformer
 
         self.model = SentenceTransformer(model_dir(), device=device)
         self.device = "CUDA" if device == "cuda" else "CPU"

@@ -5,6 +5,7 @@ whole names the KG lacks beside the ones it has ("Anna B.", "Ingrid Haugland")."
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -13,14 +14,25 @@ from engine.state import Mention
 from rules.similarity import NAME_WORD_ALIKE, heard_as, norm, word_alike
 
 
+class Label(Protocol):
+    @property
+    def words(self) -> tuple[str, ...]: ...
+
+
 class Vocabulary(Protocol):
     """The words of a KG's labels (engine/nlp/mentions.py's LabelIndex)."""
 
     by_word: dict[str, list[int]]
 
+    @property
+    def labels(self) -> Sequence[Label]: ...
+
+    @property
+    def relation_words(self) -> frozenset[str]: ...
+
     def close_words(self, word: str) -> list[tuple[str, int]]: ...
 
-    def sounding_like(self, word: str) -> list[tuple[str, int]]: ...
+    def sounding_like(self, word: str, written: bool = False) -> list[tuple[str, int]]: ...
 
 # Words that never start a name match on their own (they may sit inside a full label).
 STOPWORDS = frozenset("""
@@ -53,11 +65,11 @@ def completes(extra: list[Token], missing: set[str], alike: float) -> bool:
     (`missing`)? The whole near the label in spelling (`alike`: Jaro-Winkler), or each word heard
     as one of them ("ayrik solheim" for Eirik Solheim); a capitalised word close to one in
     spelling, as written, not heard ("Karin" is no typo of "Henrik", "Professor" no "Franz"
-    misheard); never a code."""
+    misheard); never a code or a number ("Harbourfest 2020" is another edition than 2021)."""
     if alike < 0.88 and not (extra and all(not t.text[:1].isupper() and heard_as(t.norm, missing) for t in extra)):
         return False
     return all((not t.text[:1].isupper() or word_alike(t.norm, missing) >= NAME_WORD_ALIKE) and not is_code(t)
-               for t in extra)
+               and not t.norm.isdigit() for t in extra)
 
 
 def other_initial(tokens: list[Token], start: int, end: int, missing: set[str]) -> bool:
@@ -70,6 +82,37 @@ def other_initial(tokens: list[Token], start: int, end: int, missing: set[str]) 
         follows = tokens[j + 1].gap if j + 1 < len(tokens) else ""
         if len(t.text) == 1 and t.text.isupper() and (j == len(tokens) - 1 or follows.startswith(".")):
             return not any(w.startswith(t.norm) for w in missing)
+    return False
+
+
+def other_name_beside(tokens: list[Token], start: int, end: int, words: tuple[str, ...], index: Vocabulary) -> bool:
+    """Does a word of other names the KG has stand right beside a span that says part of the
+    label `words`, a word no label has together with the span's ("Anna Brzezinski" when the KG
+    has Anna Kowalczyk and three Brzezinskis, "Bluebird Cargo" beside Bluebird Airlines and Portmoor
+    Cargo Terminal), or a number where the label has another? Then the two say one whole name
+    the KG lacks. That word stands where it stands in its own names: a later word after the start
+    of the span's label (a surname after a first name, not a list of first names, "Michael James
+    and Kayla"), or a first word before the end of it; typed, it is capitalised."""
+    said = {t.norm for t in tokens[start:end]}
+    typed = any(t.text[:1].isupper() for t in tokens)
+    for j in (start - 1, end):
+        if not 0 <= j < len(tokens) or CLAUSE_BREAK.search(tokens[max(j, start)].gap):
+            continue
+        t = tokens[j]
+        if t.norm.isdigit() and any(w.isdigit() and w not in said for w in words):
+            return True  # "Harbourfest 2020" beside Harbourfest 2019: another edition
+        if t.norm in STOPWORDS or t.norm in words or t.norm in index.relation_words or t.norm not in index.by_word \
+                or t.norm.isdigit():
+            continue
+        others = [index.labels[i].words for i in index.by_word[t.norm]]
+        if any(said & set(other) for other in others):
+            continue  # a name the KG has says both
+        if typed and not (t.text[:1].isupper() and j > 0):
+            continue
+        if j == end and words[-1] not in said and all(other.index(t.norm) > 0 for other in others):
+            return True
+        if j < start and words[0] not in said and all(other.index(t.norm) == 0 for other in others):
+            return True
     return False
 
 

@@ -76,6 +76,14 @@ def entity_gender(ctx, iri: str) -> str:
     return genders[iri]
 
 
+def possessive(ctx, iri: str) -> str:
+    """The possessive a reply says of the entity after naming it: "its" of a thing; of a person
+    "his" or "her" where the KG gives the gender, else "their"."""
+    if entity_kind(ctx, iri) != "person":
+        return "its"
+    return {"male": "his", "female": "her"}.get(entity_gender(ctx, iri), "their")
+
+
 SUBCLASS_PREDICATES = (vocab.RDFS + "subClassOf", vocab.WDT + "P279")
 SUPERCLASS_STEPS = 3
 

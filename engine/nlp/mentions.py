@@ -23,7 +23,6 @@ from engine.nlp.deixis import (
     DEMONSTRATIVES,
     MODIFIERS_BETWEEN,
     NUMBER_WORDS,
-    POINTING,
     REFERENCE_ADJECTIVES,
     class_mention,
     class_named,
@@ -43,7 +42,7 @@ from engine.state import Mention
 from kgstore import vocab
 from kgstore.errors import BadInput, RemoteUnavailable
 from kgstore.gcpause import gc_paused
-from rules.similarity import max_edits, measures, norm, sound_key, trigrams, word_stem
+from rules.similarity import max_edits, measures, norm, sound_keys, trigrams, word_stem
 
 PRONOUNS: dict[str, tuple[str, ...]] = {
     "he": ("person",), "him": ("person",), "his": ("person",), "himself": ("person",),
@@ -167,15 +166,18 @@ class LabelIndex:
                     self._stems[word_stem(w)].append(w)
         return [(w, 1) for w in self._stems.get(stem, ()) if w != word]
 
-    def sounding_like(self, word: str) -> list[tuple[str, int]]:
-        """Label words that sound like `word`, spelled too differently for `close_words` ("Hubbard"
-        heard for "Hebert"), each counted as two edits."""
+    def sounding_like(self, word: str, written: bool = False) -> list[tuple[str, int]]:
+        """Label words that sound like `word` (`sound_keys`; a `written` word, typed with a capital,
+        by its Soundex-like key alone), spelled too differently for `close_words` ("Hubbard" heard
+        for "Hebert"), each counted as two edits."""
         if self._sounds is None:
             self._sounds = defaultdict(list)
             for w in self.by_word:
-                self._sounds[sound_key(w)].append(w)
-        key = sound_key(word)
-        return [(w, 2) for w in self._sounds.get(key, ()) if w != word and w not in STOPWORDS] if key else []
+                for key in sound_keys(w):
+                    self._sounds[key].append(w)
+        keys = [key for key in sound_keys(word) if not (written and key.startswith("m"))]
+        alike = dict.fromkeys(w for key in keys for w in self._sounds.get(key, ()))
+        return [(w, 2) for w in alike if w != word and w not in STOPWORDS]
 
     def names_of(self, iri: str) -> list[str]:
         return self._names.get(iri, [])
@@ -288,7 +290,8 @@ def _name_hits(tokens: list[Token], index: LabelIndex) -> list[_Hit]:
         elif t.norm in common_words():  # so is a common English word: "made" is not "male" misheard
             close = index.same_stem(t.norm)  # ... but "mathematical" is the Mathematics group
         else:  # misheard: keep only the closest spellings
-            close = index.close_words(t.norm) or index.same_stem(t.norm) or index.sounding_like(t.norm)
+            close = index.close_words(t.norm) or index.same_stem(t.norm) \
+                or index.sounding_like(t.norm, t.text[:1].isupper())
             fewest = min((d for _, d in close), default=0)
             close = [(w, d) for w, d in close if d == fewest]
         matches.append(dict(close))
@@ -363,7 +366,8 @@ def _name_hits(tokens: list[Token], index: LabelIndex) -> list[_Hit]:
                     # "Morag Reid" names someone the KG lacks, not the Callum Reid it has; so does
                     # "Anna B." when the KG has Anna K.
                     if not distinctive or _unknown_name_beside(tokens, start, end, index) \
-                            or other_initial(tokens, start, end, words - covered):
+                            or other_initial(tokens, start, end, words - covered) \
+                            or hearing.other_name_beside(tokens, start, end, lab.words, index):
                         continue
                     idf = lambda w: math.log(1 + index.n / max(index.df(w), 1))
                     content = [w for w in words if w not in STOPWORDS] or words  # "of" tells no department
@@ -469,7 +473,7 @@ def detect_names(text: str, index: LabelIndex, tokens: list[Token] | None = None
         s, e = tokens[span[0]].start, tokens[span[1] - 1].end
         out.append(Mention(text=text[s:e], start=s, end=e, kind="name",
                            candidates=[(iri, round(min(v[0], 1.0), 4)) for iri, v in cands[:CANDIDATES_PER_MENTION]],
-                           label=cands[0][1][1]))
+                           label=cands[0][1][1], heard=" ".join(tokens[k].norm for k in range(*span))))
         if span not in whole:
             partial.add(s)
     out.sort(key=lambda m: m.start)
@@ -529,8 +533,8 @@ def detect(text: str, index: LabelIndex) -> list[Mention]:
                 out.append(Mention(text=text[s:e], start=s, end=e, kind="definite", value=kinds))
             i += width
             continue
-        if i > 0 and lower[i - 1] in POINTING and not used[tokens[i - 1].start] \
-                and (cls := class_named(index.classes, word)) and points_back(text, tokens[i - 1].start, t.end):
+        if i > 0 and not used[tokens[i - 1].start] and points_back(text, tokens[i - 1].start, t.end) \
+                and (cls := class_named(index.classes, word)):
             out.append(class_mention(text, tokens[i - 1].start, t.end, cls, t.text))  # "that clinic"
             i += 1
             continue

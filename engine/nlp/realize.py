@@ -1,14 +1,16 @@
 """Facts said as English sentences: one fact, the values of one relation, a chain of two, several
 facts about one subject, and what the graph lacks. Deterministic; the relation label decides the
-form by its word shape alone (a noun is said "X's head coach is Y", a verb "Y plays for X", a
-participle before "by" as a passive), never by a list of domain words."""
+form by its word shape and the tagger's reading of it (a noun is said "X's head coach is Y", a
+verb "Y plays for X", a participle before "by" as a passive), never by a list of domain words."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
+from engine.nlp.dependency import parser
 from engine.nlp.sentences import name_and_unit
 from engine.words import singular
 from kgstore.vocab import split_words
@@ -21,6 +23,9 @@ LABEL_PREPOSITIONS = frozenset("by in of at for to from with on into".split())
 LABEL_ID = re.compile(r"[a-z]{1,3}\d+")
 _PREPOSITIONS = LABEL_PREPOSITIONS | {"as"}  # the realizer also reads "serves as" as a verb
 _AUXILIARIES = frozenset("has have had is was are were".split())
+# The pronoun of a subject said again, by its possessive: as the subject, and after a verb.
+_SUBJECT = {"its": "it", "his": "he", "her": "she", "their": "they"}
+_OBJECT = {"its": "it", "his": "him", "her": "her", "their": "them"}
 
 
 @dataclass(frozen=True)
@@ -40,14 +45,33 @@ def label_words(label: str) -> str:
     return " ".join(split_words(label).split())
 
 
+@lru_cache(maxsize=4096)
 def is_noun(label: str) -> bool:
     """Whether a label names a thing ("head coach", "inception") rather than an action ("plays
-    for", "teaches", "written by"): by the shape of its first and last words."""
+    for", "teaches", "written by"): by the shape of its first and last words, and where the word
+    shape says a thing, by the tagger's reading of the label between two names."""
     words = label_words(label).casefold().split()
     if not words or LABEL_ID.fullmatch(words[0]) or words[-1] in _PREPOSITIONS or words[0] in _AUXILIARIES:
         return False
     first = words[0]
-    return not (len(first) > 3 and (first.endswith("ed") or (first.endswith("es") and len(words) == 1)))
+    if len(first) > 3 and (first.endswith("ed") or (first.endswith("es") and len(words) == 1)):
+        return False
+    return not _tagged_present_verb(words)
+
+
+def _tagged_present_verb(words: list[str]) -> bool:
+    """"Xqaq serves station Xqbq.": a first word the tagger reads as a verb in the third person
+    present is the label's verb ("serves station", "operates route"), which the word shape
+    cannot tell from a plural noun ("sports team"). Only a first word with the "-s" of that form
+    is put to the tagger (no parser is loaded for "head coach"); without it, the shape decides."""
+    first = words[0]
+    if len(first) < 3 or not first.endswith("s") or first.endswith(("ss", "us", "is")):
+        return False
+    nlp = parser()
+    if nlp is None:
+        return False
+    doc = nlp(f"Xqaq {' '.join(words)} Xqbq.")
+    return len(doc) > 1 and doc[1].tag_ == "VBZ"
 
 
 def _plural_verb(verb: str) -> str:
@@ -89,27 +113,60 @@ def _valued(label: str, values: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
 
 
 def clause(said: Said, pronoun: str = "", plural: bool = False) -> str:
-    """The sentence body (no full stop) for one relation's values; `pronoun`, when given, stands
-    for the subject ("its", "it") so a subject is not said twice in a row. Names keep their case
-    where they open a sentence ("iPhone"): only the realizer's own words are capitalised. `plural`:
-    the one value is said of many ("3 albums")."""
+    """The sentence body (no full stop) for one relation's values; `pronoun`, when given, is the
+    possessive that stands for the subject ("its", "his", "her", "their"; "it", "he", "she", "they"
+    where the subject acts) so a subject is not said twice in a row. Names keep their case where
+    they open a sentence ("iPhone"): only the realizer's own words are capitalised. `plural`: the
+    one value is said of many ("3 albums")."""
     label, values = _valued(label_words(said.label), said.values)
     many = plural or len(values) > 1 or said.total > 1
     value = joined(values, said.total)
     noun = is_noun(label)
+    they = pronoun == "their"
     if said.forward:
         if noun:
             owner = pronoun.capitalize() if pronoun else f"{said.subject}'s"
             if many and not _plural(label):
                 label = _plural_noun(label)
             return f"{owner} {label} {'are' if many or _plural(label) else 'is'} {value}"
-        subject = pronoun.removesuffix("s").capitalize() if pronoun else said.subject
-        return f"{subject} {_active(label)} {value}"
+        subject = _SUBJECT.get(pronoun, pronoun).capitalize() if pronoun else said.subject
+        verb, kind = _verb_and_object(label)
+        if kind and values:
+            return f"{subject} {_of_they(verb) if they else verb} {_kind_of(kind, value, many)}"
+        active = _active(label)
+        return f"{subject} {_of_they(active) if they else active} {value}"
     if noun:
-        subject = pronoun.removesuffix("s") if pronoun else said.subject
-        return f"{subject} is the {label} of {value}"  # the subject is the value's <label>
+        subject = _SUBJECT.get(pronoun, pronoun) if pronoun else said.subject
+        return f"{subject} {'are' if they else 'is'} the {label} of {value}"  # the subject is the value's <label>
     verb = _active(label)
-    return f"{value} {_plural_verb(verb) if many else verb} {pronoun.removesuffix('s') if pronoun else said.subject}"
+    return f"{value} {_plural_verb(verb) if many else verb} {_OBJECT.get(pronoun, pronoun) if pronoun else said.subject}"
+
+
+def _of_they(verb: str) -> str:
+    """The verb after a singular "they": "is written by" -> "are written by", "plays for" -> "play for"."""
+    words = verb.split()
+    first = {"is": "are", "has": "have", "was": "were"}.get(words[0].casefold())
+    return " ".join([first, *words[1:]]) if first else _plural_verb(verb)
+
+
+def _verb_and_object(label: str) -> tuple[str, str]:
+    """A present-tense verb and the noun of what it acts on ("serves station", "operates
+    route"): ("serves", "station"); ("", "") for any other label."""
+    words = label.split()
+    if (len(words) < 2 or words[0].casefold() in _AUXILIARIES - {"has"} or words[-1].casefold() in _PREPOSITIONS
+            or not _tagged_present_verb([w.casefold() for w in words])):
+        return "", ""
+    return words[0], " ".join(words[1:])
+
+
+def _kind_of(kind: str, value: str, many: bool) -> str:
+    """The values after the verb with the noun the label names: "the stations A, B and C"; a count
+    that already names it ("5 stations") as it is."""
+    said = kind.casefold().split()[-1]
+    counted = value.casefold().split()[-1:]
+    if counted and counted[0] != said and singular(counted[0]) == said:
+        return value
+    return f"the {_plural_noun(kind) if many else kind} {value}"
 
 
 def _plural(label: str) -> bool:
@@ -225,10 +282,20 @@ def counted(total: int, noun: str, listing: Said | None = None) -> str:
     head = f"{total} {_one_of(noun) if total == 1 else noun}".rstrip() if noun else str(total)
     if not listing or not listing.values:
         return f"{head}{'' if noun else ' in all'}."
-    whole = clause(Said(listing.subject, listing.label, (head,), listing.forward), plural=total != 1)
+    if listing.forward and is_noun(label_words(listing.label)) and _names_the_count(listing.label, noun):
+        whole = f"{listing.subject} has {head}"  # "The Glass Harbour has 4 members", not "'s members are 4 members"
+    else:
+        whole = clause(Said(listing.subject, listing.label, (head,), listing.forward), plural=total != 1)
     again = listing.forward or is_noun(label_words(listing.label))
     said = clause(listing, pronoun="its" if again else "")
     return f"{whole[:1].upper() + whole[1:]}. {said[:1].upper() + said[1:]}."
+
+
+def _names_the_count(label: str, noun: str) -> bool:
+    """Does the counted noun say the label's own head noun ("members" of "members", "band
+    members" of "member")?"""
+    head, counted = label_words(label).casefold().split()[-1:], noun.casefold().split()[-1:]
+    return bool(head and counted) and singular(head[0]) == singular(counted[0])
 
 
 def _one_of(noun: str) -> str:
@@ -244,10 +311,13 @@ def filtered(kept: Sequence[str], label: str, below: bool, bound: str, facts: Se
     name = label_words(_valued(label_words(label), tuple(f.values[0] for f in facts[:1] if f.values))[0])
     article = "an" if name[:1].lower() in "aeiou" else "a"
     side = ("before" if below else "after") if in_time else ("under" if below else "over")
-    condition = f"{article} {name} {side} {bound}"
+    # a participle label ("founded"): "A and B were founded before 1970", not "have a founded"
+    participle = not is_noun(name) and name.split()[0].casefold().endswith("ed")
+    one, many = ("was", "were") if participle else ("has", "have")
+    condition = f"{name} {side} {bound}" if participle else f"{article} {name} {side} {bound}"
     if not kept:
-        return f"None has {condition}."
-    head = f"{joined(list(kept))} {'has' if len(kept) == 1 else 'have'} {condition}"
+        return f"None {one} {condition}."
+    head = f"{joined(list(kept))} {one if len(kept) == 1 else many} {condition}"
     said = "; ".join(clause(f) for f in facts[:LISTED])
     return f"{head}. {said[:1].upper() + said[1:]}." if said else f"{head}."
 

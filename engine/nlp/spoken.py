@@ -63,7 +63,9 @@ def _cardinal(words: list[str]) -> int | None:
 def number_of(words: list[str]) -> str | None:
     """The digits a run of number words says: a year or pair of two-digit groups ("twenty
     nineteen", "nineteen oh five"), a number said the long way ("two thousand and five"), or
-    digits one by one ("four oh two"); None when the words are no one number."""
+    digits one by one ("four oh two", "four o two": an "o" between number words is a zero);
+    None when the words are no one number."""
+    words = [("oh" if w == "o" and 0 < i < len(words) - 1 else w) for i, w in enumerate(words)]
     if not words or any(w not in NUMBER_WORDS for w in words):
         return None
     if len(words) > 1 and all(w in UNITS or w == "oh" for w in words):
@@ -81,11 +83,14 @@ def number_of(words: list[str]) -> str | None:
 
 
 def spelled(words: list[str]) -> str | None:
-    """A code spelled out letter by letter and digit by digit ("kay ell four oh two" is kl402);
-    None unless every word is a letter or a digit said alone and at least two are letters said by name or alone."""
+    """A code spelled out letter by letter and digit by digit ("kay ell four oh two" and "k l
+    four o two" are kl402); None unless every word is a letter or a digit said alone and at
+    least two are letters said by name or alone."""
     out, letters = [], 0
     for w in words:
-        if w in LETTER_NAMES or (len(w) == 1 and w.isalpha()):
+        if w == "o" and out and out[-1].isdigit():
+            out.append("0")  # "four o two": a zero said as the letter, among digits
+        elif w in LETTER_NAMES or (len(w) == 1 and w.isalpha()):
             out.append(LETTER_NAMES.get(w, w))
             letters += 1
         elif w in UNITS or w == "oh":

@@ -122,10 +122,9 @@ def build_program(ctx: TurnContext, rules: RuleSet, inp: TurnInput, *, whole_kg:
         prog.fact("listed", turn_atom(t), Atom.plain(kind), n, ent(e))
     if inp.after_question:
         answer, topic = answer_and_topic(ctx, links, listed, inp.session_id, inp.turn)
-        for e in answer:
-            prog.fact("answered", turn_atom(inp.turn - 1), ent(e))
-        for e in topic:
-            prog.fact("topic", turn_atom(inp.turn - 1), ent(e))
+        for pred, entities in (("answered", answer), ("topic", topic)):
+            for e in entities:
+                prog.fact(pred, turn_atom(inp.turn - 1), ent(e))
     # "The first one" points into the longest list of the previous turn (its events, not the
     # rooms they are in).
     sizes = {kind: n for _, kind, n, _ in listed if n > 0}
@@ -140,7 +139,8 @@ def build_program(ctx: TurnContext, rules: RuleSet, inp: TurnInput, *, whole_kg:
         ma = Atom.of(m.node)
         prog.fact("new", ma)
         prog.fact("mention", ma, this_turn)
-        prog.fact("string", ma, Atom.of(as_written(m.text) if m.kind == "name" else m.text))  # "g b r four": GBR4
+        # "g b r four": GBR4; "new ham": the Nieuwham the detector heard
+        prog.fact("string", ma, Atom.of(as_written(m.heard or m.text) if m.kind == "name" else m.text))
         prog.fact("mention_kind", ma, Atom.plain(m.kind))
         kinds = tuple(m.value or ()) if m.kind in ("pronoun", "definite") else ()
         ordinal = next((ORDINALS[w] for w in m.text.lower().split() if w in ORDINALS), None) \

@@ -64,7 +64,7 @@ def members(n: int, asks_all: bool = True) -> tuple[RelationPath, list[Candidate
 def test_two_hops_are_said_with_their_chain():
     text, facts = path_text(turn("Who is the manager of the team Jon Ek plays for?", [PLAYS, COACH], [two_hops()]),
                             None)
-    assert text == "FC Nord's head coach is Ida Berg; Jon Ek plays for FC Nord."
+    assert text == "FC Nord's head coach is Ida Berg. Jon Ek plays for FC Nord."
     assert facts == ["Jon Ek plays for FC Nord", "FC Nord's head coach is Ida Berg"]
 
 
@@ -89,6 +89,37 @@ def test_a_compound_question_gets_one_sentence_per_asked_relation():
     text, _ = path_text(turn("Who coaches FC Nord and where do they play?", [COACH, stadium], [coach, home, coach]),
                         None)
     assert text == "FC Nord's head coach is Ida Berg. Its stadium is Nord Arena."
+
+
+def test_a_person_said_again_takes_the_pronoun_of_the_gender_the_kg_gives(tmp_path):
+    from engine.config import Config
+    from engine.context import TurnContext
+    from engine.nlp.kinds import possessive
+
+    people = tmp_path / "people.ttl"
+    people.write_text(f"""@prefix ex: <{EX}> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+ex:gender rdfs:label "sex or gender" . ex:born rdfs:label "date of birth" . ex:died rdfs:label "date of death" .
+ex:female rdfs:label "female" .
+ex:ida rdfs:label "Ida Berg" ; ex:gender ex:female ; ex:born "1901-02-03" ; ex:died "1970-04-05" .
+ex:ola rdfs:label "Ola Dahl" ; ex:born "1911-02-03" ; ex:died "1980-04-05" .
+ex:nord rdfs:label "FC Nord" ; ex:stadium ex:arena .
+""", encoding="utf-8")
+    store = KGStore()
+    store.load(str(people))
+    ctx = TurnContext(config=Config(demo="none"), store=store, background=store)
+    assert [possessive(ctx, EX + e) for e in ("ida", "ola", "nord")] == ["her", "their", "its"]
+
+    def dates(who: str, name: str) -> TurnState:
+        steps = [RelationPath(EX + who, name, [PathStep(EX + p, label)], 0.9, total=1,
+                              chains=[[Fact(EX + who, EX + p, day, o_literal=True)]])
+                 for p, label, day in (("born", "date of birth", "1901-02-03"), ("died", "date of death", "1970-04-05"))]
+        return turn(f"When was {name} born and when did she die?", [], steps)
+
+    said = path_text(dates("ida", "Ida Berg"), store, lambda iri: possessive(ctx, iri))[0]
+    assert said.split(". ")[1].startswith("Her date of death is")
+    said = path_text(dates("ola", "Ola Dahl"), store, lambda iri: possessive(ctx, iri))[0]
+    assert said.split(". ")[1].startswith("Their date of death is")
 
 
 def test_a_fact_without_a_sentence_is_said_from_its_labels():
@@ -121,7 +152,7 @@ def test_the_answer_stage_shows_the_paths_answer_over_an_incomplete_model_reply(
                                                                     "o": PLAYS.fact.o, "text": PLAYS.text})]
     answer.run(state, ctx)
     assert state.answer_source == AnswerSource.FACTS
-    assert state.shown_reply == "FC Nord's head coach is Ida Berg; Jon Ek plays for FC Nord."
+    assert state.shown_reply == "FC Nord's head coach is Ida Berg. Jon Ek plays for FC Nord."
     assert "does not name" in state.composed.reason
     # Its claims are the facts it says, each supported (not the counted or parenthesised wording).
     assert [c.verdict for c in state.composed.checks] == ["supported", "supported"]

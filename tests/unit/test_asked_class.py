@@ -12,8 +12,8 @@ from engine.config import Config
 from engine.context import TurnContext
 from engine.stages.answer.asked_class import asked_noun_phrase, narrow
 from engine.state import PathStep, RelationPath, TurnState
-from kgstore import KGStore
 from kgstore.terms import Fact
+from tests.support.kb import from_turtle
 
 EX = "http://example.org/depot/"
 KG = f"""@prefix ex: <{EX}> .
@@ -28,11 +28,7 @@ ex:b1 a ex:Bus ; rdfs:label "Route 9 bus" . ex:n1 a ex:Tram ; rdfs:label "Owl Li
 
 @pytest.fixture(scope="module")
 def store(tmp_path_factory):
-    kg = tmp_path_factory.mktemp("depot") / "kg.ttl"
-    kg.write_text(KG, encoding="utf-8")
-    s = KGStore()
-    s.load(str(kg))
-    return s
+    return from_turtle(tmp_path_factory.mktemp("depot"), KG)[0]
 
 
 def asked(text: str) -> TurnState:

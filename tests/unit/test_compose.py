@@ -90,12 +90,18 @@ def test_a_fallback_verbalization_is_said_by_the_realizer():
                   o_label="56")]
     # the unit after the number; the subject said once, then "its"
     assert compose_text(facts) == "Ystrad Burn flows into Lake Ardvane. Its length is 56 km."
+    # a person said again: the possessive the caller reads from the KG
+    facts = [fact("w", "cit", "g", "Kai Wenn — citizen of — Gerland", s_label="Kai Wenn", p_label="citizen of",
+                  o_label="Gerland"),
+             fact("w", "occ", "p", "Kai Wenn — occupation — politician", s_label="Kai Wenn", p_label="occupation",
+                  o_label="politician")]
+    assert compose_text(facts, lambda iri: "his") == "Kai Wenn is citizen of Gerland. His occupation is politician."
     # A KG whose labels start in lower case ("tarte Tatin"): its sentences start with a capital.
     facts = [fact("t", "ing", "b", "Tarte Tatin — has ingredient — butter", s_label="tarte Tatin",
                   p_label="has ingredient", o_label="butter"),
              fact("t", "ing", "a", "Tarte Tatin — has ingredient — apple", s_label="tarte Tatin",
                   p_label="has ingredient", o_label="apple")]
-    assert compose_text(facts) == "Tarte Tatin has ingredient butter and apple."
+    assert compose_text(facts) == "Tarte Tatin has the ingredients butter and apple."
 
 
 def test_a_list_shared_by_several_subjects_is_said_from_its_object():
@@ -117,7 +123,7 @@ def test_a_list_ends_its_sentence_and_what_follows_opens_with_its():
                    p_label="created by", o_label="Ayla Demir"),
               fact("p", "cu", "t", "Bulgur Pilaf — cuisine — Turkish cuisine", s_label="Bulgur Pilaf",
                    p_label="cuisine", o_label="Turkish cuisine")]
-    assert compose_text(facts) == ("Bulgur Pilaf is created by Ayla Demir and has ingredient bulgur and onion. "
+    assert compose_text(facts) == ("Bulgur Pilaf is created by Ayla Demir and has the ingredients bulgur and onion. "
                                    "Its cuisine is Turkish cuisine.")
 
 

@@ -7,9 +7,10 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.compute.operators import detect
+from engine.compute.operators import detect, names_said
 from engine.compute.run import ask, count, keep, rank
 from engine.compute.values import compare, read
+from engine.state import Mention
 
 
 def test_the_operator_is_read_from_the_question_s_structure():
@@ -30,6 +31,14 @@ def test_the_operator_is_read_from_the_question_s_structure():
     assert detect("Does Ada have more repairs than Tom?").noun == "repairs"
     assert detect("Is the Bolt heavier than 2 kg?").name == "filter"  # a number after "than" is a bound
     assert detect("Where was the coach of the club that signed Ada born?").name == "value"
+
+
+def test_a_word_of_a_name_grades_nothing():
+    """"Harbourfest" ends as a superlative does; said as the festival's name, it asks for a value."""
+    said = [Mention(text="harbour fest twenty nineteen", start=14, end=42, kind="name", label="Harbourfest 2019")]
+    assert detect("who headlined Harbourfest 2019", names_said(said)).name == "value"
+    assert detect("Which festival had the biggest crowd, Harbourfest 2019?", names_said(said)).name == "argmax"
+    assert detect("Who headlined Harbourfest 2020?").name == "value"  # a name, linked or not
 
 
 def test_dates_compare_as_dates_a_year_against_a_full_date_by_year():

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from engine.factcheck import clauses
 from engine.factcheck.split import split_claims
+from engine.nlp import dependency
 from tests.support.kb import checks_of, from_turtle
 
 pytestmark = pytest.mark.skipif(clauses.parser() is None, reason="spaCy's English pipeline is not installed")
@@ -106,17 +107,17 @@ def test_each_clause_gets_its_own_verdict(garden):
 
 
 def test_without_the_parser_the_word_list_splitter_runs_and_says_so_once(monkeypatch, caplog):
-    monkeypatch.setattr(clauses, "MODEL", "no_such_pipeline")
-    clauses.parser.cache_clear()
+    monkeypatch.setattr(dependency, "MODEL", "no_such_pipeline")
+    dependency.parser.cache_clear()
     try:
-        with caplog.at_level(logging.WARNING, logger=clauses.__name__):
+        with caplog.at_level(logging.WARNING, logger=dependency.__name__):
             assert split_claims("Tobias Grell, who was born in Tarnow, runs Harrow Mill.", protect) == [
                 "Tobias Grell runs Harrow Mill.", "Tobias Grell was born in Tarnow."]
             assert split_claims("Harrow Mill is in Dunmere and opens at 9.", protect) == [
                 "Harrow Mill is in Dunmere.", "Harrow Mill opens at 9."]
         assert [r.getMessage().count("word-list splitter") for r in caplog.records] == [1]
     finally:
-        clauses.parser.cache_clear()
+        dependency.parser.cache_clear()
 
 
 WORD = st.sampled_from("Ida Reyes|Tobias Grell|Harrow Mill|Velvet Ash|the mill|a gardener|Dunmere|the old tree".split("|"))
@@ -145,3 +146,28 @@ def test_every_claim_is_made_of_the_replys_words(reply):
     for claim in claims:
         assert set(re.findall(r"[\w']+", claim.lower().replace("'s", " s"))) <= allowed, (reply, claim)
         assert not any(name not in claim and name.split()[0] in claim.split() for name in NAMES), (reply, claim)
+
+
+LANGUAGES = """
+@prefix ex: <http://ex.org/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+ex:mira rdfs:label "Mira Castell" ; ex:lang ex:catalan, ex:occitan ; ex:livesIn ex:valdoro .
+ex:catalan rdfs:label "Catalan" . ex:occitan rdfs:label "Occitan" . ex:valdoro rdfs:label "Valdoro" .
+ex:lang rdfs:label "languages spoken, written or signed" . ex:livesIn rdfs:label "lives in" .
+"""
+
+
+def test_a_relation_label_with_a_comma_and_an_or_is_one_term(tmp_path):
+    kb = from_turtle(tmp_path, LANGUAGES)
+    got = [(c.claim, str(c.verdict)) for c in checks_of(
+        kb, "Mira Castell's languages spoken, written or signed are Catalan and Occitan.")]
+    assert got == [("Mira Castell's languages spoken, written or signed are Catalan.", "supported"),
+                   ("Mira Castell's languages spoken, written or signed are Occitan.", "supported")]
+
+
+def test_a_list_cut_short_is_its_named_items_not_the_count_of_the_rest(tmp_path):
+    kb = from_turtle(tmp_path, LANGUAGES)
+    got = [(c.claim, str(c.verdict)) for c in checks_of(kb, "Mira Castell lives in Valdoro. Her languages spoken, "
+                                                          "written or signed are Catalan, Occitan and 3 more.")]
+    assert got[1:] == [("Her languages spoken, written or signed are Catalan.", "supported"),
+                       ("Her languages spoken, written or signed are Occitan.", "supported")]

@@ -127,3 +127,21 @@ def test_a_chain_through_an_action_relation_says_the_hop_as_a_clause() -> None:
     said = path_sentence(path, labels)
     assert "popularized by's" not in said
     assert "Mira Tan's hometown is Penang" in said and "Jon Lee's hometown is Ipoh" in said
+
+
+CHOIR = """
+@prefix c: <http://choir.example/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+c:member rdfs:label "members" . c:memberOf rdfs:label "member of" .
+c:fenwick rdfs:label "Fenwick Singers" ; c:member c:ada, c:bo, c:cy .
+c:ada rdfs:label "Ada Lund" ; c:memberOf c:fenwick . c:bo rdfs:label "Bo Vik" ; c:memberOf c:fenwick .
+c:cy rdfs:label "Cy Holm" ; c:memberOf c:fenwick .
+"""
+
+
+def test_a_count_of_a_relation_the_kg_states_from_both_sides_is_counted_once(tmp_path) -> None:
+    choir = from_turtle(tmp_path, CHOIR)
+    text = counted(3, "members", Said("Fenwick Singers", "members", ("Ada Lund", "Bo Vik", "Cy Holm")))
+    assert text.startswith("Fenwick Singers has 3 members.")
+    assert {str(c.verdict) for c in checks_of(choir, text)} == {"supported"}
+    assert [str(c.verdict) for c in checks_of(choir, "Fenwick Singers has 4 members.")] == ["contradicted"]

@@ -150,3 +150,16 @@ def test_check_json_keeps_its_shape():
     assert out["evidence"] == {"s": "urn:a", "p": "urn:p", "o": "urn:b", "text": "Lena Holt — speaks — Danish",
                                "source": "kg"}
     assert Check("x", Verdict.NEI).to_json()["evidence"] == {}
+
+
+def test_seven_bare_digits_are_a_number_where_the_thing_holds_one_and_a_phone_where_it_holds_that(tmp_path):
+    town = from_turtle(tmp_path, """@prefix t: <http://town.example/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+t:population rdfs:label "population" . t:phone rdfs:label "phone number" .
+t:harwick rdfs:label "Harwick" ; t:population 3755251 .
+t:office rdfs:label "Harwick Town Office" ; t:phone "5550142" .
+""")
+    assert verdicts(town, "Harwick has a population of 3755251.") == [
+        ("Harwick has a population of 3755251.", "supported")]
+    assert verdicts(town, "Harwick has a population of 3755250.")[0][1] == "contradicted"
+    assert verdicts(town, "The phone number of Harwick Town Office is 5550142.")[0][1] == "supported"

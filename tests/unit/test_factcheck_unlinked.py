@@ -54,3 +54,37 @@ def test_the_relation_the_claim_states_still_supports_it(kg):
     assert str(check(kg, "Tomas Vik rows for Kelp Harbour Rowing Club.").verdict) == "supported"
     assert str(check(kg, "Kelp Harbour Rowing Club was founded in 1921.").verdict) == "supported"
     assert str(check(kg, "Kelp Harbour Rowing Club was founded in 1930.").verdict) == "contradicted"
+
+
+TRAILS = """
+@prefix t: <http://trails.example/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+t:trailhead rdfs:label "trailhead" .
+t:warden rdfs:label "warden" .
+t:crosses rdfs:label "crosses" .
+t:salt rdfs:label "Salt Road" ; t:trailhead t:kell ; t:warden t:yara ; t:crosses t:moor .
+t:kell rdfs:label "Kell Bridge" .
+t:yara rdfs:label "Yara Osei" .
+t:moor rdfs:label "Harrow Moor" .
+t:ansel rdfs:label "Ansel Brook" .
+"""
+
+
+@pytest.fixture(scope="module")
+def trails(tmp_path_factory):
+    return from_turtle(tmp_path_factory.mktemp("trails"), TRAILS)
+
+
+def test_the_reason_says_each_fact_the_kg_has_between_the_claims_things(trails):
+    # three things, two facts between them: the reason says which relation joins which pair
+    c = check(trails, "Yara Osei mapped Salt Road from Kell Bridge.")
+    assert str(c.verdict) == "nei", c.reason
+    assert "Salt Road — warden — Yara Osei" in c.reason, c.reason
+    assert "Salt Road — trailhead — Kell Bridge" in c.reason, c.reason
+
+
+def test_things_the_kg_never_joins_are_said_to_have_no_relation_at_all(trails):
+    c = check(trails, "Ansel Brook mapped Harrow Moor.")
+    assert str(c.verdict) == "nei", c.reason
+    assert "nothing on" not in c.reason
+    assert c.reason.endswith("no relation between them"), c.reason

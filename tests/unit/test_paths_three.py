@@ -10,6 +10,7 @@ from datetime import datetime
 from engine.stages.answer.paths import path_text
 from engine.stages.route import third
 from engine.state import TurnState
+from tests.support.kb import checks_of, from_turtle
 from tests.unit.test_paths import ask, kg, matcher, steps
 
 WN = "http://example.org/wine/"
@@ -86,6 +87,9 @@ def test_the_answer_of_three_hops_says_every_hop(tmp_path):
     text, facts = path_text(state, store)
     assert text.startswith("Mira Castell's place of birth is Valdoro")
     assert "Harrow Estate" in text and "Lantern Reserve" in text and len(facts) == 3
+    # each hop is a sentence of its own, so the checker reads each as one claim and supports it
+    checks = checks_of(from_turtle(tmp_path, WINE), text)
+    assert len(checks) == 3 and {str(c.verdict) for c in checks} == {"supported"}, [c.claim for c in checks]
     spoken = ask(store, WN + "lantern", "Which languages does the owner of the estate that produced Lantern Reserve "
                  "speak?", background=store)
     state.paths = spoken.paths

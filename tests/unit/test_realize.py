@@ -8,7 +8,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.nlp.realize import Said, chain_sentence, fact_sentence, is_noun, joined, not_found, paragraph
+from engine.nlp import dependency
+from engine.nlp.realize import (
+    Said,
+    chain_sentence,
+    counted,
+    fact_sentence,
+    filtered,
+    is_noun,
+    joined,
+    not_found,
+    paragraph,
+)
 from engine.stages.answer.judge import repeated, replacement_reason
 from engine.state import Check, Evidence
 
@@ -42,6 +53,26 @@ def test_noun_and_verb_labels_by_shape() -> None:
     assert is_noun("head coach") and is_noun("inception") and is_noun("placeOfBirth")
     assert not is_noun("plays for") and not is_noun("teaches") and not is_noun("written by")
     assert not is_noun("P54") and not is_noun("has ingredient")
+
+
+@pytest.mark.skipif(dependency.parser() is None, reason="spaCy's English pipeline is not installed")
+def test_a_verb_with_the_noun_it_acts_on_is_read_by_the_tagger() -> None:
+    assert not is_noun("serves station") and not is_noun("operatesRoute")
+    assert is_noun("sports team") and is_noun("record label") and is_noun("crew member")
+    assert fact_sentence(Said("Kestrel Line", "serves station", ("Ashby", "Corran"))) == (
+        "Kestrel Line serves the stations Ashby and Corran.")
+    assert fact_sentence(Said("Kestrel Line", "operates route", ("R7",))) == "Kestrel Line operates the route R7."
+    assert counted(2, "stations", Said("Kestrel Line", "serves station", ("Ashby", "Corran"))) == (
+        "Kestrel Line serves 2 stations. It serves the stations Ashby and Corran.")
+
+
+def test_a_count_of_a_noun_label_says_has_and_a_participle_filter_says_were() -> None:
+    assert counted(4, "members", Said("Kestrel Lane", "members", ("A", "B", "C", "D"))).startswith(
+        "Kestrel Lane has 4 members.")
+    assert filtered(["Ostby Mill", "Varn Mill"], "founded", True, "1900", in_time=True) == (
+        "Ostby Mill and Varn Mill were founded before 1900.")
+    assert filtered([], "founded", True, "1900", in_time=True) == "None was founded before 1900."
+    assert filtered(["Ostby Mill"], "playing time", True, "45 minutes") == "Ostby Mill has a playing time under 45 minutes."
 
 
 def test_lists_are_joined_and_cut() -> None:

@@ -28,6 +28,21 @@ def test_a_year_said_as_two_pairs_is_its_digits(century, rest):
     assert number_of(said(century) + said(rest)) == f"{century}{rest}"
 
 
+@given(st.lists(st.integers(0, 9), min_size=3, max_size=6))
+def test_a_zero_said_as_the_letter_o_between_digits_is_a_zero(digits):
+    """Said one by one with each inner zero as "o", the digits read as with "oh"; a code too."""
+    said = [ONES[d] if d or i in (0, len(digits) - 1) else "o" for i, d in enumerate(digits)]
+    with_oh = [ONES[d] if d or i in (0, len(digits) - 1) else "oh" for i, d in enumerate(digits)]
+    assert number_of(said) == number_of(with_oh)
+    assert spelled(["k", "l"] + said) == spelled(["k", "l"] + with_oh)
+
+
+def test_an_o_that_ends_a_number_is_no_zero():
+    assert number_of("four o".split()) is None  # "four o'clock"
+    assert written_forms("meet at four o clock") == []
+    assert spelled("k l four o two".split()) == "kl402"
+
+
 @pytest.mark.parametrize("words, digits", [
     ("nineteen oh seven", "1907"), ("two thousand and eleven", "2011"), ("three one eight", "318"),
     ("six hundred forty", "640"), ("and", None), ("oh", None), ("seven hundred hundred", None)])
@@ -78,6 +93,16 @@ def test_a_spoken_form_that_fits_no_label_joins_nothing(index):
 def test_a_misheard_first_name_before_a_surname_heard_whole(text, found):
     index = LabelIndex([LabelEntry("Eirik Petrenko", "p:eirik"), LabelEntry("Oksana Hnatiuk", "p:oksana"),
                         LabelEntry("Caesar salad", "d:caesar"), LabelEntry("Waldorf salad", "d:waldorf")])
+    assert [(m.text, m.candidates[0][0]) for m in detect_names(text, index)] == found
+
+
+@pytest.mark.parametrize("text, found", [
+    ("when does the bus leave for new ham", [("new ham", "pl:nieuwham")]),  # heard by its English sounds
+    ("when does the bus leave for newham", [("newham", "pl:nieuwham")]),
+    ("When does the bus leave for Newham?", []),  # typed with a capital: as written, another town
+])
+def test_a_name_heard_by_its_sounds_links_only_when_heard(text, found):
+    index = LabelIndex([LabelEntry("Nieuwham", "pl:nieuwham"), LabelEntry("Nieuwpoort Harbour", "pl:nieuwpoort")])
     assert [(m.text, m.candidates[0][0]) for m in detect_names(text, index)] == found
 
 

@@ -322,3 +322,13 @@ def test_a_wikidata_property_no_file_labels_reads_as_its_public_label():
                        ("P1099", "number of masts")):
         assert resolve_label(f"http://www.wikidata.org/prop/direct/{pid}", nothing) == label
     assert resolve_label("http://www.wikidata.org/prop/direct/P99999999", nothing) == "P99999999"
+
+
+def test_a_wikidata_property_newer_than_2018_reads_as_its_public_label():
+    # significant place, country of registry, individual of taxon: created after the older list
+    from kgstore.store import resolve_label
+
+    nothing = lambda iri: None  # noqa: E731
+    for pid, label in (("P7153", "significant place"), ("P8047", "country of registry"),
+                       ("P10241", "individual of taxon")):
+        assert resolve_label(f"http://www.wikidata.org/prop/direct/{pid}", nothing) == label

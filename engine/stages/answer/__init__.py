@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from engine.context import TurnContext, stage
 from engine.events import AnswerShown
+from engine.nlp.kinds import possessive
 from engine.stages.answer import missing
 from engine.stages.answer.asked_class import narrow
 from engine.stages.answer.compose import (
@@ -77,7 +78,7 @@ def facts_answer(state: TurnState, ctx: TurnContext, facts: list[Candidate], rea
     from engine.checking import verify_reply
 
     chosen = select(facts, asked_words(state))
-    text = compose_text(chosen)
+    text = compose_text(chosen, lambda iri: possessive(ctx, iri))
     checks, fact_score, neip = verify_reply(state, ctx, text)
     return Composed(text, AnswerSource.FACTS, facts=[c.text for c in chosen], reason=reason, checks=checks,
                     fact_score=fact_score, neip=neip)
@@ -87,7 +88,7 @@ def path_answer(state: TurnState, ctx: TurnContext, reason: str) -> Composed | N
     """The answer of the relation paths the question asks for; None without any."""
     from engine.checking import verify_reply
 
-    text, facts = path_text(state, ctx.background) if state.paths else ("", [])
+    text, facts = path_text(state, ctx.background, lambda iri: possessive(ctx, iri)) if state.paths else ("", [])
     if not text:
         return None
     checks, fact_score, neip = verify_reply(state, ctx, text)  # the text shown, as a model's reply is

@@ -5,6 +5,7 @@ the realizer's, so a user never has to tell an invented answer from a fact. Dete
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from engine.nlp.answer_type import asked_records, is_name_noise, recorded
@@ -171,7 +172,7 @@ def _template_part(c: Candidate) -> _Part | None:
     return _Part("", text, text, verb=False)
 
 
-def _part(group: list[Candidate]) -> _Part:
+def _part(group: list[Candidate], possessive: Callable[[str], str]) -> _Part:
     """One group of facts as one clause: a lone fact as its template says it when it opens with
     an entity, else the realizer's."""
     c = group[0]
@@ -185,22 +186,23 @@ def _part(group: list[Candidate]) -> _Part:
     values = tuple(dict.fromkeys((g.o_label if forward else g.s_label) for g in group))
     said = Said(subject, c.p_label or split_words(c.fact.p), values, forward=forward)
     full = clause(said)
-    mine = clause(said, pronoun="its")
-    lead = subject if full.startswith(subject) and (full.startswith(subject + " ") or mine.startswith("Its")) else ""
+    pronoun = possessive(c.fact.s if forward else c.fact.o)
+    mine = clause(said, pronoun=pronoun)
+    lead = subject if full.startswith(subject) and (full.startswith(subject + " ") or mine.startswith(pronoun.capitalize())) else ""
     if not lead:
         return _Part("", full, full, verb=False)
     verb = full.startswith(subject + " ")
     return _Part(lead, full, full[len(subject) + 1:] if verb else mine, verb, listed=len(values) > 1)
 
 
-def compose_text(facts: list[Candidate]) -> str:
+def compose_text(facts: list[Candidate], possessive: Callable[[str], str] = lambda iri: "its") -> str:
     """The facts as a few sentences, through the realizer: the values of one relation listed
     ("A, B and C"); the facts about one entity named once, what goes on from it in one sentence
     ("Design Review will be held in Room Beta, starts at 14:00 and is organized by Mark
     Taylor"), each of its relations said as a noun in a sentence of its own that opens with
-    "Its" ("Its head coach is Mikel Arteta")."""
+    "Its" ("Its head coach is Mikel Arteta"), or the `possessive` of the entity ("His", "Their")."""
     runs: list[list[_Part]] = []
-    for part in map(_part, _groups(facts)):
+    for part in (_part(group, possessive) for group in _groups(facts)):
         run = next((r for r in runs if part.lead and r[0].lead.casefold() == part.lead.casefold()), None)
         if run is None:
             runs.append([part])

@@ -72,7 +72,8 @@ def _named(text: str, capitalised: bool = True) -> str:
             runs[-1].append(t)
         elif content:
             runs.append([t])
-        capital = i > 0 and t.text[:1].isupper() and t.norm not in STOPWORDS
+        # a number goes on a capitalised run: "Gullfest 2020" is one name, another than Gullfest 2019
+        capital = i > 0 and (t.text[:1].isupper() or in_caps and t.norm.isdigit()) and t.norm not in STOPWORDS
         if capital and in_caps:
             caps[-1].append(t)
         elif capital:

@@ -20,7 +20,7 @@ from engine.compute.members import (
     members_of,
     operate_members,
 )
-from engine.compute.operators import Operator, detect
+from engine.compute.operators import Operator, detect, names_said
 from engine.compute.run import Result, rank
 from engine.compute.values import read
 from engine.context import TurnContext
@@ -262,7 +262,7 @@ def _answered(op: Operator, state: TurnState, done: Computed | None) -> Computed
 def computed_answer(state: TurnState, ctx: TurnContext) -> Computed | None:
     """The answer of the operation the question asks for; None when it computes nothing or
     nothing fits."""
-    op = detect(state.rewritten or state.text)
+    op = detect(state.rewritten or state.text, names_said(state.mentions))
     if op.yes_no:
         return _answered(op, state, _computed(op, state, ctx))
     return _computed(op, state, ctx)

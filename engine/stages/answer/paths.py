@@ -8,6 +8,7 @@ what the paths lead to.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from engine.nlp.realize import LISTED, Said, clause, is_noun
 from engine.nlp.sentences import literal_text, predicate_key, sentence
@@ -72,22 +73,22 @@ def values_of(path: RelationPath, labels: Labels) -> list[str]:
     return list(dict.fromkeys(value_of(path, chain, labels) for chain in path.chains if chain))
 
 
-def path_sentence(path: RelationPath, labels: Labels, again: bool = False) -> str:
+def path_sentence(path: RelationPath, labels: Labels, again: bool = False, pronoun: str = "its") -> str:
     """One sentence for one path: the fact itself for one value, the values listed for several;
     with two or three hops, the hops that lead to the answer said after it. `again`: the sentence before
-    had the same subject, so one relation of it is said of "its"/"it"."""
+    had the same subject, so one relation of it is said of `pronoun` ("its", "his", "her", "their")."""
     chains = [c for c in path.chains if c]
     if not chains:
         return ""
     first = path.steps[0]
     if again and len(path.steps) == 1 and first.forward:
         values = tuple(values_of(path, labels))
-        return clause(Said(path.start_label, first.label, values, total=path.total or len(chains)), pronoun="its") + "."
+        return clause(Said(path.start_label, first.label, values, total=path.total or len(chains)), pronoun=pronoun) + "."
     if len(chains) == 1 and path.total <= 1:
         chain = chains[0]
-        text = labels.said(chain[-1])
-        text += "".join(f"; {labels.said(f)}" for f in reversed(chain[:-1]))  # the hops that lead there, nearest first
-        return text[:1].upper() + text[1:] + "."
+        # the hops that lead there, nearest first, each its own sentence: after a ";" a parse
+        # reads the next hop's words as going on from the clause before
+        return _sentences([labels.said(f) for f in reversed(chain)])
     last = path.steps[-1]
     values = tuple(values_of(path, labels))
     total = path.total or len(chains)
@@ -101,7 +102,11 @@ def path_sentence(path: RelationPath, labels: Labels, again: bool = False) -> st
     if len(path.steps) > 2 and len(before) == 1:
         owner = before[0]  # three hops to one node: the last relation is said of it by name
     text = clause(Said(owner, last.label, values, forward=last.forward, total=total))
-    return f"{text}; {'; '.join(hops)}." if hops else text + "."
+    return _sentences([text, *hops])
+
+
+def _sentences(clauses: list[str]) -> str:
+    return " ".join(text[:1].upper() + text[1:] + "." for text in clauses)
 
 
 def _through(path: RelationPath, chains: list[list[Fact]], hops: list[str], labels: Labels) -> str:
@@ -116,8 +121,7 @@ def _through(path: RelationPath, chains: list[list[Fact]], hops: list[str], labe
         by_middle.setdefault(middle, []).append(value_of(path, chain, labels))
     said = [clause(Said(m, last.label, tuple(dict.fromkeys(vs)), forward=last.forward))
             for m, vs in list(by_middle.items())[:LISTED]]
-    # each its own sentence: a list after a ";" would be read as going on from the clause before
-    return " ".join(text[:1].upper() + text[1:] + "." for text in [*hops[:LISTED], *said])
+    return _sentences([*hops[:LISTED], *said])
 
 
 def asked_paths(state: TurnState) -> list[RelationPath]:
@@ -133,11 +137,14 @@ def asked_paths(state: TurnState) -> list[RelationPath]:
     return out
 
 
-def path_text(state: TurnState, background) -> tuple[str, list[str]]:
-    """The answer of the turn's paths, and the fact sentences it rests on ("" when none)."""
+def path_text(state: TurnState, background, possessive: Callable[[str], str] = lambda iri: "its"
+              ) -> tuple[str, list[str]]:
+    """The answer of the turn's paths, and the fact sentences it rests on ("" when none).
+    `possessive(iri)`: the pronoun a subject said again takes ("his" of a man the KG knows)."""
     labels = Labels(state, background)
     paths = asked_paths(state)
-    sentences = [s for s in (path_sentence(p, labels, again=i > 0 and paths[i - 1].start == p.start)
+    sentences = [s for s in (path_sentence(p, labels, again=i > 0 and paths[i - 1].start == p.start,
+                                           pronoun=possessive(p.start) if i > 0 else "its")
                              for i, p in enumerate(paths)) if s]
     facts = list(dict.fromkeys(labels.said(f) for p in paths for chain in p.chains for f in chain))
     return " ".join(sentences), facts

@@ -11,6 +11,7 @@ hop of the likeliest first steps is fetched here, bounded, and joins the candida
 
 from __future__ import annotations
 
+from engine.compute.operators import names_said
 from engine.compute.run import operate
 from engine.context import TurnContext, stage
 from engine.focus import linked_now, radius
@@ -83,6 +84,6 @@ def run(state: TurnState, ctx: TurnContext) -> None:
         state.candidates = state.candidates + found.extra
     state.paths, state.paths_turned = found.paths, found.turned
     state.paths_note = "; ".join(found.notes)
-    operate(state.rewritten or state.text, state.paths)
+    operate(state.rewritten or state.text, state.paths, names_said(state.mentions))
     # what a reply to the question answers with, which the next turn's pronouns take up
     record_asked_for(ctx, state.session_id, state.turn, state.paths)
