@@ -86,7 +86,8 @@ def spelled(words: list[str]) -> str | None:
     """A code spelled out letter by letter and digit by digit ("kay ell four oh two" and "k l
     four o two" are kl402); None unless every word is a letter or a digit said alone and at
     least two are letters said by name or alone."""
-    out, letters = [], 0
+    out: list[str] = []
+    letters = 0
     for w in words:
         if w == "o" and out and out[-1].isdigit():
             out.append("0")  # "four o two": a zero said as the letter, among digits
