@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from engine.context import TurnContext, stage
 from engine.events import AnswerShown
 from engine.stages.answer import missing
+from engine.stages.answer.asked import asked_relation
 from engine.stages.answer.asked_class import narrow
 from engine.stages.answer.compose import (
     asked_words,
@@ -121,6 +122,11 @@ def without_model(state: TurnState, ctx: TurnContext) -> Composed | None:
         return not_found_answer(state, ctx)
     if answer == "auto" and state.plan in KNOWLEDGE_PLANS:
         facts = facts_about_question(state)
+        asked = asked_relation(state, ctx, relation_matcher(ctx)) if facts else None
+        if asked is not None:
+            # One relation asked of one entity by a noun or a verb: whether it has it is decided
+            # there ("Who is X's goalkeeping coach?" beside its head coach: not found).
+            return None if asked.has else missing_answer(state, facts, below=missing.MISSING_P, asked=asked)
         lacking = lacking_relation(state, ctx) if facts else ""
         other = unmet(state, ctx) if facts and not lacking else ""
         if other:
@@ -166,8 +172,10 @@ def replacement(state: TurnState, ctx: TurnContext, model: Reply) -> Composed | 
     # The model could not answer from the facts either: unless one of them is sure enough to be
     # the answer, or the question names its relation, say that the KG has no such fact, with the
     # closest ones, rather than present them as the answer.
-    if relation_missing(state, ctx, facts, DOMINANT_P, relation_matcher(ctx)):
-        return missing_answer(state, facts, below=DOMINANT_P, why=reason)
+    asked = asked_relation(state, ctx, relation_matcher(ctx)) if facts else None
+    if (asked is None and relation_missing(state, ctx, facts, DOMINANT_P, relation_matcher(ctx))
+            or asked is not None and not asked.has):
+        return missing_answer(state, facts, below=DOMINANT_P, why=reason, asked=asked)
     if facts:
         return facts_answer(state, ctx, facts, reason)
     evidence = contradicting_evidence(model.checks)
