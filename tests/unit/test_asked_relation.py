@@ -4,6 +4,7 @@ relation the KG lists only the other way round are no answer. Small KGs written 
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from engine.config import Config
@@ -78,9 +79,11 @@ def test_a_relation_asked_from_the_side_the_kg_lacks_is_not_found_naming_the_oth
         assert state.answer_source == "not_found", question
         assert "has child" in state.shown_reply and "Agnes Harcourt" in state.shown_reply  # what it has instead
         assert "other way round" in state.composed.reason
-    # from the side the KG has, it answers
+    # from the side the KG has, it answers, with that side alone
     state = s.user_turn("Who was Clara Bellamy's mother?")
     assert state.answer_source != "not_found" and "Agnes Harcourt" in state.shown_reply
+    state = s.user_turn("Who was Agnes Harcourt's father?")
+    assert "Edmund Harcourt" in state.shown_reply and "Clara" not in state.shown_reply
 
 
 MISSIONS = """
@@ -118,6 +121,34 @@ def test_judge_reads_words_sides_and_other_kinds():
     # the head coach's team is no one's head coach
     assert not judge("head coach", False, [Side("head coach", False)], labels, words_only)[0]
     assert not judge("club doctor", False, [Side("captain", True)], labels, words_only)[0]
+
+
+class Alike:
+    """An encoder to which every text means the same."""
+
+    def encode(self, texts):
+        return np.ones((len(texts), 4)) / 2.0
+
+
+def test_the_encoder_decides_only_for_a_noun_no_label_says_in_words():
+    sure = RelationMatcher(Alike())
+    labels = ["creator", "captain", "flight director", "operated by", "goalkeeping coach", "head coach"]
+    assert judge("club doctor", False, [Side("captain", True)], labels, sure)[0]
+    # a verb no label says names another deed, however alike the encoder finds them
+    assert not judge("commissioned", True, [Side("creator", True)], labels, sure)[0]
+    assert not judge("goalkeeping coach", False, [Side("head coach", True)], labels, sure)[0]
+
+
+@needs_wordnet
+def test_a_label_of_the_kg_that_says_the_words_better_is_the_one_asked():
+    words_only = RelationMatcher()
+    labels = ["operated by", "flight director", "mission commander"]
+    assert judge("director", False, [Side("operated by", True)], ["operated by"], words_only)[0]
+    has, reason, _ = judge("flight director", False, [Side("operated by", True)], labels, words_only)
+    assert not has and "“flight director”, which it does not have" in reason
+    # no label of the KG says "flight director": "operated by" says a director only in other words
+    assert not judge("flight director", False, [Side("operated by", True)], ["operated by"], words_only)[0]
+    assert judge("total area", False, [Side("area", True)], ["area"], words_only)[0]
 
 
 def test_which_side_of_a_label_the_entity_owns():

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from engine.context import TurnContext, stage
 from engine.events import AnswerShown
 from engine.stages.answer import missing
-from engine.stages.answer.asked import asked_relation
+from engine.stages.answer.asked import Asked, asked_relation
 from engine.stages.answer.asked_class import narrow
 from engine.stages.answer.compose import (
     asked_words,
@@ -84,6 +84,18 @@ def facts_answer(state: TurnState, ctx: TurnContext, facts: list[Candidate], rea
                     fact_score=fact_score, neip=neip)
 
 
+def said_facts(state: TurnState, asked: Asked, facts: list[Candidate]) -> list[Candidate]:
+    """The facts of the relations that say what the question asks of its entity, when the turn's
+    relation paths take none of them ("Who was X's father?" read as X's spouse, where the KG lists
+    X among someone's children); else none: the paths answer. `asked` has it (its `near`: the
+    relations that say it)."""
+    sides = {(side.label, side.forward) for side in asked.near}
+    if any((step.label, step.forward) in sides for p in state.paths for step in p.steps):
+        return []
+    return [c for c in facts if (c.p_label, c.fact.s == asked.entity) in sides
+            and asked.entity in (c.fact.s, c.fact.o)]
+
+
 def path_answer(state: TurnState, ctx: TurnContext, reason: str) -> Composed | None:
     """The answer of the relation paths the question asks for; None without any."""
     from engine.checking import verify_reply
@@ -126,7 +138,11 @@ def without_model(state: TurnState, ctx: TurnContext) -> Composed | None:
         if asked is not None:
             # One relation asked of one entity by a noun or a verb: whether it has it is decided
             # there ("Who is X's goalkeeping coach?" beside its head coach: not found).
-            return None if asked.has else missing_answer(state, facts, below=missing.MISSING_P, asked=asked)
+            if not asked.has:
+                return missing_answer(state, facts, below=missing.MISSING_P, asked=asked)
+            said = said_facts(state, asked, facts) if state.paths else []
+            return facts_answer(state, ctx, said, "the relation paths read another relation than the one asked") \
+                if said else None
         lacking = lacking_relation(state, ctx) if facts else ""
         other = unmet(state, ctx) if facts and not lacking else ""
         if other:
@@ -176,6 +192,8 @@ def replacement(state: TurnState, ctx: TurnContext, model: Reply) -> Composed | 
     if (asked is None and relation_missing(state, ctx, facts, DOMINANT_P, relation_matcher(ctx))
             or asked is not None and not asked.has):
         return missing_answer(state, facts, below=DOMINANT_P, why=reason, asked=asked)
+    if asked is not None and (said := said_facts(state, asked, facts)):
+        return facts_answer(state, ctx, said, reason)
     if facts:
         return facts_answer(state, ctx, facts, reason)
     evidence = contradicting_evidence(model.checks)

@@ -6,8 +6,8 @@ A relation the entity has answers when its label says the asked noun's head in w
 stem, WordNet's words for it, the matcher's everyday paraphrases), read from the right side, and
 names no other kind of it (`other_modifier`: a goalkeeping coach is no head coach). The encoder's
 sense of the words, which finds near relations as close as paraphrases (a club doctor and a
-captain, a father and a spouse), decides only where no relation of the whole KG says the asked
-head in words, and then against one threshold, `MEANING_MIN`. Otherwise the entity lacks it: a
+captain, a father and a spouse), decides only for a noun no relation of the whole KG says in
+words, and then against one threshold, `MEANING_MIN`; a verb must be said in words. Otherwise the entity lacks it: a
 relation of the KG that says the head in words, which the entity does not have (or has only the
 other way round: "the father of X" where the KG lists X's children), is what was asked.
 """
@@ -19,10 +19,10 @@ from dataclasses import dataclass, field
 
 from engine.context import TurnContext
 from engine.focus import focused
-from engine.lexicon import lexicon
+from engine.lexicon import NEAR, lexicon
 from engine.relations import Relation, RelationMatcher, glosses, other_modifier
 from engine.state import TurnState
-from engine.words import STOP, said_share, words_of
+from engine.words import STOP, content_stems, said_share, stem, words_of
 
 # The one threshold of the decision: where no relation label of the KG says the asked head noun
 # in words, the encoder's similarity of the asked words to the entity's likeliest relation
@@ -93,10 +93,27 @@ def _head(words: str) -> str:
     return content[-1] if content else ""
 
 
-def says_head(head: str, label: str) -> bool:
-    """Does the label say the asked head noun in words, either way: the head says one of the
-    label's words, or the label (its paraphrases too) says the head?"""
-    return said_share(label, head, glosses(head)) > 0 or said_share(head, label, glosses(label)) > 0
+def says_head(head: str, label: str, words: str = "") -> bool:
+    """Does the label say the asked head noun in words, either way: the head (or the paraphrases
+    the whole asked `words` call up) says one of the label's words, or the label (its paraphrases
+    too) says the head?"""
+    return _share(head, label, glosses(words or head)) > 0
+
+
+def _share(words: str, label: str, glossed: str | None = None) -> float:
+    """How much of the asked words and the label say each other (the larger share either way);
+    `glossed`: the paraphrases the words call up, when not their own."""
+    return max(said_share(label, words, glosses(words) if glossed is None else glossed),
+               said_share(words, label, glosses(label)))
+
+
+def _loosely(words: str, head: str, label: str) -> bool:
+    """Does the label say the head only in other words, and leave a word that qualifies it unsaid
+    ("flight director" of "operated by": a flight director is not whoever runs a thing)?"""
+    if stem(head) in content_stems(label) or _share(head, label, glosses(words)) >= NEAR:
+        return False  # the head said in the label's words, or by a synonym
+    qualifiers = [w for w in words_of(words.casefold().split(" of ")[0]) if w not in STOP and w != head]
+    return any(not said_share(w, label, glosses(label)) and not said_share(label, w, glosses(w)) for w in qualifiers)
 
 
 def _opposite(head: str, label: str) -> bool:
@@ -147,21 +164,31 @@ def judge(words: str, verb: bool, sides: list[Side], labels: list[str], matcher:
             narrowed.append(side)
         elif _opposite(head, side.label):
             (turned if side.forward else said).append(side)
-        elif says_head(head, side.label):
+        elif says_head(head, side.label, words) and not _loosely(words, head, side.label):
             (said if right_side(side.label, side.forward, verb) else turned).append(side)
     if said:
+        # a label of the KG the entity lacks may say the asked words better ("flight director"
+        # beside the "operated by" a director's work is a kind of): then that one is asked
+        mine = max(_share(words, side.label) for side in said)
+        own = {side.label for side in sides}
+        better = [label for label in labels if label not in own and _share(words, label) > mine]
+        if better and not any(_opposite(head, side.label) for side in said):
+            return False, f"the knowledge graph says “{words}” in “{better[0]}”, which it does not have", said
         return True, "", said
-    elsewhere = [label for label in labels if says_head(head, label) or _opposite(head, label)]
+    elsewhere = [label for label in labels if says_head(head, label, words) or _opposite(head, label)]
     if turned:
         return False, f"the knowledge graph has “{turned[0].label}” of it only the other way round", turned + narrowed
-    if narrowed or elsewhere:
-        what = (narrowed[0].label if narrowed else elsewhere[0])
-        return False, f"no relation it has says “{words}”; the knowledge graph says it in “{what}”", narrowed
+    if narrowed or elsewhere or verb:  # a verb no label says in words names another deed
+        own = {side.label for side in sides}
+        other = [label for label in elsewhere if label not in own]
+        why = (f"“{narrowed[0].label}” is another kind" if narrowed
+               else f"the knowledge graph says it in “{other[0]}”, which it does not have" if other else "")
+        return False, f"no relation it has says “{words}”" + (f"; {why}" if why else ""), narrowed
     ranked = matcher.rank(words, [Relation(s.label) for s in sides])
     near = [s for m in ranked[:2] for s in sides if s.label == m.relation.label]
     best = f" (“{ranked[0].relation.label}”: {ranked[0].meaning:.2f})" if ranked else ""
     if ranked and ranked[0].meaning >= MEANING_MIN:
-        return True, f"a relation it has reads like “{words}”{best}", near
+        return True, f"a relation it has reads like “{words}”{best}", near[:1]
     return False, f"no relation it has reads like “{words}”{best}, under {MEANING_MIN}", near
 
 
