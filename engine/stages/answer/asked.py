@@ -93,24 +93,35 @@ def _head(words: str) -> str:
     return content[-1] if content else ""
 
 
-def says_head(head: str, label: str, words: str = "") -> bool:
-    """Does the label say the asked head noun in words, either way: the head (or the paraphrases
-    the whole asked `words` call up) says one of the label's words, or the label (its paraphrases
-    too) says the head?"""
-    return _share(head, label, glosses(words or head)) > 0
+def says_head(head: str, label: str) -> bool:
+    """Does the label say the asked head noun in words, either way: the head (or its paraphrases)
+    says one of the label's words, or the label's words say the head? (The label's own
+    paraphrases are left out: "birth place" calls up a birth date too.)"""
+    return _head_share(head, label) > 0
 
 
-def _share(words: str, label: str, glossed: str | None = None) -> float:
-    """How much of the asked words and the label say each other (the larger share either way);
-    `glossed`: the paraphrases the words call up, when not their own."""
-    return max(said_share(label, words, glosses(words) if glossed is None else glossed),
-               said_share(words, label, glosses(label)))
+def _head_share(head: str, label: str) -> float:
+    return max(said_share(label, head, glosses(head)), said_share(head, label))
+
+
+def _share(words: str, label: str) -> float:
+    """How much of the asked words and the label say each other (the larger share either way)."""
+    return max(said_share(label, words, glosses(words)), said_share(words, label, glosses(label)))
+
+
+def _contained(words: str, label: str, matcher: RelationMatcher) -> bool:
+    """Is the whole label said among the asked words, and do they mean it ("phone" of "phone
+    number"; a "club doctor" is no "club")?"""
+    if said_share(label, words) < 1.0:
+        return False
+    ranked = matcher.rank(words, [Relation(label)])
+    return bool(ranked) and ranked[0].meaning >= MEANING_MIN
 
 
 def _loosely(words: str, head: str, label: str) -> bool:
     """Does the label say the head only in other words, and leave a word that qualifies it unsaid
     ("flight director" of "operated by": a flight director is not whoever runs a thing)?"""
-    if stem(head) in content_stems(label) or _share(head, label, glosses(words)) >= NEAR:
+    if stem(head) in content_stems(label) or _head_share(head, label) >= NEAR:
         return False  # the head said in the label's words, or by a synonym
     qualifiers = [w for w in words_of(words.casefold().split(" of ")[0]) if w not in STOP and w != head]
     return any(not said_share(w, label, glosses(label)) and not said_share(label, w, glosses(w)) for w in qualifiers)
@@ -127,15 +138,16 @@ def right_side(label: str, forward: bool, verb: bool) -> bool:
     """Is a relation that says the asked words read from the side asked? The entity owns a noun
     label's value ("X's head coach": X -head coach-> ?) and a "by" label's ("X's director": X
     -operated by-> ?; "Who built X?": X -built by-> ?); "of" labels point the other way ("X's
-    mentor": ? -mentor of-> X). Other prepositions ("plays for") may be read either way."""
+    mentor": ? -mentor of-> X). Other prepositions ("plays for", "head of department") may be read
+    either way."""
     words = label.casefold().split()
     last = words[-1] if words else ""
     if last == "by":
         return forward
     if last == "of":
         return not forward
-    if verb or last in STOP:
-        return True
+    if verb or any(w in STOP for w in words):
+        return True  # "head of department" may say the department's head or the head's department
     return forward
 
 
@@ -164,7 +176,8 @@ def judge(words: str, verb: bool, sides: list[Side], labels: list[str], matcher:
             narrowed.append(side)
         elif _opposite(head, side.label):
             (turned if side.forward else said).append(side)
-        elif says_head(head, side.label, words) and not _loosely(words, head, side.label):
+        elif (says_head(head, side.label) and not _loosely(words, head, side.label)
+              or _contained(words, side.label, matcher)):
             (said if right_side(side.label, side.forward, verb) else turned).append(side)
     if said:
         # a label of the KG the entity lacks may say the asked words better ("flight director"
@@ -175,7 +188,7 @@ def judge(words: str, verb: bool, sides: list[Side], labels: list[str], matcher:
         if better and not any(_opposite(head, side.label) for side in said):
             return False, f"the knowledge graph says “{words}” in “{better[0]}”, which it does not have", said
         return True, "", said
-    elsewhere = [label for label in labels if says_head(head, label, words) or _opposite(head, label)]
+    elsewhere = [label for label in labels if says_head(head, label) or _opposite(head, label)]
     if turned:
         return False, f"the knowledge graph has “{turned[0].label}” of it only the other way round", turned + narrowed
     if narrowed or elsewhere or verb:  # a verb no label says in words names another deed
