@@ -156,3 +156,15 @@ def test_which_side_of_a_label_the_entity_owns():
     assert right_side("operated by", True, False) and not right_side("operated by", False, True)
     assert right_side("mentor of", False, False) and not right_side("mentor of", True, False)
     assert right_side("plays for", False, False) and right_side("plays for", True, False)
+    # "X head of department Y": whose head, or whose department, the label does not say
+    assert right_side("head of department", False, False) and right_side("head of department", True, False)
+
+
+def test_a_label_said_whole_or_by_the_head_alone_and_a_paraphrase_that_is_another_relation():
+    words_only, sure = RelationMatcher(), RelationMatcher(Alike())
+    labels = ["birth place", "date of birth", "email", "office address", "head of department"]
+    # "born" calls up a birth date and a birth place; the label's paraphrases say no date of birth
+    assert not judge("date of birth", False, [Side("birth place", True)], labels, words_only)[0]
+    # "email" said whole in "email address", which means it: no other address is asked
+    assert judge("email address", False, [Side("email", True)], labels, sure)[0]
+    assert judge("head", False, [Side("head of department", False)], labels, words_only)[0]
