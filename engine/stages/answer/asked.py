@@ -73,15 +73,16 @@ def asked_words(state: TurnState) -> tuple[str, str, str, bool] | None:
     if len(names) != 1:
         return None
     m = names[0]
+    entity, name = m.entity or "", m.label or m.text
     before, after = state.text[:m.start], state.text[m.end:]
     if _POSSESSIVE.match(before) and (owned := _OWNED.match(after)):
-        return owned.group(1).strip(), m.entity, m.label or m.text, False
+        return owned.group(1).strip(), entity, name, False
     if not _END.match(after):
         return None
     if of := _OF.match(before):
-        return of.group(1).strip(), m.entity, m.label or m.text, False
+        return of.group(1).strip(), entity, name, False
     if verb := _VERB.match(before):
-        return verb.group(1), m.entity, m.label or m.text, True
+        return verb.group(1), entity, name, True
     return None
 
 
@@ -170,7 +171,9 @@ def judge(words: str, verb: bool, sides: list[Side], labels: list[str], matcher:
     head = words if verb else _head(words)
     if not head:
         return True, "", []
-    said, turned, narrowed = [], [], []
+    said: list[Side] = []
+    turned: list[Side] = []
+    narrowed: list[Side] = []
     for side in sides:
         if other_modifier(side.label, words):
             narrowed.append(side)
