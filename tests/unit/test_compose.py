@@ -375,6 +375,7 @@ def test_a_name_the_kg_lacks_is_not_found_even_beside_a_type_request(tmp_path):
 
 
 def test_a_reply_naming_what_the_kg_lacks_is_replaced_and_an_unsure_one_says_what_is_missing(tmp_path, monkeypatch):
+    from engine.stages import answer
     from engine.stages.answer import missing
 
     path = tmp_path / "band.ttl"
@@ -386,6 +387,7 @@ def test_a_reply_naming_what_the_kg_lacks_is_replaced_and_an_unsure_one_says_wha
                                               "Hello Viktor Koprivin. Eleanor Voss was born in Leeds."]))
     monkeypatch.setattr(missing, "MISSING_P", 0.0)  # the model is asked even about what no fact answers
     monkeypatch.setattr(missing, "RELATION_MIN", 0.0)  # ... nor any relation reads like
+    monkeypatch.setattr(answer, "asked_relation", lambda *_: None)  # ... nor does the verb asked decide first
     state = s.user_turn("Who manages The Glass Harbour?")
     assert [c.evidence.unknown for c in state.checks] == [["Viktor Koprivin"]]
     # No fact about the band is sure enough to be the answer, nor does one say "manages": not found.

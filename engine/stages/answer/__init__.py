@@ -18,6 +18,7 @@ from engine.context import TurnContext, stage
 from engine.events import AnswerShown
 from engine.nlp.kinds import possessive
 from engine.stages.answer import missing
+from engine.stages.answer.asked import Asked, asked_relation
 from engine.stages.answer.asked_class import narrow
 from engine.stages.answer.compose import (
     asked_words,
@@ -84,6 +85,18 @@ def facts_answer(state: TurnState, ctx: TurnContext, facts: list[Candidate], rea
                     fact_score=fact_score, neip=neip)
 
 
+def said_facts(state: TurnState, asked: Asked, facts: list[Candidate]) -> list[Candidate]:
+    """The facts of the relations that say what the question asks of its entity, when the turn's
+    relation paths take none of them ("Who was X's father?" read as X's spouse, where the KG lists
+    X among someone's children); else none: the paths answer. `asked` has it (its `near`: the
+    relations that say it)."""
+    sides = {(side.label, side.forward) for side in asked.near}
+    if any((step.label, step.forward) in sides for p in state.paths for step in p.steps):
+        return []
+    return [c for c in facts if (c.p_label, c.fact.s == asked.entity) in sides
+            and asked.entity in (c.fact.s, c.fact.o)]
+
+
 def path_answer(state: TurnState, ctx: TurnContext, reason: str) -> Composed | None:
     """The answer of the relation paths the question asks for; None without any."""
     from engine.checking import verify_reply
@@ -122,6 +135,15 @@ def without_model(state: TurnState, ctx: TurnContext) -> Composed | None:
         return not_found_answer(state, ctx)
     if answer == "auto" and state.plan in KNOWLEDGE_PLANS:
         facts = facts_about_question(state)
+        asked = asked_relation(state, ctx, relation_matcher(ctx)) if facts else None
+        if asked is not None:
+            # One relation asked of one entity by a noun or a verb: whether it has it is decided
+            # there ("Who is X's goalkeeping coach?" beside its head coach: not found).
+            if not asked.has:
+                return missing_answer(state, facts, below=missing.MISSING_P, asked=asked)
+            said = said_facts(state, asked, facts) if state.paths else []
+            return facts_answer(state, ctx, said, "the relation paths read another relation than the one asked") \
+                if said else None
         lacking = lacking_relation(state, ctx) if facts else ""
         other = unmet(state, ctx) if facts and not lacking else ""
         if other:
@@ -167,8 +189,12 @@ def replacement(state: TurnState, ctx: TurnContext, model: Reply) -> Composed | 
     # The model could not answer from the facts either: unless one of them is sure enough to be
     # the answer, or the question names its relation, say that the KG has no such fact, with the
     # closest ones, rather than present them as the answer.
-    if relation_missing(state, ctx, facts, DOMINANT_P, relation_matcher(ctx)):
-        return missing_answer(state, facts, below=DOMINANT_P, why=reason)
+    asked = asked_relation(state, ctx, relation_matcher(ctx)) if facts else None
+    if (asked is None and relation_missing(state, ctx, facts, DOMINANT_P, relation_matcher(ctx))
+            or asked is not None and not asked.has):
+        return missing_answer(state, facts, below=DOMINANT_P, why=reason, asked=asked)
+    if asked is not None and (said := said_facts(state, asked, facts)):
+        return facts_answer(state, ctx, said, reason)
     if facts:
         return facts_answer(state, ctx, facts, reason)
     evidence = contradicting_evidence(model.checks)

@@ -10,6 +10,7 @@ from engine.context import TurnContext
 from engine.focus import focused
 from engine.nlp.answer_type import MEASURE, TIME, asked_records, asked_types, asks_for_a_noun, asks_overview, says_when
 from engine.relations import Relation, RelationMatcher, asked_measure, measure_kind, other_measure, other_modifier
+from engine.stages.answer.asked import Asked
 from engine.stages.answer.compose import (
     asked_as_record,
     asked_words,
@@ -356,16 +357,20 @@ def not_found_answer(state: TurnState, ctx: TurnContext, why: str = "") -> Compo
 
 
 def missing_answer(state: TurnState, facts: list[Candidate], *, below: float, relation: str = "",
-                   why: str = "", about: str = "") -> Composed:
+                   why: str = "", about: str = "", asked: Asked | None = None) -> Composed:
     """"No fact on X about E", with the closest facts. `relation`: the KG's relation the question
     names and its entity lacks; else the question's own words for what no fact scoring `below` or
     more answers. `about`: the entity the question names to which no value of `relation` is
-    linked (`unmet`). `why`: what came first (the model's reply not shown)."""
+    linked (`unmet`). `asked`: what the question asks of its entity, judged lacking (its nearest
+    relations are the closest facts). `why`: what came first (the model's reply not shown)."""
     from engine.nlp.mentions import tokenize
 
     touched = {c.fact.s for c in facts} | {c.fact.o for c in facts}
     names = {m.label or m.text for m in state.mentions if m.entity in touched and m.kind == "name"}
-    if about:
+    if asked is not None:
+        names = {asked.name}
+        what, reason = asked.words, asked.reason
+    elif about:
         names = {about}
         what, reason = relation, f"no value of “{relation}” the knowledge graph has is linked to {about}"
     elif relation:
@@ -376,6 +381,9 @@ def missing_answer(state: TurnState, facts: list[Candidate], *, below: float, re
         reason = f"no fact about the question scores {below} or more as its answer, nor names what it asks"
     reason = f"{why}; {reason}" if why else reason
     closest = facts[:CLOSEST_FACTS]
+    if asked is not None:
+        near = {(side.label, side.forward) for side in asked.near}
+        closest = [c for c in facts if (c.p_label, c.fact.s == asked.entity) in near][:CLOSEST_FACTS] or closest
     entities = {m.entity for m in state.mentions if m.entity in touched and m.kind == "name"}
     relations = relations_of(entities, facts)
     return Composed(missing_text(what, sorted(names), compose_text(closest), relations), AnswerSource.NOT_FOUND,
