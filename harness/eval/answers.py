@@ -275,8 +275,7 @@ def replay(benchmark: str, dialogues: dict, resources: dict, limit: int | None, 
                 session.user_turn(text, answer=False)
                 continue
             state = session.user_turn(text)
-            if benchmark == OFFICE:
-                others: list[str] = []
+            others: list[str] = []  # values of the other things a hand-written question names
             if benchmark == OFFICE:
                 kind, values = office_question(entry, state, session.ctx.background)
             elif written:

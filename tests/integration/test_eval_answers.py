@@ -184,3 +184,17 @@ def test_a_hand_written_set_that_cannot_be_read_is_named_in_one_line(tmp_path, f
         handwritten(str(tmp_path))
     with pytest.raises(BadInput, match="is not a folder"):
         handwritten(str(tmp_path / "nope"))
+
+
+def test_a_generated_question_is_replayed_and_judged(tmp_path):
+    from engine.config import AnswerMode
+    from harness.eval.answers import replay
+
+    kg = tmp_path / "kg.ttl"
+    kg.write_text('@prefix ex: <http://ex.org/> . @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n'
+                  'ex:fen rdfs:label "Fenwick Mill" ; ex:builtIn "1821" . ex:builtIn rdfs:label "built in" .\n',
+                  encoding="utf-8")
+    dialogue = {"kg_file": str(kg), "log": [{"manual_transcription": "When was Fenwick Mill built?",
+                                             "gold": {"answer": {"kind": "single", "strings": ["1821"]}}}]}
+    rows = list(replay("ood", {"d1": dialogue}, {}, None, {"answer": AnswerMode.FACTS}, lambda _: None))
+    assert len(rows) == 1 and rows[0]["kind"] == "single" and rows[0]["gold_auto"]
