@@ -125,9 +125,12 @@ aside(T, E) :- answered(T, _), \+ answered(T, E), \+ topic(T, E).
 
 % What the question the previous reply answered was about, whether the question named it or
 % pointed at it, when the reply did not name it again ("Who runs Harbourside Veterinary Clinic?" -
-% "Its director is Amal Idris, who works from Surgery Suite B." - "When was it founded?").
+% "Its director is Amal Idris, who works from Surgery Suite B." - "When was it founded?"), nor
+% brought in one other thing of the pronoun's kind that is no aside ("What is her phone number?" -
+% "You could also contact Lena Ostrova." - "What is her e-mail address?": Lena's).
 0.85::by_topic(M, E) :- new(M), anaphor(M), \+ named_here(M), mention(M, T), back(T, T1, 1), topic(T1, E),
-                        \+ listed(T1, _, _, E), linkable(M, E).
+                        \+ listed(T1, _, _, E), linkable(M, E), \+ brought_in(T1, M).
+brought_in(T, M) :- wants_kind(M, K), listed(T, K, 1, E), \+ listed(T, K, 2, _), linkable(M, E), \+ aside(T, E).
 
 % The answer of the previous turn: what the reply brought in that the question had not named
 % ("Who runs the clinic?" - "The director is Dr Amal Idris." - "When was she born?"; "What's the
