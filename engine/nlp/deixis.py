@@ -85,14 +85,17 @@ def class_named(classes: dict[str, str], words: str) -> str | None:
     return next((classes[label] for label in sorted(classes) if label.endswith(tail)), None)
 
 
-def points_back(text: str, start: int, end: int) -> bool:
+def points_back(text: str, start: int, end: int, named_before: bool = False) -> bool:
     """Whether the determiner at `start` of `text` and the class noun ending at `end` point at a
-    thing spoken of."""
+    thing spoken of. "the" after a name of the same turn ("When did Lumen-1 launch and how long did
+    the mission last?") is that name, said again: nothing to take up from earlier turns."""
     determiner = text[start:].split(maxsplit=1)[0].casefold()
     if determiner not in POINTING:
         return False
     if determiner != "the":
         return True
+    if named_before:
+        return False
     after = re.match(r"\s*'?([A-Za-z]+)", text[end:])
     if after is None or re.match(r"\s*[^\sA-Za-z']", text[end:]):
         return True

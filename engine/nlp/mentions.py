@@ -493,7 +493,8 @@ def _head_noun(m: Mention, following: Mention | None, text: str) -> bool:
 def detect(text: str, index: LabelIndex) -> list[Mention]:
     """All mentions of a user turn except time expressions, in text order."""
     tokens = tokenize(text)
-    names = [_requested_class(_demonstrated(m, text, index), text, index) for m in detect_names(text, index, tokens)]
+    found = detect_names(text, index, tokens)
+    names = [_requested_class(_demonstrated(m, text, index, any(n.end <= m.start for n in found)), text, index) for m in found]
     used = [False] * len(text)
     for m in names:
         for k in range(m.start, m.end):
@@ -533,8 +534,8 @@ def detect(text: str, index: LabelIndex) -> list[Mention]:
                 out.append(Mention(text=text[s:e], start=s, end=e, kind="definite", value=kinds))
             i += width
             continue
-        if i > 0 and not used[tokens[i - 1].start] and points_back(text, tokens[i - 1].start, t.end) \
-                and (cls := class_named(index.classes, word)):
+        if i > 0 and not used[tokens[i - 1].start] and (cls := class_named(index.classes, word)) and points_back(
+                text, tokens[i - 1].start, t.end, any(n.end <= tokens[i - 1].start for n in names)):
             out.append(class_mention(text, tokens[i - 1].start, t.end, cls, t.text))  # "that clinic"
             i += 1
             continue
@@ -575,14 +576,13 @@ def _asks_free(lower: list[str], i: int, width: int, noun: str) -> bool:
             and not (j >= 0 and lower[j] in ("these", "those", "that", "this")))
 
 
-def _demonstrated(m: Mention, text: str, index: LabelIndex) -> Mention:
-    """A KG class named after "that", "this" or "the" ("What's the area of that city?") is no
-    name of the class: it points back at the thing of that class spoken of, as "that meeting"
-    does; `label` keeps the class, which what it takes up must be of."""
+def _demonstrated(m: Mention, text: str, index: LabelIndex, named_before: bool) -> Mention:
+    """A KG class named after "that", "this" or "the" ("What's the area of that city?") is no name of the class: it
+    points back at the thing of that class spoken of, as "that meeting" does; `label` keeps the class."""
     before = pointing_determiner(text, m.start)
     cls = class_named(index.classes, norm(m.text))
     if before is None or cls is None or (m.candidates and m.candidates[0][0] not in index.class_iris) \
-            or not points_back(text, before.start(), m.end):
+            or not points_back(text, before.start(), m.end, named_before):
         return m
     return class_mention(text, before.start(), m.end, cls, m.text)
 

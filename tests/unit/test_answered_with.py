@@ -100,7 +100,8 @@ def test_in_a_live_session_he_is_what_the_shown_reply_answered_with(kg):
 
 @pytest.mark.parametrize("text", ["Who is the chief executive of the company Paws Veterinary Group?",
                                   "Which is the city with the most clinics?", "Who runs the company of Nadia Fenwick?",
-                                  "Who is the company secretary at Paws Veterinary Group?"])
+                                  "Who is the company secretary at Paws Veterinary Group?",
+                                  "Who founded Paws Veterinary Group and when was the company founded?"])
 def test_the_class_noun_that_a_name_or_a_description_follows_points_at_nothing(kg, text):
     s = session(kg)
     assert not [m for m in detect(text, label_index(s.ctx)) if m.kind == "definite"]
