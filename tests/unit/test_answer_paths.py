@@ -189,3 +189,16 @@ def test_a_list_of_a_relation_named_by_a_verb_reads_as_a_sentence():
     by = RelationPath(EX + "jon", "Jon Ek", [PathStep(EX + "offered_by", "offered by")], 0.8, asks_all=True,
                       chains=[[c.fact] for c in offered], total=2)
     assert path_text(turn("Who offers it?", offered, [by]), None)[0] == "Jon Ek is offered by Dept 0 and Dept 1."
+
+
+def test_a_hop_about_the_thing_the_hop_before_opened_with_says_it_by_its_pronoun():
+    won = cand("lamp", "award", "crown", "Moth Lamp", "award received", "Duo Crown", "Moth Lamp's award received is Duo Crown")
+    pub = cand("lamp", "publisher", "kettle", "Moth Lamp", "publisher", "Kettle Press", "Moth Lamp's publisher is Kettle Press")
+    hq = cand("kettle", "hq", "leeds", "Kettle Press", "headquarters", "Leeds", "Kettle Press's headquarters is Leeds")
+    path = RelationPath(EX + "crown", "Duo Crown", [PathStep(EX + "award", "award received", forward=False),
+                                                    PathStep(EX + "publisher", "publisher"), PathStep(EX + "hq", "headquarters")],
+                        score=0.9, chains=[[won.fact, pub.fact, hq.fact]], total=1)
+    text, _ = path_text(turn("Where is the publisher of the game that won the Duo Crown based?", [won, pub, hq], [path]),
+                        None)
+    assert text == ("Kettle Press's headquarters is Leeds. Moth Lamp's publisher is Kettle Press. "
+                    "Its award received is Duo Crown.")

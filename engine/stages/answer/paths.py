@@ -60,8 +60,19 @@ class Labels:
             text = self.realized(fact)
         return text
 
-    def realized(self, fact: Fact) -> str:
-        return clause(Said(self.node(fact, True), self.of(fact.p), (self.node(fact, False),)))
+    def realized(self, fact: Fact, pronoun: str = "") -> str:
+        return clause(Said(self.node(fact, True), self.of(fact.p), (self.node(fact, False),)), pronoun=pronoun)
+
+    def hops(self, facts: list[Fact], possessive: Callable[[str], str]) -> list[str]:
+        """The facts' sentences in turn; one about the thing the sentence before opened with says
+        it by its pronoun ("Moth & Lamp is published by Kettle & Crane. Its award is ...")."""
+        out, before = [], ""
+        for f in facts:
+            subject = self.node(f, True)
+            said = self.said(f)
+            out.append(self.realized(f, possessive(f.s)) if subject == before and said.startswith(subject) else said)
+            before = subject if said.startswith(subject) else ""
+        return out
 
 
 def value_of(path: RelationPath, chain: list[Fact], labels: Labels) -> str:
@@ -73,7 +84,8 @@ def values_of(path: RelationPath, labels: Labels) -> list[str]:
     return list(dict.fromkeys(value_of(path, chain, labels) for chain in path.chains if chain))
 
 
-def path_sentence(path: RelationPath, labels: Labels, again: bool = False, pronoun: str = "its") -> str:
+def path_sentence(path: RelationPath, labels: Labels, again: bool = False, pronoun: str = "its",
+                  possessive: Callable[[str], str] = lambda iri: "its") -> str:
     """One sentence for one path: the fact itself for one value, the values listed for several;
     with two or three hops, the hops that lead to the answer said after it. `again`: the sentence before
     had the same subject, so one relation of it is said of `pronoun` ("its", "his", "her", "their")."""
@@ -88,7 +100,7 @@ def path_sentence(path: RelationPath, labels: Labels, again: bool = False, prono
         chain = chains[0]
         # the hops that lead there, nearest first, each its own sentence: after a ";" a parse
         # reads the next hop's words as going on from the clause before
-        return _sentences([labels.said(f) for f in reversed(chain)])
+        return _sentences(labels.hops(list(reversed(chain)), possessive))
     last = path.steps[-1]
     values = tuple(values_of(path, labels))
     total = path.total or len(chains)
@@ -144,7 +156,7 @@ def path_text(state: TurnState, background, possessive: Callable[[str], str] = l
     labels = Labels(state, background)
     paths = asked_paths(state)
     sentences = [s for s in (path_sentence(p, labels, again=i > 0 and paths[i - 1].start == p.start,
-                                           pronoun=possessive(p.start) if i > 0 else "its")
+                                           pronoun=possessive(p.start) if i > 0 else "its", possessive=possessive)
                              for i, p in enumerate(paths)) if s]
     facts = list(dict.fromkeys(labels.said(f) for p in paths for chain in p.chains for f in chain))
     return " ".join(sentences), facts
