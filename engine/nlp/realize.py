@@ -56,10 +56,11 @@ def is_noun(label: str) -> bool:
     first = words[0]
     if len(first) > 3 and (first.endswith("ed") or (first.endswith("es") and len(words) == 1)):
         return False
-    return not _tagged_present_verb(words)
+    return not _tagged_present_verb(tuple(words))
 
 
-def _tagged_present_verb(words: list[str]) -> bool:
+@lru_cache(maxsize=4096)
+def _tagged_present_verb(words: tuple[str, ...]) -> bool:
     """"Xqaq serves station Xqbq.": a first word the tagger reads as a verb in the third person
     present is the label's verb ("serves station", "operates route"), which the word shape
     cannot tell from a plural noun ("sports team"). Only a first word with the "-s" of that form
@@ -154,7 +155,7 @@ def _verb_and_object(label: str) -> tuple[str, str]:
     route"): ("serves", "station"); ("", "") for any other label."""
     words = label.split()
     if (len(words) < 2 or words[0].casefold() in _AUXILIARIES - {"has"} or words[-1].casefold() in _PREPOSITIONS
-            or not _tagged_present_verb([w.casefold() for w in words])):
+            or not _tagged_present_verb(tuple(w.casefold() for w in words))):
         return "", ""
     return words[0], " ".join(words[1:])
 

@@ -68,10 +68,10 @@ class Labels:
         it by its pronoun ("Moth & Lamp is published by Kettle & Crane. Its award is ...")."""
         out, before = [], ""
         for f in facts:
-            subject = self.node(f, True)
-            said = self.said(f)
-            out.append(self.realized(f, possessive(f.s)) if subject == before and said.startswith(subject) else said)
-            before = subject if said.startswith(subject) else ""
+            subject, said = self.node(f, True), self.said(f)
+            opens = said.startswith(subject)
+            out.append(self.realized(f, possessive(f.s)) if opens and subject == before else said)
+            before = subject if opens else ""
         return out
 
 
@@ -84,18 +84,18 @@ def values_of(path: RelationPath, labels: Labels) -> list[str]:
     return list(dict.fromkeys(value_of(path, chain, labels) for chain in path.chains if chain))
 
 
-def path_sentence(path: RelationPath, labels: Labels, again: bool = False, pronoun: str = "its",
+def path_sentence(path: RelationPath, labels: Labels, again: bool = False,
                   possessive: Callable[[str], str] = lambda iri: "its") -> str:
     """One sentence for one path: the fact itself for one value, the values listed for several;
     with two or three hops, the hops that lead to the answer said after it. `again`: the sentence before
-    had the same subject, so one relation of it is said of `pronoun` ("its", "his", "her", "their")."""
+    had the same subject, so one relation of it is said of its `possessive` ("its", "his", "her", "their")."""
     chains = [c for c in path.chains if c]
     if not chains:
         return ""
     first = path.steps[0]
     if again and len(path.steps) == 1 and first.forward:
         values = tuple(values_of(path, labels))
-        return clause(Said(path.start_label, first.label, values, total=path.total or len(chains)), pronoun=pronoun) + "."
+        return clause(Said(path.start_label, first.label, values, total=path.total or len(chains)), pronoun=possessive(path.start)) + "."
     if len(chains) == 1 and path.total <= 1:
         chain = chains[0]
         # the hops that lead there, nearest first, each its own sentence: after a ";" a parse
@@ -156,7 +156,7 @@ def path_text(state: TurnState, background, possessive: Callable[[str], str] = l
     labels = Labels(state, background)
     paths = asked_paths(state)
     sentences = [s for s in (path_sentence(p, labels, again=i > 0 and paths[i - 1].start == p.start,
-                                           pronoun=possessive(p.start) if i > 0 else "its", possessive=possessive)
+                                           possessive=possessive)
                              for i, p in enumerate(paths)) if s]
     facts = list(dict.fromkeys(labels.said(f) for p in paths for chain in p.chains for f in chain))
     return " ".join(sentences), facts
