@@ -68,6 +68,15 @@ def test_two_hops_are_said_with_their_chain():
     assert facts == ["Jon Ek plays for FC Nord", "FC Nord's head coach is Ida Berg"]
 
 
+def test_two_chains_through_one_middle_step_say_it_once():
+    stadium = cand("nord", "stadium", "arena", "FC Nord", "stadium", "Nord Arena", "FC Nord's stadium is Nord Arena")
+    home = RelationPath(EX + "jon", "Jon Ek", [PathStep(EX + "plays_for", "plays for"), PathStep(EX + "stadium", "stadium")],
+                        score=0.9, chains=[[PLAYS.fact, stadium.fact]], total=1)
+    text, _ = path_text(turn("Who coaches the team Jon Ek plays for, and where?", [PLAYS, COACH, stadium],
+                             [two_hops(), home]), None)
+    assert text.count("Jon Ek plays for FC Nord") == 1 and "Nord Arena" in text and "Ida Berg" in text
+
+
 def test_a_list_says_every_value_with_its_count():
     path, cands = members(3)
     text, _ = path_text(turn("Who is in The Band?", cands, [path]), None)

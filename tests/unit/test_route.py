@@ -424,3 +424,18 @@ Vesta,shares border with,Kaldera
     s = session(tmp_path, borders, "borders.csv")
     path = s.user_turn("Which countries does Norland share a border with?", answer=False).paths[0]
     assert labels(path) == ["shares border with"] and sorted(path.values) == ["Orvia", "Vesta"]
+
+
+def test_where_or_when_alone_asks_the_second_relation_of_a_described_thing(tmp_path):
+    choir = ttl("""ex:gala rdfs:label "Winter Gala" ; ex:conductedBy ex:rut ; ex:venue ex:hall ; ex:date "2026-12-12"^^xsd:date .
+ex:rut rdfs:label "Rut Aalto" ; ex:memberOf ex:cantus . ex:hall rdfs:label "Kiln Hall" . ex:cantus rdfs:label "Cantus Nord" .
+ex:conductedBy rdfs:label "conducted by" . ex:venue rdfs:label "venue" . ex:date rdfs:label "date" .
+ex:memberOf rdfs:label "member of" .
+""")
+    s = session(tmp_path, choir)
+    where = s.user_turn("Where is the concert Rut Aalto conducts held?", answer=False).paths
+    assert [labels(p) for p in where] == [["conducted by", "venue"]] and where[0].values == ["Kiln Hall"]
+    when = s.user_turn("When is the concert Rut Aalto conducts?", answer=False).paths
+    assert [labels(p) for p in when] == [["conducted by", "date"]]
+    # said by a noun of its own, the relation of the named person is what is asked
+    assert [labels(p) for p in s.user_turn("Which choir is Rut Aalto a member of?", answer=False).paths] == [["member of"]]

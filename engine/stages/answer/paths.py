@@ -85,10 +85,12 @@ def values_of(path: RelationPath, labels: Labels) -> list[str]:
 
 
 def path_sentence(path: RelationPath, labels: Labels, again: bool = False,
-                  possessive: Callable[[str], str] = lambda iri: "its") -> str:
+                  possessive: Callable[[str], str] = lambda iri: "its", told: set[Fact] | None = None) -> str:
     """One sentence for one path: the fact itself for one value, the values listed for several;
-    with two or three hops, the hops that lead to the answer said after it. `again`: the sentence before
+    with two or three hops, the hops that lead to the answer said after it, but for those in `told`
+    (said by an earlier path of the answer; the hops said here join it). `again`: the sentence before
     had the same subject, so one relation of it is said of its `possessive` ("its", "his", "her", "their")."""
+    told = set() if told is None else told
     chains = [c for c in path.chains if c]
     if not chains:
         return ""
@@ -100,13 +102,16 @@ def path_sentence(path: RelationPath, labels: Labels, again: bool = False,
         chain = chains[0]
         # the hops that lead there, nearest first, each its own sentence: after a ";" a parse
         # reads the next hop's words as going on from the clause before
-        return _sentences(labels.hops(list(reversed(chain)), possessive))
+        facts = [chain[-1], *(f for f in reversed(chain[:-1]) if f not in told)]
+        told.update(chain[:-1])
+        return _sentences(labels.hops(facts, possessive))
     last = path.steps[-1]
     values = tuple(values_of(path, labels))
     total = path.total or len(chains)
     if len(path.steps) == 1:
         return clause(Said(path.start_label, first.label, values, forward=first.forward, total=total)) + "."
-    hops = list(dict.fromkeys(labels.said(f) for c in chains for f in c[:-1]))
+    hops = list(dict.fromkeys(labels.said(f) for c in chains for f in c[:-1] if f not in told))
+    told.update(f for c in chains for f in c[:-1])
     if len(path.steps) == 2 and first.forward and not is_noun(first.label):
         return _through(path, chains, hops, labels)
     owner = f"{path.start_label}'s {first.label}" if first.forward else f"the {first.label} of {path.start_label}"
@@ -155,8 +160,9 @@ def path_text(state: TurnState, background, possessive: Callable[[str], str] = l
     `possessive(iri)`: the pronoun a subject said again takes ("his" of a man the KG knows)."""
     labels = Labels(state, background)
     paths = asked_paths(state)
+    told: set[Fact] = set()
     sentences = [s for s in (path_sentence(p, labels, again=i > 0 and paths[i - 1].start == p.start,
-                                           possessive=possessive)
+                                           possessive=possessive, told=told)
                              for i, p in enumerate(paths)) if s]
     facts = list(dict.fromkeys(labels.said(f) for p in paths for chain in p.chains for f in chain))
     return " ".join(sentences), facts

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from engine.factcheck.relations import qualified_only
-from engine.nlp.answer_type import TIME, asks_overview
+from engine.nlp.answer_type import PLACE, TIME, asks_overview
 from engine.relations import asked_measure, glosses, other_dimension, other_measure, other_modifier
 from engine.stages.route.clauses import ENTITY, Part, masked, parts_of, stems
 from engine.stages.route.graph import Found, Graph, Signature, build_graph, end_of, enumerate_paths, read_into
@@ -82,7 +82,8 @@ TIME_BUDGET_S = 0.25  # fetching, on a remote background
 # that share actors with X", "X co-wrote films with whom", "starred together with X".
 _SHARED = re.compile(r"\b(?:same|shar(?:e|es|ed|ing)|co-?(?:direct|star|writ|wrote|act|produc|author|creat|found)\w*"
                      r"|together)\b", re.I)
-_NAME_WORDS = frozenset(("name", "calle"))  # stems of a turn that asks for names and no relation
+_NAME_WORDS = frozenset(("name", "calle"))
+_WH_SAYS = frozenset((PLACE, TIME))  # answer types a question word asks for on its own ("where", "when")  # stems of a turn that asks for names and no relation
 Matcher = Callable[[Sequence[str], Sequence[str]], np.ndarray]
 """(relation labels, question spans) -> similarity in [0, 1], one row per label."""
 
@@ -164,7 +165,12 @@ def score_paths(found: list[Found], part: Part, sims: dict[str, np.ndarray],
                 back = there_and_back(f.signature[:2])
                 fits[cached] = three_steps(rows, part, w.hop_cost, back, _shared_spans(part, key[0]) if back else [],
                                         claimed)
-        score = max(fits[cached], w.floor) if f is only else fits[cached]
+        fit = fits[cached]
+        if len(key) == 2 and (wh := part.types & _WH_SAYS) and value_type(f) in wh:
+            # "Where is the meeting X organizes held?": the question word alone asks for the
+            # second relation, one whose values are places (or times), with no word of its own
+            fit = max(fit, _said_by_question_word(sims[key[0]], part, w, claimed))
+        score = max(fit, w.floor) if f is only else fit
         if there_and_back(f.signature) and (near := _shared_spans(part, key[0])):
             # one relation said once beside a word of sharing, walked out and back: both steps fit its span
             score = max(score, 2 * float(np.max(sims[key[0]][near])) - w.hop_cost)
@@ -192,6 +198,17 @@ def score_paths(found: list[Found], part: Part, sims: dict[str, np.ndarray],
                 continue  # "Which league does X play in?" is not answered by its players
         out.append(Scored(f, score, 0))
     return out
+
+
+def _said_by_question_word(first: np.ndarray, part: Part, w: Weights, claimed: frozenset[int]) -> float:
+    """A two-edge path's fit when its first step reads on the words that describe the middle
+    entity (not all of them a label said in full, `_claimed`) and its second is said only by
+    "where" or "when" (of `_WH_SAYS`): the first step's fit, and the second the least fit of a
+    kept path, less the cost of a hop."""
+    inner = part.described
+    fit = max((float(first[j]) for j, s in enumerate(part.spans)
+               if inner and s.words <= inner and not s.words <= claimed), default=0.0)
+    return fit + w.floor - w.hop_cost if fit > w.hop_cost else 0.0
 
 
 def _shared_spans(part: Part, label: str) -> list[int]:
