@@ -33,7 +33,7 @@ from engine.events import (
 )
 from engine.inert import inert
 from engine.session import Session
-from engine.state import AnswerSource, Composed
+from engine.state import AnswerSource, Composed, Verdict
 from kgstore.errors import BadInput
 from tui.commands import palette
 from tui.export import ChatTurn, write_export
@@ -346,7 +346,9 @@ class KGChatApp(App):
             elif state.error and not reply.text:
                 reply.set_footer(Text("✗ no reply: " + state.error, style="red"))
             elif state.composed:
-                reply.set_footer(composed_line(state.composed, bool(state.response), self.key_of("checks")))
+                contradicted = any(c.verdict == Verdict.CONTRADICTED for c in state.checks)
+                reply.set_footer(composed_line(state.composed, bool(state.response), self.key_of("checks"),
+                                               contradicted))
             elif state.checks:
                 reply.set_footer(checks_line(state.checks, state.fact_score, state.neip, bool(state.refined)))
             elif state.plan == "none" or not state.response:
@@ -554,14 +556,16 @@ def checks_line(checks: list, fact_score: float | None, neip: float | None, refi
     return line
 
 
-def composed_line(composed: Composed, had_reply: bool, checks_key: str) -> Text:
+def composed_line(composed: Composed, had_reply: bool, checks_key: str, contradicted: bool = False) -> Text:
     """The footer of a reply kgchat wrote itself, in plain words and said once: where it comes
-    from and where the model's reply is; why it replaced the model's is in the Checks tab."""
+    from and where the model's reply is (and whether the graph contradicts it); why it replaced
+    the model's is in the Checks tab."""
     if composed.source == AnswerSource.NOT_FOUND:
         return Text("Nothing in the knowledge graph matched; the model was not asked.", style="dim")
     n = len(composed.facts)
     line = Text(f"From the knowledge graph ({n} fact{'s' if n != 1 else ''}).", style="bold")
     if had_reply:
-        line.append(f" The model's reply did not answer this; {checks_key} shows it.", style="dim italic")
+        said = "contradicts the knowledge graph" if contradicted else "did not answer this"
+        line.append(f" The model's reply {said}; {checks_key} shows it.", style="dim italic")
     return line
 

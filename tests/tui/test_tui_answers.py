@@ -59,7 +59,8 @@ async def test_contradicted_reply_is_replaced_and_kept_in_checks(kg_file, shared
         assert "+47 400 82 254" in reply.text and "999" not in reply.text
         assert app.turns[-1].reply == reply.text  # what the export and the history keep
         footer = str(reply.footer.content)
-        assert footer.startswith("From the knowledge graph (") and f"did not answer this; {app.key_of('checks')} shows it" in footer
+        assert footer.startswith("From the knowledge graph (")
+        assert f"The model's reply contradicts the knowledge graph; {app.key_of('checks')} shows it" in footer
         await pilot.press("f3")
         await pilot.pause()
         assert app.pane.active == "tab-checks"

@@ -34,7 +34,7 @@ def snapshot_app(tmp_path, monkeypatch):
     return KGChatApp(config, resources={"llm": ScriptedLLM([REPLY])}, export_dir=tmp_path)
 
 
-async def _one_turn(pilot) -> None:
+async def _one_turn(pilot, question: str = "What is the phone number of Mark Taylor?") -> None:
     app = pilot.app
     await app.workers.wait_for_complete()
     for _ in range(100):
@@ -42,7 +42,7 @@ async def _one_turn(pilot) -> None:
             break
         await pilot.pause()
     app.prompt_input.cursor_blink = False
-    app.prompt_input.load_text("What is the phone number of Mark Taylor?")
+    app.prompt_input.load_text(question)
     await pilot.press("enter")
     await app.workers.wait_for_complete()
     await pilot.pause()
@@ -80,3 +80,23 @@ def test_checks_tab_80x24(snap_compare, snapshot_app):
         await pilot.pause()
 
     assert snap_compare(snapshot_app, terminal_size=(80, 24), run_before=run_before)
+
+
+def test_composed_answer_over_a_wrong_reply(snap_compare, snapshot_app):
+    """The README's screenshot (docs/img/app.svg is this SVG): a two-hop question, the model's
+    reply contradicted, kgchat's own answer shown in its place."""
+    snapshot_app._resources["llm"] = ScriptedLLM(["The meeting Mark Taylor organizes is held in Office 359."])
+
+    async def run_before(pilot) -> None:
+        await _one_turn(pilot, "Where is the meeting Mark Taylor organizes held?")
+
+    assert snap_compare(snapshot_app, terminal_size=(130, 40), run_before=run_before)
+
+
+def test_the_readme_screenshot_is_the_composed_answer_snapshot():
+    """After `--snapshot-update`, copy that SVG to docs/img/app.svg: the README shows the app as it is."""
+    from pathlib import Path
+
+    here = Path(__file__).parent
+    shot = here / "__snapshots__" / "test_tui_snapshots" / "test_composed_answer_over_a_wrong_reply.svg"
+    assert (here.parent.parent / "docs" / "img" / "app.svg").read_bytes() == shot.read_bytes()
