@@ -75,14 +75,29 @@ def _tagged_present_verb(words: tuple[str, ...]) -> bool:
     return len(doc) > 1 and doc[1].tag_ == "VBZ"
 
 
+@lru_cache(maxsize=4096)
+def _counted_noun(words: tuple[str, ...]) -> bool:
+    """Whether the word after "is" of a label is a noun ("is member of"), not a participle
+    ("is written by", "is held in"): the tagger's reading between two names; without it, a word
+    with the ending of a regular participle or a plural is none."""
+    second = words[1]
+    if second.endswith(("ed", "s")):
+        return False
+    nlp = parser()
+    if nlp is None:
+        return True
+    doc = nlp(f"Xqaq {' '.join(words)} Xqbq.")
+    return doc[2].tag_.startswith("NN")
+
+
 def _plural_verb(verb: str) -> str:
     """The verb's form after several subjects: "plays for" -> "play for", "teaches" -> "teach"."""
     words = verb.split()
     first = words[0]
     if first.casefold() in ("has", "is", "was"):
         first = {"has": "have", "is": "are", "was": "were"}[first.casefold()]
-        if len(words) > 2 and first != "have" and not words[1].endswith(("ed", "s")):
-            words[1] += "s"  # "is member of" -> "are members of"
+        if len(words) > 2 and first != "have" and _counted_noun(tuple(w.casefold() for w in words)):
+            words[1] += "s"  # "is member of" -> "are members of", not "is written by" -> "are writtens by"
     elif first.endswith(("ches", "shes", "sses", "xes", "zes")):
         first = first[:-2]
     elif first.endswith("ies") and len(first) > 4:

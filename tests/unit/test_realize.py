@@ -12,6 +12,7 @@ from engine.nlp import dependency
 from engine.nlp.realize import (
     Said,
     chain_sentence,
+    clause,
     counted,
     fact_sentence,
     filtered,
@@ -168,3 +169,9 @@ def test_composed_facts_of_any_label_name_the_subject_once_and_every_value(relat
             assert v in text
     sentences = [s for s in re.split(r"(?<=\.) ", text) if s]
     assert all(not s.startswith(subject) for s in sentences[1:])  # said once, then "Its"
+
+
+def test_a_participle_after_is_stays_as_it_is_after_several_subjects():
+    said = clause(Said("Ines Varga", "is written by", ("The Gloaming Tide", "Salt and Cinders"), forward=False))
+    assert said == "The Gloaming Tide and Salt and Cinders are written by Ines Varga"
+    assert clause(Said("The Band", "is member of", ("Ada", "Bo"), forward=False)) == "Ada and Bo are members of The Band"

@@ -439,3 +439,15 @@ ex:memberOf rdfs:label "member of" .
     assert [labels(p) for p in when] == [["conducted by", "date"]]
     # said by a noun of its own, the relation of the named person is what is asked
     assert [labels(p) for p in s.user_turn("Which choir is Rut Aalto a member of?", answer=False).paths] == [["member of"]]
+
+
+def test_the_verb_an_auxiliary_waits_for_is_no_word_of_the_clause_that_describes(tmp_path):
+    films = ttl("""ex:kite rdfs:label "Paper Kite" ; ex:directedBy ex:ana ; ex:releaseDate "2019-05-02"^^xsd:date ;
+    ex:shotIn ex:tromso .
+ex:ana rdfs:label "Ana Roos" ; ex:dateOfBirth "1980-01-09"^^xsd:date . ex:tromso rdfs:label "Tromsø" .
+ex:directedBy rdfs:label "directed by" . ex:releaseDate rdfs:label "release date" . ex:shotIn rdfs:label "filmed in" .
+ex:dateOfBirth rdfs:label "date of birth" .
+""")
+    s = session(tmp_path, films)
+    paths = s.user_turn("Where was the film Ana Roos directed filmed?", answer=False).paths
+    assert [labels(p) for p in paths] == [["directed by", "filmed in"]] and paths[0].values == ["Tromsø"]

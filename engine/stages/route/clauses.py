@@ -18,6 +18,8 @@ when where how do does did i you me my your it its this that these those can cou
 give show list all every each else also any there their they them he she him her his has have had about from
 by with as some know let want like us we our one ones much many number""".split())
 _WORD = re.compile(r"\w+", re.UNICODE)
+_AUXILIARIES = frozenset("is are was were does do did has have had will can".split())
+_QUESTION_WORDS = frozenset("where when what which who whom how".split())
 PREPOSITIONS = frozenset("in at on for from by with to during since into under".split())
 
 
@@ -82,8 +84,18 @@ def described(text: str) -> frozenset[int]:
     if inside and raw[edge - 1] not in _LINKS:
         if not following and edge == m and inside == {at.get(m - 1)}:
             return frozenset()  # "Who directed the film X?": the noun before the name is its kind
+        if len(following) > 1 and _asked_by_auxiliary(raw[:det]):
+            # "Where is the play X wrote staged?": the auxiliary before the subject wants its own
+            # verb, the last word; the clause about the play is the words before it
+            following = following[:-1]
         inside |= set(following)
     return frozenset(inside)
+
+
+def _asked_by_auxiliary(opening: list[str]) -> bool:
+    """A question whose words before the subject are a question word (and its noun: "in which
+    year") and then an auxiliary: "where is", "when was", "in which year did"."""
+    return len(opening) >= 2 and opening[-1] in _AUXILIARIES and any(w in _QUESTION_WORDS for w in opening[:-1])
 
 
 def possessed(text: str) -> tuple[str, ...]:
