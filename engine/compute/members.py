@@ -7,6 +7,7 @@ Counts and rankings read every member (SPARQL, no cap); only the sentence shorte
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -69,6 +70,7 @@ def class_tiers(question: str, classes: dict[str, str], linked: Sequence[str] = 
     "artwork")."""
     said = words_of(question)
     stems = [_key(w) for w in said]
+    raw = set(re.findall(r"\w+", question.lower()))
     found = [Klass(iri, classes.get(iri, iri), classes.get(iri, iri)) for iri in linked if iri in classes]
     full: list[tuple[int, Klass]] = []
     head: list[Klass] = []
@@ -77,8 +79,10 @@ def class_tiers(question: str, classes: dict[str, str], linked: Sequence[str] = 
         words = keys(label)
         if not words:
             continue
-        last = label.split()[-1].lower()
-        if words <= set(stems):
+        # "e-bike" ends in the noun "bike" as "road bike" does; its "e" is a word the question
+        # must say for the label to be said in full
+        last = re.split(r"[\s-]+", label.strip())[-1].lower()
+        if words <= set(stems) and set(re.findall(r"\w+", label.lower())) <= raw | set(stems):
             full.append((len(words), Klass(iri, label, _said(label, said, stems))))
         elif _key(last) in stems:
             head.append(Klass(iri, label, _said(label, said, stems)))

@@ -206,6 +206,15 @@ def test_a_one_word_class_label_ending_in_the_noun_said_is_read_last(store):
     assert [[k.label for k in t] for t in tiers] == [["reference work"], ["artwork"]]
 
 
+def test_a_hyphened_class_label_ends_in_its_noun_and_is_said_in_full_only_with_its_prefix(store):
+    from engine.compute.members import class_tiers
+
+    classes = {"urn:road": "road bike", "urn:e": "e-bike", "urn:city": "city bike"}
+    every = class_tiers("What is the cheapest bike?", classes)
+    assert [sorted(k.label for k in t) for t in every] == [["city bike", "e-bike", "road bike"]]
+    assert [k.label for k in class_tiers("What is the cheapest e-bike?", classes)[0]] == ["e-bike"]
+
+
 def test_the_checker_judges_a_value_said_as_a_bound_by_comparing(tmp_path):
     from engine.factcheck import check_reply
     from tests.support.kb import from_turtle, verifier_of
