@@ -106,6 +106,11 @@ class Lexicon:
         return dict(_near(self, word.lower()))
 
 
+    def kinds(self, noun: str) -> frozenset[str]:
+        """The more general notions the noun's most frequent sense is a kind of, all the way up
+        ("playwright": dramatist, writer, communicator, person, organism, ...)."""
+        return _kinds(self, noun.lower())
+
     def opposites(self, word: str) -> frozenset[str]:
         """The nouns WordNet calls the opposite of the word's noun senses, or of the more general
         notions they are kinds of: "father" is a parent, whose opposite is "child"."""
@@ -151,6 +156,21 @@ def _nouns(lex: Lexicon, word: str) -> frozenset[str]:
             out.add(lemma)
             for offset in lex.senses(lemma, pos)[:SENSES]:
                 out.update(lex._synset(pos, offset).words)
+    return frozenset(out)
+
+
+@lru_cache(maxsize=16384)
+def _kinds(lex: Lexicon, noun: str) -> frozenset[str]:
+    out: set[str] = set()
+    lemma = next((lemma for lemma, pos in lex.lemmas(noun) if pos == "n"), None)
+    senses = lex.senses(lemma, "n")[:1] if lemma else ()
+    todo, seen = list(senses), set(senses)
+    while todo:
+        for symbol, target, tpos, _, _ in lex._synset("n", todo.pop()).pointers:
+            if symbol in ("@", "@i") and tpos == "n" and target not in seen:
+                seen.add(target)
+                todo.append(target)
+                out.update(lex._synset("n", target).words)
     return frozenset(out)
 
 

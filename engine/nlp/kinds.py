@@ -26,15 +26,28 @@ def entity_kind(ctx, iri: str) -> str:
     if iri not in kinds:
         try:
             types = ctx.background.types(iri)
-            kind = kind_of_types(types, ctx.background.labels(types))
+            names = ctx.background.labels(types)
+            kind = kind_of_types(types, names)
             if kind == "thing":
                 kind = next((k for k in (class_kind(ctx, t) for t in types) if k != "thing"), "thing")
+            if kind == "thing" and any(_people(names.get(t) or vocab.readable_name(t)) for t in types):
+                kind = "person"
             if kind == "thing" and not types:
                 kind = kind_of_relations([relation_labels(ctx, iri)])
             kinds[iri] = kind
         except RemoteUnavailable:  # a remote background that fails: kind unknown, rules still run
             kinds[iri] = "thing"
     return kinds[iri]
+
+
+def _people(class_name: str) -> bool:
+    """Whether a class's name says people by its head noun's most frequent sense in WordNet (a
+    playwright is a writer, a writer a person), when WordNet is on the machine."""
+    from engine.lexicon import lexicon
+
+    words = split_words(class_name).casefold().split()
+    lex = lexicon()
+    return bool(words) and lex is not None and "person" in lex.kinds(words[-1])
 
 
 def class_kind(ctx, cls: str) -> str:

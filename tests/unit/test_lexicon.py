@@ -152,3 +152,10 @@ def test_the_opposite_of_a_noun_or_of_what_it_is_a_kind_of():
     assert "child" in lex.opposites("father") and "child" in lex.opposites("parent")
     assert "parent" in lex.opposites("child")
     assert not lex.opposites("mentor") and not lex.opposites("paint")
+
+
+@needs_wordnet
+def test_the_kinds_of_a_noun_go_up_from_its_most_frequent_sense():
+    lex = lexicon()
+    assert "person" in lex.kinds("playwright") and "person" in lex.kinds("vintners")
+    assert "person" not in lex.kinds("venue") and "person" not in lex.kinds("star")  # a star is first a celestial body
