@@ -183,7 +183,8 @@ def _is_clause(part: str) -> bool:
 
 def _separators(sentence: str) -> list[tuple[int, int, str]]:
     found = []
-    for m in re.finditer(r"\s*;\s*|,?\s+(?:and|but)\s+(?:also\s+)?|,\s+|:\s+", sentence):
+    # "two and a half hours" is one value
+    for m in re.finditer(r"\s*;\s*|,?\s+(?:and|but)\s+(?!a half\b)(?:also\s+)?|,\s+|:\s+", sentence):
         kind = "and" if re.search(r"\b(and|but)\b", m.group(0)) else (m.group(0).strip()[:1] or ",")
         if kind == ":":
             after = re.search(r"\s*;\s*|,?\s+(?:and|but)\s+|,\s+|$", sentence[m.end():])
