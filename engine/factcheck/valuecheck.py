@@ -135,6 +135,8 @@ class ValueChecks:
                 return []  # "population density" is another notion than population
             if v.kind in ("date", "year") and custom(rivals[0].key) and not self._tied(r.phrase, said):
                 return []  # "acquired in 1989" of a work whose one date is its creation: another event
+            if v.unit is not None:
+                return rivals  # "runs for three hours": the unit names the measure, whatever the verb calls up
             return rivals if not notion or notion & content_stems(said) else []
         labels = [Relation(s.facts[0].p_label or label_words(s.key), s.key) for s in rivals]
         best = self.matcher.best(r.phrase, labels)

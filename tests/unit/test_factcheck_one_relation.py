@@ -23,11 +23,15 @@ o:soilType rdfs:label "soil type" .
 o:blockManager rdfs:label "block manager" .
 o:partOf rdfs:label "part of" .
 o:pressingTime rdfs:label "pressing time" .
+o:seedSupplier rdfs:label "seed supplier" .
+o:treeSupplier rdfs:label "tree supplier" .
 o:Block rdfs:label "orchard block" .
 o:Farm rdfs:label "farm" .
 o:Person rdfs:label "person" .
 o:hill a o:Block ; rdfs:label "Hill Block" ; o:sownWith o:clover ; o:soilType o:loam ; o:blockManager o:ana .
-o:vale a o:Block ; rdfs:label "Vale Block" ; o:partOf o:farm .
+o:vale a o:Block ; rdfs:label "Vale Block" ; o:partOf o:farm ; o:seedSupplier o:kernow .
+o:kernow rdfs:label "Kernow Seeds" .
+o:cove a o:Block ; rdfs:label "Cove Block" ; o:treeSupplier o:kernow .
 o:farm a o:Farm ; rdfs:label "Pellow Farm" ; o:establishedYear "1994" ; o:pressingTime "150 minutes" .
 o:ana a o:Person ; rdfs:label "Ana Trevail" .
 o:clover rdfs:label "white clover" .
@@ -73,3 +77,18 @@ def test_a_duration_said_with_and_a_half(kg):
     assert [q.value for q in quantities("two and a half hours, 3 and a half days")] == [150.0, 5040.0]
     assert verdict(kg, "Pressing at Pellow Farm takes about two and a half hours.") == "supported"
     assert verdict(kg, "Pressing at Pellow Farm takes about three and a half hours.") == "contradicted"
+
+
+def test_a_plural_noun_names_the_relation_s_own_kind(kg):
+    # Kernow Seeds supplied Vale Block's seeds, not its trees: the KG gives Vale Block no tree supplier
+    assert verdict(kg, "Kernow Seeds supplied the seeds for Vale Block.") == "supported"
+    assert verdict(kg, "Kernow Seeds supplied the trees for Vale Block.") == "nei"
+
+
+def test_a_unit_names_the_measure_whatever_the_verb(kg):
+    assert verdict(kg, "Pressing at Pellow Farm runs for about five hours.") == "contradicted"
+
+
+def test_a_relative_clause_after_a_verb_the_parser_reads_as_a_noun(kg):
+    checks = checks_of(kg, "Ana Trevail sings in Vale Block, which is supplied by Kernow Seeds.")
+    assert [c.claim for c in checks] == ["Ana Trevail sings in Vale Block.", "Vale Block is supplied by Kernow Seeds."]
