@@ -198,7 +198,7 @@ _WORD_NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "fi
                  "nine": 9, "ten": 10, "twelve": 12, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50,
                  "half a": 0.5, "half an": 0.5, "a couple of": 2, "a few": 3}
 _UNIT_NAMES = "|".join(sorted((re.escape(u) for u in UNITS), key=len, reverse=True))
-_QUANTITY = re.compile(rf"(?<![\w.])({_NUM})(?:\s*(thousand|million|billion|bn)\b)?\s*({_UNIT_NAMES})(?![\w²])",
+_QUANTITY = re.compile(rf"(?<![\w.])({_NUM}(?:\s+and\s+a\s+half)?)(?:\s*(thousand|million|billion|bn)\b)?\s*({_UNIT_NAMES})(?![\w²])",
                        re.IGNORECASE)
 _DATE = re.compile(r"\b\d{4}-\d{2}(?:-\d{2})?\b|\b\d{1,2}(?:st|nd|rd|th)? (?:of )?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|"
                    r"oct|nov|dec)[a-z]*\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]* \d{1,4}\b", re.I)
@@ -232,6 +232,8 @@ class Quantity:
 
 def _number(said: str) -> float | None:
     said = said.lower().strip()
+    if said.endswith(" half") and (whole := _number(re.sub(r"\s+and\s+a\s+half$", "", said))) is not None:
+        return whole + 0.5  # "two and a half hours"
     if said in _WORD_NUMBERS:
         return float(_WORD_NUMBERS[said])
     try:

@@ -147,7 +147,8 @@ def _said(phrase: str, glossed: str) -> _Said:
         for s, weight in near_stems(w).items():
             if near.get(s, 0.0) < weight:
                 near[s] = weight
-    return _Said(content_stems(phrase) | content_stems(glossed), frozenset().union(*map(forms, plain)), near)
+    plural = frozenset(stem(singular(w)) for w in words)  # "sets": "set", which the stemmer leaves whole
+    return _Said(content_stems(phrase) | content_stems(glossed) | plural, frozenset().union(*map(forms, plain)), near)
 
 
 @lru_cache(maxsize=65536)

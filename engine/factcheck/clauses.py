@@ -61,6 +61,9 @@ def sound(doc: Any) -> bool:
     """Whether the parse looks right: no unlabelled attachment, and every finite verb that heads
     a clause has a subject (or shares one, coordinated). A parse that fails this ("Her e-mail is
     x@y.org and her phone number is ...", read as one noun list) is not split by."""
+    if any(t.dep_ == "ROOT" and t.tag_ in ("NN", "NNS") and t.text.islower()
+           and any(c.dep_ == "compound" and c.tag_ == "NNP" for c in t.children) for t in doc):
+        return False  # "Xqaq sings in Xqbq, which is ...": the main verb read as a noun after a name
     for t in doc:
         if t.dep_ == "dep" or t.dep_ == "ccomp" and t.head.pos_ == "AUX" and not any(c.dep_ == "mark" for c in t.children):
             return False  # "is" then a clause with no "that": two clauses read as one

@@ -36,6 +36,7 @@ A_CLASS = re.compile(r"\ban?\s+(?:[\w'’-]+\s+){0,2}$", re.IGNORECASE)
 NATIONALITY = re.compile(r"\b(?:country|nationality|citizenship|citizen|origin)\b")
 SEMANTIC_MARGIN = 0.05  # how much closer to the claim one relation's sentence must be than the next
 PREPOSITIONS = frozenset("in at on from during near inside into within across to by of for with".split())
+OF_LABEL = re.compile(r"\bof\b")  # "head of department", "member of": what the subject is of the object
 LOCATIVE = frozenset("in at on from during near inside into within across".split())
 
 
@@ -316,11 +317,15 @@ class RelationChecks:
         prep = self._preposition(b, r)
         for slot in self.kg.slots(a).values():
             by_prep = self._by_preposition(slot, prep, self._verb_before(b, r))
-            # a custom relation may be stated from its object's side ("X is head of the
-            # department": the department's head)
+            # a custom relation whose label says what its subject is of its object ("head of
+            # department") may be stated from the object's side ("the department's head is X");
+            # one whose label names the object ("station manager") may not: "Pennock Quay is
+            # managed by X", where X manages another station, says nothing against a KG that
+            # gives Pennock Quay no manager
             if slot.direction == "in" and (slot.key, "out") in self.kg.slots(b):
                 continue  # "Henrik's office is TB 3.04" is judged as Henrik's office, not the room's occupant
-            if ((slot.direction == "out" or custom(slot.key)) and not slot.literal and (slot.key in said or by_prep)
+            if ((slot.direction == "out" or (custom(slot.key) and OF_LABEL.search(label_words(slot.facts[0].p_label))))
+                    and not slot.literal and (slot.key in said or by_prep)
                     and self.kg.single(slot, said | r.unit_said | ({slot.key} if by_prep else set()))
                     and b not in slot.others and (prep not in LOCATIVE or by_prep or self._same_kind(slot, b))):
                 kf = slot.facts[0]

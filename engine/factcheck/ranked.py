@@ -31,7 +31,7 @@ from engine.factcheck.slots import KFact, Reading, Slot
 from engine.lexicon import lexicon
 from engine.nlp.sentences import TYPE_PREDICATES
 from engine.relations import glosses, other_modifier
-from engine.words import forms, near_stems, said_share, words_of
+from engine.words import forms, near_stems, said_share, stem, words_of
 
 FLOOR = 0.5  # the fit below which words say no relation, however far ahead of the others
 LEAD = 0.1  # how far ahead of every other relation of the KG the one the words say must be
@@ -55,12 +55,13 @@ class RankedRelations:
     def read(self, b: str, ents: list[str], r: Reading) -> Read | None:
         """What the claim says of b and another of its things, decided by the order of the KG's
         relations for its words; None where that order decides nothing."""
-        phrase = relation_phrase(r.blank)
-        if not phrase:
+        said = relation_phrase(r.blank)
+        if not said:
             return None
         for a in ents:
             if a == b:
                 continue
+            phrase = self._unclassed(said, a, b)
             slots = self._slots(a)
             joining = [s for s in slots if b in s.others]
             scores = {label: fit(phrase, label) for label in {self._label(s) for s in [*slots, *self._slots(b)]}}
@@ -74,7 +75,40 @@ class RankedRelations:
                 clash = self._clash(a, b, rival[0], r)
                 if clash is not None:
                     return Read([], clash)
+            if len(own) == 1 and phrase and self._sole(phrase, next(iter(own)), a, b):
+                return Read([f for f in joining[0].facts if f.other == b][:1])
         return None
+
+    def _sole(self, phrase: str, label: str, a: str, b: str) -> bool:
+        """Do the claim's words read as the one relation the KG has between a and b, though they
+        say its label only faintly ("planted with" of "sown with": WordNet puts both under one
+        more general verb)? They do when WordNet ties them to it at all, they fit no other
+        relation of either thing, its values' relations included ("founded" fits an opening
+        date: the claim says another relation, which the KG lacks between them), say nothing
+        opposite to it, and neither thing has another relation to things of the other's kind
+        ("departs from" of a crossing with an origin and a terminus). Words WordNet does not tie
+        to it ("sponsors" of "rows for") stay unconfirmed: a wrong confirmation costs more than
+        a claim left open."""
+        if fit(phrase, label) == 0.0 or opposite(phrase, label) or not (self._one_of_kind(a, b) and self._one_of_kind(b, a)):
+            return False
+        labels = {label_words(s.facts[0].p_label or s.key) for x in (a, b) for s in self.kg.slots(x).values()
+                  if s.facts[0].fact.p not in TYPE_PREDICATES and not RECORD.search(self._label(s))}
+        return all(fit(phrase, x) < FLOOR for x in labels - {label})
+
+    def _one_of_kind(self, a: str, b: str) -> bool:
+        """Is a joined to things of b's kind by one relation only? Where a crossing has an origin
+        and a terminus, both ports, "departs from" could say either, and words that say neither
+        decide nothing. Of a thing of no class, only the other side tells."""
+        kind = self.kg.category(b) - {"thing"}
+        if not kind:
+            return True  # a thing of no class: its own relations tell (barley is only ever sown)
+        return len({s.key for s in self._slots(a) if self.kg.slot_category(s) & kind}) == 1
+
+    def _unclassed(self, phrase: str, a: str, b: str) -> str:
+        """The claim's relation words without those that name the class of one of its things
+        ("the Paediatrics department treats": a department is what Paediatrics is, no relation)."""
+        classes = {w for x in (a, b) for t in self.kg.bg.types(x) for w in words_of(self.kg.label(t))}
+        return " ".join(w for w in phrase.split() if w not in classes) if classes else phrase
 
     def _slots(self, iri: str) -> list[Slot]:
         """The relations of a thing to other things that a claim's words could state: not its
@@ -126,7 +160,7 @@ def opposite(phrase: str, label: str) -> bool:
     lex = lexicon()
     if lex is None:
         return False
-    own = set(words_of(label))
+    own = {x for w in words_of(label) for x in (w, stem(w))}  # "born" is read as "birth"
     for w in words_of(phrase):
         near = {w, *(x for x in lex.near(w) if x.isalpha())}
         if any(own & lex.opposites(x) for x in near) or any(near & lex.opposites(x) for x in own):

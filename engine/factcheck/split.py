@@ -183,7 +183,8 @@ def _is_clause(part: str) -> bool:
 
 def _separators(sentence: str) -> list[tuple[int, int, str]]:
     found = []
-    for m in re.finditer(r"\s*;\s*|,?\s+(?:and|but)\s+(?:also\s+)?|,\s+|:\s+", sentence):
+    # "two and a half hours" is one value
+    for m in re.finditer(r"\s*;\s*|,?\s+(?:and|but)\s+(?!a half\b)(?:also\s+)?|,\s+|:\s+", sentence):
         kind = "and" if re.search(r"\b(and|but)\b", m.group(0)) else (m.group(0).strip()[:1] or ",")
         if kind == ":":
             after = re.search(r"\s*;\s*|,?\s+(?:and|but)\s+|,\s+|$", sentence[m.end():])
@@ -301,11 +302,37 @@ def _prepared(sentence: str, protected: Spans) -> tuple[str, dict[str, str], str
     return s, names, hedge
 
 
+# Where a sentence may join clauses: a punctuation mark or a word that can open or link one. A
+# sentence with none of them is one clause whatever its parse says, and is not parsed (the parse
+# is most of the time a check takes).
+_JOINS = re.compile(r"[,;:()\u2013\u2014]|\b(?:and|but|or|nor|who|whom|whose|which|that|where|when|while|whereas|as|"
+                    r"because|since|after|before|if|unless|although|though|until|so|then)\b", re.IGNORECASE)
+
+
+_AUXILIARY = frozenset("is are was were be been being has have had do does did will would can could may might must "
+                       "shall should".split())
+_ADVERBS = frozenset("also not only still currently now never already".split())  # inside a verb group
+
+
+def joins(masked: str) -> bool:
+    """May the masked sentence hold more than one clause: a word of `_JOINS`, a second verb
+    group, or a verb with no auxiliary that may be a participle after a noun ("Xqaq based in
+    Xqbq also sponsors ...", "a fern kept in ...": it opens a clause of its own)? "Xqaq was
+    released in 1997" and "Xqaq stars Xqbq" are one clause each."""
+    if _JOINS.search(masked):
+        return True
+    words = [w for w in re.findall(r"[A-Za-z']+", masked) if w.lower() not in _ADVERBS]
+    verbs = [i > 0 and w.islower() and (_verb_word(w) or w.endswith(("ed", "en", "ing"))) for i, w in enumerate(words)]
+    starts = [i for i, v in enumerate(verbs) if v and not verbs[i - 1] and words[i - 1] not in _AUXILIARY]
+    # a verb group with no auxiliary that is no present tense may be a participle after a noun
+    return len(starts) > 1 or any(not words[i].endswith("s") for i in starts)
+
+
 def split_sentence(sentence: str, protected: Spans, parses: dict[str, object] | None = None) -> list[str]:
     """The atomic claims of one sentence (the sentence itself when it is a question, a greeting,
     a fragment or has nothing to split). `parses` holds parses made beforehand, by prepared text."""
     s, names, hedge = _prepared(sentence, protected)
-    pieces = None if s.endswith("?") or GREETINGS.match(s) else _parsed_clauses(s, (parses or {}).get(s))
+    pieces = None if s.endswith("?") or GREETINGS.match(s) or not joins(s) else _parsed_clauses(s, (parses or {}).get(s))
     if s.endswith("?") or GREETINGS.match(s):
         claims = [s]
     elif pieces and len(pieces) > 1:
@@ -563,7 +590,8 @@ def split_claims(text: str, protect: Callable[[str], Spans] | None = None) -> li
                     protected += [(m.start(), m.end()) for m in rx.finditer(sentence)]
                 units.append((sentence, protected))
         # the parser reads a batch of sentences faster than one at a time
-        parses = clauses.parse_all([_prepared(sentence, protected)[0] for sentence, protected in units[:MAX_CLAIMS]])
+        parses = clauses.parse_all([s for s in (_prepared(sentence, protected)[0] for sentence, protected in units[:MAX_CLAIMS])
+                                    if joins(s)])
         for sentence, protected in units:
             claims.extend(split_sentence(sentence, protected, parses))
             if len(claims) >= MAX_CLAIMS:

@@ -11,6 +11,7 @@ from datetime import datetime
 from engine.factcheck import values as V
 from engine.factcheck.kg import KGView
 from engine.factcheck.names import FUNCTION_WORDS, blank_out
+from engine.factcheck.ranked import FLOOR, fit
 from engine.factcheck.relations import (
     COUNT_NOUNS,
     TIME_SLOTS,
@@ -132,12 +133,25 @@ class ValueChecks:
             said = rivals[0].facts[0].p_label or label_words(rivals[0].key)
             if said_as_modifier(said, r.blank):
                 return []  # "population density" is another notion than population
+            if v.kind in ("date", "year") and custom(rivals[0].key) and not self._tied(r.phrase, said):
+                return []  # "acquired in 1989" of a work whose one date is its creation: another event
+            if v.unit is not None:
+                return rivals  # "runs for three hours": the unit names the measure, whatever the verb calls up
             return rivals if not notion or notion & content_stems(said) else []
         labels = [Relation(s.facts[0].p_label or label_words(s.key), s.key) for s in rivals]
         best = self.matcher.best(r.phrase, labels)
         if best is None or said_as_modifier(best.relation.label, r.blank):
             return []
         return [s for s in rivals if s.key == best.relation.key]
+
+    @staticmethod
+    def _tied(phrase: str, label: str) -> bool:
+        """Do the claim's relation words say the label, in its words or others (`fit`,
+        WordNet's included)? A claim with no such words ("X, 1998") says nothing against it. The
+        one date a thing has is no reading of a verb that names another event ("renamed",
+        "bought", "closed"): what a user's KG records is not all that happens to a thing. (A
+        unit names its measure: "lasted 678 days" is a duration whatever its verb.)"""
+        return not phrase or fit(phrase, label_words(label)) >= FLOOR
 
     def value_support(self, v: V.Value, ents: list[str], cues: set[str], r: Reading) -> list[KFact]:
         for a in ents:
