@@ -78,10 +78,12 @@ def class_tiers(question: str, classes: dict[str, str], linked: Sequence[str] = 
         if not words:
             continue
         last = label.split()[-1].lower()
-        if words <= set(stems):
-            full.append((len(words), Klass(iri, label, _said(label, said, stems))))
+        run = _said(label, said, stems)
+        # a label said in full is said as one phrase: "films ... direct" says no "film director"
+        if words <= set(stems) and keys(run) >= words:
+            full.append((len(words), Klass(iri, label, run)))
         elif _key(last) in stems:
-            head.append(Klass(iri, label, _said(label, said, stems)))
+            head.append(Klass(iri, label, run))
         else:
             ends = [w for w in said if len(w) >= 4 and last != (one := singular(w.lower())) and last.endswith(one)]
             if ends and len(label.split()) == 1:

@@ -258,3 +258,10 @@ g:ana rdfs:label "Ana" . g:bo rdfs:label "Bo" . g:cy rdfs:label "Cy" .
     done = operate_members(detect(question), question, store, words_grid(), [garden], store.labels)
     # one owner each ties every garden at one; the bed length tells them apart
     assert done is not None and done.result.winners == ("Fern Walk",)
+
+
+def test_a_class_label_is_said_in_full_only_as_one_phrase():
+    # "films ... direct" says the class "film"; its words apart name no "film director"
+    classes = {"urn:film": "film", "urn:dir": "film director"}
+    assert [k.label for k in named_classes("How many films did Ana Ruiz direct?", classes)] == ["film"]
+    assert [k.label for k in named_classes("Which film director is the youngest?", classes)] == ["film director"]
