@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from engine.factcheck.relations import qualifiers
 from engine.nlp.answer_type import PLACE_NOUN
@@ -166,8 +167,11 @@ def spans_of(text: str, longest: int = 2) -> list[Span]:
     words = [raw[i] for i in content]
     asked = {asked_run(raw, content, k)[-1] for k, i in enumerate(content) if _after_which(raw, i)}
     # "area" of "the telephone area code": a word said only to qualify the next one is no span of
-    # its own, nor the end of one ("telephone area")
+    # its own, nor the end of one ("telephone area"); "coach" of "X's coach born" qualifies no
+    # verb, so the parse has the last say where it reads one
     qualifying = qualifiers(text)
+    if qualifying:
+        qualifying = qualifying - before_verbs(text)
     out = []
     for n in range(1, longest + 1):
         for i in range(len(words) - n + 1):
@@ -183,6 +187,18 @@ def spans_of(text: str, longest: int = 2) -> list[Span]:
     if len(words) > 1 or (words and len(raw) > len(words) + 1) or (not words and glosses(text)):
         out.append(Span(" ".join(text.replace(ENTITY, "it").split()), frozenset(range(len(words)))))
     return out
+
+
+@lru_cache(maxsize=1024)
+def before_verbs(text: str) -> frozenset[str]:
+    """The words (lower-cased) the parser reads as followed by a verb; none without the parser."""
+    from engine.nlp.dependency import parser
+
+    nlp = parser()
+    if nlp is None:
+        return frozenset()
+    tokens = [t for t in nlp(text) if not t.is_punct]
+    return frozenset(a.text.casefold() for a, b in zip(tokens, tokens[1:], strict=False) if b.pos_ in ("VERB", "AUX"))
 
 
 def asked_run(raw: list[str], content: list[int], k: int) -> list[int]:
