@@ -177,3 +177,29 @@ def test_each_of_three_relations_is_read_where_the_clause_around_the_one_before_
     based = ask(store, LU + "aria", "Where is the maker of the violin Aria Solenne played based?", background=store)
     assert steps(based.paths[0]) == [("played", True), ("maker", True), ("based in", True)]
     assert based.paths[0].values == ["Cremona"]
+
+
+def test_a_common_noun_described_by_what_follows_it_is_no_start():
+    from datetime import datetime as dt
+
+    from engine.stages.route import starts_of
+    from engine.state import Mention
+
+    text = "Where was the curator of the exhibition that featured Glass Orchard born?"
+    state = TurnState(session_id="s", turn=1, text=text, now=dt(2026, 1, 1))
+    state.mentions = [Mention("curator", 14, 21, "name", entity="urn:occupation", label="curator", p=0.9),
+                      Mention("Glass Orchard", 54, 67, "name", entity="urn:work", label="Glass Orchard", p=0.9)]
+    assert list(starts_of(state, None)) == ["urn:work"]
+    # said alone, the noun is what the turn is about
+    state.mentions = state.mentions[:1]
+    assert list(starts_of(state, None)) == ["urn:occupation"]
+
+
+def test_the_noun_asked_for_ends_before_a_verb_the_parser_reads():
+    from engine.nlp.dependency import parser
+    from engine.stages.route.clauses import asked_words, stems
+
+    if parser() is None:
+        return
+    assert asked_words("Which gallery hosted the exhibition curated by xentity?") == stems("gallery")
+    assert asked_words("Which game nights were hosted by xentity?") == stems("game nights")
