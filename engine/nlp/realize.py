@@ -266,12 +266,14 @@ def compared(head: str, facts: Sequence[Said], runner_up: str = "", lacking: str
     return text + "." + (f" {lacking}" if lacking else "")
 
 
-def lacking_value(names: Sequence[str], label: str, of: int = 0) -> str:
-    """ "2 of the 6 have no cooking time: A and B." / "The KG has no inception for A." """
+def lacking_value(names: Sequence[str], label: str, of: int = 0, more: int = 0) -> str:
+    """ "2 of the 6 have no cooking time: A and B." / "The KG has no inception for A."; `more`
+    lacking it past the names given are counted in."""
     if not names:
         return ""
     if of:
-        return f"{len(names)} of the {of} have no {label_words(label)}: {joined(list(names))}."
+        total = len(names) + more
+        return f"{total} of the {of} have no {label_words(label)}: {joined(list(names), total)}."
     return f"The KG has no {label_words(label)} for {joined(list(names))}."
 
 

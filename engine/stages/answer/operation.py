@@ -232,7 +232,7 @@ def _said_ranked(op: Operator, done: MemberOperation, of: int, every: bool = Fal
              for w, v in result.ranked if every or w in result.winners]
     rest = [e for e, _ in result.ranked if e not in result.winners]
     runner = rest[0] if rest and not every else ""
-    lacking = lacking_value(result.missing, label, of=of)
+    lacking = lacking_value(result.missing, label, of=of, more=result.unlisted)
     return Computed(compared(head, facts, runner, lacking), [], op.name, result.winners)
 
 
