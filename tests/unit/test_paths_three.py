@@ -203,3 +203,11 @@ def test_the_noun_asked_for_ends_before_a_verb_the_parser_reads():
         return
     assert asked_words("Which gallery hosted the exhibition curated by xentity?") == stems("gallery")
     assert asked_words("Which game nights were hosted by xentity?") == stems("game nights")
+
+
+def test_where_the_things_are_looked_up_describes_none_of_them():
+    from engine.stages.route.clauses import described, masked
+
+    text = masked("How many people in the graph were born in Lisbon?", ["Lisbon"])
+    assert text == "How many people were born in xentity?"
+    assert not described(text)  # one relation asked, not a second read on "people"

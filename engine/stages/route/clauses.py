@@ -350,4 +350,10 @@ def masked(text: str, names: list[str]) -> str:
     bare = {re.sub(r"['’]s$", "", n.strip()) for n in names if n}
     for name in sorted({n for n in bare if len(n) > 1}, key=len, reverse=True):
         out = re.sub(r"(?<!\w)" + re.escape(name) + r"(?!\w)", ENTITY, out, flags=re.I)
-    return out
+    # "How many people in the graph were born in X?": where the things are looked up describes
+    # none of them (a name containing the words was masked above)
+    return " ".join(_IN_THE_KG.sub(" ", out).split())
+
+
+_IN_THE_KG = re.compile(r"\b(?:in|from|of)\s+(?:the|this|your|my)\s+(?:graph|kg|knowledge\s+(?:graph|base)|database)\b",
+                        re.I)
