@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
+from pyoxigraph import Literal, NamedNode
 
 from engine.compute.operators import Operator
 from engine.compute.run import Result, keep, rank, wants_max
@@ -293,6 +294,10 @@ def _ranked_by_store(op: Operator, background: Background, classes: Sequence[Kla
     descending = wants_max(op, [read(sample[0]["o"], label)]) if sample else not op.least
     rows = select(background, f"SELECT ?s ?o WHERE {{ {where} {triple} }} ORDER BY {'DESC' if descending else 'ASC'}(?o) "
                               f"LIMIT {TOP}")
+    if len(rows) == TOP and rows[0].get("o") == rows[-1].get("o"):
+        # more are tied for the best than TOP: every one of them
+        best = Literal(rows[0]["o"], datatype=NamedNode(kinds[0]["d"]))
+        rows = select(background, f"SELECT ?s ?o WHERE {{ {where} {triple} FILTER(?o = {best}) }}")
     lacking = select(background, f"SELECT DISTINCT ?s WHERE {{ {where} FILTER NOT EXISTS {{ {triple} }} }} LIMIT {TOP}") \
         if with_value < members else []
     names = iri_labels([r["s"] for r in rows + lacking if "s" in r])
