@@ -132,7 +132,12 @@ def _yesno(state: TurnState, asked: list[RelationPath], labels: Labels) -> Compu
 def _class_tiers(state: TurnState, ctx: TurnContext) -> list[list[Klass]]:
     classes = ctx.resource(CLASSES, lambda: class_labels(ctx.background))
     linked = [str(m.value) for m in state.mentions if m.kind == "type" and m.value]
-    return class_tiers(state.rewritten or state.text, classes, linked)
+    text = state.rewritten or state.text
+    # the words of a name say no class: "Space Agency" of "the Solvik Space Agency"
+    for m in state.mentions:
+        if m.kind == "name" and m.entity and m.text and not m.text.islower():
+            text = text.replace(m.text, " xentity ")
+    return class_tiers(text, classes, linked)
 
 
 def _classes(state: TurnState, ctx: TurnContext) -> list[Klass]:
