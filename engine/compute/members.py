@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
+from pyoxigraph import Literal, NamedNode
 
 from engine.compute.operators import Operator
-from engine.compute.run import Result, keep, rank
+from engine.compute.run import Result, keep, rank, wants_max
 from engine.compute.values import Value, read
 from engine.context import Background, select
 from engine.words import singular, stem, words_of
@@ -22,6 +23,13 @@ from kgstore.store import TYPE_PREDICATES
 
 Grid = Callable[[Sequence[str], Sequence[str]], np.ndarray]  # the relation matcher's grid(labels, phrases)
 _TYPES = " ".join(f"<{p}>" for p in TYPE_PREDICATES)
+SAMPLED = 500  # members whose relations are read to choose the relation asked about
+LARGE = 2000  # members past which a ranking of typed values is left to the store (ORDER BY ... LIMIT)
+TOP = 50  # the best values the store returns for such a ranking: ties and the runner-up are among them
+# Datatypes the store orders as engine/compute/values reads them (dates by date, numbers by value).
+_ORDERED = frozenset(f"http://www.w3.org/2001/XMLSchema#{t}" for t in (
+    "date", "dateTime", "gYear", "integer", "int", "long", "decimal", "double", "float", "nonNegativeInteger",
+    "positiveInteger"))
 
 
 @dataclass(frozen=True)
@@ -82,10 +90,12 @@ def class_tiers(question: str, classes: dict[str, str], linked: Sequence[str] = 
         # "e-bike" ends in the noun "bike" as "road bike" does; its "e" is a word the question
         # must say for the label to be said in full
         last = re.split(r"[\s-]+", label.strip())[-1].lower()
-        if words <= set(stems) and set(re.findall(r"\w+", label.lower())) <= raw | set(stems):
-            full.append((len(words), Klass(iri, label, _said(label, said, stems))))
+        run = _said(label, said, stems)
+        # a label said in full is said as one phrase: "films ... direct" says no "film director"
+        if words <= set(stems) and keys(run) >= words and set(re.findall(r"\w+", label.lower())) <= raw | set(stems):
+            full.append((len(words), Klass(iri, label, run)))
         elif _key(last) in stems:
-            head.append(Klass(iri, label, _said(label, said, stems)))
+            head.append(Klass(iri, label, run))
         else:
             ends = [w for w in said if len(w) >= 4 and last != (one := singular(w.lower())) and last.endswith(one)]
             if ends and len(label.split()) == 1:
@@ -129,6 +139,15 @@ def _scope(classes: Sequence[Klass], only: Sequence[str] = ()) -> str:
     if classes:
         return f"VALUES ?t {{ {_TYPES} }} VALUES ?c {{ {' '.join(f'<{k.iri}>' for k in classes)} }} ?s ?t ?c ."
     return ""
+
+
+def _sampled(classes: Sequence[Klass], only: Sequence[str]) -> str:
+    """`_scope`, a class's first SAMPLED members only: which relations the members have, and
+    whether one holds several values a member, is read off them; what is counted or ranked is
+    read off every member."""
+    if only or not classes:
+        return _scope(classes, only)
+    return f"{{ SELECT DISTINCT ?s WHERE {{ {_scope(classes)} }} LIMIT {SAMPLED} }}"
 
 
 def _relations(background: Background, where: str) -> list[tuple[str, bool, str]]:
@@ -181,7 +200,8 @@ def operate_members(op: Operator, question: str, background: Background, grid: G
     that has the relation), compare over the `only` entities named: None when no relation of
     theirs fits."""
     where = _scope(classes, only)
-    relations = [(p, fw, v) for p, fw, v in _relations(background, where) if p]
+    sampled = _sampled(classes, only)
+    relations = [(p, fw, v) for p, fw, v in _relations(background, sampled) if p]
     if not relations:
         return None
     labels = iri_labels([p for p, _, _ in relations])
@@ -213,7 +233,7 @@ def operate_members(op: Operator, question: str, background: Background, grid: G
     def spread(f: tuple[float, int, str, bool, bool]) -> int:
         """The most values one member has of a counted relation (0 for an ordered one)."""
         if (f[2], f[3]) not in spreads:
-            spreads[(f[2], f[3])] = _most_values(background, where, f[2], f[3]) if f[4] else 0
+            spreads[(f[2], f[3])] = _most_values(background, sampled, f[2], f[3]) if f[4] else 0
         return spreads[(f[2], f[3])]
 
     # A counted relation of one value a member ("name", "label", the one band each member is in)
@@ -226,8 +246,12 @@ def operate_members(op: Operator, question: str, background: Background, grid: G
     best = max(top, key=lambda f: (not f[4], spread(f)))
     _, _, predicate, forward, counted = best
     label = labels.get(predicate, predicate)
-    members = list(only) if only else members_of(background, classes) if classes else []
     triple = f"?s <{predicate}> ?o" if forward else f"?o <{predicate}> ?s"
+    if classes and not only and not counted and op.name in ("argmax", "argmin"):
+        ranked = _ranked_by_store(op, background, classes, triple, label, iri_labels)
+        if ranked is not None:
+            return MemberOperation(classes[0], ranked[0], predicate, label, forward, counted, ranked[1], ranked[2])
+    members = list(only) if only else members_of(background, classes) if classes else []
     rows = select(background, f"SELECT ?s ?o WHERE {{ {where} {triple} }}")
     found: dict[str, list[str]] = {m: [] for m in members}
     for r in rows:
@@ -246,6 +270,48 @@ def operate_members(op: Operator, question: str, background: Background, grid: G
         result = rank(op, by_name, label)
     return MemberOperation(classes[0] if classes else None, len(by_name), predicate, label, forward, counted,
                            result, by_name)
+
+
+def _count(background: Background, pattern: str) -> int:
+    rows = select(background, f"SELECT (COUNT(DISTINCT ?s) AS ?n) WHERE {{ {pattern} }}")
+    return int(float(rows[0]["n"])) if rows and rows[0].get("n") else 0
+
+
+def _ranked_by_store(op: Operator, background: Background, classes: Sequence[Klass], triple: str, label: str,
+                     iri_labels: Callable[[Sequence[str]], dict[str, str]]
+                     ) -> tuple[int, Result, dict[str, tuple[str, ...]]] | None:
+    """argmax / argmin over a class of more than LARGE members whose values are all of one
+    datatype the store orders as they are read: the store sorts every member's value and returns
+    the TOP best (aggregates over all of them; no member left unread); those without the value are
+    counted, their first names listed. None for a smaller class or other values: Python ranks
+    those (`rank`)."""
+    where = _scope(classes)
+    members = _count(background, where)
+    if members <= LARGE:
+        return None
+    kinds = select(background, f"SELECT ?d (COUNT(DISTINCT ?s) AS ?n) WHERE {{ {where} {triple} "
+                               "BIND(IF(isLiteral(?o), DATATYPE(?o), \"\") AS ?d) } GROUP BY ?d")
+    if len(kinds) != 1 or kinds[0].get("d") not in _ORDERED:
+        return None
+    with_value = int(float(kinds[0].get("n", 0)))
+    sample = select(background, f"SELECT ?o WHERE {{ {where} {triple} }} LIMIT 1")
+    descending = wants_max(op, [read(sample[0]["o"], label)]) if sample else not op.least
+    rows = select(background, f"SELECT ?s ?o WHERE {{ {where} {triple} }} ORDER BY {'DESC' if descending else 'ASC'}(?o) "
+                              f"LIMIT {TOP}")
+    if len(rows) == TOP and rows[0].get("o") == rows[-1].get("o"):
+        # more are tied for the best than TOP: every one of them
+        best = Literal(rows[0]["o"], datatype=NamedNode(kinds[0]["d"]))
+        rows = select(background, f"SELECT ?s ?o WHERE {{ {where} {triple} FILTER(?o = {best}) }}")
+    lacking = select(background, f"SELECT DISTINCT ?s WHERE {{ {where} FILTER NOT EXISTS {{ {triple} }} }} LIMIT {TOP}") \
+        if with_value < members else []
+    names = iri_labels([r["s"] for r in rows + lacking if "s" in r])
+    by_name: dict[str, tuple[str, ...]] = {}
+    for r in rows:
+        if "s" in r and "o" in r:
+            by_name.setdefault(names.get(r["s"], r["s"]), (r["o"],))
+    result = rank(op, by_name, label)
+    missing = tuple(names.get(r["s"], r["s"]) for r in lacking if "s" in r)
+    return members, replace(result, missing=missing, unlisted=members - with_value - len(missing)), by_name
 
 
 def linked_members(background: Background, classes: Sequence[Klass], entity: str, question: str,

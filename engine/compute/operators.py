@@ -23,6 +23,16 @@ _FORWARD_IN_TIME = frozenset("younger youngest newer newest later latest last".s
 _COMPARATIVE = re.compile(r"\b(?:more|less|fewer|\w{2,}er)\b(?=\s+(?:than|\w+\s+than))|\b(?:more|less|fewer)\b"
                           r"|\b(?:older|younger|earlier|later|bigger|smaller|longer|shorter|larger|higher|lower|"
                           r"heavier|lighter|newer|cheaper)\b", re.I)
+# The measures an adjective of size grades ("longer": a length or a duration): the grammar of
+# English scales, the same in every domain.
+_SCALES: dict[str, tuple[str, ...]] = {
+    **dict.fromkeys(("long", "short"), ("length", "duration")),
+    **dict.fromkeys(("tall", "high", "low", "wide", "narrow", "deep", "shallow"), ("length",)),
+    **dict.fromkeys(("heavy", "light"), ("mass",)),
+    **dict.fromkeys(("cheap", "expensive", "dear"), ("money",)),
+    **dict.fromkeys(("big", "large", "small"), ("area", "length", "mass")),
+    **dict.fromkeys(("fast", "slow", "quick"), ("speed",)),
+}
 _SUPERLATIVE = re.compile(r"\b(?:most|least|fewest|\w{2,}est)\b", re.I)
 # A bound a filter compares with: a number (with a unit or not) or a year, after a comparison word.
 _BOUND = re.compile(r"\b(?:than|over|under|above|below|before|after|since|at least|at most|more than|less than|"
@@ -57,6 +67,19 @@ def _graded(words: list[str], pattern: re.Pattern[str], text: str, named: frozen
         if w not in _NOT_GRADED and w in words and w not in named and not (m.start() and m.group(0)[0].isupper()):
             return w
     return ""
+
+
+def measures(graded: str) -> tuple[str, ...]:
+    """The measures a graded adjective weighs ("longer", "biggest", "heavier": its base word's
+    `_SCALES`), () for one of no size ("older", "more")."""
+    w = graded.lower()
+    for end in ("est", "er"):
+        if w.endswith(end):
+            stem = w[:-len(end)]
+            for base in (stem, stem[:-1], stem[:-1] + "y", stem + "e"):
+                if base in _SCALES:
+                    return _SCALES[base]
+    return ()
 
 
 def names_said(mentions: Iterable[Mention]) -> list[str]:

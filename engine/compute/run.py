@@ -22,6 +22,7 @@ class Result:
     answer: bool | None = None  # yesno: True, False, or None when the KG does not say (open world)
     found: tuple[str, ...] = ()  # yesno: the values the path does reach
     cut: int = 0  # how many listed values a cap left out of the sentence (never out of a count)
+    unlisted: int = 0  # entities without the value past those named in `missing` (a large class's)
 
 
 def wants_max(op: Operator, values: Sequence[Value]) -> bool:

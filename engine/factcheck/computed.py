@@ -1,5 +1,5 @@
 """Claims of what is computed, judged by computing them again over the graph: a comparison ("X is
-older"), a superlative ("X has the most tracks", "A and B are tied for the longest", "... next is
+older", "X is older than Y"), a superlative ("X has the most tracks", "A and B are tied for the longest", "... next is
 Y"), a tie ("A and B are tied"), a count ("3 ships are built by Harland Yard") and a lack ("2 of the
 6 have no length: A and B"). Values are read and ordered as engine/compute reads them (dates as
 dates, units converted), so an answer and its check agree and a wrong one is contradicted. What a
@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable
 
 from engine.compute.members import keys, wanted_kind
-from engine.compute.operators import Operator, graded
+from engine.compute.operators import Operator, graded, measures
 from engine.compute.run import Result, rank
 from engine.compute.values import compare, read
 from engine.context import select
@@ -29,6 +29,7 @@ from kgstore.store import TYPE_PREDICATES
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
 _COUNTED = frozenset("more most fewer fewest less least".split())
 _NEXT = re.compile(r"\bnext\b", re.I)
+_THAN = re.compile(r"\bthan\b", re.I)
 _TIED = re.compile(r"\btied\b", re.I)
 _LACKS = re.compile(r"\b(?:has|have|had) no\b", re.I)
 # A lack is judged only as a claim about the graph or a part of a counted whole ("2 of the 6 have
@@ -97,6 +98,12 @@ class ComputedChecks:
         if named:
             best = max(named, key=lambda f: (f[0], not f[1]))
             return best[2], best[1]
+        # "X is longer than Y": the one relation holding the measure the adjective grades
+        sized = [f for f in fits if not f[1] and op is not None and op.graded
+                 and read(f[2].facts[0].other, f[2].facts[0].p_label or label_words(f[2].key)).measure
+                 in measures(op.graded)]
+        if len(sized) == 1:
+            return sized[0][2], False
         dated = [f for f in fits if not f[1]]
         if op is not None and op.time_back is not None and len(dated) == 1:
             return dated[0][2], False
@@ -137,7 +144,11 @@ class ComputedChecks:
     def _graded(self, op: Operator, r: Reading, ents: list[str]) -> Judgement | None:
         nexts = [m.end() for m in _NEXT.finditer(r.text)]
         after = {e for e in ents if nexts and any(a >= nexts[0] for a, _ in r.where.get(e, ()))}
-        subjects = [e for e in ents if e not in after]
+        # "X is older than Y", "X has more tracks than Y": what follows "than" is the rival
+        thans = [m.end() for m in _THAN.finditer(r.text)] if op.name == "compare" else []
+        beaten = [e for e in ents if thans and r.where.get(e) and min(a for a, _ in r.where[e]) >= thans[0]]
+        # a class named ("more races") is what is counted, no thing compared
+        subjects = [e for e in ents if e not in after and e not in beaten and not (beaten and self._is_class(e))]
         if not subjects:
             return None
         sentence = self._sentence(r.text)
@@ -146,7 +157,7 @@ class ComputedChecks:
             return None
         slot, counted = found
         if op.name == "compare":
-            rivals = [e for e in dict.fromkeys([e for e, _, _ in self.names(sentence)] + ents) if e not in subjects]
+            rivals = [e for e in dict.fromkeys(beaten + [e for e, _, _ in self.names(sentence)] + ents) if e not in subjects]
             values = self._values(slot, counted, subjects + rivals)
             if not any(e in values for e in rivals):
                 return None
@@ -188,6 +199,9 @@ class ComputedChecks:
                                  reason=f"by the KG's {label}, {self._said(second) or 'nothing'} comes next")
         return Judgement(Verdict.SUPPORTED, evidence, reason=f"by the KG's {label}, {name(subjects[0])} is {op.graded}",
                          supported=len(evidence))
+
+    def _is_class(self, entity: str) -> bool:
+        return bool(select(self.kg.bg, f"SELECT ?s WHERE {{ VALUES ?t {{ {_TYPES} }} ?s ?t <{entity}> }} LIMIT 1"))
 
     def _said(self, entities: list[str]) -> str:
         names = [self.kg.label(e) for e in entities[:4]]

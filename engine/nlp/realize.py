@@ -218,9 +218,22 @@ def _active(label: str) -> str:
     first = words[0].casefold()
     if first in _AUXILIARIES:
         return label
-    if first.endswith("ed") or (words[-1].casefold() in _PREPOSITIONS and not first.endswith("s")):
+    if first.endswith("ed") or (words[-1].casefold() in _PREPOSITIONS and not first.endswith("s")
+                                and not _tagged_past_verb(tuple(w.casefold() for w in words))):
         return f"is {label}"
     return label
+
+
+@lru_cache(maxsize=4096)
+def _tagged_past_verb(words: tuple[str, ...]) -> bool:
+    """"Xqaq ran in Xqbq.": a first word the tagger reads as a verb in the past tense ("ran in",
+    "won at") stands after its subject as it is, no "is" before it; without the tagger, the
+    shape decides."""
+    nlp = parser()
+    if nlp is None or len(words) < 2:
+        return False
+    doc = nlp(f"Xqaq {' '.join(words)} Xqbq.")
+    return len(doc) > 1 and doc[1].tag_ == "VBD"
 
 
 def fact_sentence(said: Said) -> str:
@@ -281,12 +294,14 @@ def compared(head: str, facts: Sequence[Said], runner_up: str = "", lacking: str
     return text + "." + (f" {lacking}" if lacking else "")
 
 
-def lacking_value(names: Sequence[str], label: str, of: int = 0) -> str:
-    """ "2 of the 6 have no cooking time: A and B." / "The KG has no inception for A." """
+def lacking_value(names: Sequence[str], label: str, of: int = 0, more: int = 0) -> str:
+    """ "2 of the 6 have no cooking time: A and B." / "The KG has no inception for A."; `more`
+    lacking it past the names given are counted in."""
     if not names:
         return ""
     if of:
-        return f"{len(names)} of the {of} have no {label_words(label)}: {joined(list(names))}."
+        total = len(names) + more
+        return f"{total} of the {of} have no {label_words(label)}: {joined(list(names), total)}."
     return f"The KG has no {label_words(label)} for {joined(list(names))}."
 
 

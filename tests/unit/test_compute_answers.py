@@ -267,3 +267,44 @@ g:ana rdfs:label "Ana" . g:bo rdfs:label "Bo" . g:cy rdfs:label "Cy" .
     done = operate_members(detect(question), question, store, words_grid(), [garden], store.labels)
     # one owner each ties every garden at one; the bed length tells them apart
     assert done is not None and done.result.winners == ("Fern Walk",)
+
+
+def test_a_class_label_is_said_in_full_only_as_one_phrase():
+    # "films ... direct" says the class "film"; its words apart name no "film director"
+    classes = {"urn:film": "film", "urn:dir": "film director"}
+    assert [k.label for k in named_classes("How many films did Ana Ruiz direct?", classes)] == ["film"]
+    assert [k.label for k in named_classes("Which film director is the youngest?", classes)] == ["film director"]
+
+
+HIVES = """@prefix h: <http://hives.example/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
+h:Hive rdfs:label "beehive" . h:installed rdfs:label "installed on" .
+h:a rdfs:label "Hive Amber" ; a h:Hive ; h:installed "2019-05-02"^^xsd:date .
+h:b rdfs:label "Hive Birch" ; a h:Hive ; h:installed "2016-03-11"^^xsd:date .
+h:c rdfs:label "Hive Clover" ; a h:Hive ; h:installed "2016-03-11"^^xsd:date .
+h:d rdfs:label "Hive Dune" ; a h:Hive ; h:installed "2021-07-30"^^xsd:date .
+h:e rdfs:label "Hive Elm" ; a h:Hive .
+"""
+
+
+@pytest.mark.parametrize("question, winners", [("Which beehive was installed earliest?", ("Hive Birch", "Hive Clover")),
+                                               ("Which beehive is the newest?", ("Hive Dune",))])
+def test_a_large_class_is_ranked_by_the_store_as_python_ranks_it(tmp_path, monkeypatch, question, winners):
+    from engine.compute import members
+
+    kg = tmp_path / "kg.ttl"
+    kg.write_text(HIVES, encoding="utf-8")
+    s = KGStore()
+    s.load(str(kg))
+    small = members_op(s, question)
+    monkeypatch.setattr(members, "LARGE", 2)
+    monkeypatch.setattr(members, "TOP", 3)
+    large = members_op(s, question)
+    assert small is not None and large is not None
+    assert set(small.result.winners) == set(large.result.winners) == set(winners)  # a tie, in either order
+    assert large.members == small.members == 5
+    assert large.result.missing == small.result.missing == ("Hive Elm",) and large.result.unlisted == 0
+    assert len(large.values) <= 3  # only the best values came back from the store
+    monkeypatch.setattr(members, "TOP", 1)  # more tied for the best than the store returns: all of them
+    assert set(members_op(s, question).result.winners) == set(winners)

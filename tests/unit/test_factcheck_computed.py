@@ -75,6 +75,14 @@ CLAIMS = [
     ("1 of the 4 have no length metres: Aurora.", "contradicted"),
     ("The KG does not list Dorado among those port of call Oslo.", "supported"),
     ("The KG does not list Aurora among those port of call Oslo.", "contradicted"),
+    # a comparison with "than", as a model writes one: the thing after it is the rival
+    ("Borealis is older than Aurora.", "supported"),
+    ("Aurora is older than Borealis.", "contradicted"),
+    ("Cassiopeia is longer than Aurora.", "supported"),
+    ("Aurora is longer than Cassiopeia.", "contradicted"),
+    ("Aurora has more ports of call than Borealis.", "supported"),
+    ("Borealis has more ports of call than Cassiopeia.", "contradicted"),
+    ("Cassiopeia visits more ports than Borealis.", "supported"),
 ]
 
 

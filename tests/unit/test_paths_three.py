@@ -144,3 +144,70 @@ def test_the_noun_that_opens_the_phrase_is_no_relation_walked_out_and_back(tmp_p
     store = kg(tmp_path, "kg.ttl", ILLUSTRATED + more)
     found = ask(store, LB + "oona", "Who illustrated the books translated by Oona Lark?", background=store, m=blurred)
     assert steps(found.paths[0]) == [("translated by", False), ("illustrated by", True)]
+
+
+LU = "http://example.org/luthiers/"
+LUTHIERS = f"""@prefix ex: <{LU}> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+ex:aria rdfs:label "Aria Solenne" ; ex:teacher ex:bruno ; ex:played ex:strad ; ex:bornIn ex:lyon .
+ex:strad rdfs:label "Lark Violin" ; ex:maker ex:vessel ; ex:bornIn ex:lyon .
+ex:vessel rdfs:label "Vessel Workshop" ; ex:headquarters ex:cremona ; ex:basedIn ex:cremona ; ex:member ex:guild .
+ex:guild rdfs:label "Bowmakers Guild" ; ex:basedIn ex:mantua .
+ex:bruno rdfs:label "Bruno Tal" ; ex:bornIn ex:parma .
+ex:parma rdfs:label "Parma" ; ex:country ex:italy . ex:cremona rdfs:label "Cremona" ; ex:country ex:italy .
+ex:lyon rdfs:label "Lyon" ; ex:country ex:france . ex:mantua rdfs:label "Mantua" .
+ex:italy rdfs:label "Italy" . ex:france rdfs:label "France" .
+ex:teacher rdfs:label "teacher" . ex:played rdfs:label "played" . ex:maker rdfs:label "maker" .
+ex:headquarters rdfs:label "headquarters" . ex:member rdfs:label "member" . ex:basedIn rdfs:label "based in" .
+ex:bornIn rdfs:label "birth" . ex:country rdfs:label "country" .
+"""
+
+
+def test_each_of_three_relations_is_read_where_the_clause_around_the_one_before_says_it(tmp_path):
+    store = kg(tmp_path, "kg.ttl", LUTHIERS)
+    # a noun after a possessive, then a verb: the noun qualifies no verb, it is a span of its own
+    owned = ask(store, LU + "aria", "In which country was Aria Solenne's teacher born?", background=store)
+    assert steps(owned.paths[0]) == [("teacher", True), ("birth", True), ("country", True)]
+    assert owned.paths[0].values == ["Italy"]
+    # the verb after the inner phrase ("headquartered") is the second relation, the asked noun the third
+    around = ask(store, LU + "strad", "In which country is the maker of Lark Violin headquartered?", background=store)
+    assert steps(around.paths[0]) == [("maker", True), ("headquarters", True), ("country", True)]
+    assert around.paths[0].values == ["Italy"]
+    # a clause whose verb follows the entity holds that verb only: "based" is the clause around
+    based = ask(store, LU + "aria", "Where is the maker of the violin Aria Solenne played based?", background=store)
+    assert steps(based.paths[0]) == [("played", True), ("maker", True), ("based in", True)]
+    assert based.paths[0].values == ["Cremona"]
+
+
+def test_a_common_noun_described_by_what_follows_it_is_no_start():
+    from datetime import datetime as dt
+
+    from engine.stages.route import starts_of
+    from engine.state import Mention
+
+    text = "Where was the curator of the exhibition that featured Glass Orchard born?"
+    state = TurnState(session_id="s", turn=1, text=text, now=dt(2026, 1, 1))
+    state.mentions = [Mention("curator", 14, 21, "name", entity="urn:occupation", label="curator", p=0.9),
+                      Mention("Glass Orchard", 54, 67, "name", entity="urn:work", label="Glass Orchard", p=0.9)]
+    assert list(starts_of(state, None)) == ["urn:work"]
+    # said alone, the noun is what the turn is about
+    state.mentions = state.mentions[:1]
+    assert list(starts_of(state, None)) == ["urn:occupation"]
+
+
+def test_the_noun_asked_for_ends_before_a_verb_the_parser_reads():
+    from engine.nlp.dependency import parser
+    from engine.stages.route.clauses import asked_words, stems
+
+    if parser() is None:
+        return
+    assert asked_words("Which gallery hosted the exhibition curated by xentity?") == stems("gallery")
+    assert asked_words("Which game nights were hosted by xentity?") == stems("game nights")
+
+
+def test_where_the_things_are_looked_up_describes_none_of_them():
+    from engine.stages.route.clauses import described, masked
+
+    text = masked("How many people in the graph were born in Lisbon?", ["Lisbon"])
+    assert text == "How many people were born in xentity?"
+    assert not described(text)  # one relation asked, not a second read on "people"

@@ -67,6 +67,13 @@ def test_a_verb_with_the_noun_it_acts_on_is_read_by_the_tagger() -> None:
         "Kestrel Line serves 2 stations. It serves the stations Ashby and Corran.")
 
 
+@pytest.mark.skipif(dependency.parser() is None, reason="spaCy's English pipeline is not installed")
+def test_a_verb_in_the_past_tense_stands_after_its_subject_without_is() -> None:
+    assert fact_sentence(Said("Ida Holm", "ran in", ("Fjord Relay",))) == "Ida Holm ran in Fjord Relay."
+    assert fact_sentence(Said("Ida Holm", "member of", ("Tern Club",))) == "Ida Holm is member of Tern Club."
+    assert fact_sentence(Said("Tern Club", "based in", ("Bodø",))) == "Tern Club is based in Bodø."
+
+
 def test_a_count_of_a_noun_label_says_has_and_a_participle_filter_says_were() -> None:
     assert counted(4, "members", Said("Kestrel Lane", "members", ("A", "B", "C", "D"))).startswith(
         "Kestrel Lane has 4 members.")

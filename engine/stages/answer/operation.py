@@ -132,7 +132,12 @@ def _yesno(state: TurnState, asked: list[RelationPath], labels: Labels) -> Compu
 def _class_tiers(state: TurnState, ctx: TurnContext) -> list[list[Klass]]:
     classes = ctx.resource(CLASSES, lambda: class_labels(ctx.background))
     linked = [str(m.value) for m in state.mentions if m.kind == "type" and m.value]
-    return class_tiers(state.rewritten or state.text, classes, linked)
+    text = state.rewritten or state.text
+    # the words of a name say no class: "Space Agency" of "the Solvik Space Agency"
+    for m in state.mentions:
+        if m.kind == "name" and m.entity and m.text and not m.text.islower():
+            text = text.replace(m.text, " xentity ")
+    return class_tiers(text, classes, linked)
 
 
 def _classes(state: TurnState, ctx: TurnContext) -> list[Klass]:
@@ -232,7 +237,7 @@ def _said_ranked(op: Operator, done: MemberOperation, of: int, every: bool = Fal
              for w, v in result.ranked if every or w in result.winners]
     rest = [e for e, _ in result.ranked if e not in result.winners]
     runner = rest[0] if rest and not every else ""
-    lacking = lacking_value(result.missing, label, of=of)
+    lacking = lacking_value(result.missing, label, of=of, more=result.unlisted)
     return Computed(compared(head, facts, runner, lacking), [], op.name, result.winners)
 
 

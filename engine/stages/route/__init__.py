@@ -11,6 +11,8 @@ hop of the likeliest first steps is fetched here, bounded, and joins the candida
 
 from __future__ import annotations
 
+import re
+
 from engine.compute.operators import names_said
 from engine.compute.run import operate
 from engine.context import TurnContext, stage
@@ -37,7 +39,13 @@ def starts_of(state: TurnState, ctx: TurnContext) -> dict[str, str]:
     from engine.nlp.sentences import TYPE_PREDICATES
 
     classes = {c.fact.o for c in state.candidates if c.fact.p in TYPE_PREDICATES}
-    now = {iri: p for iri, p in linked_now(state).items() if iri not in classes}
+    text = state.rewritten or state.text
+    # "the curator of the exhibition that ...", "the curator who was born in X": a common noun
+    # that an of-phrase or a relative "who" describes, beside a name, is a relation of what
+    # follows it, not a thing to start from (an occupation the KG also has)
+    relational = {m.entity for m in state.mentions if m.entity and m.text.islower() and _opens_of(text, m.text)}
+    named = any(m.entity and not m.text.islower() and m.entity not in relational for m in state.mentions)
+    now = {iri: p for iri, p in linked_now(state).items() if iri not in classes and not (named and iri in relational)}
     seeds = now or state.focus.previous(state.turn)
     labels: dict[str, str] = {}
     for c in state.candidates:
@@ -48,6 +56,11 @@ def starts_of(state: TurnState, ctx: TurnContext) -> dict[str, str]:
         if m.entity and m.label:
             labels.setdefault(m.entity, m.label)
     return {iri: labels.get(iri) or iri for iri in sorted(seeds, key=lambda i: -seeds[i])}
+
+
+def _opens_of(text: str, said: str) -> bool:
+    """Does the text say "the <said> of" or "the <said> who"?"""
+    return re.search(rf"\bthe\s+{re.escape(said)}\s+(?:of|who)\b", text, re.I) is not None
 
 
 def question_of(state: TurnState, starts: dict[str, str]) -> Question:

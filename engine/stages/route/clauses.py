@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from engine.factcheck.relations import qualifiers
 from engine.nlp.answer_type import PLACE_NOUN
@@ -176,10 +177,13 @@ def spans_of(text: str, longest: int = 2) -> list[Span]:
     """The question's content-word n-grams (1..`longest`), in order, and the whole of it."""
     raw, content = _content(text)
     words = [raw[i] for i in content]
-    asked = {asked_run(raw, content, k)[-1] for k, i in enumerate(content) if _after_which(raw, i)}
+    asked = {asked_run(raw, content, k, text)[-1] for k, i in enumerate(content) if _after_which(raw, i)}
     # "area" of "the telephone area code": a word said only to qualify the next one is no span of
-    # its own, nor the end of one ("telephone area")
+    # its own, nor the end of one ("telephone area"); "coach" of "X's coach born" qualifies no
+    # verb, so the parse has the last say where it reads one
     qualifying = qualifiers(text)
+    if qualifying:
+        qualifying = qualifying - before_verbs(text)
     out = []
     for n in range(1, longest + 1):
         for i in range(len(words) - n + 1):
@@ -197,15 +201,42 @@ def spans_of(text: str, longest: int = 2) -> list[Span]:
     return out
 
 
-def asked_run(raw: list[str], content: list[int], k: int) -> list[int]:
+@lru_cache(maxsize=1024)
+def _tagged(text: str) -> tuple[tuple[str, str], ...]:
+    """The words of the text (lower-cased) and the parser's part of speech of each; () without
+    the parser."""
+    from engine.nlp.dependency import parser
+
+    nlp = parser()
+    return () if nlp is None else tuple((t.text.casefold(), t.pos_) for t in nlp(text) if not t.is_punct)
+
+
+def before_verbs(text: str) -> frozenset[str]:
+    """The words the parser reads as followed by a verb; none without the parser."""
+    tagged = _tagged(text)
+    return frozenset(a for (a, _), (_, pos) in zip(tagged, tagged[1:], strict=False) if pos in ("VERB", "AUX"))
+
+
+def verbs_in(text: str) -> frozenset[str]:
+    """The words the parser reads as verbs; none without the parser."""
+    return frozenset(w for w, pos in _tagged(text) if pos == "VERB")
+
+
+def asked_run(raw: list[str], content: list[int], k: int, text: str = "") -> list[int]:
     """The content words (by their order among them) of the noun that "which"/"what" before the
     k-th asks for: "game nights" of "which game nights were hosted", whose last word is the noun;
-    one word when no function word ends the run ("which stadium hosts X": "hosts" is a verb)."""
+    one word when no function word ends the run ("which stadium hosts X": "hosts" is a verb), or
+    when the parser reads a verb in it (`text`: "hosted" of "Which gallery hosted the ...")."""
     end = k
     while end + 1 < len(content) and content[end + 1] == content[end] + 1:
         end += 1
     after = content[end] + 1
-    return list(range(k, end + 1)) if after < len(raw) and raw[after] in _FILLER and raw[after] != ENTITY else [k]
+    if not (after < len(raw) and raw[after] in _FILLER and raw[after] != ENTITY):
+        return [k]
+    if end > k and text:
+        verbs = verbs_in(text)
+        end = next((j - 1 for j in range(k + 1, end + 1) if raw[content[j]] in verbs), end)
+    return list(range(k, end + 1))
 
 
 def verb_of(text: str) -> frozenset[int]:
@@ -230,7 +261,7 @@ def asked_words(text: str) -> set[str]:
     """The stems of the noun a "which"/"what" question asks for (`asked_run`)."""
     raw, content = _content(text)
     return {s for k, i in enumerate(content) if _after_which(raw, i)
-            for j in asked_run(raw, content, k) for s in stems(raw[content[j]])}
+            for j in asked_run(raw, content, k, text) for s in stems(raw[content[j]])}
 
 
 def _after_which(raw: list[str], i: int) -> bool:
@@ -331,4 +362,10 @@ def masked(text: str, names: list[str]) -> str:
     bare = {re.sub(r"['’]s$", "", n.strip()) for n in names if n}
     for name in sorted({n for n in bare if len(n) > 1}, key=len, reverse=True):
         out = re.sub(r"(?<!\w)" + re.escape(name) + r"(?!\w)", ENTITY, out, flags=re.I)
-    return out
+    # "How many people in the graph were born in X?": where the things are looked up describes
+    # none of them (a name containing the words was masked above)
+    return " ".join(_IN_THE_KG.sub(" ", out).split())
+
+
+_IN_THE_KG = re.compile(r"\b(?:in|from|of)\s+(?:the|this|your|my)\s+(?:graph|kg|knowledge\s+(?:graph|base)|database)\b",
+                        re.I)

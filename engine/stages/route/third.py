@@ -45,9 +45,15 @@ def inner_words(part: Part) -> frozenset[int]:
     """The words a three-step path's first step is read on: those that describe the first
     middle entity (`Part.described`), without the words after the entity when the phrase has a
     verb of its own before it ("the exhibition that featured X", whose "born" after X is the
-    asked relation's in "Where was the curator of the exhibition that featured X born?")."""
-    head = part.described - after_entity(part.text)
-    return head if len(head) > 1 else part.described
+    asked relation's in "Where was the curator of the exhibition that featured X born?"). A
+    clause whose verb follows X ("the race X ran") holds that one verb: the words after it are
+    the clause around ("based" of "Where is the club that organises the race X ran based?")."""
+    after = after_entity(part.text)
+    head = part.described - after
+    if len(head) > 1:
+        return head
+    following = sorted(part.described & after)
+    return head | set(following[:1]) if head and len(following) > 1 else part.described
 
 
 def asks_three(part: Part, near: Near) -> bool:
@@ -87,7 +93,11 @@ def three_steps(rows: Sequence[np.ndarray], part: Part, hop_cost: float, back: b
     # though neither of the two on the noun that opens it: "films" names what the way back
     # reaches, no relation
     head = frozenset({min(inner)})
-    said = part.outer | (part.described - inner) | (inner - head if back else frozenset())
+    # when the phrase around is only the noun asked for ("In which country is the supplier of X
+    # headquartered?"), the clause's verb after X says the second relation, the noun the third
+    asked = frozenset(i for s in spans if s.asked_noun for i in s.words)
+    around = after_entity(part.text) - inner if part.outer <= asked else frozenset()
+    said = part.outer | (part.described - inner) | around | (inner - head if back else frozenset())
     firsts = top(lambda w: w <= inner, first)
     seconds = top((lambda w: w <= said) if part.outer else (lambda w: back or not w & inner), second)
     thirds = top(lambda w: not w & inner, third)
