@@ -129,7 +129,8 @@ def gather(state: TurnState, ctx: TurnContext) -> None:
         # "Just anyone will be fine." to "There are six members of the Healthcare group. Who would
         # you like to invite?": the group the reply proposed is the one invited from.
         invited = [m.entity for m in state.mentions if m.entity] if arrange.invites(state.text) else []
-        state.meeting_facts |= _invitable(ctx, invited + proposed, edges, arranging.iri)
+        state.invitable_facts = _invitable(ctx, invited + proposed, edges, arranging.iri)
+        state.meeting_facts |= state.invitable_facts
     # A node's hop is its distance from the seeds: the nearest fact that reaches it.
     distance = {iri: 0 for iri in seeds}
     for c in edges + derived:
@@ -169,4 +170,5 @@ def run(state: TurnState, ctx: TurnContext) -> None:
     state.candidates = []
     state.candidates_note = ""
     state.meeting_facts = set()
+    state.invitable_facts = set()
     gather(state, ctx)
