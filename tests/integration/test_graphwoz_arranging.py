@@ -180,7 +180,7 @@ def test_the_members_of_a_group_invited_from_go_ahead_of_the_groups_other_facts(
     # The Hydrology group holds many events: "a member of" it asks for its people, whom a small
     # cap must not leave out for its events.
     data = world()
-    data["events"] += [{"id": f"h{n}", "name": f"runoff talk {n}", "date": "2022-05-0{}".format(5 + n % 3),
+    data["events"] += [{"id": f"h{n}", "name": f"runoff talk {n}", "date": f"2022-05-0{5 + n % 3}",
                         "start_time": "09:00:00", "end_time": "10:00:00", "location": "Cirque",
                         "organizer": "p2", "attendees": ["p2"], "group": "Hydrology"} for n in range(12)]
     path = tmp_path / "glacier.json"
