@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass, field
 
 from engine.nlp import arrange, timeexpr
+from engine.nlp.mentions import FREE_WORDS, TYPE_NOUNS
 from engine.recent import asks
 from engine.state import Mention
 from kgstore import vocab
@@ -227,11 +228,47 @@ def said_names(text: str, meetings: list[Meeting]) -> list[tuple[int, int, Meeti
     return out
 
 
+_OFFERING = frozenset({"a", "an", "another", "some", "any"})
+
+
+def offered_kind(system_text: str) -> str | None:
+    """The kind of thing a reply offers to find for the meeting: the first office noun it says
+    without a definite determiner ("Would you like to book a conference room for your meeting?":
+    a room; the meeting itself is "your meeting", "the meeting")."""
+    words = re.findall(r"[\w']+", system_text.lower())
+    for i, word in enumerate(words[:-1]):
+        if word in _OFFERING:
+            two = " ".join(words[i + 1:i + 3])
+            noun = two if two in TYPE_NOUNS else words[i + 1]
+            if noun in TYPE_NOUNS:
+                return TYPE_NOUNS[noun]
+    return None
+
+
+def options_request(state) -> Mention | None:
+    """While a meeting is arranged, a question for what is free that names no type nor anything
+    else ("what's available?", "please what your thoughts are available" as a recognizer heard
+    "what rooms are available") asks for the kind of thing the reply before it offered: a type
+    request on the word that asks whether it is free."""
+    if any(m.kind in ("type", "name") for m in state.mentions) or not (asks(state.text) or "?" in state.text):
+        return None
+    free = next((w for w in _WORD.finditer(state.text) if w.group(0).lower() in FREE_WORDS), None)
+    kind = offered_kind(state.previous_system) if free else None
+    if free is None or kind is None:
+        return None
+    return Mention(free.group(0), free.start(), free.end(), "type", value=vocab.OFFICE_CLASSES.get(kind), label=kind)
+
+
 def add_mentions(store, state) -> None:
     """Observe: the words that start or name a meeting become mentions of the turn (their links
     are set by `link_and_fill` once the rules have run), and so do the words that say the name of
-    one arranged before (`said_names`)."""
-    spans = _spans(state, current(store, state.session_id) is not None)
+    one arranged before (`said_names`); while one is open, a question for what is free asks for
+    what the reply before it offered (`options_request`)."""
+    meeting_open = current(store, state.session_id) is not None
+    request = options_request(state) if meeting_open else None
+    if request is not None and not any(_overlaps(request, m) for m in state.mentions):
+        state.mentions.append(request)
+    spans = _spans(state, meeting_open)
     if "name" not in spans:
         for s, e, m in said_names(state.text, [x for x in all_meetings(store, state.session_id) if x.name]):
             said = Mention(state.text[s:e], s, e, "name", label=m.name)

@@ -193,3 +193,21 @@ def test_the_members_of_a_group_invited_from_go_ahead_of_the_groups_other_facts(
     text = said(state)
     assert "Runa Dahl is a member of the Hydrology group" in text and "Oskar Lind is a member of the Hydrology group" in text
 
+
+
+def test_what_is_free_asks_for_the_kind_of_thing_the_reply_offered(session):
+    # "Would you like to book a room for it?" - "what your thoughts are available", as a recognizer
+    # heard "what rooms are available": the rooms free at the meeting's time.
+    arrange(session)
+    state = session.user_turn("please what your thoughts are available", answer=False)
+    assert any(m.kind == "type" and m.label == "room" for m in state.mentions)
+    text = said(state)
+    assert all(f"{room} is available tomorrow at 14:00" in text for room in ("Fjord", "Moraine", "Cirque"))
+
+
+def test_the_offered_kind_is_the_thing_offered_not_the_meeting():
+    from engine.meeting import offered_kind
+
+    assert offered_kind("Would you like to book a conference room for your meeting?") == "room"
+    assert offered_kind("Shall I invite another colleague to the meeting?") == "person"
+    assert offered_kind("I've booked the meeting.") is None
