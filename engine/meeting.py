@@ -23,6 +23,8 @@ from kgstore.terms import Fact
 from rules.similarity import NAME_WORD_ALIKE, norm, sound_alike, word_alike
 
 UNNAMED = "the meeting being arranged"
+# meeting -> a group or event the user asked to invite people from, until somebody is invited
+INVITES_FROM = vocab.KGC + "invitesFrom"
 SLOTS = ("date", "start_time", "end_time", "location", "attendee", "organizer")
 
 
@@ -37,6 +39,7 @@ class Meeting:
     invitees: list[str] = field(default_factory=list)
     organizer: str | None = None
     turn: int = 0  # the turn that started it
+    sources: list[str] = field(default_factory=list)  # groups and events to invite people from
 
     def summary(self, label) -> dict:
         """What the app shows and the JSON carries: readable values, `label` names the IRIs."""
@@ -92,6 +95,8 @@ def read(store, session_id: str, iri: str) -> Meeting:
             m.invitees.append(o)
         elif p == _pred("organizer"):
             m.organizer = o
+        elif p == INVITES_FROM and o not in m.sources:
+            m.sources.append(o)
         elif p == vocab.KGC_ARRANGED_IN:
             m.turn = int(o.rsplit(":", 1)[-1])
     return m
@@ -115,9 +120,10 @@ def start(store, session_id: str, turn: int, organizer: str | None) -> Meeting:
 def save(store, session_id: str, meeting: Meeting) -> None:
     """Write the meeting's name and slots (replacing what was there)."""
     g = vocab.dialogue_graph(session_id)
-    for p in (vocab.RDFS_LABEL,) + tuple(_pred(s) for s in SLOTS):
+    for p in (vocab.RDFS_LABEL, INVITES_FROM) + tuple(_pred(s) for s in SLOTS):
         store.update(f"DELETE WHERE {{ GRAPH <{g}> {{ <{meeting.iri}> <{p}> ?o }} }}")
-    store.add([Fact(meeting.iri, vocab.RDFS_LABEL, meeting.name or UNNAMED, o_literal=True), *slot_facts(meeting)], g)
+    store.add([Fact(meeting.iri, vocab.RDFS_LABEL, meeting.name or UNNAMED, o_literal=True), *slot_facts(meeting),
+               *(Fact(meeting.iri, INVITES_FROM, e) for e in meeting.sources)], g)
 
 
 def slot_facts(meeting: Meeting) -> list[Fact]:
@@ -359,6 +365,7 @@ def _fill_from_user(state, meeting: Meeting, spans: dict, about: bool, best: dic
     if about or not names_event:
         _fill_times(meeting, state.mentions, state.text)
     entities = list(best.values()) + [e for m in state.mentions for e in m.together]
+    invitees, sources = len(meeting.invitees), []
     for e in entities:
         kind = kind_of(e)
         if kind == "room" and (about or not names_event):
@@ -366,6 +373,19 @@ def _fill_from_user(state, meeting: Meeting, spans: dict, about: bool, best: dic
         elif kind == "person" and e != state.speaker_entity and arrange.invites(state.text) \
                 and e not in meeting.invitees:
             meeting.invitees.append(e)
+        elif kind in ("group", "event") and e != meeting.iri and arrange.invites(state.text) and e not in sources:
+            sources.append(e)  # "one of the organizers of the event X", "a member of the Y group"
+    _invite_from(meeting, sources, len(meeting.invitees) > invitees)
+
+
+def _invite_from(meeting: Meeting, sources: list[str], invited: bool) -> None:
+    """The groups and events a turn asks to invite people from stay the meeting's until somebody
+    is invited ("Yes." to a question in between still chooses among their people); an invitation
+    with none new answers the ones before."""
+    if sources:
+        meeting.sources = list(dict.fromkeys(meeting.sources + sources))
+    elif invited:
+        meeting.sources = []
 
 
 def _fill_times(meeting: Meeting, mentions, text: str) -> None:
@@ -456,4 +476,5 @@ def system_turn(ctx, session_id: str, turn: int, text: str, mentions, kind_of, s
         elif kind == "person" and arrange.invites(text) and m.entity not in meeting.invitees \
                 and m.entity != meeting.organizer:
             meeting.invitees.append(m.entity)
+            meeting.sources = []
     save(store, session_id, meeting)

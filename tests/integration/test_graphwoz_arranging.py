@@ -211,3 +211,18 @@ def test_the_offered_kind_is_the_thing_offered_not_the_meeting():
     assert offered_kind("Would you like to book a conference room for your meeting?") == "room"
     assert offered_kind("Shall I invite another colleague to the meeting?") == "person"
     assert offered_kind("I've booked the meeting.") is None
+
+
+def test_the_people_of_an_event_invited_from_stay_the_meetings_until_somebody_is_invited(session):
+    session.user_turn("Hi, I'm Halla Berg. I want to arrange a meeting with one of the organizers of the "
+                      "melt review.", answer=False)
+    session.system_turn("Let me check: your name is Halla Berg, is that right?")
+    state = session.user_turn("Yes, that's right.", answer=False)
+    assert state.about_meeting and "Oskar Lind" in said(state)
+    session.system_turn("Oskar Lind organizes the melt review. Would you like to invite him?")
+    session.user_turn("Yes, invite him.", answer=False)
+    assert state.meeting is not None
+    from engine.meeting import current
+
+    after = current(session.ctx.store, session.session_id)
+    assert after.sources == [] and [session.ctx.store.label(p) for p in after.invitees] == ["Oskar Lind"]
