@@ -226,3 +226,12 @@ def test_the_people_of_an_event_invited_from_stay_the_meetings_until_somebody_is
 
     after = current(session.ctx.store, session.session_id)
     assert after.sources == [] and [session.ctx.store.label(p) for p in after.invitees] == ["Oskar Lind"]
+
+
+def test_a_speaker_heard_as_a_name_the_kg_lacks_is_the_person_another_hypothesis_heard(session):
+    state = session.user_turn("hi my name is Ruler Dull and I need a room", answer=False,
+                              alternatives=["hi my name is Ruler Dull and I need a room",
+                                            "hi my name is Runa Dahl and I need a room"])
+    assert session.ctx.store.label(state.speaker_entity) == "Runa Dahl"
+    said_name = next(m for m in state.mentions if m.text == "Ruler Dull")
+    assert said_name.kind == "first_person"
