@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass, field
 
 from engine.nlp import arrange, timeexpr
+from engine.nlp.mentions import FREE_WORDS, TYPE_NOUNS
 from engine.recent import asks
 from engine.state import Mention
 from kgstore import vocab
@@ -22,6 +23,8 @@ from kgstore.terms import Fact
 from rules.similarity import NAME_WORD_ALIKE, norm, sound_alike, word_alike
 
 UNNAMED = "the meeting being arranged"
+# meeting -> a group or event the user asked to invite people from, until somebody is invited
+INVITES_FROM = vocab.KGC + "invitesFrom"
 SLOTS = ("date", "start_time", "end_time", "location", "attendee", "organizer")
 
 
@@ -36,6 +39,7 @@ class Meeting:
     invitees: list[str] = field(default_factory=list)
     organizer: str | None = None
     turn: int = 0  # the turn that started it
+    sources: list[str] = field(default_factory=list)  # groups and events to invite people from
 
     def summary(self, label) -> dict:
         """What the app shows and the JSON carries: readable values, `label` names the IRIs."""
@@ -91,6 +95,8 @@ def read(store, session_id: str, iri: str) -> Meeting:
             m.invitees.append(o)
         elif p == _pred("organizer"):
             m.organizer = o
+        elif p == INVITES_FROM and o not in m.sources:
+            m.sources.append(o)
         elif p == vocab.KGC_ARRANGED_IN:
             m.turn = int(o.rsplit(":", 1)[-1])
     return m
@@ -114,9 +120,10 @@ def start(store, session_id: str, turn: int, organizer: str | None) -> Meeting:
 def save(store, session_id: str, meeting: Meeting) -> None:
     """Write the meeting's name and slots (replacing what was there)."""
     g = vocab.dialogue_graph(session_id)
-    for p in (vocab.RDFS_LABEL,) + tuple(_pred(s) for s in SLOTS):
+    for p in (vocab.RDFS_LABEL, INVITES_FROM) + tuple(_pred(s) for s in SLOTS):
         store.update(f"DELETE WHERE {{ GRAPH <{g}> {{ <{meeting.iri}> <{p}> ?o }} }}")
-    store.add([Fact(meeting.iri, vocab.RDFS_LABEL, meeting.name or UNNAMED, o_literal=True), *slot_facts(meeting)], g)
+    store.add([Fact(meeting.iri, vocab.RDFS_LABEL, meeting.name or UNNAMED, o_literal=True), *slot_facts(meeting),
+               *(Fact(meeting.iri, INVITES_FROM, e) for e in meeting.sources)], g)
 
 
 def slot_facts(meeting: Meeting) -> list[Fact]:
@@ -227,11 +234,47 @@ def said_names(text: str, meetings: list[Meeting]) -> list[tuple[int, int, Meeti
     return out
 
 
+_OFFERING = frozenset({"a", "an", "another", "some", "any"})
+
+
+def offered_kind(system_text: str) -> str | None:
+    """The kind of thing a reply offers to find for the meeting: the first office noun it says
+    without a definite determiner ("Would you like to book a conference room for your meeting?":
+    a room; the meeting itself is "your meeting", "the meeting")."""
+    words = re.findall(r"[\w']+", system_text.lower())
+    for i, word in enumerate(words[:-1]):
+        if word in _OFFERING:
+            two = " ".join(words[i + 1:i + 3])
+            noun = two if two in TYPE_NOUNS else words[i + 1]
+            if noun in TYPE_NOUNS:
+                return TYPE_NOUNS[noun]
+    return None
+
+
+def options_request(state) -> Mention | None:
+    """While a meeting is arranged, a question for what is free that names no type nor anything
+    else ("what's available?", "please what your thoughts are available" as a recognizer heard
+    "what rooms are available") asks for the kind of thing the reply before it offered: a type
+    request on the word that asks whether it is free."""
+    if any(m.kind in ("type", "name") for m in state.mentions) or not (asks(state.text) or "?" in state.text):
+        return None
+    free = next((w for w in _WORD.finditer(state.text) if w.group(0).lower() in FREE_WORDS), None)
+    kind = offered_kind(state.previous_system) if free else None
+    if free is None or kind is None:
+        return None
+    return Mention(free.group(0), free.start(), free.end(), "type", value=vocab.OFFICE_CLASSES.get(kind), label=kind)
+
+
 def add_mentions(store, state) -> None:
     """Observe: the words that start or name a meeting become mentions of the turn (their links
     are set by `link_and_fill` once the rules have run), and so do the words that say the name of
-    one arranged before (`said_names`)."""
-    spans = _spans(state, current(store, state.session_id) is not None)
+    one arranged before (`said_names`); while one is open, a question for what is free asks for
+    what the reply before it offered (`options_request`)."""
+    meeting_open = current(store, state.session_id) is not None
+    request = options_request(state) if meeting_open else None
+    if request is not None and not any(_overlaps(request, m) for m in state.mentions):
+        state.mentions.append(request)
+    spans = _spans(state, meeting_open)
     if "name" not in spans:
         for s, e, m in said_names(state.text, [x for x in all_meetings(store, state.session_id) if x.name]):
             said = Mention(state.text[s:e], s, e, "name", label=m.name)
@@ -322,6 +365,7 @@ def _fill_from_user(state, meeting: Meeting, spans: dict, about: bool, best: dic
     if about or not names_event:
         _fill_times(meeting, state.mentions, state.text)
     entities = list(best.values()) + [e for m in state.mentions for e in m.together]
+    invitees, sources = len(meeting.invitees), []
     for e in entities:
         kind = kind_of(e)
         if kind == "room" and (about or not names_event):
@@ -329,6 +373,19 @@ def _fill_from_user(state, meeting: Meeting, spans: dict, about: bool, best: dic
         elif kind == "person" and e != state.speaker_entity and arrange.invites(state.text) \
                 and e not in meeting.invitees:
             meeting.invitees.append(e)
+        elif kind in ("group", "event") and e != meeting.iri and arrange.invites(state.text) and e not in sources:
+            sources.append(e)  # "one of the organizers of the event X", "a member of the Y group"
+    _invite_from(meeting, sources, len(meeting.invitees) > invitees)
+
+
+def _invite_from(meeting: Meeting, sources: list[str], invited: bool) -> None:
+    """The groups and events a turn asks to invite people from stay the meeting's until somebody
+    is invited ("Yes." to a question in between still chooses among their people); an invitation
+    with none new answers the ones before."""
+    if sources:
+        meeting.sources = list(dict.fromkeys(meeting.sources + sources))
+    elif invited:
+        meeting.sources = []
 
 
 def _fill_times(meeting: Meeting, mentions, text: str) -> None:
@@ -419,4 +476,5 @@ def system_turn(ctx, session_id: str, turn: int, text: str, mentions, kind_of, s
         elif kind == "person" and arrange.invites(text) and m.entity not in meeting.invitees \
                 and m.entity != meeting.organizer:
             meeting.invitees.append(m.entity)
+            meeting.sources = []
     save(store, session_id, meeting)

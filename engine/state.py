@@ -294,6 +294,7 @@ class TurnState:
     meeting: dict[str, Any] | None = None
     about_meeting: bool = False  # the turn confirms, amends or asks about it (engine.meeting.about)
     meeting_facts: set[tuple[str, str, str]] = field(default_factory=set)  # keys of its candidate facts
+    invitable_facts: set[tuple[str, str, str]] = field(default_factory=set)  # the people it invites from, of those
     retrieved: list[Candidate] = field(default_factory=list)
     subgraph_nodes: list[str] = field(default_factory=list)
     retrieved_note: str = ""  # what the subgraph's size cap left out

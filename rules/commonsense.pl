@@ -58,9 +58,11 @@ about(member_count/2, group).
 % (none known is not "0 members": a KG may simply not list them)
 member_count(G, N) :- focus(G), kind(G, group), findall(P, edge(P, member_of, G), L), length(L, N), N > 0.
 
-% A room one can book: one named in the turn, or one that hosts meetings (not every office).
+% A room one can book: one named in the turn, or one that hosts meetings, or one asked for that is
+% nobody's office (a room with an empty calendar is free at any time, an office is not bookable).
 bookable(R) :- new(M), refers_to(M, R).
 bookable(R) :- requested(R), edge(_, location, R).
+bookable(R) :- requested(R), \+ edge(_, location, R), \+ edge(_, office, R).
 
 % A room is available at the asked time (or now) when no event in it overlaps.
 template(room_available/2, "{1} is available {2}").
@@ -85,6 +87,11 @@ template(person_busy_at/3, "{1} is busy {2} with {3}").
 about(person_busy_at/3, person).
 fact_args(person_busy_at/3, 1, 3).
 person_busy_at(P, Text, Ev) :- focus(P), kind(P, person), slot(D, S, E, Text), person_busy_with(P, D, S, E, Ev).
+% ... and until when: the end of the event that keeps them busy is when they are free again.
+template(person_busy_until/2, "{1} is busy until {2}").
+about(person_busy_until/2, person).
+person_busy_until(P, Until) :- focus(P), kind(P, person), slot(D, S, E, _), person_busy_with(P, D, S, E, Ev),
+                               attr(Ev, end_time, End), clock(End, Until).
 template(person_free_during/2, "{1} has a free hour {2}").
 about(person_free_during/2, person).
 person_free_during(P, Text) :- focus(P), kind(P, person), part(D, From, To, Text), free_hour(P, D, From, To).

@@ -116,6 +116,9 @@ def gather(state: TurnState, ctx: TurnContext) -> None:
     if len(edges) > cfg.candidate_cap:
         notes.append(f"{len(edges)} candidate facts, kept the {cfg.candidate_cap} nearest")
         edges = edges[:cfg.candidate_cap]
+    # The groups and events an earlier turn asked to invite from, while nobody is invited yet.
+    earlier = arranging.sources if arranging is not None and state.about_meeting else []
+    edges += _people_of(ctx, earlier, {c.fact.key for c in edges})
     derived = [derived_candidate(d) for d in state.derived]
     # Every entity node of the kept facts gets its node fact; untyped ones fall back to a label fact.
     for c in edges + derived:
@@ -129,7 +132,8 @@ def gather(state: TurnState, ctx: TurnContext) -> None:
         # "Just anyone will be fine." to "There are six members of the Healthcare group. Who would
         # you like to invite?": the group the reply proposed is the one invited from.
         invited = [m.entity for m in state.mentions if m.entity] if arrange.invites(state.text) else []
-        state.meeting_facts |= _invitable(ctx, invited + proposed, edges, arranging.iri)
+        state.invitable_facts = _invitable(ctx, invited + proposed + earlier, edges, arranging.iri)
+        state.meeting_facts |= state.invitable_facts
     # A node's hop is its distance from the seeds: the nearest fact that reaches it.
     distance = {iri: 0 for iri in seeds}
     for c in edges + derived:
@@ -140,6 +144,20 @@ def gather(state: TurnState, ctx: TurnContext) -> None:
         c.hop = distance.get(iri, c.hop)
     state.candidates = derived + edges + list(nodes.values())
     state.candidates_note = "; ".join(notes)
+
+
+def _people_of(ctx: TurnContext, sources: list[str], have: set) -> list[Candidate]:
+    """The facts that join the groups and events `sources` to their people, as candidates."""
+    if not sources:
+        return []
+    nb = ctx.background.neighborhood(sources, hops=1, cap=ctx.config.candidate_cap)
+    out = []
+    for f in nb.facts:
+        other = None if f.o_literal else f.o if f.s in sources else f.s if f.o in sources else None
+        if other is not None and f.key not in have and f.p not in TYPE_PREDICATES and entity_kind(ctx, other) == "person":
+            out.append(Candidate(fact=f, hop=1))
+            have.add(f.key)
+    return out
 
 
 def _invitable(ctx: TurnContext, entities: list[str], edges: list[Candidate], meeting_iri: str) -> set:
@@ -169,4 +187,5 @@ def run(state: TurnState, ctx: TurnContext) -> None:
     state.candidates = []
     state.candidates_note = ""
     state.meeting_facts = set()
+    state.invitable_facts = set()
     gather(state, ctx)

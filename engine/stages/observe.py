@@ -160,6 +160,22 @@ def _known_person(ctx: TurnContext, name: str, mentions: list[Mention]) -> str |
     return best
 
 
+def _heard_otherwise(ctx: TurnContext, alternatives: list[str]) -> str | None:
+    """The KG person that another hypothesis of the recognizer introduces the speaker as, when the
+    best one heard a name the KG lacks: a surname is what a recognizer garbles most."""
+    for alternative in alternatives:
+        intro = speakers.introduced_name(alternative)
+        if intro is None:
+            continue
+        start, end, name = intro
+        index = detect_mentions.turn_index(ctx, alternative)
+        inside = [m for m in detect_mentions.detect_names(alternative, index) if m.start < end and start < m.end]
+        person = _known_person(ctx, name, inside)
+        if person is not None:
+            return person
+    return None
+
+
 def _titled_person(ctx: TurnContext, surname: str, mentions: list[Mention]) -> str | None:
     """"Professor Allen": the one KG person of that surname among the name's candidates."""
     from engine.nlp.kinds import entity_kind
@@ -190,6 +206,10 @@ def introduce_speaker(ctx: TurnContext, state: TurnState) -> None:
     person = _known_person(ctx, name, inside)
     if person is None and " " not in name and speakers.titled(state.text, start):
         person = _titled_person(ctx, name, inside)
+    if person is None and (person := _heard_otherwise(ctx, state.alternatives)) is not None:
+        # "my name is Del burger", "... Dale Vega" in another hypothesis: the words name the speaker
+        state.mentions = [m for m in state.mentions if m not in inside] + [Mention(name, start, end, "first_person")]
+        state.mentions.sort(key=lambda m: (m.start, m.end))
     if person is None:
         current = state.speaker_entity and ctx.store.label(state.speaker_entity)
         if current and state.speaker_entity and set(name.lower().split()) <= set(current.lower().split()):

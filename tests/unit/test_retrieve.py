@@ -221,6 +221,24 @@ def test_the_options_of_the_meeting_being_arranged_are_every_answer_however_sure
     assert {c.fact.s for c in sel.facts if c.derived} == {f"urn:room{i}" for i in range(5)}
 
 
+def test_the_options_at_a_time_the_turn_names_are_every_answer_however_sure_the_model_is():
+    # "Is any room free tomorrow morning?" before any meeting: the options at that time, all of them.
+    from datetime import date
+
+    from engine.nlp.timeexpr import TimeValue
+    from engine.stages.retrieve import select
+    from engine.state import Mention
+
+    state = _rooms_turn("Which rooms are free tomorrow morning?")
+    for c in state.candidates:
+        if c.derived:
+            c.score = 0.95 if c.fact.s in ("urn:room0", "urn:room1") else 0.05
+    assert len({c.fact.s for c in select(state, "pcst", 5, 25, PRIZES).facts if c.derived}) < 5
+    state.mentions.append(Mention("tomorrow morning", 21, 37, "time", value=TimeValue(date(2026, 1, 2), 480, 660, "morning")))
+    sel = select(state, "pcst", 5, 25, PRIZES)
+    assert {c.fact.s for c in sel.facts if c.derived} == {f"urn:room{i}" for i in range(5)}
+
+
 def test_a_request_cut_by_the_cap_says_how_many_of_its_answers_it_kept():
     from engine.stages.retrieve import select
 

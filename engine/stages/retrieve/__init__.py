@@ -329,15 +329,21 @@ def select(state: TurnState, retriever: str, k: int, cap: int, prizes: dict | No
     meeting = meeting_facts(state)
     joined = {c.fact.key for c in meeting}
     on_paths = [c for c in path_facts(state) if c.fact.key not in joined]
-    restated = [c for c in meeting if not is_node_fact(c.fact)]
-    lead = on_paths + restated
+    # "Invite one member of the Engineering group": the people of that group are what the reply
+    # chooses from, ahead of the paths from the group (its events) and the meeting's restatement.
+    invitable = [c for c in meeting if c.fact.key in state.invitable_facts]
+    restated = [c for c in meeting if not is_node_fact(c.fact) and c.fact.key not in state.invitable_facts]
+    lead = invitable + on_paths + restated
     named = [c for c in meeting if is_node_fact(c.fact)]
     if retriever == "topk":
         return with_nodes(with_paths(select_topk(state.candidates, k), lead, max(k, len(lead))), named)
     rest = [c for c in state.candidates if c.fact.key not in joined]
     # While a meeting is being arranged, a request for a type ("which rooms are free then?") asks
-    # for the meeting's options, each one of them, however sure the relevance model is of a few.
-    threshold = math.inf if state.meeting else float(prizes["threshold"]) if prizes is not None else None
+    # for the meeting's options, each one of them, however sure the relevance model is of a few;
+    # so does one at a time it names ("any meeting room available tomorrow morning?"), which is
+    # how a meeting's arrangement often begins.
+    options = state.meeting or any(m.kind == "time" for m in state.mentions)
+    threshold = math.inf if options else float(prizes["threshold"]) if prizes is not None else None
     answers = request_answers(state, threshold, rest) if threshold is not None else []
     top = {c.fact.key for c in on_paths} | {c.fact.key for c in answers}
     sel = select_pcst(rest, k, cap, prizes, focused(state), asks_record(state.text), top)
@@ -348,8 +354,8 @@ def select(state: TurnState, retriever: str, k: int, cap: int, prizes: dict | No
     if records:
         sel = with_records(sel, state.candidates, anchors, records, cap)
     # The options asked for go ahead of the meeting's facts: its restatement is what the cap cuts first.
-    sel = with_nodes(with_paths(sel, on_paths + answers + restated, cap), named)
-    return with_answers_note(sel, answers)
+    sel = with_nodes(with_paths(sel, invitable + on_paths + answers + restated, cap), named)
+    return with_answers_note(sel, invitable + answers)
 
 
 def with_answers_note(sel: Selection, answers: list[Candidate]) -> Selection:
