@@ -563,6 +563,18 @@ class KGStore:
     def facts_about(self, iri: str, cap: int = 200) -> list[Fact]:
         return self.neighborhood([iri], hops=1, cap=cap).facts
 
+    def predicates_of(self, iri: str) -> list[str]:
+        """The predicates of the background facts the entity is the subject of, names left out,
+        sorted: what its relations say of its kind (engine.nlp.kinds), read without making
+        a fact of every edge (a hub's thousands of incoming ones among them)."""
+        try:
+            n = term(iri)
+        except ValueError:
+            return []
+        return sorted({q.predicate.value for q in self._store.quads_for_pattern(n, None, None, None)
+                       if is_background(q.graph_name) and q.predicate.value not in NAME_PREDICATES
+                       and not isinstance(q.object, Triple)})
+
     def neighborhood(self, seeds: Iterable[str], hops: int = 1, cap: int = 2000) -> Neighborhood:
         """Background facts within `hops` of the seeds, both directions, literals included;
         capped, and `cap_reason` says so (see kgstore.neighborhood)."""
