@@ -152,10 +152,15 @@ def _with_names(entries: list[LabelEntry], relations: list[str], parsed: Parsed)
     names and predicates, as reading them from the store would give them."""
     new = set(parsed.predicates) - set(relations)
     known = set(relations) | new
-    kept = [e for e in entries if not new.intersection(predicate_forms(e.iri))] if new else entries
-    added = [e for e in parsed.names if not known.intersection(predicate_forms(e.iri))]
-    merged = dict.fromkeys(kept + added) if kept else dict.fromkeys(added)
-    return sorted(merged, key=lambda e: (e.iri, e.text, e.alias)), sorted(known)
+    kept = [e for e in entries if e.iri not in _entities_of(new)] if new else entries
+    used = _entities_of(known)
+    merged = {(e.iri, e.text, e.alias): e for e in kept + [e for e in parsed.names if e.iri not in used]}
+    return [merged[k] for k in sorted(merged)], sorted(known)
+
+
+def _entities_of(predicates: set[str]) -> set[str]:
+    """The IRIs whose `predicate_forms` meet `predicates` (wd:P123 of wdt:P123)."""
+    return predicates | {WD + m.group(1) for p in predicates if (m := WIKIDATA_PROPERTY.match(p)) and p == WDT + m.group(1)}
 
 
 class KGStore:
