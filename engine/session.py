@@ -120,10 +120,12 @@ class Session:
     def prepare(self, say: Callable[[str], None] = lambda text: None) -> tuple[str, str]:
         """Pay up front what a first turn would: the MiniLM export when this install has none yet
         (`say` hears of it first), the scorer's models, the embeddings of a small KG's facts, the
-        English parser the checker splits replies with. Blocking (seconds); call it from a worker
-        after start-up. Returns the scorer's device and why not CUDA
+        English parser the checker splits replies with, the name index of the background (a
+        second for 10^5 labels). Blocking (seconds); call it from a worker after start-up and
+        after a load. Returns the scorer's device and why not CUDA
         (engine.stages.score.prepare.scoring_device)."""
         from engine.nlp.dependency import parser
+        from engine.nlp.mentions import label_index
         from engine.prefetch import prefetch
         from engine.stages.score.prepare import ready
 
@@ -131,6 +133,7 @@ class Session:
             scoring = ready(self.ctx, say)
             prefetch(self.ctx)
             parser()
+            label_index(self.ctx)
             return scoring
 
     def system_turn(self, text: str) -> str:

@@ -152,10 +152,15 @@ def _with_names(entries: list[LabelEntry], relations: list[str], parsed: Parsed)
     names and predicates, as reading them from the store would give them."""
     new = set(parsed.predicates) - set(relations)
     known = set(relations) | new
-    kept = [e for e in entries if not new.intersection(predicate_forms(e.iri))] if new else entries
-    added = [e for e in parsed.names if not known.intersection(predicate_forms(e.iri))]
-    merged = dict.fromkeys(kept + added) if kept else dict.fromkeys(added)
-    return sorted(merged, key=lambda e: (e.iri, e.text, e.alias)), sorted(known)
+    kept = [e for e in entries if e.iri not in _entities_of(new)] if new else entries
+    used = _entities_of(known)
+    merged = {(e.iri, e.text, e.alias): e for e in kept + [e for e in parsed.names if e.iri not in used]}
+    return [merged[k] for k in sorted(merged)], sorted(known)
+
+
+def _entities_of(predicates: set[str]) -> set[str]:
+    """The IRIs whose `predicate_forms` meet `predicates` (wd:P123 of wdt:P123)."""
+    return predicates | {WD + m.group(1) for p in predicates if (m := WIKIDATA_PROPERTY.match(p)) and p == WDT + m.group(1)}
 
 
 class KGStore:
@@ -562,6 +567,18 @@ class KGStore:
 
     def facts_about(self, iri: str, cap: int = 200) -> list[Fact]:
         return self.neighborhood([iri], hops=1, cap=cap).facts
+
+    def predicates_of(self, iri: str) -> list[str]:
+        """The predicates of the background facts the entity is the subject of, names left out,
+        sorted: what its relations say of its kind (engine.nlp.kinds), read without making
+        a fact of every edge (a hub's thousands of incoming ones among them)."""
+        try:
+            n = term(iri)
+        except ValueError:
+            return []
+        return sorted({q.predicate.value for q in self._store.quads_for_pattern(n, None, None, None)
+                       if is_background(q.graph_name) and q.predicate.value not in NAME_PREDICATES
+                       and not isinstance(q.object, Triple)})
 
     def neighborhood(self, seeds: Iterable[str], hops: int = 1, cap: int = 2000) -> Neighborhood:
         """Background facts within `hops` of the seeds, both directions, literals included;

@@ -39,6 +39,7 @@ from engine.nlp.minilm import common_words
 from engine.nlp.plural import plural_of
 from engine.nlp.timeexpr import MONTHS, WEEKDAYS
 from engine.state import Mention
+from engine.words import stem
 from kgstore import vocab
 from kgstore.errors import BadInput, RemoteUnavailable
 from kgstore.gcpause import gc_paused
@@ -111,6 +112,7 @@ class LabelIndex:
         # Film Company".
         self.relations = relations or {}
         self.relation_words = frozenset(w for label in self.relations.values() for w in norm(label).split()) - STOPWORDS
+        self.relation_stems = frozenset(map(stem, self.relation_words))  # "director" is a form of "directed by"
         self.per_turn = False  # names must be looked up per turn (see turn_index)
         self._close_cache: dict[str, list[tuple[str, int]]] = {}
         self._stems: dict[str, list[str]] | None = None
@@ -234,9 +236,8 @@ def build_index(store) -> LabelIndex:
 
 
 def label_index(ctx) -> LabelIndex:
-    """The index of the context's background, rebuilt when a file is loaded or removed. A
-    remote endpoint too big (or too slow) to list its labels gives an empty index: names are
-    then looked up per turn (`turn_index`)."""
+    """The index of the context's background, rebuilt when a file is loaded or removed. A remote endpoint
+    too big (or too slow) to list its labels gives an empty index: names are then looked up per turn (`turn_index`)."""
     store = ctx.background
     key = tuple(store.background_graphs()) if hasattr(store, "background_graphs") else ("remote",)
     cached = ctx.resources.get("label_index")
@@ -377,9 +378,9 @@ def _name_hits(tokens: list[Token], index: LabelIndex) -> list[_Hit]:
             edits = sum(matches[j].get(w, 0) for j in range(start, end) for w in words if w in matches[j])
             if edits and len(lab.words) == 1 and lab.text.islower():
                 continue  # a one-word concept ("curator") is said as it is: "curated" is another word
-            if whole and len(lab.words) == 1 and lab.text.islower() and lab.norm in index.relation_words \
+            if whole and len(lab.words) == 1 and lab.text.islower() and stem(lab.norm) in index.relation_stems \
                     and _common_word(tokens[start]):
-                continue  # "the languages spoken in X" asks for its "in language", not the tag "language"
+                continue  # "the languages spoken in X", "its director" ask for a relation, not the tag "language"
             if edits:
                 score -= 0.02 * edits
             hits.append(_Hit(start, end, lab, score, whole))
@@ -482,9 +483,8 @@ def detect_names(text: str, index: LabelIndex, tokens: list[Token] | None = None
 
 
 def _head_noun(m: Mention, following: Mention | None, text: str) -> bool:
-    """Is `m` a common word in lower case that names the capitalised name right after it ("the
-    film Black Snake Moan"), rather than the entity of its own that the KG names by it (a tag
-    "film")?"""
+    """Is `m` a common word in lower case that names the capitalised name right after it ("the film Black
+    Snake Moan"), rather than the entity of its own that the KG names by it (a tag "film")?"""
     return (following is not None and " " not in m.text and m.text.islower() and bool(m.label)
             and str(m.label).islower() and not text[m.end:following.start].strip()
             and following.text[:1].isupper() and m.text.casefold() in common_words())

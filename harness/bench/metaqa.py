@@ -2,9 +2,10 @@
 question's turn without the model (`--answer facts`).
 
 The KB and the question files are the ones `kgchat eval metaqa` reads (`--kb`, `--questions-dir`);
-the load is timed from the TSV triples file to a store ready for questions, the first answer
-includes what a session builds at its first turn (the label index). Targets: load <= 10 s, first
-answer <= 2 s, turn p50 <= 1 s.
+the load is timed from the TSV triples file to a store ready for questions, then what the app
+prepares once a file is loaded (`Session.prepare`: the scorer, the parser, the name index) apart,
+then the first answer and every later one; seconds and CPU seconds of each. Targets: load <= 10 s,
+first answer <= 2 s, turn p50 <= 1 s.
 """
 
 from __future__ import annotations
@@ -23,11 +24,16 @@ def measure(kb: Path, questions: Path, hops: list[int], per_hop: int) -> dict:
     from harness.eval.metaqa import run
 
     rows = list(run(kb, questions, hops, "dev", per_hop, {"answer": AnswerMode.FACTS}))
-    load, turns = rows[0], [r["seconds"] for r in rows[1:]]
-    figures = {"load": load["load_seconds"], "first_answer": turns[0] if turns else None,
-               "turn_p50": round(statistics.median(turns), 3) if turns else None}
-    return {"triples": load["triples"], "questions": len(turns), "seconds": figures,
-            "within_target": {k: v is not None and v <= TARGETS_S[k] for k, v in figures.items()}}
+    load, turns, cpu = rows[0], [r["seconds"] for r in rows[1:]], [r["cpu_seconds"] for r in rows[1:]]
+
+    def timed(seconds: list[float]) -> dict:
+        return {"first_answer": seconds[0] if seconds else None,
+                "turn_p50": round(statistics.median(seconds), 3) if seconds else None}
+
+    figures = {"load": load["load_seconds"], "prepare": load["prepare_seconds"], **timed(turns)}
+    cpu_figures = {"load": load["load_cpu_seconds"], "prepare": load["prepare_cpu_seconds"], **timed(cpu)}
+    return {"triples": load["triples"], "questions": len(turns), "seconds": figures, "cpu_seconds": cpu_figures,
+            "within_target": {k: figures[k] is not None and figures[k] <= t for k, t in TARGETS_S.items()}}
 
 
 def main(argv: list[str], command: str = "bench metaqa") -> int:
@@ -51,8 +57,10 @@ def main(argv: list[str], command: str = "bench metaqa") -> int:
     if args.json:
         print(json.dumps(result))
         return 0
-    s = result["seconds"]
+    s, c = result["seconds"], result["cpu_seconds"]
     print(f"bench metaqa: {result['triples']} triples, {result['questions']} questions (--answer facts)")
-    print(f"load {s['load']:.2f} s (target <= 10), first answer {s['first_answer']:.2f} s (target <= 2), "
-          f"turn p50 {s['turn_p50']:.2f} s (target <= 1)")
+    print(f"load {s['load']:.2f} s ({c['load']:.2f} CPU s; target <= 10), then what the app prepares "
+          f"{s['prepare']:.2f} s ({c['prepare']:.2f} CPU s), first answer {s['first_answer']:.2f} s "
+          f"({c['first_answer']:.2f} CPU s; target <= 2), turn p50 {s['turn_p50']:.2f} s "
+          f"({c['turn_p50']:.2f} CPU s; target <= 1)")
     return 0

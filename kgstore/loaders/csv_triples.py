@@ -14,10 +14,11 @@ import csv
 import io
 import re
 
-from pyoxigraph import Literal, NamedNode, Quad
+from pyoxigraph import Literal, NamedNode
 
 from kgstore.loaders import Parsed, load_error, read_text
-from kgstore.vocab import ALIAS_PREDICATES, RDF_TYPE, RDFS_LABEL, XSD, kg_iri, split_words
+from kgstore.terms import LabelEntry
+from kgstore.vocab import ALIAS_PREDICATES, RDF_TYPE, RDFS_LABEL, XSD, kg_iri_maker, split_words
 
 HEADER = ("head", "relation", "tail")
 # Relation names that mean rdf:type (compared in lower case, "_" and "-" as spaces).
@@ -83,20 +84,57 @@ def is_relation(relation: str, names: frozenset[str]) -> bool:
 
 
 def parse(path: str, graph: str, name: str, delimiter: str = ",", text: str | None = None) -> Parsed:
-    """The file's triples; `text`, when given, is the file already read."""
+    """The file's triples as N-Triples text for `graph`, with the names it gives entities and the
+    predicates it uses (as a table's, see kgstore.loaders.tables.parse_sheets: pyoxigraph reads
+    the text faster than Python builds quads, and the store indexes the names without reading
+    them back); `text`, when given, is the file already read. A head, relation or tail is minted
+    and written once however many rows say it."""
     text = read_text(path) if text is None else text
-    g = NamedNode(graph)
-    quads: list[Quad] = []
-    minted: dict[tuple[str, str], NamedNode] = {}
+    label, rdf_type, alias = (str(NamedNode(iri)) for iri in (RDFS_LABEL, RDF_TYPE, ALIAS_PREDICATES[0]))
+    lines: list[str] = []
+    entries: list[LabelEntry] = []
+    used: set[str] = {label}  # predicates, N-Triples form
+    entities: dict[str, str] = {}
+    relations: dict[str, tuple[str, str]] = {}  # name -> (role: "alias", "type" or "", N-Triples node)
+    values: dict[tuple[str, str | None], str | None] = {}  # (tail, tail_type) -> literal, N-Triples form
+    entity_iri, relation_iri = kg_iri_maker(name, "entity"), kg_iri_maker(name, "relation")
 
-    def term(kind: str, label: str) -> NamedNode:
-        node = minted.get((kind, label))
+    def entity(label_text: str) -> str:
+        node = entities.get(label_text)
         if node is None:
-            node = minted[(kind, label)] = NamedNode(kg_iri(name, kind, label))
-            # A relation written as a code name ("place_of_birth", "homeGround") reads as words.
-            text = split_words(label) if kind == "relation" and " " not in label else label
-            quads.append(Quad(node, NamedNode(RDFS_LABEL), Literal(text), g))
+            iri = entity_iri(label_text)
+            node = entities[label_text] = f"<{iri}>"
+            lines.append(f"{node} {label} {Literal(label_text)} .\n")
+            entries.append(LabelEntry(label_text, iri))
         return node
+
+    def relation(relation_text: str) -> tuple[str, str]:
+        known = relations.get(relation_text)
+        if known is None:
+            role = "alias" if is_relation(relation_text, ALIAS_RELATIONS) else \
+                "type" if is_relation(relation_text, TYPE_RELATIONS) else ""
+            known = relations[relation_text] = (role, f"<{relation_iri(relation_text)}>")
+        return known
+
+    def predicate_of(relation_text: str, node: str) -> str:
+        if node not in used:  # named where first used: an alias or type relation is no predicate
+            # A relation written as a code name ("place_of_birth", "homeGround") reads as words.
+            words = split_words(relation_text) if " " not in relation_text else relation_text
+            lines.append(f"{node} {label} {Literal(words)} .\n")
+            used.add(node)
+        return node
+
+    def value(tail: str, tail_type: str | None) -> str | None:
+        key = (tail, tail_type)
+        if key not in values:
+            if tail_type is None:
+                obj = literal_for(tail)
+            elif TAIL_TYPES[tail_type] is None:
+                obj = None
+            else:
+                obj = literal_for(tail, TAIL_TYPES[tail_type])
+            values[key] = None if obj is None else str(obj)
+        return values[key]
 
     reader = csv.reader(io.StringIO(text), delimiter=delimiter)
     try:
@@ -109,28 +147,28 @@ def parse(path: str, graph: str, name: str, delimiter: str = ",", text: str | No
                 continue
             if len(cells) not in (3, 4):
                 raise load_error(path, f"expected 3 or 4 columns (head, relation, tail[, tail_type]), found {len(cells)}", line)
-            head, relation, tail = cells[:3]
-            if not head or not relation or not tail:
+            head, relation_text, tail = cells[:3]
+            if not head or not relation_text or not tail:
                 raise load_error(path, "head, relation and tail must not be empty", line)
             tail_type = cells[3].lower() if len(cells) == 4 and cells[3] else None
             if tail_type is not None and tail_type not in TAIL_TYPES:
                 raise load_error(path, f"unknown tail_type '{cells[3]}' (choose from {', '.join(TAIL_TYPES)})", line)
-            if tail_type is None:
-                obj = literal_for(tail)
-            elif TAIL_TYPES[tail_type] is None:
-                obj = None
+            obj = value(tail, tail_type)
+            role, predicate = relation(relation_text)
+            if role == "alias":
+                subject = entity(head)
+                lines.append(f"{subject} {alias} {Literal(tail)} .\n")
+                entries.append(LabelEntry(tail, subject[1:-1], True))
+                used.add(alias)
+                continue
+            if role == "type" and obj is None:
+                used.add(rdf_type)
+                predicate = rdf_type
             else:
-                obj = literal_for(tail, TAIL_TYPES[tail_type])
-            if is_relation(relation, ALIAS_RELATIONS):
-                quads.append(Quad(term("entity", head), NamedNode(ALIAS_PREDICATES[0]), Literal(tail), g))
-                continue
-            if is_relation(relation, TYPE_RELATIONS) and obj is None:
-                quads.append(Quad(term("entity", head), NamedNode(RDF_TYPE), term("entity", tail), g))
-                continue
-            quads.append(Quad(term("entity", head), term("relation", relation),
-                              obj if obj is not None else term("entity", tail), g))
+                predicate = predicate_of(relation_text, predicate)
+            lines.append(f"{entity(head)} {predicate} {obj if obj is not None else entity(tail)} .\n")
     except csv.Error as exc:
         raise load_error(path, f"bad CSV: {exc}", reader.line_num) from None
     except ValueError as exc:  # a literal pyoxigraph refuses (e.g. a malformed date forced by tail_type)
         raise load_error(path, str(exc), reader.line_num) from None
-    return Parsed(quads=quads)
+    return Parsed(ntriples="".join(lines).encode(), names=entries, predicates=sorted(node[1:-1] for node in used))

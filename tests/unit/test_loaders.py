@@ -383,3 +383,29 @@ def test_sixteen_cores_change_neither_blank_nodes_nor_error_lines(tmp_path):
         else:
             assert value == 10, key
     assert len(out) == 9
+
+
+@pytest.mark.parametrize("bulk", [False, True])
+def test_the_names_a_triple_csv_load_keeps_are_those_read_back(tmp_path, bulk):
+    """A triples file hands the store the names it gives and the predicates it uses (as a table
+    does): they equal what reading the store back gives, with an alias row, type rows (one with
+    a number, which stays a fact of its relation) and a code-named relation read as words."""
+    store = KGStore()
+    if bulk:
+        store.bulk_min_bytes = 0
+    (tmp_path / "ferries.tsv").write_text(
+        "Skarv\toperated_by\tFjordline Nord\nSkarv\tnickname\tThe Cormorant\nSkarv\ttype\tFerry\n"
+        "Skarv\ttype\t7\nSkarv\tcarRoom\t120\nFjordline Nord\tbased in\tBodø\nSkarv\toperated_by\tFjordline Nord\n",
+        encoding="utf-8")
+    report = store.load(tmp_path / "ferries.tsv")
+    kept = store.label_entries(), store.relations()
+    assert kept == _names_read_back(store)
+    skarv = kg_iri("ferries", "entity", "Skarv")
+    assert ("The Cormorant", True) in {(e.text, e.alias) for e in kept[0] if e.iri == skarv}
+    assert {store.label(p) for p in kept[1]} >= {"operated by", "car room", "type", "based in"}
+    assert report.added == store.count(bg_graph("ferries"))
+
+
+def _names_read_back(store: KGStore) -> tuple[list, list[str]]:
+    store._changed()  # forget what the load kept: read every name and relation from the store
+    return store.label_entries(), store.relations()

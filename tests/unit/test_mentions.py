@@ -247,3 +247,13 @@ def test_a_whole_name_beats_part_of_a_longer_one_that_only_adds_a_function_word(
     index = LabelIndex([LabelEntry("Harrowgate", "g:base"), LabelEntry("Harrowgate: Salt and Stone", "g:exp")])
     assert names("Who drew Harrowgate and who printed it?", index) == [("Harrowgate", "g:base")]
     assert names("Who drew Harrowgate: Salt and Stone?", index) == [("Harrowgate: Salt and Stone", "g:exp")]
+
+
+def test_a_lowercase_concept_that_is_another_form_of_a_relation_word_is_no_mention():
+    # a tag "painter" beside the relation "painted by": "its painter" asks for the relation
+    entries = [LabelEntry("painter", "t:painter"), LabelEntry("printer", "t:printer"),
+               LabelEntry("The Quiet Lighthouse", "w:ql")]
+    index = LabelIndex(entries, relations={"r:by": "painted by", "r:in": "printed in"})
+    assert names("who is the painter of The Quiet Lighthouse", index) == [("The Quiet Lighthouse", "w:ql")]
+    assert names("which works are about the teacher or the printer", index) == [("printer", "t:printer")]
+    assert names("which works are about the painter", LabelIndex(entries)) == [("painter", "t:painter")]

@@ -332,3 +332,19 @@ def test_a_wikidata_property_newer_than_2018_reads_as_its_public_label():
     for pid, label in (("P7153", "significant place"), ("P8047", "country of registry"),
                        ("P10241", "individual of taxon")):
         assert resolve_label(f"http://www.wikidata.org/prop/direct/{pid}", nothing) == label
+
+
+def test_predicates_of_reads_the_relations_an_entity_is_the_subject_of(tmp_path):
+    """What an entity's own relations are: not its names, not the edges that
+    point at it, not a fact of a graph outside the background."""
+    (tmp_path / "reefs.ttl").write_text(f"""\
+<{EX}reef> <http://www.w3.org/2000/01/rdf-schema#label> "Tern Reef" ;
+    <{EX}depth> 12 ; <{EX}surveyedBy> <{EX}ana> ; <{EX}surveyedBy> <{EX}bo> .
+<{EX}ana> <{EX}studies> <{EX}reef> .
+""", encoding="utf-8")
+    store = KGStore()
+    store.load(tmp_path / "reefs.ttl")
+    store.add([Fact(EX + "reef", EX + "visitedOn", "2024-05-01", o_literal=True)], "http://example.org/notes")
+    assert store.predicates_of(EX + "reef") == [EX + "depth", EX + "surveyedBy"]
+    assert store.predicates_of(EX + "ana") == [EX + "studies"]
+    assert store.predicates_of("not an iri") == []
