@@ -17,6 +17,7 @@ import math
 import re
 from collections import defaultdict
 from dataclasses import dataclass
+from itertools import pairwise
 
 from engine.nlp import heard as hearing
 from engine.nlp.deixis import (
@@ -116,6 +117,7 @@ class LabelIndex:
         self._close_cache: dict[str, list[tuple[str, int]]] = {}
         self._stems: dict[str, list[str]] | None = None
         self._sounds: dict[str, list[str]] | None = None
+        self._joined: dict[str, tuple[str, str]] | None = None
 
     def _index(self, entries) -> None:
         by_norm: dict[str, _Label] = {}
@@ -179,6 +181,13 @@ class LabelIndex:
         keys = [key for key in sound_keys(word) if not (written and key.startswith("m"))]
         alike = dict.fromkeys(w for key in keys for w in self._sounds.get(key, ()))
         return [(w, 2) for w in alike if w != word and w not in STOPWORDS]
+
+    @property
+    def joined(self) -> dict[str, tuple[str, str]]:
+        """Two words a label says in a row, as one word ("vanhoek": "van", "hoek"), built when first asked."""
+        if self._joined is None:
+            self._joined = {a + b: (a, b) for lab in reversed(self.labels) for a, b in pairwise(lab.words)}
+        return self._joined
 
     def names_of(self, iri: str) -> list[str]:
         return self._names.get(iri, [])
@@ -276,8 +285,9 @@ class _Hit:
     whole: bool = True  # the words heard are the whole label, not a part of it ("Omar" of "Omar Haddad")
 
 
-def _name_hits(tokens: list[Token], index: LabelIndex) -> list[_Hit]:
-    """Every (span, label) pair where the words heard match a label fully or distinctively."""
+def _name_hits(tokens: list[Token], index: LabelIndex, lacking: list[tuple[int, int]]) -> list[_Hit]:
+    """Every (span, label) pair where the words heard match a label fully or distinctively;
+    `lacking` gets the spans that say part of a label beside a word of another whole name."""
     matches: list[dict[str, int]] = []  # per token: label word -> edits
     for t in tokens:
         if t.norm in STOPWORDS and t.norm not in index.by_word:
@@ -369,9 +379,14 @@ def _name_hits(tokens: list[Token], index: LabelIndex) -> list[_Hit]:
                                       for w in covered)
                     # "Morag Reid" names someone the KG lacks, not the Callum Reid it has; so does
                     # "Anna B." when the KG has Anna K.
-                    if not distinctive or _unknown_name_beside(tokens, start, end, index) \
-                            or other_initial(tokens, start, end, words - covered) \
-                            or hearing.other_name_beside(tokens, start, end, lab.words, index):
+                    # two words of a label in a row say it even when common ("harwick open 2010")
+                    if (distinctive or end - start > 1) and (
+                            _unknown_name_beside(tokens, start, end, index)
+                            or other_initial(tokens, start, end, words - covered)
+                            or hearing.other_name_beside(tokens, start, end, lab.words, index)):
+                        lacking.append((start, end))
+                        continue
+                    if not distinctive:
                         continue
                     idf = lambda w: math.log(1 + index.n / max(index.df(w), 1))
                     content = [w for w in words if w not in STOPWORDS] or words  # "of" tells no department
@@ -436,7 +451,10 @@ def detect_names(text: str, index: LabelIndex, tokens: list[Token] | None = None
     tokens = spoken_tokens(tokens if tokens is not None else tokenize(text), index)
     by_span: dict[tuple[int, int], dict[str, tuple[float, str]]] = defaultdict(dict)
     whole: set[tuple[int, int]] = set()  # spans that hear some label whole
-    for h in _name_hits(tokens, index):
+    lacking: list[tuple[int, int]] = []
+    for h in _name_hits(tokens, index, lacking):
+        if any(a <= h.start and h.end <= b and h.end - h.start < b - a for a, b in lacking):
+            continue  # "Harwick" of "Harwick Open 2010", an edition the KG lacks: no town of its own
         if h.whole:
             whole.add((h.start, h.end))
         for iri in h.label.iris:
