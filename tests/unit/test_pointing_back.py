@@ -63,3 +63,22 @@ def test_that_noun_of_the_relation_asked_takes_up_its_answer(kg):
     mentions = follow_up(kg, "Who is the chief engineer of the Kestrel Reflector?",
                          "The chief engineer is Ilse Marwick.", "When was that engineer born?")
     assert next(m for m in mentions if m.text == "that engineer").entity == O + "ilse"
+
+
+LIGHT = """@prefix o: <http://example.org/lights/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+o:Keeper rdfs:label "lighthouse keeper" . o:Light rdfs:label "lighthouse" .
+o:keeper rdfs:label "keeper" . o:born rdfs:label "year of birth" . o:gender rdfs:label "gender" .
+o:rock a o:Light ; rdfs:label "Skerrymore Light" ; o:keeper o:zora, o:bram .
+o:zora a o:Keeper ; rdfs:label "Zora Quill" ; o:gender "female" ; o:born 1950 .
+o:bram a o:Keeper ; rdfs:label "Bram Oyelaran" ; o:born 1948 .
+"""
+
+
+def test_she_is_the_one_the_kg_calls_a_woman_not_one_whose_gender_it_does_not_say(tmp_path):
+    # a tie between the two would go to Bram, whose IRI sorts first
+    path = tmp_path / "lights.ttl"
+    path.write_text(LIGHT, encoding="utf-8")
+    mentions = follow_up(str(path), "Who kept Skerrymore Light?", "Bram Oyelaran and Zora Quill kept it.",
+                         "When was she born?")
+    assert next(m for m in mentions if m.text == "she").entity == "http://example.org/lights/zora"
