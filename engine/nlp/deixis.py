@@ -103,11 +103,16 @@ def class_named(classes: dict[str, str], words: str, plural: bool = True) -> str
     return None
 
 
+CALENDAR_NOUNS = frozenset("year years month months week weeks day days hour hours minute minutes season seasons "
+                           "decade decades century centuries morning evening night weekend".split())
+
+
 def relation_named(relations: dict[str, str], word: str) -> str | None:
     """The KG relation (IRI) whose label (normalized) ends with the noun `word`, or its singular:
     "that arbiter" after "The chief arbiter was Helga Brandt." calls her by the relation the
-    question asked for. A word any clause says ("time", "name") calls nothing so."""
-    if word in STOPWORDS:
+    question asked for. A word any clause says ("time", "name"), or one of the calendar ("this
+    year" is a time, whatever "founding year" a KG has), calls nothing so."""
+    if word in STOPWORDS or word in CALENDAR_NOUNS:
         return None
     for said in (word, *_singulars(word)):
         tail = " " + said
