@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Protocol
 
 from engine.nlp.minilm import common_words
@@ -80,6 +81,29 @@ def _says_missing(t: Token, missing: set[str]) -> bool:
     if t.text[:1].isupper():
         return word_alike(t.norm, missing) >= NAME_WORD_ALIKE
     return t.norm not in common_words() or word_alike(t.norm, missing) >= NAME_WORD_ALIKE or heard_as(t.norm, missing)
+
+
+def compound_after(tokens: list[Token], end: int) -> bool:
+    """Is the word at `end` a noun that the word before it modifies, as the tagger reads the
+    turn ("who captains the tern star": "star", of a Tern Star the KG lacks), rather than a word
+    of the clause around a name ("the tern sails", "anna said")? False without the tagger."""
+    return 0 < end < len(tokens) and end in _compound_heads(tuple(t.text.casefold() for t in tokens))
+
+
+@lru_cache(maxsize=256)
+def _compound_heads(words: tuple[str, ...]) -> frozenset[int]:
+    from engine.nlp.dependency import parser
+
+    nlp = parser()
+    if nlp is None:
+        return frozenset()
+    doc = nlp(" ".join(words))
+    if len(doc) != len(words):  # the tagger split a word otherwise: positions would not line up
+        return frozenset()
+    # an unknown word before a noun reads as its adjective ("tern star", "eilidh morrison"); a
+    # noun the parse makes the root of a question ("where does the tern sail") is its verb
+    return frozenset(t.i for t in doc if t.pos_ in ("NOUN", "PROPN") and t.i > 0 and t.dep_ != "ROOT"
+                     and doc[t.i - 1].dep_ in ("compound", "amod") and doc[t.i - 1].head.i == t.i)
 
 
 def other_initial(tokens: list[Token], start: int, end: int, missing: set[str]) -> bool:

@@ -440,7 +440,7 @@ def _unknown_name_beside(tokens: list[Token], start: int, end: int, index: Label
         common = t.norm in common_words()
         if t.text[:1].isupper() and (j > 0 or not common):
             return True
-        if lowercase and not common:
+        if lowercase and (not common or j == end and hearing.compound_after(tokens, end)):
             return True
     return False
 
