@@ -80,7 +80,12 @@ def completes(extra: list[Token], missing: set[str], alike: float) -> bool:
 def _says_missing(t: Token, missing: set[str]) -> bool:
     if t.text[:1].isupper():
         return word_alike(t.norm, missing) >= NAME_WORD_ALIKE
-    return t.norm not in common_words() or word_alike(t.norm, missing) >= NAME_WORD_ALIKE or heard_as(t.norm, missing)
+    # a common word heard for a name's word starts as it does ("pad tie" for Pad Thai)
+    return t.norm not in common_words() or heard_as(t.norm, missing) or any(
+        w[:1] == t.norm[:1] and word_alike(t.norm, {w}) >= COMMON_WORD_ALIKE for w in missing)
+
+
+COMMON_WORD_ALIKE = 0.5
 
 
 def compound_after(tokens: list[Token], end: int) -> bool:
