@@ -9,10 +9,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from engine.context import TurnContext, select
-from engine.nlp.kinds import entity_kind, relation_labels
+from engine.nlp.kinds import class_words, classes_of, entity_kind, relation_labels
 from engine.words import content_stems
 from kgstore import vocab
+from kgstore.errors import RemoteUnavailable
 from kgstore.terms import Fact
+from rules.similarity import norm
 
 if TYPE_CHECKING:
     from engine.state import RelationPath
@@ -177,4 +179,55 @@ def entity_marks(ctx: TurnContext, text: str, entities, pronoun: bool) -> dict[s
             out.setdefault(iri, []).append("a_class")
         if said and any(said & content_stems(label) for label in relation_labels(ctx, iri)):
             out.setdefault(iri, []).append("has_asked")
+    return out
+
+
+RANGE = vocab.RDFS + "range"
+
+
+def relations_into(ctx: TurnContext, iri: str) -> frozenset[str]:
+    """The relations whose objects `iri` is ("chief arbiter" of Helga Brandt)."""
+    cache = ctx.resource("relations_into", dict)
+    if iri not in cache:
+        try:
+            cache[iri] = frozenset(f.p for f in ctx.background.facts_about(iri)
+                                   if f.o == iri and f.s != iri and not f.o_literal)
+        except RemoteUnavailable:
+            return frozenset()
+    return cache[iri]
+
+
+def ranges_into(ctx: TurnContext, iri: str) -> set[str]:
+    """The classes the relations into `iri` say their objects are (their `rdfs:range`): what a
+    thing is when nothing types it ("rehearses at" ranges over concert halls, so the hall a choir
+    rehearses at is one)."""
+    cache = ctx.resource("ranges_into", dict)
+    if iri not in cache:
+        try:
+            cache[iri] = {f.o for p in relations_into(ctx, iri) for f in ctx.background.facts_about(p)
+                          if f.s == p and f.p == RANGE and not f.o_literal}
+        except RemoteUnavailable:
+            return set()
+    return cache[iri]
+
+
+def is_a(ctx: TurnContext, iri: str, cls: str) -> bool:
+    """Whether the KG says `iri` is a `cls` (a class, or a relation: "those captains"): by its
+    classes (and theirs), a relation's range, or a relation it is the object of."""
+    return cls in classes_of(ctx, iri) or cls in ranges_into(ctx, iri) or cls in relations_into(ctx, iri)
+
+
+def called(ctx: TurnContext, iri: str) -> set[str]:
+    """What "that <noun>" may call `iri`, normalized: its classes' labels and their endings
+    (`class_words`), those of the classes relations into it range over, and the endings of those
+    relations' own labels where the KG says it is "the chief arbiter" of something ("that
+    arbiter", "that venue"): the thing a question asked for, by the relation it asked."""
+    out = set(class_words(ctx, iri))
+    try:
+        labels = ctx.background.labels(list(relations_into(ctx, iri) | ranges_into(ctx, iri)))
+    except RemoteUnavailable:
+        return out
+    for label in labels.values():
+        words = norm(label).split()
+        out |= {" ".join(words[k:]) for k in range(len(words))}
     return out

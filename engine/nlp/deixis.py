@@ -4,9 +4,11 @@ determiner's noun starts, and when a demonstrative, "there" or "it" points at no
 from __future__ import annotations
 
 import re
+from typing import Protocol
 
-from engine.nlp.heard import Token
+from engine.nlp.heard import STOPWORDS, Token
 from engine.state import Mention
+from rules.similarity import norm
 
 DETERMINERS = frozenset({"the", "that", "this", "those", "these", "same"})
 
@@ -36,6 +38,7 @@ def named_after(tokens: list[Token], j: int, used: list[bool]) -> bool:
 
 
 DEMONSTRATIVES = frozenset({"that", "this"})
+PLURAL_DEMONSTRATIVES = frozenset({"those", "these"})
 
 
 def stands_for_one(lower: list[str], i: int) -> bool:
@@ -74,15 +77,49 @@ _ENDS_NOUN_PHRASE = frozenset("is are was were be been has have had and or but s
 _ASKED_WITH = frozenset("do does did will would can could should may might must".split())
 
 
-def class_named(classes: dict[str, str], words: str) -> str | None:
+def _singulars(words: str) -> tuple[str, ...]:
+    """The words with their last one read as a plural ("clubs", "ferries", "boxes"): each singular
+    it may be, for a vocabulary to pick from."""
+    *head, last = words.split()
+    if len(last) < 4 or not last.endswith("s") or last.endswith("ss"):
+        return ()
+    forms = (last[:-3] + "y" if last.endswith("ies") else "", last[:-2] if last.endswith("es") else "", last[:-1])
+    return tuple(" ".join((*head, f)) for f in forms if f)
+
+
+def class_named(classes: dict[str, str], words: str, plural: bool = True) -> str | None:
     """The KG class (IRI) that `words` (normalized) name: the class of that label, else the first
-    whose label ends with them ("clinic": "veterinary clinic", "airline": "regional airline")."""
+    whose label ends with them ("clinic": "veterinary clinic", "airline": "regional airline");
+    with `plural`, also in the plural ("those clubs": "chess club")."""
     if not words:
         return None
-    if words in classes:
-        return classes[words]
-    tail = " " + words
-    return next((classes[label] for label in sorted(classes) if label.endswith(tail)), None)
+    for said in (words, *(_singulars(words) if plural else ())):
+        if said in classes:
+            return classes[said]
+        tail = " " + said
+        label = min((label for label in classes if label.endswith(tail)), default=None)
+        if label is not None:
+            return classes[label]
+    return None
+
+
+CALENDAR_NOUNS = frozenset("year years month months week weeks day days hour hours minute minutes season seasons "
+                           "decade decades century centuries morning evening night weekend".split())
+
+
+def relation_named(relations: dict[str, str], word: str) -> str | None:
+    """The KG relation (IRI) whose label (normalized) ends with the noun `word`, or its singular:
+    "that arbiter" after "The chief arbiter was Helga Brandt." calls her by the relation the
+    question asked for. A word any clause says ("time", "name"), or one of the calendar ("this
+    year" is a time, whatever "founding year" a KG has), calls nothing so."""
+    if word in STOPWORDS or word in CALENDAR_NOUNS:
+        return None
+    for said in (word, *_singulars(word)):
+        tail = " " + said
+        label = min((label for label in relations if label == said or label.endswith(tail)), default=None)
+        if label is not None:
+            return relations[label]
+    return None
 
 
 def points_back(text: str, start: int, end: int, named_before: bool = False) -> bool:
@@ -114,9 +151,47 @@ def class_mention(text: str, start: int, end: int, cls: str, noun: str) -> Menti
                    value=(kind_of_types([cls], {cls: noun}),), label=cls)
 
 
-def pointing_determiner(text: str, start: int) -> re.Match | None:
-    """The pointing determiner right before offset `start` of `text`, if any."""
-    return _POINTING_BEFORE.search(text, 0, start)
+class ClassIndex(Protocol):
+    """The KG's classes by their normalized labels (engine/nlp/mentions.py's LabelIndex)."""
+
+    classes: dict[str, str]
+    class_iris: frozenset[str]
 
 
-_POINTING_BEFORE = re.compile(r"\b(that|this|these|those|the)\s+$", re.IGNORECASE)
+_BETWEEN = "|".join(sorted(NUMBER_WORDS | REFERENCE_ADJECTIVES)) + r"|\d+"
+_POINTING_BEFORE = re.compile(rf"\b(that|this|these|those|the)\s+(?:(?:{_BETWEEN})\s+){{0,{MODIFIERS_BETWEEN}}}$",
+                              re.IGNORECASE)
+
+
+def demonstrated(m: Mention, text: str, index: ClassIndex, named_before: bool) -> Mention:
+    """A KG class named after "that", "this" or "the" ("What's the area of that city?", "those
+    two clubs") is no name of the class: it points back at the thing (or things) of that class
+    spoken of, as "that meeting" does; `label` keeps the class. So is a class noun said in the
+    plural that is also a word of some other name ("those ferries" when the KG has ferries and
+    Kirkhaven Ferries): the name would be said whole."""
+    before = _POINTING_BEFORE.search(text, 0, m.start)
+    words = norm(m.text)
+    cls = class_named(index.classes, words)
+    if before is None or cls is None or not points_back(text, before.start(), m.end, named_before):
+        return m
+    if m.candidates and m.candidates[0][0] not in index.class_iris and (
+            class_named(index.classes, words, plural=False) or norm(m.label or "") == words):
+        return m
+    return class_mention(text, before.start(), m.end, cls, m.text)
+
+
+FREE_WORDS = frozenset({"free", "available", "empty", "vacant"})
+
+
+def asks_free(lower: list[str], i: int, width: int, noun: str) -> bool:
+    """A noun asked for by whether it is free asks for the instances of its type: "an available
+    conference room", "a free room", and plural, "the meeting rooms available at that time"; not
+    the thing spoken of ("is the room free?", "are those rooms available?")."""
+    prev, after = lower[max(0, i - 2):i], lower[i + width:i + width + 1]
+    if len(prev) == 2 and prev[0] in ("a", "an", "some") and prev[1] in FREE_WORDS:
+        return True
+    j = i - 1  # past "two", "small": "those two small rooms" are rooms spoken of
+    while j >= 0 and i - j <= MODIFIERS_BETWEEN and lower[j] in NUMBER_WORDS | REFERENCE_ADJECTIVES:
+        j -= 1
+    return (noun.endswith("s") and bool(after) and after[0] in FREE_WORDS
+            and not (j >= 0 and lower[j] in ("these", "those", "that", "this")))

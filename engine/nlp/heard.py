@@ -7,8 +7,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Protocol
 
+from engine.nlp.minilm import common_words
 from engine.nlp.spoken import MAX_RUN, number_of, spelled
 from engine.state import Mention
 from rules.similarity import NAME_WORD_ALIKE, heard_as, norm, word_alike
@@ -29,6 +31,9 @@ class Vocabulary(Protocol):
 
     @property
     def relation_words(self) -> frozenset[str]: ...
+
+    @property
+    def joined(self) -> dict[str, tuple[str, str]]: ...
 
     def close_words(self, word: str) -> list[tuple[str, int]]: ...
 
@@ -65,11 +70,45 @@ def completes(extra: list[Token], missing: set[str], alike: float) -> bool:
     (`missing`)? The whole near the label in spelling (`alike`: Jaro-Winkler), or each word heard
     as one of them ("ayrik solheim" for Eirik Solheim); a capitalised word close to one in
     spelling, as written, not heard ("Karin" is no typo of "Henrik", "Professor" no "Franz"
-    misheard); never a code or a number ("Harbourfest 2020" is another edition than 2021)."""
+    misheard); so is a common English word, heard whole ("ferry leaves" is no "ferry service");
+    never a code or a number ("Harbourfest 2020" is another edition than 2021)."""
     if alike < 0.88 and not (extra and all(not t.text[:1].isupper() and heard_as(t.norm, missing) for t in extra)):
         return False
-    return all((not t.text[:1].isupper() or word_alike(t.norm, missing) >= NAME_WORD_ALIKE) and not is_code(t)
-               and not t.norm.isdigit() for t in extra)
+    return all(_says_missing(t, missing) and not is_code(t) and not t.norm.isdigit() for t in extra)
+
+
+def _says_missing(t: Token, missing: set[str]) -> bool:
+    if t.text[:1].isupper():
+        return word_alike(t.norm, missing) >= NAME_WORD_ALIKE
+    # a common word heard for a name's word starts as it does ("pad tie" for Pad Thai)
+    return t.norm not in common_words() or heard_as(t.norm, missing) or any(
+        w[:1] == t.norm[:1] and word_alike(t.norm, {w}) >= COMMON_WORD_ALIKE for w in missing)
+
+
+COMMON_WORD_ALIKE = 0.5
+
+
+def compound_after(tokens: list[Token], end: int) -> bool:
+    """Is the word at `end` a noun that the word before it modifies, as the tagger reads the
+    turn ("who captains the tern star": "star", of a Tern Star the KG lacks), rather than a word
+    of the clause around a name ("the tern sails", "anna said")? False without the tagger."""
+    return 0 < end < len(tokens) and end in _compound_heads(tuple(t.text.casefold() for t in tokens))
+
+
+@lru_cache(maxsize=256)
+def _compound_heads(words: tuple[str, ...]) -> frozenset[int]:
+    from engine.nlp.dependency import parser
+
+    nlp = parser()
+    if nlp is None:
+        return frozenset()
+    doc = nlp(" ".join(words))
+    if len(doc) != len(words):  # the tagger split a word otherwise: positions would not line up
+        return frozenset()
+    # an unknown word before a noun reads as its adjective ("tern star", "eilidh morrison"); a
+    # noun the parse makes the root of a question ("where does the tern sail") is its verb
+    return frozenset(t.i for t in doc if t.pos_ in ("NOUN", "PROPN") and t.i > 0 and t.dep_ != "ROOT"
+                     and doc[t.i - 1].dep_ in ("compound", "amod") and doc[t.i - 1].head.i == t.i)
 
 
 def other_initial(tokens: list[Token], start: int, end: int, missing: set[str]) -> bool:
@@ -142,6 +181,8 @@ def _spoken_form(run: list[Token], index: Vocabulary) -> str | None:
     for form in (spelled(said), number_of(said), "".join(said)):
         if form and form in index.by_word:
             return form
+    if number := number_of(said):
+        return number  # a number no label says, heard as one: "harwick open twenty ten" is 2010's
     joined = "".join(said)
     if len(run) != 2 or len(joined) < 6 or any(w in index.by_word for w in said) or not joined.isalpha():
         return None
@@ -167,6 +208,16 @@ def spoken_tokens(tokens: list[Token], index: Vocabulary) -> list[Token]:
                 i = j
                 break
         else:
-            out.append(tokens[i])
+            out += _unjoined(tokens[i], index)
             i += 1
     return out
+
+
+def _unjoined(t: Token, index: Vocabulary) -> list[Token]:
+    """A word heard as two words of a label said together ("vanhoek" for Van Hoek), as those two;
+    a word of some label, a common English word or a code stays one."""
+    pair = None if t.norm in index.by_word or t.norm in STOPWORDS or is_code(t) or t.norm in common_words() \
+        else index.joined.get(t.norm)
+    if pair is None:
+        return [t]
+    return [Token(t.text, pair[0], t.start, t.end, t.gap), Token(t.text, pair[1], t.start, t.end)]

@@ -17,21 +17,22 @@ import math
 import re
 from collections import defaultdict
 from dataclasses import dataclass
+from itertools import pairwise
 
 from engine.nlp import heard as hearing
 from engine.nlp.deixis import (
     DEMONSTRATIVES,
-    MODIFIERS_BETWEEN,
-    NUMBER_WORDS,
-    REFERENCE_ADJECTIVES,
+    PLURAL_DEMONSTRATIVES,
+    asks_free,
     class_mention,
     class_named,
+    demonstrated,
     determiner_before,
     dummy_it,
     named_after,
     place_there,
-    pointing_determiner,
     points_back,
+    relation_named,
     stands_for_one,
 )
 from engine.nlp.heard import CLAUSE_BREAK, STOPWORDS, Token, other_initial, split_unknown, spoken_tokens
@@ -113,10 +114,12 @@ class LabelIndex:
         self.relations = relations or {}
         self.relation_words = frozenset(w for label in self.relations.values() for w in norm(label).split()) - STOPWORDS
         self.relation_stems = frozenset(map(stem, self.relation_words))  # "director" is a form of "directed by"
+        self.relation_labels = {norm(label): iri for iri, label in sorted(self.relations.items())}
         self.per_turn = False  # names must be looked up per turn (see turn_index)
         self._close_cache: dict[str, list[tuple[str, int]]] = {}
         self._stems: dict[str, list[str]] | None = None
         self._sounds: dict[str, list[str]] | None = None
+        self._joined: dict[str, tuple[str, str]] | None = None
 
     def _index(self, entries) -> None:
         by_norm: dict[str, _Label] = {}
@@ -181,6 +184,13 @@ class LabelIndex:
         alike = dict.fromkeys(w for key in keys for w in self._sounds.get(key, ()))
         return [(w, 2) for w in alike if w != word and w not in STOPWORDS]
 
+    @property
+    def joined(self) -> dict[str, tuple[str, str]]:
+        """Two words a label says in a row, as one word ("vanhoek": "van", "hoek"), built when first asked."""
+        if self._joined is None:
+            self._joined = {a + b: (a, b) for lab in reversed(self.labels) for a, b in pairwise(lab.words)}
+        return self._joined
+
     def names_of(self, iri: str) -> list[str]:
         return self._names.get(iri, [])
 
@@ -219,7 +229,10 @@ def build_index(store) -> LabelIndex:
     classes: dict[str, str] = {}
     try:
         rows = store.query(
-            "SELECT DISTINCT ?c WHERE {{ ?s <{}>|<{}> ?c . FILTER(isIRI(?c) && !STRSTARTS(STR(?c), \"{}\")) }} LIMIT 5000".format(vocab.RDF_TYPE, vocab.WDT + "P31", vocab.KGC))
+            # the classes things are, and those a relation's range says its objects are (no datatype)
+            "SELECT DISTINCT ?c WHERE {{ {{ ?s <{}>|<{}> ?c }} UNION {{ ?p <{}> ?c FILTER(!STRSTARTS(STR(?c), \"{}\") "
+            "&& !STRSTARTS(STR(?c), \"{}\")) }} FILTER(isIRI(?c) && !STRSTARTS(STR(?c), \"{}\")) }} LIMIT 5000"
+            .format(vocab.RDF_TYPE, vocab.WDT + "P31", vocab.RDFS + "range", vocab.XSD, vocab.RDFS, vocab.KGC))
         for row in rows or []:
             c = row.get("c")
             if c:
@@ -273,8 +286,9 @@ class _Hit:
     whole: bool = True  # the words heard are the whole label, not a part of it ("Omar" of "Omar Haddad")
 
 
-def _name_hits(tokens: list[Token], index: LabelIndex) -> list[_Hit]:
-    """Every (span, label) pair where the words heard match a label fully or distinctively."""
+def _name_hits(tokens: list[Token], index: LabelIndex, lacking: list[tuple[int, int]]) -> list[_Hit]:
+    """Every (span, label) pair where the words heard match a label fully or distinctively;
+    `lacking` gets the spans that say part of a label beside a word of another whole name."""
     matches: list[dict[str, int]] = []  # per token: label word -> edits
     for t in tokens:
         if t.norm in STOPWORDS and t.norm not in index.by_word:
@@ -366,9 +380,14 @@ def _name_hits(tokens: list[Token], index: LabelIndex) -> list[_Hit]:
                                       for w in covered)
                     # "Morag Reid" names someone the KG lacks, not the Callum Reid it has; so does
                     # "Anna B." when the KG has Anna K.
-                    if not distinctive or _unknown_name_beside(tokens, start, end, index) \
-                            or other_initial(tokens, start, end, words - covered) \
-                            or hearing.other_name_beside(tokens, start, end, lab.words, index):
+                    # two words of a label in a row say it even when common ("harwick open 2010")
+                    if (distinctive or end - start > 1) and (
+                            _unknown_name_beside(tokens, start, end, index)
+                            or other_initial(tokens, start, end, words - covered)
+                            or hearing.other_name_beside(tokens, start, end, lab.words, index)):
+                        lacking.append((start, end))
+                        continue
+                    if not distinctive:
                         continue
                     idf = lambda w: math.log(1 + index.n / max(index.df(w), 1))
                     content = [w for w in words if w not in STOPWORDS] or words  # "of" tells no department
@@ -422,7 +441,7 @@ def _unknown_name_beside(tokens: list[Token], start: int, end: int, index: Label
         common = t.norm in common_words()
         if t.text[:1].isupper() and (j > 0 or not common):
             return True
-        if lowercase and not common:
+        if lowercase and (not common or j == end and hearing.compound_after(tokens, end)):
             return True
     return False
 
@@ -433,7 +452,10 @@ def detect_names(text: str, index: LabelIndex, tokens: list[Token] | None = None
     tokens = spoken_tokens(tokens if tokens is not None else tokenize(text), index)
     by_span: dict[tuple[int, int], dict[str, tuple[float, str]]] = defaultdict(dict)
     whole: set[tuple[int, int]] = set()  # spans that hear some label whole
-    for h in _name_hits(tokens, index):
+    lacking: list[tuple[int, int]] = []
+    for h in _name_hits(tokens, index, lacking):
+        if any(a <= h.start and h.end <= b and h.end - h.start < b - a for a, b in lacking):
+            continue  # "Harwick" of "Harwick Open 2010", an edition the KG lacks: no town of its own
         if h.whole:
             whole.add((h.start, h.end))
         for iri in h.label.iris:
@@ -494,7 +516,9 @@ def detect(text: str, index: LabelIndex) -> list[Mention]:
     """All mentions of a user turn except time expressions, in text order."""
     tokens = tokenize(text)
     found = detect_names(text, index, tokens)
-    names = [_requested_class(_demonstrated(m, text, index, any(n.end <= m.start for n in found)), text, index) for m in found]
+    # a class heard as a verb ("Who captains the two ferries?") names nothing that "the" says again
+    things = [n for n in found if not (n.candidates and n.candidates[0][0] in index.class_iris)]
+    names = [_requested_class(demonstrated(m, text, index, any(n.end <= m.start for n in things)), text, index) for m in found]
     used = [False] * len(text)
     for m in names:
         for k in range(m.start, m.end):
@@ -524,7 +548,7 @@ def detect(text: str, index: LabelIndex) -> list[Mention]:
             prev = lower[max(0, i - 2):i]
             s, e = t.start, tokens[i + width - 1].end
             if (any(w in REQUEST_WORDS for w in prev) and noun.endswith("s")) or (prev and prev[-1] in ("which", "any")) \
-                    or _asks_free(lower, i, width, noun):
+                    or asks_free(lower, i, width, noun):
                 out.append(Mention(text=text[s:e], start=s, end=e, kind="type",
                                    value=vocab.OFFICE_CLASSES.get(kind), label=kind))
             elif (d := determiner_before(lower, i, tokens, used)) is not None and not named_after(tokens, i + width, used):
@@ -534,9 +558,10 @@ def detect(text: str, index: LabelIndex) -> list[Mention]:
                 out.append(Mention(text=text[s:e], start=s, end=e, kind="definite", value=kinds))
             i += width
             continue
-        if i > 0 and not used[tokens[i - 1].start] and (cls := class_named(index.classes, word)) and points_back(
-                text, tokens[i - 1].start, t.end, any(n.end <= tokens[i - 1].start for n in names)):
-            out.append(class_mention(text, tokens[i - 1].start, t.end, cls, t.text))  # "that clinic"
+        if (d := determiner_before(lower, i, tokens, used)) is not None and (cls := class_named(index.classes, word) or (
+                lower[d] in DEMONSTRATIVES | PLURAL_DEMONSTRATIVES and relation_named(index.relation_labels, word))) \
+                and points_back(text, tokens[d].start, t.end, any(n.end <= tokens[d].start for n in things)):
+            out.append(class_mention(text, tokens[d].start, t.end, cls, t.text))  # "that clinic", "the two clubs"
             i += 1
             continue
         if word in DEMONSTRATIVES and stands_for_one(lower, i):
@@ -557,34 +582,6 @@ def detect(text: str, index: LabelIndex) -> list[Mention]:
         i += 1
     out.sort(key=lambda m: m.start)
     return out
-
-
-FREE_WORDS = frozenset({"free", "available", "empty", "vacant"})
-
-
-def _asks_free(lower: list[str], i: int, width: int, noun: str) -> bool:
-    """A noun asked for by whether it is free asks for the instances of its type: "an available
-    conference room", "a free room", and plural, "the meeting rooms available at that time"; not
-    the thing spoken of ("is the room free?", "are those rooms available?")."""
-    prev, after = lower[max(0, i - 2):i], lower[i + width:i + width + 1]
-    if len(prev) == 2 and prev[0] in ("a", "an", "some") and prev[1] in FREE_WORDS:
-        return True
-    j = i - 1  # past "two", "small": "those two small rooms" are rooms spoken of
-    while j >= 0 and i - j <= MODIFIERS_BETWEEN and lower[j] in NUMBER_WORDS | REFERENCE_ADJECTIVES:
-        j -= 1
-    return (noun.endswith("s") and bool(after) and after[0] in FREE_WORDS
-            and not (j >= 0 and lower[j] in ("these", "those", "that", "this")))
-
-
-def _demonstrated(m: Mention, text: str, index: LabelIndex, named_before: bool) -> Mention:
-    """A KG class named after "that", "this" or "the" ("What's the area of that city?") is no name of the class: it
-    points back at the thing of that class spoken of, as "that meeting" does; `label` keeps the class."""
-    before = pointing_determiner(text, m.start)
-    cls = class_named(index.classes, norm(m.text))
-    if before is None or cls is None or (m.candidates and m.candidates[0][0] not in index.class_iris) \
-            or not points_back(text, before.start(), m.end, named_before):
-        return m
-    return class_mention(text, before.start(), m.end, cls, m.text)
 
 
 def _requested_class(m: Mention, text: str, index: LabelIndex) -> Mention:

@@ -82,17 +82,26 @@ def number_of(words: list[str]) -> str | None:
     return None if value is None or (len(words) == 1 and words[0] in ("oh", "and")) else str(value)
 
 
+def _letter(w: str) -> str | None:
+    return LETTER_NAMES.get(w, w) if w in LETTER_NAMES or (len(w) == 1 and w.isalpha()) else None
+
+
 def spelled(words: list[str]) -> str | None:
     """A code spelled out letter by letter and digit by digit ("kay ell four oh two" and "k l
-    four o two" are kl402); None unless every word is a letter or a digit said alone and at
-    least two are letters said by name or alone."""
+    four o two" are kl402), or its letters then a number said whole ("bee kay twenty one": bk21);
+    None unless every word is a letter or a digit said alone (or ends such a number) and at least
+    two are letters said by name or alone (one, before digits said one by one)."""
+    lead = next((k for k, w in enumerate(words) if _letter(w) is None), len(words))
+    rest = words[lead:]
+    if lead >= 2 and any(w not in UNITS and w not in ("oh", "o") for w in rest) and (number := number_of(rest)):
+        return "".join(str(_letter(w)) for w in words[:lead]) + number  # the letters, then a number said whole
     out: list[str] = []
     letters = 0
     for w in words:
         if w == "o" and out and out[-1].isdigit():
             out.append("0")  # "four o two": a zero said as the letter, among digits
-        elif w in LETTER_NAMES or (len(w) == 1 and w.isalpha()):
-            out.append(LETTER_NAMES.get(w, w))
+        elif (letter := _letter(w)) is not None:
+            out.append(letter)
             letters += 1
         elif w in UNITS or w == "oh":
             out.append("0" if w == "oh" else str(UNITS[w]))

@@ -22,11 +22,11 @@ from engine.context import TurnContext, select, stage
 from engine.events import Linked
 from engine.nlp import plural
 from engine.nlp.antecedents import pronoun_gender, takes_up_here
-from engine.nlp.kinds import class_phrase, class_words, entity_gender, entity_kind
+from engine.nlp.kinds import class_phrase, entity_gender, entity_kind
 from engine.nlp.mentions import label_index
 from engine.nlp.spoken import as_written
 from engine.nlp.timeexpr import PARTS, TimeValue, day_phrase, hhmm
-from engine.recent import LINK_WINDOW, answer_and_topic, asks, entity_marks, listed_of, recent_links
+from engine.recent import LINK_WINDOW, answer_and_topic, asks, called, entity_marks, is_a, listed_of, recent_links
 from engine.requested import requested
 from engine.state import Derived, Mention, SystemTurn, TurnState
 from kgstore import vocab
@@ -193,7 +193,7 @@ def build_program(ctx: TurnContext, rules: RuleSet, inp: TurnInput, *, whole_kg:
     _kind_and_text_facts(ctx, prog, facts, ent, inp)
     if classes_wanted:
         for iri in list(inp.entities):
-            for said in classes_wanted & class_words(ctx, iri):
+            for said in classes_wanted & called(ctx, iri):
                 prog.fact("class_of", ent(iri), Atom.of(said))
     if whole_kg:
         for name, arity in rules.derived_predicates():
@@ -512,7 +512,7 @@ def dialogue_links(ctx: TurnContext, state: TurnState, links: dict[str, list[tup
     previous = [k for k in recent_links(ctx, state.session_id, state.turn) if k.turn == state.turn - 1]
     classes = label_index(ctx).class_iris  # "two of the dishes are desserts": what they are, not who they are
     plural.link(state.mentions, links, [(kind, e) for _, kind, n, e in listed_of(ctx, previous)
-                                        if n > 0 and e not in classes])
+                                        if n > 0 and e not in classes], lambda e, c: is_a(ctx, e, c))
     office = _office_of(ctx, state.speaker_entity) if state.speaker_entity else None
     for m in state.mentions:
         if office and m.kind == "definite" and m.text.lower().startswith("my "):  # "my office"

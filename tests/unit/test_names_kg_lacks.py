@@ -113,3 +113,30 @@ def test_a_town_heard_by_its_sounds_is_linked_by_the_name_heard():
     assert [(m.text, m.label, m.entity) for m in state.mentions if m.kind == "name"] == \
         [("new ham", "Nieuwham", "http://example.org/fest/town")]
     assert state.composed is not None and "8400" in state.composed.response
+
+
+@pytest.mark.parametrize("text", ["Who won the Harwick Open 2010?", "who won the harwick open 2010",
+                                  "who won the harwick open twenty ten"])
+def test_a_name_inside_an_edition_the_kg_lacks_is_not_linked_on_its_own(text):
+    # "Harwick" is a town of the KG too: inside "Harwick Open 2010" it names no town
+    index = LabelIndex([LabelEntry("Harwick Open 1984", "t:ho1984"), LabelEntry("Harwick Open 2005", "t:ho2005"),
+                        LabelEntry("Harwick", "pl:harwick")])
+    assert detect_names(text, index) == []
+    assert names("who won the harwick open two thousand and five", index) == [
+        ("harwick open two thousand and five", "t:ho2005")]
+
+
+@pytest.mark.parametrize("text, found", [
+    ("when was eilidh morrison born", []),        # an Eilidh Morrison the KG lacks
+    ("is eilidh campbell on board", []),
+    ("where does the tern sail", ["s:tern"]),      # a verb after the name
+    ("eilidh said the ferry was late", ["p:eilidh"]),
+])
+def test_a_common_noun_after_part_of_a_name_in_a_transcript_says_another_name(text, found):
+    from engine.nlp.dependency import parser
+
+    if parser() is None:
+        pytest.skip("the English tagger is not installed")
+    index = LabelIndex([LabelEntry("Tern Spirit", "s:tern"), LabelEntry("Eilidh MacLeod", "p:eilidh"),
+                        LabelEntry("Morvern Lass", "s:lass")])
+    assert [iri for _, iri in names(text, index)] == found

@@ -119,3 +119,34 @@ def test_as_written_spells_a_long_code_whole_and_writes_numbers_in_a_name():
     assert as_written("g b r four four seven one") == "GBR4471"  # longer than one run of written_forms
     assert as_written("skerry cup twenty twenty two") == "skerry cup 2022"
     assert as_written("brise mont") == "brise mont"
+
+
+@pytest.mark.parametrize("words, code", [
+    ("bee kay twenty one", "bk21"), ("kay dee nineteen", "kd19"), ("b a two thousand and five", "ba2005"),
+    ("a twenty one", None),  # one letter before a number said whole: "a twenty one year old"
+])
+def test_a_code_is_its_letters_then_a_number_said_whole(words, code):
+    assert spelled(words.split()) == code
+
+
+@given(st.integers(10, 99))
+def test_letters_before_a_number_in_words_are_the_code_of_its_digits(n):
+    assert spelled(["kay", "dee"] + said(n)) == f"kd{n}"
+
+
+@pytest.mark.parametrize("text, found", [
+    ("where was dmitri vanhoek born", [("dmitri vanhoek", "p:dmitri")]),  # two words of a name said as one
+    ("who runs service bee kay twenty one", [("bee kay twenty one", "s:bk21")]),
+    ("who plays football on saturday", []),  # a common word is no two name words joined
+])
+def test_a_name_said_joined_or_a_code_with_a_number_links(text, found):
+    index = LabelIndex([LabelEntry("Dmitri Van Hoek", "p:dmitri"), LabelEntry("BK21", "s:bk21"),
+                        LabelEntry("Foot Ball Rovers", "c:rovers")])
+    assert [(m.text, m.candidates[0][0]) for m in detect_names(text, index)] == found
+
+
+def test_a_common_word_beside_part_of_a_name_is_heard_as_itself():
+    # "leave" is no "service" misheard, however close "ferry leave" is to "ferry service" in spelling
+    index = LabelIndex([LabelEntry("Kirkhaven", "pl:kirkhaven"), LabelEntry("ferry service", "c:service")])
+    assert [(m.text, m.candidates[0][0]) for m in detect_names("when does the kirkhaven ferry leave", index)] == [
+        ("kirkhaven", "pl:kirkhaven")]
