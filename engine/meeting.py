@@ -14,7 +14,8 @@ import re
 from dataclasses import dataclass, field
 
 from engine.nlp import arrange, timeexpr
-from engine.nlp.mentions import FREE_WORDS, TYPE_NOUNS
+from engine.nlp.deixis import FREE_WORDS
+from engine.nlp.mentions import TYPE_NOUNS
 from engine.recent import asks
 from engine.state import Mention
 from kgstore import vocab
