@@ -451,3 +451,13 @@ ex:dateOfBirth rdfs:label "date of birth" .
     s = session(tmp_path, films)
     paths = s.user_turn("Where was the film Ana Roos directed filmed?", answer=False).paths
     assert [labels(p) for p in paths] == [["directed by", "filmed in"]] and paths[0].values == ["Tromsø"]
+
+
+def test_where_is_answered_by_the_first_relation_when_its_values_are_places(tmp_path):
+    campus = ttl("""ex:Room rdfs:label "room" . ex:Building rdfs:label "building" .
+ex:yuki rdfs:label "Yuki Tanaka" ; ex:office ex:sh207 . ex:sh207 a ex:Room ; rdfs:label "SH 2.07" ; ex:inBuilding ex:sau .
+ex:sau a ex:Building ; rdfs:label "Saussure House" .
+ex:office rdfs:label "office" . ex:inBuilding rdfs:label "located in building" .
+""")
+    paths = session(tmp_path, campus).user_turn("Where is Yuki Tanaka's office?", answer=False).paths
+    assert [labels(p) for p in paths] == [["office"]]

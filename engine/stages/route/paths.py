@@ -115,6 +115,7 @@ def score_paths(found: list[Found], part: Part, sims: dict[str, np.ndarray],
     own = {id(f): classes(f) for f in found} if part.asked else {}
     out = []
     fits: dict[tuple[str, ...], float] = {}  # many paths share their labels
+    one_step = {(f.start, f.signature): f for f in found if len(f.signature) == 1}
     # "When" of "When was X and who hosted it?" asks for the one relation of X with a date, if X
     # has only one: its words are not in the question.
     claimed = _claimed(found, part)
@@ -166,9 +167,11 @@ def score_paths(found: list[Found], part: Part, sims: dict[str, np.ndarray],
                 fits[cached] = three_steps(rows, part, w.hop_cost, back, _shared_spans(part, key[0]) if back else [],
                                         claimed)
         fit = fits[cached]
-        if len(key) == 2 and (wh := part.types & _WH_SAYS) and value_type(f) in wh:
+        if (len(key) == 2 and (wh := part.types & _WH_SAYS) and value_type(f) in wh
+                and (first := one_step.get((f.start, f.signature[:1]))) is not None and value_type(first) not in wh):
             # "Where is the meeting X organizes held?": the question word alone asks for the
-            # second relation, one whose values are places (or times), with no word of its own
+            # second relation, one whose values are places (or times), with no word of its own,
+            # when the first relation's are not ("Where is her office?" is answered by the office)
             fit = max(fit, _said_by_question_word(sims[key[0]], part, w, claimed))
         score = max(fit, w.floor) if f is only else fit
         if there_and_back(f.signature) and (near := _shared_spans(part, key[0])):
