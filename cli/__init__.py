@@ -46,7 +46,7 @@ COMMANDS: dict[str, Command] = {
                     "the evaluation harness on the generated benchmarks (eval linking|retrieval --graphwoz FILE: "
                     "a published GraphWOZ file; eval answers --benchmarks handwritten --handwritten DIR: a "
                     "hand-written set; eval metaqa --kb FILE --questions-dir DIR: MetaQA, zero-shot)"),
-    "bench": Command("cli.bench", "bench load|retrieve|reason|generate|check|scale|metaqa [--json]",
+    "bench": Command("cli.bench", "bench load|retrieve|reason|generate|check|scale|metaqa|compute [--json]",
                      "benchmarks that print their figures"),
     "learn": Command("harness.learn", "learn [--split train|dev|test] [--limit N] [--out FILE.pl] [--json]",
                      "re-estimate the entity-linking rule weights from gold links (ProbLog LFI)"),
