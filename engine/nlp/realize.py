@@ -218,22 +218,11 @@ def _active(label: str) -> str:
     first = words[0].casefold()
     if first in _AUXILIARIES:
         return label
-    if first.endswith("ed") or (words[-1].casefold() in _PREPOSITIONS and not first.endswith("s")
-                                and not _tagged_past_verb(tuple(w.casefold() for w in words))):
+    # "made in", "shot in", "held in" are participles as much as past tenses (the tagger reads
+    # them as past tenses between two names), so "is" goes before them all
+    if first.endswith("ed") or (words[-1].casefold() in _PREPOSITIONS and not first.endswith("s")):
         return f"is {label}"
     return label
-
-
-@lru_cache(maxsize=4096)
-def _tagged_past_verb(words: tuple[str, ...]) -> bool:
-    """"Xqaq ran in Xqbq.": a first word the tagger reads as a verb in the past tense ("ran in",
-    "won at") stands after its subject as it is, no "is" before it; without the tagger, the
-    shape decides."""
-    nlp = parser()
-    if nlp is None or len(words) < 2:
-        return False
-    doc = nlp(f"Xqaq {' '.join(words)} Xqbq.")
-    return len(doc) > 1 and doc[1].tag_ == "VBD"
 
 
 def fact_sentence(said: Said) -> str:

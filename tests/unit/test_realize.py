@@ -67,10 +67,9 @@ def test_a_verb_with_the_noun_it_acts_on_is_read_by_the_tagger() -> None:
         "Kestrel Line serves 2 stations. It serves the stations Ashby and Corran.")
 
 
-@pytest.mark.skipif(dependency.parser() is None, reason="spaCy's English pipeline is not installed")
-def test_a_verb_in_the_past_tense_stands_after_its_subject_without_is() -> None:
-    assert fact_sentence(Said("Ida Holm", "ran in", ("Fjord Relay",))) == "Ida Holm ran in Fjord Relay."
-    assert fact_sentence(Said("Ida Holm", "member of", ("Tern Club",))) == "Ida Holm is member of Tern Club."
+def test_a_participle_or_past_form_before_a_preposition_takes_is() -> None:
+    assert fact_sentence(Said("Cityglide", "made in", ("the Netherlands",))) == "Cityglide is made in the Netherlands."
+    assert fact_sentence(Said("Heat", "shot in", ("Springfield",))) == "Heat is shot in Springfield."
     assert fact_sentence(Said("Tern Club", "based in", ("Bodø",))) == "Tern Club is based in Bodø."
 
 

@@ -115,7 +115,7 @@ def score_paths(found: list[Found], part: Part, sims: dict[str, np.ndarray],
     own = {id(f): classes(f) for f in found} if part.asked else {}
     out = []
     fits: dict[tuple[str, ...], float] = {}  # many paths share their labels
-    one_step = {(f.start, f.signature): f for f in found if len(f.signature) == 1}
+    one_step: dict[tuple[str, Signature], Found] = {(f.start, f.signature): f for f in found if len(f.signature) == 1}
     # "When" of "When was X and who hosted it?" asks for the one relation of X with a date, if X
     # has only one: its words are not in the question.
     claimed = _claimed(found, part)
