@@ -30,3 +30,10 @@ def checks_of(kb: tuple[KGStore, LabelIndex], reply: str, history=()) -> list:
     from engine.factcheck import check_reply
 
     return check_reply(reply, verifier_of(kb, history))
+
+
+def verdict(kb: tuple[KGStore, LabelIndex], claim: str) -> str:
+    """The verdict on a reply that is one claim (the test fails when it splits into more)."""
+    checks = checks_of(kb, claim)
+    assert len(checks) == 1, [c.claim for c in checks]
+    return str(checks[0].verdict)

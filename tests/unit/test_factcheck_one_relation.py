@@ -10,7 +10,7 @@ import pytest
 
 from engine.lexicon import lexicon
 from engine.relations import quantities
-from tests.support.kb import checks_of, from_turtle
+from tests.support.kb import checks_of, from_turtle, verdict
 
 needs_wordnet = pytest.mark.skipif(lexicon() is None, reason="WordNet 3.0 is not installed (make wordnet)")
 
@@ -42,12 +42,6 @@ o:loam rdfs:label "silty loam" .
 @pytest.fixture(scope="module")
 def kg(tmp_path_factory):
     return from_turtle(tmp_path_factory.mktemp("orchard"), ORCHARD)
-
-
-def verdict(kg, claim: str) -> str:
-    checks = checks_of(kg, claim)
-    assert len(checks) == 1, [c.claim for c in checks]
-    return str(checks[0].verdict)
 
 
 def test_the_one_date_a_thing_has_is_not_the_date_of_another_event(kg):

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.kb import checks_of, from_turtle
+from tests.support.kb import checks_of, from_turtle, verdict
 
 SHELF = """
 @prefix s: <http://shelf.example/> .
@@ -59,12 +59,6 @@ s:manager rdfs:label "manager" .
 @pytest.fixture(scope="module")
 def kg(tmp_path_factory):
     return from_turtle(tmp_path_factory.mktemp("shelf"), SHELF)
-
-
-def verdict(kg, claim):
-    checks = checks_of(kg, claim)
-    assert len(checks) == 1, [c.claim for c in checks]
-    return str(checks[0].verdict)
 
 
 def test_a_capitalized_value_the_kg_holds_as_words_is_said_not_invented(kg):

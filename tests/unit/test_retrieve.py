@@ -184,6 +184,13 @@ def _rooms_turn(text: str = "Which rooms are free?"):
     return state
 
 
+def _sure_of_two(state) -> None:
+    """The model sure of two rooms' availability (meeting rooms), sure against the three others."""
+    for c in state.candidates:
+        if c.derived:
+            c.score = 0.95 if c.fact.s in ("urn:room0", "urn:room1") else 0.05
+
+
 def test_the_answers_of_a_type_request_are_kept_together():
     # "Which rooms are free?": every room's availability, not the best-scored one or two.
     from engine.stages.retrieve import select
@@ -200,9 +207,7 @@ def test_a_sure_model_tells_the_answers_of_a_type_request_from_the_rest():
 
     state = _rooms_turn()
     assert len(request_answers(state, PRIZES["threshold"])) == 5
-    for c in state.candidates:
-        if c.derived:
-            c.score = 0.95 if c.fact.s in ("urn:room0", "urn:room1") else 0.05
+    _sure_of_two(state)
     assert request_answers(state, PRIZES["threshold"]) == []
 
 
@@ -212,9 +217,7 @@ def test_the_options_of_the_meeting_being_arranged_are_every_answer_however_sure
     from engine.stages.retrieve import select
 
     state = _rooms_turn("Which rooms are free then?")
-    for c in state.candidates:
-        if c.derived:
-            c.score = 0.95 if c.fact.s in ("urn:room0", "urn:room1") else 0.05
+    _sure_of_two(state)
     assert len({c.fact.s for c in select(state, "pcst", 5, 25, PRIZES).facts if c.derived}) < 5
     state.meeting = {"iri": "urn:meeting1", "name": "", "day": "2026-01-02", "start": "10:00"}
     sel = select(state, "pcst", 5, 25, PRIZES)
@@ -230,9 +233,7 @@ def test_the_options_at_a_time_the_turn_names_are_every_answer_however_sure_the_
     from engine.state import Mention
 
     state = _rooms_turn("Which rooms are free tomorrow morning?")
-    for c in state.candidates:
-        if c.derived:
-            c.score = 0.95 if c.fact.s in ("urn:room0", "urn:room1") else 0.05
+    _sure_of_two(state)
     assert len({c.fact.s for c in select(state, "pcst", 5, 25, PRIZES).facts if c.derived}) < 5
     state.mentions.append(Mention("tomorrow morning", 21, 37, "time", value=TimeValue(date(2026, 1, 2), 480, 660, "morning")))
     sel = select(state, "pcst", 5, 25, PRIZES)
