@@ -78,7 +78,8 @@ def class_tiers(question: str, classes: dict[str, str], linked: Sequence[str] = 
     "artwork")."""
     said = words_of(question)
     stems = [_key(w) for w in said]
-    raw = set(re.findall(r"\w+", question.lower()))
+    known = set(stems)
+    said_any = known | set(re.findall(r"\w+", question.lower()))  # a word said at all, stemmed or as is
     found = [Klass(iri, classes.get(iri, iri), classes.get(iri, iri)) for iri in linked if iri in classes]
     full: list[tuple[int, Klass]] = []
     head: list[Klass] = []
@@ -90,11 +91,11 @@ def class_tiers(question: str, classes: dict[str, str], linked: Sequence[str] = 
         # "e-bike" ends in the noun "bike" as "road bike" does; its "e" is a word the question
         # must say for the label to be said in full
         last = re.split(r"[\s-]+", label.strip())[-1].lower()
-        run = _said(label, said, stems)
+        run = _said(label, said, stems) if words <= known or _key(last) in known else ""
         # a label said in full is said as one phrase: "films ... direct" says no "film director"
-        if words <= set(stems) and keys(run) >= words and set(re.findall(r"\w+", label.lower())) <= raw | set(stems):
+        if words <= known and keys(run) >= words and set(re.findall(r"\w+", label.lower())) <= said_any:
             full.append((len(words), Klass(iri, label, run)))
-        elif _key(last) in stems:
+        elif _key(last) in known:
             head.append(Klass(iri, label, run))
         else:
             ends = [w for w in said if len(w) >= 4 and last != (one := singular(w.lower())) and last.endswith(one)]

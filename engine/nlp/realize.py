@@ -59,7 +59,6 @@ def is_noun(label: str) -> bool:
     return not _tagged_present_verb(tuple(words))
 
 
-@lru_cache(maxsize=4096)
 def _tagged_present_verb(words: tuple[str, ...]) -> bool:
     """"Xqaq serves station Xqbq.": a first word the tagger reads as a verb in the third person
     present is the label's verb ("serves station", "operates route"), which the word shape
@@ -68,26 +67,26 @@ def _tagged_present_verb(words: tuple[str, ...]) -> bool:
     first = words[0]
     if len(first) < 3 or not first.endswith("s") or first.endswith(("ss", "us", "is")):
         return False
-    nlp = parser()
-    if nlp is None:
-        return False
-    doc = nlp(f"Xqaq {' '.join(words)} Xqbq.")
-    return len(doc) > 1 and doc[1].tag_ == "VBZ"
+    tags = _label_tags(words)
+    return tags is not None and len(tags) > 1 and tags[1] == "VBZ"
 
 
-@lru_cache(maxsize=4096)
 def _counted_noun(words: tuple[str, ...]) -> bool:
     """Whether the word after "is" of a label is a noun ("is member of"), not a participle
     ("is written by", "is held in"): the tagger's reading between two names; without it, a word
     with the ending of a regular participle or a plural is none."""
-    second = words[1]
-    if second.endswith(("ed", "s")):
+    if words[1].endswith(("ed", "s")):
         return False
+    tags = _label_tags(words)
+    return tags is None or tags[2].startswith("NN")
+
+
+@lru_cache(maxsize=4096)
+def _label_tags(words: tuple[str, ...]) -> tuple[str, ...] | None:
+    """The tagger's tags of "Xqaq <label words> Xqbq." (a label read between the two names it
+    joins), once per label; None without the tagger."""
     nlp = parser()
-    if nlp is None:
-        return True
-    doc = nlp(f"Xqaq {' '.join(words)} Xqbq.")
-    return doc[2].tag_.startswith("NN")
+    return None if nlp is None else tuple(t.tag_ for t in nlp(f"Xqaq {' '.join(words)} Xqbq."))
 
 
 def _plural_verb(verb: str) -> str:

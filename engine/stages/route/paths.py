@@ -82,8 +82,8 @@ TIME_BUDGET_S = 0.25  # fetching, on a remote background
 # that share actors with X", "X co-wrote films with whom", "starred together with X".
 _SHARED = re.compile(r"\b(?:same|shar(?:e|es|ed|ing)|co-?(?:direct|star|writ|wrote|act|produc|author|creat|found)\w*"
                      r"|together)\b", re.I)
-_NAME_WORDS = frozenset(("name", "calle"))
-_WH_SAYS = frozenset((PLACE, TIME))  # answer types a question word asks for on its own ("where", "when")  # stems of a turn that asks for names and no relation
+_NAME_WORDS = frozenset(("name", "calle"))  # stems of a turn that asks for names and no relation
+_WH_SAYS = frozenset((PLACE, TIME))  # answer types a question word asks for on its own ("where", "when")
 Matcher = Callable[[Sequence[str], Sequence[str]], np.ndarray]
 """(relation labels, question spans) -> similarity in [0, 1], one row per label."""
 
