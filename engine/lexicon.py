@@ -111,6 +111,11 @@ class Lexicon:
         ("playwright": dramatist, writer, communicator, person, organism, ...)."""
         return _kinds(self, noun.lower())
 
+    def broader(self, noun: str, steps: int) -> frozenset[str]:
+        """The more general notions at most `steps` up from the noun's most frequent sense
+        ("company": institution, organization)."""
+        return _broader(self, noun.lower(), steps)
+
     def opposites(self, word: str) -> frozenset[str]:
         """The nouns WordNet calls the opposite of the word's noun senses, or of the more general
         notions they are kinds of: "father" is a parent, whose opposite is "child"."""
@@ -171,6 +176,19 @@ def _kinds(lex: Lexicon, noun: str) -> frozenset[str]:
                 seen.add(target)
                 todo.append(target)
                 out.update(lex._synset("n", target).words)
+    return frozenset(out)
+
+
+@lru_cache(maxsize=16384)
+def _broader(lex: Lexicon, noun: str, steps: int) -> frozenset[str]:
+    out: set[str] = set()
+    lemma = next((lemma for lemma, pos in lex.lemmas(noun) if pos == "n"), None)
+    level = set(lex.senses(lemma, "n")[:1]) if lemma else set()
+    for _ in range(steps):
+        level = {target for offset in level for symbol, target, tpos, _, _ in lex._synset("n", offset).pointers
+                 if symbol in ("@", "@i") and tpos == "n"}
+        for offset in level:
+            out.update(lex._synset("n", offset).words)
     return frozenset(out)
 
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from engine.context import TurnContext, select
-from engine.nlp.kinds import class_words, classes_of, entity_kind, relation_labels
+from engine.nlp.kinds import akin, class_labels, class_words, classes_of, entity_kind, relation_labels
 from engine.words import content_stems
 from kgstore import vocab
 from kgstore.errors import RemoteUnavailable
@@ -167,8 +167,9 @@ def neighbours(ctx: TurnContext, seeds: list[str]) -> frozenset[str]:
 def entity_marks(ctx: TurnContext, text: str, entities, pronoun: bool) -> dict[str, list[str]]:
     """What the linking rules are told of entities besides their kind: `a_class`, one of the KG's
     classes (what things are, "winemaker": no one an anaphor takes up), and, in a turn with a
-    pronoun, `has_asked`: the subject of a relation whose label says a word of the turn (of a
-    pronoun's candidates, the likelier: "Who skippers it?" means the yacht, not the race)."""
+    pronoun or a noun phrase that points back (`pronoun`), `has_asked`: the subject of a relation
+    whose label says a word of the turn (of its candidates, the likelier: "Who skippers it?" means
+    the yacht, not the race)."""
     from engine.nlp.mentions import label_index
 
     classes = label_index(ctx).class_iris
@@ -231,3 +232,21 @@ def called(ctx: TurnContext, iri: str) -> set[str]:
         words = norm(label).split()
         out |= {" ".join(words[k:]) for k in range(len(words))}
     return out
+
+
+def called_so(ctx: TurnContext, said: str, entities, spoken: set[str], keep: bool) -> set[str]:
+    """Which of `entities` "that <said>" may take up: those `called` so, when one of them was
+    spoken of (`spoken`); else those whose classes are `akin` to it ("that company" after a reply
+    naming a corporation, in a KG whose "company" is only a holding company); else, where `keep`
+    (the phrase names a class of the KG), still those called so, and none where it names no class
+    ("that firm" keeps to what was spoken of, whatever the KG calls it)."""
+    exact = {iri for iri in entities if said in called(ctx, iri)}
+    if exact & spoken:
+        return exact
+    try:
+        loose = {iri for iri in entities if any(akin(said, label) for label in class_labels(ctx, iri))}
+    except RemoteUnavailable:
+        loose = set()
+    if loose & spoken:
+        return exact | loose
+    return exact if keep else set()

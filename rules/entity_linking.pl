@@ -146,10 +146,11 @@ brought_in(T, M) :- wants_kind(M, K), listed(T, K, 1, E), \+ listed(T, K, 2, _),
 
 % Of the agreeing entities of the previous turn, one that has the relation the turn names is
 % likelier the one meant ("Who won the Skerry Cup?" - "Sea Thrush won it." - "Who skippers it?":
-% the yacht has a skipper, the race none).
-0.7::by_fit(M, E) :- new(M), mention_kind(M, pronoun), \+ named_here(M), mention(M, T), back(T, T1, 1), mention(M1, T1),
+% the yacht has a skipper, the race none; "When was that company founded?": the operator was,
+% the route it runs was not).
+0.7::by_fit(M, E) :- new(M), anaphor(M), \+ named_here(M), mention(M, T), back(T, T1, 1), mention(M1, T1),
                      linked(M1, E), linkable(M, E), has_asked(E).
-0.7::by_fit(M, E) :- new(M), mention_kind(M, pronoun), \+ named_here(M), mention(M, T), back(T, T1, 1), topic(T1, E),
+0.7::by_fit(M, E) :- new(M), anaphor(M), \+ named_here(M), mention(M, T), back(T, T1, 1), topic(T1, E),
                      linkable(M, E), has_asked(E).
 
 % Of the people the previous turn named, one the KG gives the pronoun's gender is likelier than

@@ -4,6 +4,7 @@ determiner's noun starts, and when a demonstrative, "there" or "it" points at no
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Protocol
 
 from engine.nlp.heard import STOPWORDS, Token
@@ -195,3 +196,42 @@ def asks_free(lower: list[str], i: int, width: int, noun: str) -> bool:
         j -= 1
     return (noun.endswith("s") and bool(after) and after[0] in FREE_WORDS
             and not (j >= 0 and lower[j] in ("these", "those", "that", "this")))
+
+
+def noun_pointing_back(text: str, tokens: list[Token], lower: list[str], i: int, used: list[bool]) -> Mention | None:
+    """"that firm", "this dog": a demonstrative right before a common noun (in lower case, as the
+    tagger reads the turn) that names no class of the KG points back all the same, at the thing spoken of that the
+    noun fits (`engine.recent.called_so`; `label` keeps the noun). English says what the noun
+    may take up: a person where WordNet files it under person, else a thing or a group; a noun
+    of neither a thing one can point at nor an organization ("that date", "this way", "that
+    option") points at nothing the KG holds."""
+    from engine.lexicon import lexicon
+
+    word, lex = lower[i], lexicon()
+    if i == 0 or lower[i - 1] not in DEMONSTRATIVES or used[tokens[i - 1].start] or used[tokens[i].start] \
+            or lex is None or not tokens[i].text.islower() or not word.isalpha() or word in STOPWORDS or word in CALENDAR_NOUNS \
+            or (word, "n") not in lex.lemmas(word) or named_after(tokens, i + 1, used):
+        return None
+    kinds = lex.kinds(word)
+    if "person" not in kinds and not {"physical_entity", "social_group"} & kinds:
+        return None
+    if i not in _determined_nouns(tuple(lower)):
+        return None
+    s, e = tokens[i - 1].start, tokens[i].end
+    return Mention(text=text[s:e], start=s, end=e, kind="definite", label=word,
+                   value=("person",) if "person" in kinds else ("thing", "group", "room"))
+
+
+@lru_cache(maxsize=256)
+def _determined_nouns(words: tuple[str, ...]) -> frozenset[int]:
+    """The positions of the nouns the tagger reads after a word that is no pronoun ("who founded
+    that firm": "firm"; not "runs" of "the company that runs it", nor "works" of "that works")."""
+    from engine.nlp.dependency import parser
+
+    nlp = parser()
+    if nlp is None:
+        return frozenset()
+    doc = nlp(" ".join(words))
+    if len(doc) != len(words):  # the tagger split a word otherwise: positions would not line up
+        return frozenset()
+    return frozenset(t.i for t in doc if t.pos_ == "NOUN" and t.i > 0 and doc[t.i - 1].pos_ != "PRON")

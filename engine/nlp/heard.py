@@ -11,7 +11,7 @@ from functools import lru_cache
 from typing import Protocol
 
 from engine.nlp.minilm import common_words
-from engine.nlp.spoken import MAX_RUN, number_of, spelled
+from engine.nlp.spoken import MAX_RUN, lettered, number_of, spelled
 from engine.state import Mention
 from rules.similarity import NAME_WORD_ALIKE, heard_as, norm, word_alike
 
@@ -25,6 +25,7 @@ class Vocabulary(Protocol):
     """The words of a KG's labels (engine/nlp/mentions.py's LabelIndex)."""
 
     by_word: dict[str, list[int]]
+    classes: dict[str, str]
 
     @property
     def labels(self) -> Sequence[Label]: ...
@@ -143,7 +144,10 @@ def other_name_beside(tokens: list[Token], start: int, end: int, words: tuple[st
         if t.norm in STOPWORDS or t.norm in words or t.norm in index.relation_words or t.norm not in index.by_word \
                 or t.norm.isdigit():
             continue
-        others = [index.labels[i].words for i in index.by_word[t.norm]]
+        # a class's label is no name ("veterinary clinic"): "Mossgate Veterinary Group" beside
+        # Mossgate Holdings and Larchfield Veterinary Clinic is one name the KG lacks
+        others = [words for words in (index.labels[i].words for i in index.by_word[t.norm])
+                  if " ".join(words) not in index.classes]
         if any(said & set(other) for other in others):
             continue  # a name the KG has says both
         if typed and not (t.text[:1].isupper() and j > 0):
@@ -178,7 +182,7 @@ def _spoken_form(run: list[Token], index: Vocabulary) -> str | None:
     DeMarco), or heard so ("new ham" for Nieuwham: the one label word the joined sounds are
     closest to, when none of the words is a label word itself)."""
     said = [t.norm for t in run]
-    for form in (spelled(said), number_of(said), "".join(said)):
+    for form in (spelled(said), lettered(said), number_of(said), "".join(said)):
         if form and form in index.by_word:
             return form
     if number := number_of(said):
@@ -192,6 +196,13 @@ def _spoken_form(run: list[Token], index: Vocabulary) -> str | None:
     return best.pop() if len(best) == 1 else None
 
 
+def _code_said(run: list[Token], index: Vocabulary) -> str | None:
+    """The code of the KG's labels, letters and digits, a run of words spells ("seven a" for 7A)."""
+    said = [t.norm for t in run]
+    code = spelled(said) or lettered(said)
+    return code if code and code in index.by_word and any(ch.isdigit() for ch in code) else None
+
+
 def spoken_tokens(tokens: list[Token], index: Vocabulary) -> list[Token]:
     """The tokens with each run of words that says one label word when spoken as one token
     (longest runs first), so a name heard that way matches as if written."""
@@ -200,9 +211,11 @@ def spoken_tokens(tokens: list[Token], index: Vocabulary) -> list[Token]:
     while i < len(tokens):
         for j in range(min(len(tokens), i + MAX_RUN), i + 1, -1):
             run = tokens[i:j]
-            if any(t.gap.strip() for t in run[1:]) or any(t.norm in STOPWORDS for t in run[:1] + run[-1:]):
+            if any(t.gap.strip() for t in run[1:]):
                 continue
-            form = _spoken_form(run, index)
+            # a word that starts or ends no name ("a", "i") may still be a letter of a code the KG has ("seven a": 7a)
+            form = _code_said(run, index) if any(t.norm in STOPWORDS for t in run[:1] + run[-1:]) \
+                else _spoken_form(run, index)
             if form:
                 out.append(Token(" ".join(t.text for t in run), form, run[0].start, run[-1].end, run[0].gap))
                 i = j

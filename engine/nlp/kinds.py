@@ -126,11 +126,59 @@ def class_phrase(text: str) -> str:
 def class_words(ctx, iri: str) -> set[str]:
     """What the KG calls an entity, by its classes' labels (normalized) and each label's endings:
     "regional airline" and "airline" of a regional airline, so that "that airline" and "that
-    regional airline" both take it up."""
+    regional airline" both take it up; and what WordNet calls such a thing (`label_nouns`: a
+    beagle is a dog, a mare a horse)."""
+    out: set[str] = set()
+    for label in class_labels(ctx, iri):
+        words = label.split()
+        out |= {" ".join(words[k:]) for k in range(len(words))} | label_nouns(label)
+    return out
+
+
+def class_labels(ctx, iri: str) -> list[str]:
+    """The labels (normalized) of the KG's classes of an entity and their superclasses."""
     classes = classes_of(ctx, iri)
     labels = ctx.background.labels(list(classes))
-    out: set[str] = set()
-    for c in classes:
-        words = norm(labels.get(c) or vocab.local_name(c)).split()
-        out |= {" ".join(words[k:]) for k in range(len(words))}
-    return out
+    return [norm(labels.get(c) or vocab.local_name(c)) for c in classes]
+
+
+def _wordnet_noun(label: str) -> str | None:
+    """The longest ending of a class label WordNet has as a noun: "holding_company" of "holding
+    company", "beagle" of "beagle"; None without WordNet or when it has none of them."""
+    from engine.lexicon import lexicon
+
+    lex = lexicon()
+    words = split_words(label).casefold().split()
+    for k in range(len(words)):
+        lemma = "_".join(words[k:])
+        if lex is not None and any(pos == "n" for _, pos in lex.lemmas(lemma)):
+            return lemma
+    return None
+
+
+def label_nouns(label: str) -> frozenset[str]:
+    """What else English calls a thing of the class labelled so, by WordNet: the synonyms and the
+    more general notions of the label's noun ("veterinary surgeon": vet, veterinarian, doctor,
+    person; "mare": horse, animal), spaced as a turn says them."""
+    from engine.lexicon import lexicon
+
+    lex, noun = lexicon(), _wordnet_noun(label)
+    if lex is None or noun is None:
+        return frozenset()
+    return frozenset(w.replace("_", " ") for w in lex.nouns(noun) | lex.kinds(noun))
+
+
+AKIN_REACH = 2  # steps up from a noun a turn says to the notion it shares with a class's noun
+
+
+def akin(said: str, label: str) -> bool:
+    """Whether a noun a turn says and a class label name kinds of one notion a step or two above
+    the noun, by WordNet: a corporation is a company of a sort (both are organizations), a route
+    no company. Looser than `label_nouns`: for when nothing spoken of is called so exactly."""
+    from engine.lexicon import lexicon
+
+    lex, noun = lexicon(), _wordnet_noun(label)
+    if lex is None or noun is None:
+        return False
+    near = {w.replace("_", " ") for w in lex.broader(said.replace(" ", "_"), AKIN_REACH)}
+    return bool(near & (label_nouns(label) | {noun.replace("_", " ")}))

@@ -30,6 +30,7 @@ from engine.nlp.deixis import (
     determiner_before,
     dummy_it,
     named_after,
+    noun_pointing_back,
     place_there,
     points_back,
     relation_named,
@@ -564,7 +565,9 @@ def detect(text: str, index: LabelIndex) -> list[Mention]:
             out.append(class_mention(text, tokens[d].start, t.end, cls, t.text))  # "that clinic", "the two clubs"
             i += 1
             continue
-        if word in DEMONSTRATIVES and stands_for_one(lower, i):
+        if (back := noun_pointing_back(text, tokens, lower, i, used)) is not None:
+            out.append(back)  # "that firm", "this dog": no class of the KG, yet pointing back
+        elif word in DEMONSTRATIVES and stands_for_one(lower, i):
             width = 2 if lower[i + 1:i + 2] == ["one"] else 1
             e = tokens[i + width - 1].end
             out.append(Mention(text=text[t.start:e], start=t.start, end=e, kind="pronoun", value=ANY_KIND))

@@ -112,6 +112,15 @@ def spelled(words: list[str]) -> str | None:
     return "".join(out) if len(words) > 1 and letters else None
 
 
+def lettered(words: list[str]) -> str | None:
+    """A code said as one letter and then a number said whole ("ex twenty one": x21, "bee
+    twelve": b12); None otherwise. One letter before a number is as often a word of the sentence
+    ("see twenty"), so only a code a KG has is to be read so (engine/nlp/heard.py)."""
+    letter = _letter(words[0]) if len(words) > 1 else None
+    number = number_of(words[1:]) if letter else None
+    return f"{letter}{number}" if number else None
+
+
 _WORDS = re.compile(r"[A-Za-z]+")
 
 

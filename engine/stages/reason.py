@@ -26,7 +26,7 @@ from engine.nlp.kinds import class_phrase, entity_gender, entity_kind
 from engine.nlp.mentions import label_index
 from engine.nlp.spoken import as_written
 from engine.nlp.timeexpr import PARTS, TimeValue, day_phrase, hhmm
-from engine.recent import LINK_WINDOW, answer_and_topic, asks, called, entity_marks, is_a, listed_of, recent_links
+from engine.recent import LINK_WINDOW, answer_and_topic, asks, called_so, entity_marks, is_a, listed_of, recent_links
 from engine.requested import requested
 from engine.state import Derived, Mention, SystemTurn, TurnState
 from kgstore import vocab
@@ -134,7 +134,7 @@ def build_program(ctx: TurnContext, rules: RuleSet, inp: TurnInput, *, whole_kg:
 
     labels = label_index(ctx).labels if whole_kg else []
     linked = [m for m in inp.mentions if m.kind in LINKED_KINDS]
-    classes_wanted: set[str] = set()
+    classes_wanted: dict[Atom, tuple[str, bool]] = {}  # the class a noun phrase names, and whether the KG has it
     for j, m in enumerate(linked):
         ma = Atom.of(m.node)
         prog.fact("new", ma)
@@ -154,8 +154,8 @@ def build_program(ctx: TurnContext, rules: RuleSet, inp: TurnInput, *, whole_kg:
         for k in ANSWER_KINDS.get(m.text.casefold(), ()) if m.kind == "pronoun" else kinds if m.kind == "definite" else ():
             prog.fact("answer_kind", ma, Atom.plain(k))
         if m.kind == "definite" and m.label:  # "that airline": what it takes up is what the KG calls an airline
-            prog.fact("wants_class", ma, Atom.of(class_phrase(m.text)))
-            classes_wanted.add(class_phrase(m.text))
+            known = label_index(ctx)  # a class or relation of the KG, or only a noun English has for what was spoken of
+            classes_wanted[ma] = (class_phrase(m.text), m.label in known.class_iris or m.label in known.relations)
         if m.kind == "pronoun" and (gender := pronoun_gender(m.text)):
             prog.fact("pronoun_gender", ma, Atom.plain(gender))
         for other in linked[:j]:
@@ -191,10 +191,13 @@ def build_program(ctx: TurnContext, rules: RuleSet, inp: TurnInput, *, whole_kg:
         facts = ctx.background.neighborhood(list(seeds), hops=1, cap=NEIGHBOURHOOD_CAP).facts
     add_background(prog, facts, ent)
     _kind_and_text_facts(ctx, prog, facts, ent, inp)
-    if classes_wanted:
-        for iri in list(inp.entities):
-            for said in classes_wanted & called(ctx, iri):
-                prog.fact("class_of", ent(iri), Atom.of(said))
+    spoken = {link.entity for link in links}
+    for ma, (said, keep) in classes_wanted.items():
+        takes = called_so(ctx, said, list(inp.entities), spoken, keep)
+        if takes or keep:
+            prog.fact("wants_class", ma, Atom.of(said))
+        for iri in takes:
+            prog.fact("class_of", ent(iri), Atom.of(said))
     if whole_kg:
         for name, arity in rules.derived_predicates():
             prog.query(name, *(Var(f"A{i}") for i in range(arity)))
@@ -369,7 +372,7 @@ def _kind_and_text_facts(ctx: TurnContext, prog: Program, facts: list[Fact], ent
             if len(parts) >= 2 and parts[0].isdigit() and parts[1].isdigit():
                 minute = int(parts[0]) * 60 + int(parts[1])
                 prog.fact("clock", minute, Atom.of(hhmm(minute)))
-    marks = entity_marks(ctx, inp.text, inp.entities, any(m.kind == "pronoun" for m in inp.mentions))
+    marks = entity_marks(ctx, inp.text, inp.entities, any(m.kind in ("pronoun", "definite") for m in inp.mentions))
     for iri in list(inp.entities):
         k = kinds.get(iri) or entity_kind(ctx, iri)
         prog.fact("kind", ent(iri), Atom.plain(k))
