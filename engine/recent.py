@@ -234,19 +234,23 @@ def called(ctx: TurnContext, iri: str) -> set[str]:
     return out
 
 
-def called_so(ctx: TurnContext, said: str, entities, spoken: set[str], keep: bool) -> set[str]:
-    """Which of `entities` "that <said>" may take up: those `called` so, when one of them was
-    spoken of (`spoken`); else those whose classes are `akin` to it ("that company" after a reply
-    naming a corporation, in a KG whose "company" is only a holding company); else, where `keep`
-    (the phrase names a class of the KG), still those called so, and none where it names no class
-    ("that firm" keeps to what was spoken of, whatever the KG calls it)."""
+def called_so(ctx: TurnContext, said: str, label: str, entities, spoken: set[str]) -> set[str] | None:
+    """Which of `entities` "that <said>" may take up (`label`: the mention's, a class or relation
+    of the KG, or only the noun): those `called` so, when one of them was spoken of (`spoken`);
+    else those whose classes are `akin` to it ("that company" after a reply naming a corporation,
+    in a KG whose "company" is only a holding company); else, where the noun names a class or
+    relation of the KG, still those called so; and None where it names neither: "that firm" keeps
+    to what was spoken of, whatever the KG calls it."""
+    from engine.nlp.mentions import label_index
+
     exact = {iri for iri in entities if said in called(ctx, iri)}
     if exact & spoken:
         return exact
     try:
-        loose = {iri for iri in entities if any(akin(said, label) for label in class_labels(ctx, iri))}
+        loose = {iri for iri in entities if any(akin(said, c) for c in class_labels(ctx, iri))}
     except RemoteUnavailable:
         loose = set()
     if loose & spoken:
         return exact | loose
-    return exact if keep else set()
+    known = label_index(ctx)
+    return exact if label in known.class_iris or label in known.relations else None

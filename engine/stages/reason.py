@@ -134,7 +134,7 @@ def build_program(ctx: TurnContext, rules: RuleSet, inp: TurnInput, *, whole_kg:
 
     labels = label_index(ctx).labels if whole_kg else []
     linked = [m for m in inp.mentions if m.kind in LINKED_KINDS]
-    classes_wanted: dict[Atom, tuple[str, bool]] = {}  # the class a noun phrase names, and whether the KG has it
+    classes_wanted: dict[Atom, tuple[str, str]] = {}  # the class words a noun phrase says, and its label
     for j, m in enumerate(linked):
         ma = Atom.of(m.node)
         prog.fact("new", ma)
@@ -154,8 +154,7 @@ def build_program(ctx: TurnContext, rules: RuleSet, inp: TurnInput, *, whole_kg:
         for k in ANSWER_KINDS.get(m.text.casefold(), ()) if m.kind == "pronoun" else kinds if m.kind == "definite" else ():
             prog.fact("answer_kind", ma, Atom.plain(k))
         if m.kind == "definite" and m.label:  # "that airline": what it takes up is what the KG calls an airline
-            known = label_index(ctx)  # a class or relation of the KG, or only a noun English has for what was spoken of
-            classes_wanted[ma] = (class_phrase(m.text), m.label in known.class_iris or m.label in known.relations)
+            classes_wanted[ma] = (class_phrase(m.text), m.label)
         if m.kind == "pronoun" and (gender := pronoun_gender(m.text)):
             prog.fact("pronoun_gender", ma, Atom.plain(gender))
         for other in linked[:j]:
@@ -191,12 +190,10 @@ def build_program(ctx: TurnContext, rules: RuleSet, inp: TurnInput, *, whole_kg:
         facts = ctx.background.neighborhood(list(seeds), hops=1, cap=NEIGHBOURHOOD_CAP).facts
     add_background(prog, facts, ent)
     _kind_and_text_facts(ctx, prog, facts, ent, inp)
-    spoken = {link.entity for link in links}
-    for ma, (said, keep) in classes_wanted.items():
-        takes = called_so(ctx, said, list(inp.entities), spoken, keep)
-        if takes or keep:
+    for ma, (said, label) in classes_wanted.items():
+        if (takes := called_so(ctx, said, label, list(inp.entities), {k.entity for k in links})) is not None:
             prog.fact("wants_class", ma, Atom.of(said))
-        for iri in takes:
+        for iri in takes or ():
             prog.fact("class_of", ent(iri), Atom.of(said))
     if whole_kg:
         for name, arity in rules.derived_predicates():
