@@ -49,6 +49,17 @@ def rank(op: Operator, values: Mapping[str, Sequence[str]], label: str = "") -> 
     return Result(op.name, winners=winners, ranked=tuple(order), missing=missing, count=len(order))
 
 
+def measured(noun: str, label: str, values: Sequence[str]) -> bool:
+    """Does "how many <noun>" ask for a number the KG states rather than for things to count? The
+    relation's label says the counted noun ("seats" of "seating capacity", "parking" of "parking
+    spaces") and each of its values is a number: "How many seats does the venue of X have?"
+    reads the venue's capacity, it does not count venues."""
+    said = content_stems(noun)
+    if not values or not said or not said & content_stems(label):
+        return False
+    return all(read(v, label).kind == "number" for v in values)
+
+
 def count(members: Sequence[str], cap: int = 10) -> Result:
     """How many: every member counted, a cap only shortens the names listed."""
     distinct = tuple(dict.fromkeys(members))
@@ -93,7 +104,9 @@ def operate(question: str, paths: Sequence[RelationPath], names: Sequence[str] =
         by_start = {p.start_label: list(p.values) for p in same}
         for path in same:
             values = list(path.values)
-            if op.name == "count":
+            if op.name == "count" and measured(op.noun, label, values):
+                path.operation = Operation("value", values, ", ".join(values))
+            elif op.name == "count":
                 total = max(path.total, len(values))
                 path.operation = Operation("count", values, str(total), max(0, total - len(values)))
             elif op.name in ("compare", "argmax", "argmin"):

@@ -308,3 +308,33 @@ def test_a_large_class_is_ranked_by_the_store_as_python_ranks_it(tmp_path, monke
     assert len(large.values) <= 3  # only the best values came back from the store
     monkeypatch.setattr(members, "TOP", 1)  # more tied for the best than the store returns: all of them
     assert set(members_op(s, question).result.winners) == set(winners)
+
+
+def test_a_yes_no_said_by_a_preposition_alone_reads_the_relation_to_the_named_kind(store):
+    ctx = ctx_of(store)
+
+    def named(first, second, iri_first, iri_second, at):
+        return [Mention(text=first, start=3, end=3 + len(first), kind="name", entity=EX + iri_first, label=first),
+                Mention(text=second, start=at, end=at + len(second), kind="name", entity=EX + iri_second,
+                        label=second)]
+
+    # no path reads like "by": the relation of Wheel truing whose value is a mechanic, as Ada is
+    no = computed_answer(state_of("Is Wheel truing by Ada Byrne?", [],
+                                  named("Wheel truing", "Ada Byrne", "wheel", "ada", 19)), ctx)
+    assert no is not None and no.text == "No. Wheel truing is done by Tom Lee."
+    yes = computed_answer(state_of("Is Wheel truing by Tom Lee?", [],
+                                   named("Wheel truing", "Tom Lee", "wheel", "tom", 19)), ctx)
+    assert yes is not None and yes.text == "Yes: Wheel truing is done by Tom Lee."
+    # from the other side, several repair jobs: the open world's answer
+    listed = computed_answer(state_of("Is Tom Lee in Gear tune?", [], named("Tom Lee", "Gear tune", "tom", "gears", 14)),
+                             ctx)
+    assert listed is not None and listed.text.startswith("The KG does not list Gear tune")
+
+
+def test_how_many_of_a_number_two_hops_away_leaves_the_count_to_the_path_s_value(store):
+    ctx = ctx_of(store)
+    steps = [PathStep(EX + "done_by", "done by"), PathStep(EX + "born", "date of birth")]
+    path = RelationPath(EX + "gears", "Gear tune", steps, 1.0, chains=[[Fact(EX + "gears", EX + "done_by", EX + "ada"),
+                                                                        Fact(EX + "ada", EX + "born", "1988")]],
+                        values=["1988"], total=1)
+    assert computed_answer(state_of("How many births does the mechanic of Gear tune have?", [path]), ctx) is None
