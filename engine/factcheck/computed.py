@@ -23,6 +23,7 @@ from engine.factcheck.kg import KGView
 from engine.factcheck.names import blank_out
 from engine.factcheck.relations import label_words
 from engine.factcheck.slots import Judgement, KFact, Reading, Slot
+from engine.nlp.sentences import name_and_unit
 from engine.state import Verdict
 from kgstore.store import TYPE_PREDICATES
 
@@ -256,7 +257,7 @@ class ComputedChecks:
         return Judgement(Verdict.CONTRADICTED, slot.facts[:1], reason=f"the KG lists {counted}, not {number.text.strip()}")
 
     def _lacking(self, r: Reading, ents: list[str]) -> Judgement | None:
-        """"2 of the 6 have no length: A and B": a relation other things have that these lack."""
+        """"The KG has no length for A and B (2 of the 6)": a relation other things have that these lack."""
         said = _LACKS.search(r.blank)
         if said is None or not _OF_GRAPH.search(r.text):
             return None
@@ -264,6 +265,8 @@ class ComputedChecks:
         if not words:
             return None
         for p, label in self._labelled_predicates().items():
+            # "no length" of a "length (metres)": the unit in a label's name is no word said of it
+            label = name_and_unit(label, "0")[0]
             if keys(label) and keys(label) <= words:
                 has = [e for e in ents if any(s.facts[0].fact.p == p and s.direction == "out"
                                               for s in self.kg.slots(e).values())]

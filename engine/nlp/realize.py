@@ -23,6 +23,10 @@ LABEL_PREPOSITIONS = frozenset("by in of at for to from with on into".split())
 LABEL_ID = re.compile(r"[a-z]{1,3}\d+")
 _PREPOSITIONS = LABEL_PREPOSITIONS | {"as"}  # the realizer also reads "serves as" as a verb
 _AUXILIARIES = frozenset("has have had is was are were".split())
+# English says the passive of a birth in the past only: "X was born in Y", never "X is born in Y".
+_PAST_ONLY = frozenset({"born"})
+# A value that is a year, a month or a day: the event a participle label says happened then.
+_DATED = re.compile(r"\d{4}(?:-\d{2}(?:-\d{2})?)?")
 # The pronoun of a subject said again, by its possessive: as the subject, and after a verb.
 _SUBJECT = {"its": "it", "his": "he", "her": "she", "their": "they"}
 _OBJECT = {"its": "it", "his": "him", "her": "her", "their": "them"}
@@ -138,6 +142,9 @@ def clause(said: Said, pronoun: str = "", plural: bool = False) -> str:
     value = joined(values, said.total)
     noun = is_noun(label)
     they = pronoun == "their"
+    words = label.split()
+    if noun and len(words) > 1 and words[0].casefold() in LABEL_PREPOSITIONS:
+        label = " ".join(words[1:])  # "at gym": the noun is the gym, "X's gym is Y"
     if said.forward:
         if noun:
             owner = pronoun.capitalize() if pronoun else f"{said.subject}'s"
@@ -148,11 +155,18 @@ def clause(said: Said, pronoun: str = "", plural: bool = False) -> str:
         verb, kind = _verb_and_object(label)
         if kind and values:
             return f"{subject} {_of_they(verb) if they else verb} {_kind_of(kind, value, many)}"
-        active = _active(label)
+        active = _active(label, values)
         return f"{subject} {_of_they(active) if they else active} {value}"
     if noun:
+        if not pronoun and not said.subject[:1].isupper():
+            # a value, not a name ("carbon"), said of several: "the frame of A and B is carbon"
+            return f"The {label} of {value} is {said.subject}"
         subject = _SUBJECT.get(pronoun, pronoun) if pronoun else said.subject
-        return f"{subject} {'are' if they else 'is'} the {label} of {value}"  # the subject is the value's <label>
+        # one of several of its kind ("a cast member of A and B"); "the head coach of X" of one
+        # (never false, where "the" would be when each of them has others of its kind)
+        several = len(values) > 1 or said.total > 1
+        article = ("an" if label[:1].casefold() in "aeiou" else "a") if several else "the"
+        return f"{subject} {'are' if they else 'is'} {article} {label} of {value}"  # the subject is the value's <label>
     verb = _active(label)
     return f"{value} {_plural_verb(verb) if many else verb} {_OBJECT.get(pronoun, pronoun) if pronoun else said.subject}"
 
@@ -210,17 +224,22 @@ def _plural_noun(label: str) -> str:
     return " ".join([*words[:head], word, *words[head + 1:]])
 
 
-def _active(label: str) -> str:
+def _active(label: str, values: Sequence[str] = ()) -> str:
     """A verb label as said after its subject: a participle or a label ending in a preposition
-    after a noun takes "is" ("is written by", "is member of"); others stand ("plays for")."""
+    after a noun takes "is" ("is written by", "is member of"); others stand ("plays for"). A
+    participle whose values are dates says an event, in the past and with its preposition ("was
+    opened in 2009", "was set on 2025-03-02"), as a birth always is ("was born in")."""
     words = label.split()
     first = words[0].casefold()
     if first in _AUXILIARIES:
         return label
     # "made in", "shot in", "held in" are participles as much as past tenses (the tagger reads
     # them as past tenses between two names), so "is" goes before them all
-    if first.endswith("ed") or (words[-1].casefold() in _PREPOSITIONS and not first.endswith("s")):
-        return f"is {label}"
+    if first.endswith("ed") or first in _PAST_ONLY or (words[-1].casefold() in _PREPOSITIONS and not first.endswith("s")):
+        dated = bool(values) and all(_DATED.fullmatch(v.strip()) for v in values)
+        if dated and len(words) == 1:
+            label += " on" if all(len(v.strip()) == 10 for v in values) else " in"
+        return f"{'was' if dated or first in _PAST_ONLY else 'is'} {label}"
     return label
 
 
@@ -283,14 +302,15 @@ def compared(head: str, facts: Sequence[Said], runner_up: str = "", lacking: str
 
 
 def lacking_value(names: Sequence[str], label: str, of: int = 0, more: int = 0) -> str:
-    """ "2 of the 6 have no cooking time: A and B." / "The KG has no inception for A."; `more`
+    """ "The KG has no cooking time for A and B (2 of the 6)." / "The KG has no inception for A."; `more`
     lacking it past the names given are counted in."""
     if not names:
         return ""
+    name = name_and_unit(label_words(label), "0")[0]
     if of:
         total = len(names) + more
-        return f"{total} of the {of} have no {label_words(label)}: {joined(list(names), total)}."
-    return f"The KG has no {label_words(label)} for {joined(list(names))}."
+        return f"The KG has no {name} for {joined(list(names), total)} ({total} of the {of})."
+    return f"The KG has no {name} for {joined(list(names))}."
 
 
 def counted(total: int, noun: str, listing: Said | None = None) -> str:
@@ -338,7 +358,8 @@ def filtered(kept: Sequence[str], label: str, below: bool, bound: str, facts: Se
         return f"None {one} {condition}."
     head = f"{joined(list(kept))} {one if len(kept) == 1 else many} {condition}"
     said = "; ".join(clause(f) for f in facts[:LISTED])
-    return f"{head}. {said[:1].upper() + said[1:]}." if said else f"{head}."
+    # one sentence: the values after the kept names, which a second sentence would open with again
+    return f"{head}; {said}." if said else f"{head}."
 
 
 def answered_yes(fact: Said) -> str:
@@ -354,7 +375,8 @@ def not_listed(named: str, fact: Said) -> str:
     """Open world: the KG lists the relation's values without the one asked about: "The KG does
     not list X among Y's members. Y's members are A and B." """
     label = label_words(fact.label)
-    owner = f"{fact.subject}'s {label}" if fact.forward else f"those {label} {fact.subject}"
+    plural = label if not is_noun(label) or _plural(label) else _plural_noun(label)
+    owner = f"{fact.subject}'s {plural}" if fact.forward else f"those {label} {fact.subject}"
     head = f"The KG does not list {named} among {owner}."
     if not fact.values:
         return head
