@@ -164,8 +164,7 @@ def clause(said: Said, pronoun: str = "", plural: bool = False) -> str:
         subject = _SUBJECT.get(pronoun, pronoun) if pronoun else said.subject
         # one of several of its kind ("a cast member of A and B"); "the head coach of X" of one
         # (never false, where "the" would be when each of them has others of its kind)
-        several = len(values) > 1 or said.total > 1
-        article = ("an" if label[:1].casefold() in "aeiou" else "a") if several else "the"
+        article = ("an" if label[:1].casefold() in "aeiou" else "a") if many else "the"
         return f"{subject} {'are' if they else 'is'} {article} {label} of {value}"  # the subject is the value's <label>
     verb = _active(label)
     return f"{value} {_plural_verb(verb) if many else verb} {_OBJECT.get(pronoun, pronoun) if pronoun else said.subject}"
@@ -301,16 +300,15 @@ def compared(head: str, facts: Sequence[Said], runner_up: str = "", lacking: str
     return text + "." + (f" {lacking}" if lacking else "")
 
 
-def lacking_value(names: Sequence[str], label: str, of: int = 0, more: int = 0) -> str:
-    """ "The KG has no cooking time for A and B (2 of the 6)." / "The KG has no inception for A."; `more`
+def lacking_value(names: Sequence[str], label: str, more: int = 0) -> str:
+    """ "The KG has no cooking time for A and B." / "… for A, B, … H and 40 more."; `more`
     lacking it past the names given are counted in."""
     if not names:
         return ""
     name = name_and_unit(label_words(label), "0")[0]
-    if of:
-        total = len(names) + more
-        return f"The KG has no {name} for {joined(list(names), total)} ({total} of the {of})."
-    return f"The KG has no {name} for {joined(list(names))}."
+    # every one lacking it is named or counted in ("… and 40 more"): the class's size adds a
+    # claim of its own, which a bracket or a colon would cut off from what it counts
+    return f"The KG has no {name} for {joined(list(names), len(names) + more)}."
 
 
 def counted(total: int, noun: str, listing: Said | None = None) -> str:

@@ -99,15 +99,15 @@ def test_computed_forms_of_the_realizer():
     assert graded_head(("A", "B"), "longest") == "A and B are tied for the longest"
     assert compared(graded_head(("X",), "most", "tracks"), [], "Y") == "X has the most tracks; next is Y."
     assert counted(3, "albums", Said("Northwire Records", "record label", ("A", "B", "C"), forward=False)) == \
-        "Northwire Records is the record label of 3 albums. It is a record label of A, B and C."
+        "Northwire Records is a record label of 3 albums. It is a record label of A, B and C."
     many = counted(12, "albums", Said("N", "released by", tuple(f"A{i}" for i in range(12)), forward=False, total=12))
     assert many.startswith("12 albums are released by N. ") and "and 4 more" in many  # the list is cut, the count not
     kept = filtered(("Gear tune", "Tyre swap"), "duration minutes", True, "30 minutes",
                     [Said("Gear tune", "duration minutes", ("25",)), Said("Tyre swap", "duration minutes", ("20",))])
     assert kept.startswith("Gear tune and Tyre swap have a duration under 30 minutes; Gear tune's duration is 25 minutes")
     assert filtered((), "year founded", False, "2030", in_time=True) == "None has a year founded after 2030."
-    assert lacking_value(("A", "B"), "cooking time", of=6) == "The KG has no cooking time for A and B (2 of the 6)."
-    assert lacking_value(("A",), "length (metres)", of=8) == "The KG has no length for A (1 of the 8)."
+    assert lacking_value(("A", "B"), "cooking time") == "The KG has no cooking time for A and B."
+    assert lacking_value(("A",), "length (metres)", more=3) == "The KG has no length for A and 3 more."
     assert not_listed("Ida Moss", Said("Harbour Choir", "member", ("Ada Byrne", "Tom Lee"))) == \
         "The KG does not list Ida Moss among Harbour Choir's members. Harbour Choir's members are Ada Byrne and Tom Lee."
 
@@ -339,3 +339,11 @@ def test_how_many_of_a_number_two_hops_away_leaves_the_count_to_the_path_s_value
                                                                         Fact(EX + "ada", EX + "born", "1988")]],
                         values=["1988"], total=1)
     assert computed_answer(state_of("How many births does the mechanic of Gear tune have?", [path]), ctx) is None
+
+
+def test_an_adverb_after_most_is_said_as_its_adjective():
+    from engine.compute.operators import Operator
+    from engine.stages.answer.operation import _graded_words
+
+    assert _graded_words(Operator("argmax", graded="most", noun="recently"), "set on", False) == ("most recent", "")
+    assert _graded_words(Operator("argmax", graded="most", noun="tracks"), "track count", False) == ("most", "tracks")

@@ -254,9 +254,9 @@ def _over_members(op: Operator, state: TurnState, ctx: TurnContext) -> Computed 
         bound = read(op.bound)
         in_time = bound.kind == "date" or (bound.kind == "number" and not bound.measure and 1000 <= bound.key[0] < 3000)
         text = filtered(result.winners, label, op.below, op.bound, facts, in_time)
-        lacking = lacking_value(result.missing, label, of=done.members)
+        lacking = lacking_value(result.missing, label)
         return Computed(text + (f" {lacking}" if lacking else ""), [], "filter")
-    return _said_ranked(op, done, done.members)
+    return _said_ranked(op, done)
 
 
 def _graded_words(op: Operator, label: str, counted: bool) -> tuple[str, str]:
@@ -266,11 +266,13 @@ def _graded_words(op: Operator, label: str, counted: bool) -> tuple[str, str]:
     if counted or (op.noun and keys(op.noun) & keys(label)):
         return op.graded or "first", op.noun
     if op.graded in ("most", "least") and op.noun:
-        return f"{op.graded} {op.noun}", ""
+        # an adverb after "most" is said as its adjective: "X is the most recent", not "recently"
+        noun = op.noun[:-2] if op.noun.endswith("ly") and len(op.noun) > 5 else op.noun
+        return f"{op.graded} {noun}", ""
     return op.graded or "first", ""
 
 
-def _said_ranked(op: Operator, done: MemberOperation, of: int, every: bool = False) -> Computed | None:
+def _said_ranked(op: Operator, done: MemberOperation, every: bool = False) -> Computed | None:
     """A superlative (the winners' values, the one that comes next) or, `every`, a comparison
     (every compared one's values)."""
     result, label = done.result, done.label
@@ -281,7 +283,7 @@ def _said_ranked(op: Operator, done: MemberOperation, of: int, every: bool = Fal
              for w, v in result.ranked if every or w in result.winners]
     rest = [e for e, _ in result.ranked if e not in result.winners]
     runner = rest[0] if rest and not every else ""
-    lacking = lacking_value(result.missing, label, of=of, more=result.unlisted)
+    lacking = lacking_value(result.missing, label, more=result.unlisted)
     return Computed(compared(head, facts, runner, lacking), [], op.name, result.winners)
 
 
@@ -293,7 +295,7 @@ def _compare_named(op: Operator, state: TurnState, ctx: TurnContext) -> Computed
         return None
     done = operate_members(op, state.rewritten or state.text, ctx.background, relation_matcher(ctx).grid, [],
                            ctx.background.labels, only=named)
-    return _said_ranked(op, done, 0, every=True) if done is not None else None
+    return _said_ranked(op, done, every=True) if done is not None else None
 
 
 def _answered(op: Operator, state: TurnState, done: Computed | None) -> Computed | None:
