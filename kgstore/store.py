@@ -196,12 +196,16 @@ class KGStore:
         self._label_cache: dict[str, str] = {}
         self._entries: list[LabelEntry] | None = None
         self._relations: list[str] | None = None
+        # bumped whenever what is derived from the background goes stale: readers that keep
+        # their own derivations (engine/compute's ordered columns) key them by it
+        self.revision = 0
         if self.path:
             self._recover()
 
     # ---- writing -------------------------------------------------------------------------
 
     def _changed(self) -> None:
+        self.revision += 1
         self._label_cache.clear()
         self._entries = None
         self._relations = None

@@ -132,3 +132,13 @@ def test_how_many_of_a_numeric_relation_the_noun_names_reads_its_value():
     assert not measured("albums", "release year", ["1999"])  # the noun names no numeric relation
     assert not measured("seats", "seating plan", ["Stalls A"])  # a value that is no number
     assert not measured("", "seating capacity", ["2000"])
+
+
+@given(st.one_of(st.integers(-10**6, 10**6).map(str), st.decimals(-10**4, 10**4, places=2, allow_nan=False,
+                                                                   allow_infinity=False).map(str),
+                 st.sampled_from(["1950-05-01", "1950", "1950-05", "12 km", "abc", "1,200"])))
+def test_keys_of_many_values_are_read_keys(text):
+    from engine.compute.values import keys_of
+
+    for label in ("length (metres)", "date of birth", "duration minutes"):
+        assert keys_of([text], label) == [read(text, label).key]

@@ -14,7 +14,9 @@ from engine.compute.members import (
     Klass,
     MemberOperation,
     class_labels,
+    class_size,
     class_tiers,
+    first_members,
     keys,
     linked_members,
     members_of,
@@ -227,10 +229,11 @@ def _count(op: Operator, state: TurnState, ctx: TurnContext, paths: list[Relatio
                        len(joined_to))
         return Computed(counted(len(joined_to), classes[0].said, listing), [], "count")
     if classes:
-        members = members_of(ctx.background, classes)
-        names = ctx.background.labels(members[:LISTED])
-        listed = joined([names.get(m, m) for m in members[:LISTED]], len(members))
-        return Computed(f"{len(members)} {classes[0].said}: {listed}.", [], "count")
+        # every member counted by the store, only those listed read
+        size, first = class_size(ctx.background, classes), first_members(ctx.background, classes, LISTED)
+        names = ctx.background.labels(first)
+        listed = joined([names.get(m, m) for m in first], size)
+        return Computed(f"{size} {classes[0].said}: {listed}.", [], "count")
     return None
 
 
@@ -253,8 +256,8 @@ def _over_members(op: Operator, state: TurnState, ctx: TurnContext) -> Computed 
         facts = [Said(w, label, done.values.get(w, ())) for w in result.winners]
         bound = read(op.bound)
         in_time = bound.kind == "date" or (bound.kind == "number" and not bound.measure and 1000 <= bound.key[0] < 3000)
-        text = filtered(result.winners, label, op.below, op.bound, facts, in_time)
-        lacking = lacking_value(result.missing, label)
+        text = filtered(result.winners, label, op.below, op.bound, facts, in_time, total=result.count)
+        lacking = lacking_value(result.missing, label, more=result.unlisted)
         return Computed(text + (f" {lacking}" if lacking else ""), [], "filter")
     return _said_ranked(op, done)
 
