@@ -60,7 +60,7 @@ def is_noun(label: str) -> bool:
     first = words[0]
     if len(first) > 3 and (first.endswith("ed") or (first.endswith("es") and len(words) == 1)):
         return False
-    return not _tagged_present_verb(tuple(words))
+    return not _tagged_present_verb(tuple(words)) and not _participle_first(tuple(words))
 
 
 def _tagged_present_verb(words: tuple[str, ...]) -> bool:
@@ -73,6 +73,15 @@ def _tagged_present_verb(words: tuple[str, ...]) -> bool:
         return False
     tags = _label_tags(words)
     return tags is not None and len(tags) > 1 and tags[1] == "VBZ"
+
+
+def _participle_first(words: tuple[str, ...]) -> bool:
+    """"taught in room", "played at venue": a first word the tagger reads as a participle or a
+    past form before a preposition is the label's verb, the noun after it what it is done in."""
+    if len(words) < 3 or words[1] not in _PREPOSITIONS or words[-1] in _PREPOSITIONS:
+        return False
+    tags = _label_tags(words)
+    return tags is not None and tags[1] in ("VBN", "VBD")
 
 
 def _counted_noun(words: tuple[str, ...]) -> bool:
@@ -158,7 +167,7 @@ def clause(said: Said, pronoun: str = "", plural: bool = False) -> str:
         active = _active(label, values)
         return f"{subject} {_of_they(active) if they else active} {value}"
     if noun:
-        if not pronoun and not said.subject[:1].isupper():
+        if not said.subject[:1].isupper():
             # a value, not a name ("carbon"), said of several: "the frame of A and B is carbon"
             return f"The {label} of {value} is {said.subject}"
         subject = _SUBJECT.get(pronoun, pronoun) if pronoun else said.subject
@@ -234,7 +243,8 @@ def _active(label: str, values: Sequence[str] = ()) -> str:
         return label
     # "made in", "shot in", "held in" are participles as much as past tenses (the tagger reads
     # them as past tenses between two names), so "is" goes before them all
-    if first.endswith("ed") or first in _PAST_ONLY or (words[-1].casefold() in _PREPOSITIONS and not first.endswith("s")):
+    if (first.endswith("ed") or first in _PAST_ONLY or (words[-1].casefold() in _PREPOSITIONS and not first.endswith("s"))
+            or _participle_first(tuple(w.casefold() for w in words))):
         dated = bool(values) and all(_DATED.fullmatch(v.strip()) for v in values)
         if dated and len(words) == 1:
             label += " on" if all(len(v.strip()) == 10 for v in values) else " in"
@@ -294,7 +304,8 @@ def compared(head: str, facts: Sequence[Said], runner_up: str = "", lacking: str
     Tottenham Hotspur's inception is 1882; Arsenal's inception is 1886." A superlative names the
     one that comes next ("; next is Y (10)"); entities without the value are said apart."""
     said = "; ".join(clause(f) for f in facts)
-    text = f"{head}: {said}" if said else head
+    # a semicolon, not a colon: "X has more credits: ..." would read as a label and its value
+    text = f"{head}; {said}" if said else head
     if runner_up:
         text += f"; next is {runner_up}"
     return text + "." + (f" {lacking}" if lacking else "")

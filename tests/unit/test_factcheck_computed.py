@@ -55,6 +55,8 @@ p:oran rdfs:label "Tomas Oran" ; p:born "1889-11-20"^^xsd:date ; p:died "1950-01
 
 CLAIMS = [
     ("Borealis is older: Borealis's launch year is 1895; Aurora's launch year is 1901.", "supported"),
+    ("Borealis is older; Borealis's launch year is 1895; Aurora's launch year is 1901.", "supported"),
+    ("Aurora is older; Aurora's launch year is 1901; Borealis's launch year is 1895.", "contradicted"),
     ("Aurora is older: Aurora's launch year is 1901; Borealis's launch year is 1895.", "contradicted"),
     ("Borealis is first: Borealis's launch year is 1895; Aurora's launch year is 1901.", "supported"),
     ("Aurora is first: Aurora's launch year is 1901; Borealis's launch year is 1895.", "contradicted"),

@@ -203,3 +203,16 @@ def test_a_participle_after_is_stays_as_it_is_after_several_subjects():
     said = clause(Said("Ines Varga", "is written by", ("The Gloaming Tide", "Salt and Cinders"), forward=False))
     assert said == "The Gloaming Tide and Salt and Cinders are written by Ines Varga"
     assert clause(Said("The Band", "is member of", ("Ada", "Bo"), forward=False)) == "Ada and Bo are members of The Band"
+
+
+@pytest.mark.skipif(dependency.parser() is None, reason="spaCy's English pipeline is not installed")
+def test_a_participle_before_a_preposition_and_a_noun_is_a_verb_label() -> None:
+    assert not is_noun("taught in room") and is_noun("head of department")
+    assert fact_sentence(Said("Databases", "taught in room", ("TB 1.20",))) == "Databases is taught in room TB 1.20."
+    assert counted(3, "courses", Said("TB 1.20", "taught in room", ("A", "B", "C"), forward=False)) == (
+        "3 courses are taught in room TB 1.20. A, B and C are taught in room TB 1.20.")
+
+
+def test_a_value_shared_by_several_is_said_from_their_side_in_a_count_too() -> None:
+    assert counted(3, "games", Said("set collection", "mechanic", ("A", "B", "C"), forward=False)) == (
+        "The mechanic of 3 games is set collection. The mechanic of A, B and C is set collection.")
