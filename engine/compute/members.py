@@ -19,6 +19,7 @@ from engine.compute.operators import Operator
 from engine.compute.run import Result, keep, rank, wants_max
 from engine.compute.values import Value, compare, keys_of, read
 from engine.context import Background, select
+from engine.relations import relation_kind
 from engine.words import singular, stem, words_of
 from kgstore.store import TYPE_PREDICATES
 
@@ -294,6 +295,14 @@ def operate_members(op: Operator, question: str, background: Background, grid: G
             spreads[(f[2], f[3])] = _most_values(background, sampled, f[2], f[3]) if f[4] else 0
         return spreads[(f[2], f[3])]
 
+    if counting and op.noun and not any(f[4] and keys(op.noun) & keys(labels.get(f[2], f[2])) for f in fitting):
+        # "the most people" of a room: a relation holding a count ("capacity"), the one that reads
+        # most like the question, when no counted relation says the noun (the courses taught in
+        # the room are no people)
+        samples = {(p, fw): v for p, fw, v in relations}
+        holding = [f for f in fitting if not f[4] and relation_kind(labels.get(f[2], f[2]), samples[(f[2], f[3])]) == "count"]
+        fitting = holding or fitting
+        by_kind = by_kind or bool(holding)
     # A counted relation of one value a member ("name", "label", the one band each member is in)
     # tells no member apart: every one would tie, so it is passed over.
     first = next((f for f in fitting if not f[4] or spread(f) > 1), None)

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from engine.compute.operators import Operator, detect
 from engine.compute.values import Value, compare, read
-from engine.relations import content_stems
+from engine.relations import content_stems, relation_kind
 from engine.state import Operation, RelationPath
 
 
@@ -52,12 +52,14 @@ def rank(op: Operator, values: Mapping[str, Sequence[str]], label: str = "") -> 
 def measured(noun: str, label: str, values: Sequence[str]) -> bool:
     """Does "how many <noun>" ask for a number the KG states rather than for things to count? The
     relation's label says the counted noun ("seats" of "seating capacity", "parking" of "parking
-    spaces") and each of its values is a number: "How many seats does the venue of X have?"
-    reads the venue's capacity, it does not count venues."""
+    spaces") or holds a count, and each of its values is a number: "How many seats does the
+    venue of X have?" reads the venue's capacity, it does not count venues."""
     said = content_stems(noun)
-    if not values or not said or not said & content_stems(label):
+    if not values or not said or not all(read(v, label).kind == "number" for v in values):
         return False
-    return all(read(v, label).kind == "number" for v in values)
+    # or the relation holds a count of something ("maximum capacity", "population"): "How many
+    # people fit in the stadium of X?" reads it, whatever the noun counted
+    return bool(said & content_stems(label)) or relation_kind(label, values[0].replace(",", "")) == "count"
 
 
 def count(members: Sequence[str], cap: int = 10) -> Result:

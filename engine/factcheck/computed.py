@@ -24,6 +24,7 @@ from engine.factcheck.names import blank_out
 from engine.factcheck.relations import label_words
 from engine.factcheck.slots import Judgement, KFact, Reading, Slot
 from engine.nlp.sentences import name_and_unit
+from engine.relations import relation_kind
 from engine.state import Verdict
 from kgstore.store import TYPE_PREDICATES
 
@@ -105,6 +106,11 @@ class ComputedChecks:
                  in measures(op.graded)]
         if len(sized) == 1:
             return sized[0][2], False
+        # "X has the most people": the one relation holding a count ("maximum capacity")
+        holding = [f for f in fits if not f[1] and op is not None and op.noun
+                   and relation_kind(f[2].facts[0].p_label or label_words(f[2].key), f[2].facts[0].other) == "count"]
+        if len(holding) == 1:
+            return holding[0][2], False
         dated = [f for f in fits if not f[1]]
         if op is not None and op.time_back is not None and len(dated) == 1:
             return dated[0][2], False

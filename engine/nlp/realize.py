@@ -304,8 +304,7 @@ def compared(head: str, facts: Sequence[Said], runner_up: str = "", lacking: str
     Tottenham Hotspur's inception is 1882; Arsenal's inception is 1886." A superlative names the
     one that comes next ("; next is Y (10)"); entities without the value are said apart."""
     said = "; ".join(clause(f) for f in facts)
-    # a semicolon, not a colon: "X has more credits: ..." would read as a label and its value
-    text = f"{head}; {said}" if said else head
+    text = f"{head}: {said}" if said else head
     if runner_up:
         text += f"; next is {runner_up}"
     return text + "." + (f" {lacking}" if lacking else "")

@@ -132,6 +132,8 @@ def test_how_many_of_a_numeric_relation_the_noun_names_reads_its_value():
     assert not measured("albums", "release year", ["1999"])  # the noun names no numeric relation
     assert not measured("seats", "seating plan", ["Stalls A"])  # a value that is no number
     assert not measured("", "seating capacity", ["2000"])
+    assert measured("people", "maximum capacity", ["60,704"])  # a count, whatever the noun
+    assert not measured("people", "height (metres)", ["12"])
 
 
 @given(st.one_of(st.integers(-10**6, 10**6).map(str), st.decimals(-10**4, 10**4, places=2, allow_nan=False,

@@ -94,7 +94,7 @@ def test_computed_forms_of_the_realizer():
     head = graded_head(("Tottenham Hotspur",), "older")
     facts = [Said("Tottenham Hotspur", "inception", ("1882",)), Said("Arsenal", "inception", ("1886",))]
     assert compared(head, facts) == \
-        "Tottenham Hotspur is older; Tottenham Hotspur's inception is 1882; Arsenal's inception is 1886."
+        "Tottenham Hotspur is older: Tottenham Hotspur's inception is 1882; Arsenal's inception is 1886."
     assert graded_head(("A", "B"), "older") == "A and B are tied"
     assert graded_head(("A", "B"), "most", "tracks") == "A and B are tied for the most tracks"
     assert graded_head(("A", "B"), "longest") == "A and B are tied for the longest"
@@ -154,7 +154,7 @@ def test_the_answer_of_a_comparison_and_a_count(store):
              RelationPath(EX + "wheel", "Wheel truing", [dur], 1.0,
                           chains=[[Fact(EX + "wheel", EX + "duration", "40")]], values=["40"])]
     done = computed_answer(state_of("Which takes longer, Gear tune or Wheel truing?", paths), ctx)
-    assert done is not None and done.text.startswith("Wheel truing is longer; ")
+    assert done is not None and done.text.startswith("Wheel truing is longer: ")
     # A count over a class the question names: every member counted, nothing else.
     jobs = computed_answer(state_of("How many repair jobs are there?", []), ctx)
     assert jobs is not None and jobs.text.startswith("5 repair jobs: ")
@@ -170,9 +170,9 @@ def test_a_comparison_asked_as_yes_or_no_answers_by_whether_the_first_named_wins
                         label=second)]
 
     no = computed_answer(state_of("Is Ada Byrne older than Tom Lee?", [], named("Ada Byrne", "Tom Lee")), ctx)
-    assert no is not None and no.text.startswith("No: Tom Lee is older; ")  # 1979 against 1988-04-02
+    assert no is not None and no.text.startswith("No: Tom Lee is older: ")  # 1979 against 1988-04-02
     yes = computed_answer(state_of("Is Tom Lee older than Ada Byrne?", [], named("Tom Lee", "Ada Byrne")), ctx)
-    assert yes is not None and yes.text.startswith("Yes: Tom Lee is older; ")
+    assert yes is not None and yes.text.startswith("Yes: Tom Lee is older: ")
 
 
 def test_a_comparison_no_path_reads_like_takes_the_named_entities_relation_of_its_kind(store):
@@ -180,7 +180,7 @@ def test_a_comparison_no_path_reads_like_takes_the_named_entities_relation_of_it
     named = [Mention(text="Ada Byrne", start=12, end=21, kind="name", entity=EX + "ada", label="Ada Byrne"),
              Mention(text="Tom Lee", start=25, end=32, kind="name", entity=EX + "tom", label="Tom Lee")]
     done = computed_answer(state_of("Who is older, Ada Byrne or Tom Lee?", [], named), ctx)
-    assert done is not None and done.text.startswith("Tom Lee is older; ")  # 1979 against 1988-04-02
+    assert done is not None and done.text.startswith("Tom Lee is older: ")  # 1979 against 1988-04-02
     first = computed_answer(state_of("Who was born first, Ada Byrne or Tom Lee?", [], named), ctx)
     assert first is not None and first.text.startswith("Tom Lee is first")
 
@@ -378,3 +378,23 @@ def test_a_large_class_is_filtered_by_its_ordered_column_as_python_filters_it(tm
 
 
 HIVE = "http://hives.example/"
+
+
+ROOMS = """@prefix r: <http://rooms.example/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+r:Room rdfs:label "seminar room" . r:cap rdfs:label "capacity" . r:in rdfs:label "course held in" .
+r:a rdfs:label "Room A" ; a r:Room ; r:cap 40 . r:b rdfs:label "Room B" ; a r:Room ; r:cap 120 .
+r:c1 rdfs:label "Optics" ; r:in r:a . r:c2 rdfs:label "Algebra" ; r:in r:a . r:c3 rdfs:label "Poetry" ; r:in r:b .
+"""
+
+
+def test_the_most_people_of_a_class_read_the_count_it_holds_not_a_count_of_other_things(tmp_path):
+    kg = tmp_path / "kg.ttl"
+    kg.write_text(ROOMS, encoding="utf-8")
+    s = KGStore()
+    s.load(str(kg))
+    done = members_op(s, "Which seminar room holds the most people?")
+    assert done is not None and done.label == "capacity" and done.result.winners == ("Room B",)
+    # a noun the counted relation says is counted: the most courses
+    courses = members_op(s, "Which seminar room has the most courses?")
+    assert courses is not None and courses.counted and courses.result.winners == ("Room A",)

@@ -55,6 +55,9 @@ p:oran rdfs:label "Tomas Oran" ; p:born "1889-11-20"^^xsd:date ; p:died "1950-01
 
 CLAIMS = [
     ("Borealis is older: Borealis's launch year is 1895; Aurora's launch year is 1901.", "supported"),
+    # a noun no label says ("people"): the one relation holding a count
+    ("Cassiopeia has the most people.", "supported"),
+    ("Dorado has the most people.", "contradicted"),
     ("Borealis is older; Borealis's launch year is 1895; Aurora's launch year is 1901.", "supported"),
     ("Aurora is older; Aurora's launch year is 1901; Borealis's launch year is 1895.", "contradicted"),
     ("Aurora is older: Aurora's launch year is 1901; Borealis's launch year is 1895.", "contradicted"),

@@ -41,6 +41,7 @@ from engine.nlp.realize import (
     not_listed,
 )
 from engine.nlp.sentences import TYPE_PREDICATES
+from engine.relations import relation_kind
 from engine.stages.answer.missing import relation_matcher
 from engine.stages.answer.paths import Labels, asked_paths, value_of
 from engine.state import RelationPath, TurnState
@@ -266,7 +267,8 @@ def _graded_words(op: Operator, label: str, counted: bool) -> tuple[str, str]:
     """The graded word and the noun a head says: "the most awards" of a counted relation or of one
     the noun names ("the most platforms" of a platform count); a word after "most" that names no
     relation is part of the graded words ("the most recent")."""
-    if counted or (op.noun and keys(op.noun) & keys(label)):
+    # a count the relation holds ("maximum capacity") is had as the noun says: "the most people"
+    if counted or (op.noun and (keys(op.noun) & keys(label) or relation_kind(label, "1") == "count")):
         return op.graded or "first", op.noun
     if op.graded in ("most", "least") and op.noun:
         # an adverb after "most" is said as its adjective: "X is the most recent", not "recently"
