@@ -421,7 +421,7 @@ def _kept_by_store(op: Operator, background: Background, classes: Sequence[Klass
         kept = col.ordered[bisect_right(col.ordered, edge, key=lambda e: e[0][:depth]):]
     shown = kept[:TOP]
     names = iri_labels([s for _, s, _ in shown] + list(col.lacking))
-    by_name = {names.get(s, s): (o,) for _, s, o in shown}
+    by_name: dict[str, tuple[str, ...]] = {names.get(s, s): (o,) for _, s, o in shown}
     missing = tuple(names.get(s, s) for s in col.lacking)
     result = Result("filter", winners=tuple(by_name), missing=missing, count=len(kept),
                     cut=len(kept) - len(by_name), unlisted=col.without - len(missing))
