@@ -353,9 +353,9 @@ def _one_of(noun: str) -> str:
 
 def filtered(kept: Sequence[str], label: str, below: bool, bound: str, facts: Sequence[Said] = (),
              in_time: bool = False, total: int = 0) -> str:
-    """ "A, B and C have a playing time under 45 minutes; A's playing time is 25 minutes; …" The
-    kept entities, then the values they were kept for; `total`: how many were kept, when only the
-    first of them are given ("A, B, … H and 285 more")."""
+    """ "A, B and C have a playing time under 45 minutes. C's playing time is 40 minutes; …" The
+    kept entities alone in the first sentence, then the values they were kept for; `total`: how
+    many were kept, when only the first of them are given ("A, B, … H and 285 more")."""
     name = label_words(_valued(label_words(label), tuple(f.values[0] for f in facts[:1] if f.values))[0])
     article = "an" if name[:1].lower() in "aeiou" else "a"
     side = ("before" if below else "after") if in_time else ("under" if below else "over")
@@ -366,9 +366,10 @@ def filtered(kept: Sequence[str], label: str, below: bool, bound: str, facts: Se
     if not kept:
         return f"None {one} {condition}."
     head = f"{joined(list(kept), total)} {one if max(total, len(kept)) == 1 else many} {condition}"
-    said = "; ".join(clause(f) for f in facts[:LISTED])
-    # one sentence: the values after the kept names, which a second sentence would open with again
-    return f"{head}; {said}." if said else f"{head}."
+    # the values last kept first: a second sentence opening with the name the first opened with
+    # would read as a list, not a reason
+    said = "; ".join(clause(f) for f in reversed(facts[:LISTED]))
+    return f"{head}. {said[:1].upper() + said[1:]}." if said else f"{head}."
 
 
 def answered_yes(fact: Said) -> str:

@@ -105,7 +105,8 @@ def test_computed_forms_of_the_realizer():
     assert many.startswith("12 albums are released by N. ") and "and 4 more" in many  # the list is cut, the count not
     kept = filtered(("Gear tune", "Tyre swap"), "duration minutes", True, "30 minutes",
                     [Said("Gear tune", "duration minutes", ("25",)), Said("Tyre swap", "duration minutes", ("20",))])
-    assert kept.startswith("Gear tune and Tyre swap have a duration under 30 minutes; Gear tune's duration is 25 minutes")
+    assert kept == ("Gear tune and Tyre swap have a duration under 30 minutes. Tyre swap's duration is 20 minutes; "
+                    "Gear tune's duration is 25 minutes.")  # the second sentence opens with another name
     assert filtered((), "year founded", False, "2030", in_time=True) == "None has a year founded after 2030."
     assert lacking_value(("A", "B"), "cooking time") == "The KG has no cooking time for A and B."
     assert lacking_value(("A",), "length (metres)", more=3) == "The KG has no length for A and 3 more."
