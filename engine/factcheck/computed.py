@@ -270,6 +270,10 @@ class ComputedChecks:
         words = keys(r.blank[said.end():])
         if not words:
             return None
+        # what lacks it is named after "has no" (a sentence before it, glued on by a unit's dot
+        # read as an abbreviation, names what has it)
+        at = _LACKS.search(r.text)
+        ents = [e for e in ents if at is None or any(a >= at.end() for a, _ in r.where.get(e, ()))] or ents
         for p, label in self._labelled_predicates().items():
             # "no length" of a "length (metres)": the unit in a label's name is no word said of it
             label = name_and_unit(label, "0")[0]

@@ -78,6 +78,8 @@ CLAIMS = [
     ("Oslo is the port of call of 2 ships.", "supported"),
     ("1 of the 4 have no length metres: Dorado.", "supported"),
     ("1 of the 4 have no length metres: Aurora.", "contradicted"),
+    ("The KG has no length for Dorado.", "supported"),
+    ("The KG has no length for Aurora.", "contradicted"),
     ("The KG does not list Dorado among those port of call Oslo.", "supported"),
     ("The KG does not list Aurora among those port of call Oslo.", "contradicted"),
     # a comparison with "than", as a model writes one: the thing after it is the rival
