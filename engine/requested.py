@@ -41,9 +41,17 @@ def requested(ctx: TurnContext, mentions: list[Mention], links: dict[str, list[t
     for m in mentions:
         if m.kind != "type" or not m.value or any(_reaches(ctx, e, str(m.value)) for e in named):
             continue
-        for iri in _of_request(ctx, m, cap, out.notes):
+        for iri in _members(ctx, str(m.value), m.text, cap, out.notes):
             if iri not in out.entities:
                 out.entities.append(iri)
+    return out
+
+
+def of_class(ctx: TurnContext, cls: str, said: str, cap: int = REQUESTED_CAP) -> Requested:
+    """The entities of class `cls` a turn asks for without naming the class (`said` is what
+    asks for them, for the note when they are cut)."""
+    out = Requested()
+    out.entities = _members(ctx, cls, said, cap, out.notes)
     return out
 
 
@@ -57,8 +65,8 @@ def _reaches(ctx: TurnContext, entity: str, cls: str) -> bool:
     return bool(rows)
 
 
-def _of_request(ctx: TurnContext, mention: Mention, cap: int, notes: list[str]) -> list[str]:
-    members = ctx.background.entities_of_type(str(mention.value), cap=SCAN_CAP)
+def _members(ctx: TurnContext, cls: str, said: str, cap: int, notes: list[str]) -> list[str]:
+    members = ctx.background.entities_of_type(cls, cap=SCAN_CAP)
     if len(members) <= cap:
         return members
     free, own = _bookable_first(ctx, members)
@@ -67,7 +75,7 @@ def _of_request(ctx: TurnContext, mention: Mention, cap: int, notes: list[str]) 
     else:
         kept, why = (free or own)[:cap], "those that hold more events first"
     total = f"over {SCAN_CAP}" if len(members) >= SCAN_CAP else str(len(members))
-    notes.append(f"reasoned over {len(kept)} of the {total} entities \"{mention.text}\" asks for: {why}")
+    notes.append(f"reasoned over {len(kept)} of the {total} entities \"{said}\" asks for: {why}")
     return kept
 
 

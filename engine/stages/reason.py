@@ -27,7 +27,7 @@ from engine.nlp.mentions import label_index
 from engine.nlp.spoken import as_written
 from engine.nlp.timeexpr import PARTS, TimeValue, day_phrase, hhmm
 from engine.recent import LINK_WINDOW, answer_and_topic, asks, called, entity_marks, is_a, listed_of, recent_links
-from engine.requested import requested
+from engine.requested import of_class, requested
 from engine.state import Derived, Mention, SystemTurn, TurnState
 from kgstore import vocab
 from kgstore.errors import RemoteUnavailable
@@ -90,6 +90,7 @@ class TurnInput:
     notes: list[str] = field(default_factory=list)  # what deriving left out, for the user
     after_question: bool = False  # the reply before this turn answered a question of the user's
     text: str = ""  # the turn's words, which the mentions' offsets index
+    wanted_types: list[str] = field(default_factory=list)  # classes asked for unnamed (TurnState.wanted_types)
 
 
 def build_program(ctx: TurnContext, rules: RuleSet, inp: TurnInput, *, whole_kg: bool = False) -> Program:
@@ -234,6 +235,9 @@ def derive_program(ctx: TurnContext, rules: RuleSet, inp: TurnInput,
                 prog.prob_fact(p, "refers_to", ma, ent(e))
                 focus.setdefault(e, None)
     asked = requested(ctx, inp.mentions, links)  # "which rooms are free", whether the turn names something or not
+    for cls in inp.wanted_types:
+        asked.entities += [iri for iri in of_class(ctx, cls, "a room for the meeting").entities
+                           if iri not in asked.entities]
     inp.notes += asked.notes
     for iri in asked.entities:
         prog.fact("requested", ent(iri))
@@ -588,6 +592,8 @@ def reason_state(state: TurnState, ctx: TurnContext, stats: list | None = None) 
     inp = TurnInput(state.session_id, state.turn, state.turn_iri or vocab.turn_node(state.session_id, state.turn),
                     state.mentions, state.now, state.speaker_entity, before.when() if before else None,
                     after_question=bool(asked) and asks(asked[0]), text=state.text)
+    rooms = meeting.needs_room(state, before, lambda iri: entity_kind(ctx, iri))
+    inp.wanted_types = state.wanted_types = [vocab.OFFICE_CLASSES["room"]] if rooms else []
     out = reason_turn(ctx, inp, ctx.config.reason_timeout_ms / 1000.0, stats)
     dialogue_links(ctx, state, out.links)
     apply_links(ctx, state.session_id, state.mentions, out.links,

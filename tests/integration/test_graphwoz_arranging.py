@@ -64,13 +64,33 @@ def test_a_yes_to_the_reply_retrieves_what_is_known_of_the_meeting_and_the_invit
     assert "is organized by Halla Berg" in text
 
 
-def test_the_turn_that_starts_the_meeting_retrieves_what_it_says_not_a_restatement(session):
-    # What is known of the meeting there is what the turn itself says: no reply restates it yet,
-    # and the groups of its organizer and invitee are no part of the answer.
+def test_the_turn_that_starts_the_meeting_retrieves_what_it_gave_the_meeting_not_whom_it_joins(session):
+    # The reply confirms what the turn gave the meeting ("I've booked it at 14:00 with Oskar
+    # Lind"); the groups of its organizer and invitee are for a later restatement.
     state = session.user_turn("Hi, I'm Halla Berg. Can you set up a meeting with Oskar Lind tomorrow at 2 PM?",
                               answer=False)
-    assert state.meeting is not None and not state.meeting_facts
+    assert state.meeting is not None
+    assert "starts at 14:00" in said(state) and "Oskar Lind attends" in said(state)
     assert "is a member of the" not in said(state)
+
+
+def test_a_turn_that_times_a_meeting_without_a_room_retrieves_every_room_free_or_taken_then(session):
+    state = session.user_turn("Hi, I'm Halla Berg. I'd like a meeting with Runa Dahl tomorrow at 10.",
+                              answer=False)
+    assert state.meeting is not None and state.meeting["start"] == "10:00"
+    text = said(state)
+    assert "Fjord is available tomorrow at 10:00" in text and "Cirque is available tomorrow at 10:00" in text
+    assert "Moraine is taken tomorrow at 10:00 by melt review" in text
+
+
+def test_an_hour_said_alone_moves_the_meeting_and_booking_a_room_arranges_one(session):
+    session.user_turn("Hi, I'm Halla Berg. Can you book a room for me tomorrow at 2?", answer=False)
+    session.system_turn("Sure. Do you want anyone else there?")
+    state = session.user_turn("Let's make it 11 instead.", answer=False)
+    assert state.meeting is not None and state.meeting["start"] == "11:00"
+    session.system_turn("OK, 11 it is. What's the meeting called?")
+    state = session.user_turn("Crevasse mapping.", answer=False)
+    assert state.meeting["name"] == "Crevasse mapping"
 
 
 def test_a_turn_about_something_else_has_the_meeting_among_its_candidates_without_its_prize(session):

@@ -281,13 +281,15 @@ def request_answers(state: TurnState, threshold: float, candidates: list[Candida
     facts of no use); where it is sure, its scores tell the answers from the rest (the meeting
     rooms from somebody's office) better than the request does."""
     candidates = state.candidates if candidates is None else candidates
-    asked = {str(m.value) for m in state.mentions if m.kind == "type" and m.value}
+    asked = {str(m.value) for m in state.mentions if m.kind == "type" and m.value} | set(state.wanted_types)
     if not asked or max((c.score for c in candidates if not is_node_fact(c.fact)), default=1.0) >= threshold:
         return []
     members = {c.fact.s for c in candidates if c.fact.p in TYPE_PREDICATES and c.fact.o in asked}
     answers = [c for c in candidates if c.derived and c.fact.s in members and not is_node_fact(c.fact)]
     if not answers:
         return []
+    if state.wanted_types:  # the rooms of a meeting being timed: which are free and which taken, by what
+        return answers
     lead = max(answers, key=lambda c: c.score).fact.p
     return [c for c in answers if c.fact.p == lead]
 
