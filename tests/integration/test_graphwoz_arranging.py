@@ -121,6 +121,23 @@ def test_rooms_asked_for_while_arranging_are_those_free_at_the_meetings_time_all
     # Moraine holds the melt review from 10 to 11 tomorrow: taken at the meeting's time, not now.
     assert "Fjord is available tomorrow at 10:00" in text and "Cirque is available tomorrow at 10:00" in text
     assert "Moraine is available" not in text
+    assert "Moraine is taken tomorrow at 10:00 by melt review" in text  # each option gets its answer
+
+
+def test_a_relation_asked_of_a_group_is_asked_of_each_of_its_members(tmp_path):
+    data = world()
+    data["people"] += [{"name": f"Sigrid Vik{n}", "id": f"q{n}", "email": f"sigrid{n}@ice.example",
+                        "phone": f"+479000010{n}", "group": "Hydrology", "office": "Cirque", "calendar": []}
+                       for n in range(5)]
+    path = tmp_path / "glacier.json"
+    log = [{"turn": 1, "manual_transcription": "Hello.", "agent_response": "Hi.", "entities": ""}]
+    path.write_text(json.dumps({DID: {"data": data, "log": log}}), encoding="utf-8")
+    session = Session.open(Config(kg=[str(path)], dialogue_id=DID, memory=True, demo="none",
+                                  reason_timeout_ms=20000, now=NOW))
+    state = session.user_turn("What are the e-mail addresses of the Hydrology people?", answer=False)
+    text = said(state)
+    assert all(f"{who}@ice.example" in text for who in ("oskar", "runa", *(f"sigrid{n}" for n in range(5))))
+    assert "halla@ice.example" not in text and "+479000010" not in text
 
 
 def test_the_meetings_name_misheard_links_to_the_meeting_and_a_kg_events_name_does_not(session):
