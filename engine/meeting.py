@@ -289,11 +289,15 @@ def amended_hour(state, meeting: Meeting) -> Mention | None:
     return Mention(match.group(0), match.start(), match.end(), "time", value=value[0].value)
 
 
-def needs_room(state, before: Meeting | None, kind_of) -> bool:
-    """Whether the turn sets the time of a meeting that has no room yet (starting it, or
+def wanted_types(state, before: Meeting | None, kind_of) -> list[str]:
+    """The rooms, when the turn sets the time of a meeting that has no room yet (starting it, or
     moving it): where it can be held at that time is then the question of the reply, so the
     rooms free then are reasoned about, as if the user had asked for them. A room the turn
     names is its answer already."""
+    return [vocab.OFFICE_CLASSES["room"]] if _needs_room(state, before, kind_of) else []
+
+
+def _needs_room(state, before: Meeting | None, kind_of) -> bool:
     if before is not None and before.room:
         return False
     if before is None and not (_spans(state, False).get("start") or arrange.books_room(state.text)):

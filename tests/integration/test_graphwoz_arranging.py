@@ -272,3 +272,11 @@ def test_a_speaker_heard_as_a_name_the_kg_lacks_is_the_person_another_hypothesis
     assert session.ctx.store.label(state.speaker_entity) == "Runa Dahl"
     said_name = next(m for m in state.mentions if m.text == "Ruler Dull")
     assert said_name.kind == "first_person"
+
+
+def test_who_of_a_group_is_free_at_a_time_is_read_from_each_members_calendar(session):
+    state = session.user_turn("Is anyone from the Hydrology group free tomorrow at 10?", answer=False)
+    derived = " | ".join(d.text for d in state.derived)
+    assert "Runa Dahl of the Hydrology group is available tomorrow at 10:00" in derived
+    assert "Oskar Lind of the Hydrology group is busy tomorrow at 10:00 with melt review" in derived
+    assert "Halla Berg of the" not in derived
