@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
 from engine.context import TurnContext, stage
@@ -233,7 +234,7 @@ def with_records(sel: Selection, candidates: list[Candidate], anchors: set[str],
     return _joined(sel, more, cap, ahead=True)
 
 
-def with_members_values(sel: Selection, candidates: list[Candidate], anchors: set[str], said: set[str],
+def with_members_values(sel: Selection, candidates: list[Candidate], anchors: set[str], said: AbstractSet[str],
                         cap: int) -> Selection:
     """A relation the turn names asked of a group it names ("the e-mail addresses of the
     acoustics people", "their phone numbers" of a group) is asked of each of its members: where
