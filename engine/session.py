@@ -119,9 +119,9 @@ class Session:
 
     def prepare(self, say: Callable[[str], None] = lambda text: None) -> tuple[str, str]:
         """Pay up front what a first turn would: the MiniLM export when this install has none yet
-        (`say` hears of it first), the scorer's models, the embeddings of a small KG's facts, the
-        English parser the checker splits replies with, the name index of the background (a
-        second for 10^5 labels). Blocking (seconds); call it from a worker after start-up and
+        (`say` hears of it first), the scorer's models, the embeddings of a small KG's facts
+        (engine.prefetch: at most 1,500 triples), the English parser the checker splits replies
+        with, the name index of the background (a second for 10^5 labels). Blocking (seconds); call it from a worker after start-up and
         after a load. Returns the scorer's device and why not CUDA
         (engine.stages.score.prepare.scoring_device)."""
         from engine.nlp.dependency import parser
