@@ -14,6 +14,7 @@ from engine.context import Cancelled, TurnContext
 from engine.events import EventSink, ignore
 from engine.pipeline import RETRIEVAL_STAGES, STAGES, run_stages
 from engine.state import Focus, TurnState
+from kgstore.gcpause import gc_paused
 
 # Characters of one turn that anything reads (mention detection, linking, the rewrite, the
 # prompt, the dialogue graph): a turn is cut to them first, as the work on a turn grows with its
@@ -81,7 +82,7 @@ class Session:
         an endpoint gone) are recorded in the state and the turn goes on; a cancel keeps the
         partial reply marked as cut; anything else propagates, and the dialogue so far is kept.
         `alternatives`: the recognizer's other hypotheses when `text` is a spoken turn's best."""
-        with self._lock:
+        with self._lock, gc_paused():  # a turn's objects go by reference counting; the collector runs between turns
             state = self.current = self.new_state(text, alternatives)
             self.ctx.emit = on_event
             self.ctx.cancel = cancel or threading.Event()

@@ -2,7 +2,8 @@
 of its labels) without the cyclic garbage collector: each of its full passes walks every object
 alive, and the allocations of such a build set off several, which took more time than the build
 (the name index of a 10^5-row table: 2.7 s, 1.1 s without them). Nothing built there is a cycle
-to collect; the collector runs again as usual after it."""
+to collect; the collector runs again as usual after it. A turn runs so too (engine.session), and
+what lives as long as the background is left out of the full passes once prepared (`settle`)."""
 
 from __future__ import annotations
 

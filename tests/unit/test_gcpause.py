@@ -1,4 +1,5 @@
-"""What the app prepares once is left out of the collector's full passes; a load gives it back."""
+"""What the app prepares once is left out of the collector's full passes, and a load gives it
+back; a turn runs without the collector (its objects go by reference counting)."""
 
 import gc
 
@@ -30,3 +31,11 @@ def test_prepare_settles_what_is_alive_and_a_load_unsettles_it(session, tmp_path
     kg.write_text("part,bin,price_eur\nbrake pad,B4,12\nchain,C1,25\n", encoding="utf-8")
     session.load(str(kg))
     assert gc.get_freeze_count() == 0
+
+
+def test_a_turn_runs_without_the_cyclic_collector_and_gives_it_back(session, monkeypatch):
+    seen = []
+    monkeypatch.setattr("engine.session.run_stages", lambda state, ctx, stages: seen.append(gc.isenabled()))
+    assert gc.isenabled()
+    session.user_turn("Which bin holds the brake pads?", answer=False)
+    assert seen == [False] and gc.isenabled()
