@@ -178,7 +178,10 @@ def _spoken_form(run: list[Token], index: Vocabulary) -> str | None:
     DeMarco), or heard so ("new ham" for Nieuwham: the one label word the joined sounds are
     closest to, when none of the words is a label word itself)."""
     said = [t.norm for t in run]
-    for form in (spelled(said), number_of(said), "".join(said)):
+    # words a label says in a row are that label's words, not another's one word: "Fear of a Black
+    # Hat" beside the film "Blackhat"
+    in_a_row = len(said) == 2 and index.joined.get("".join(said)) == tuple(said)
+    for form in (spelled(said), number_of(said), None if in_a_row else "".join(said)):
         if form and form in index.by_word:
             return form
     if number := number_of(said):
