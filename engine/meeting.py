@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from engine.nlp import arrange, timeexpr
 from engine.nlp.deixis import FREE_WORDS
@@ -144,10 +145,13 @@ def slot_facts(meeting: Meeting) -> list[Fact]:
     return facts
 
 
-def known_facts(background, meeting: Meeting, kind_of) -> list[Fact]:
-    """What is known of the meeting so far, as the turn's knowledge: its slots, and the groups its
-    organizer and invitees belong to (a reply that restates it says whom it brings together)."""
+def known_facts(background, meeting: Meeting, kind_of, groups: bool = True) -> list[Fact]:
+    """What is known of the meeting so far, as the turn's knowledge: its slots, and (`groups`)
+    the groups its organizer and invitees belong to (a reply that restates it says whom it brings
+    together)."""
     facts = slot_facts(meeting)
+    if not groups:
+        return facts
     for person in dict.fromkeys(p for p in (meeting.organizer, *meeting.invitees) if p):
         try:
             about = background.facts_about(person)
@@ -266,12 +270,55 @@ def options_request(state) -> Mention | None:
     return Mention(free.group(0), free.start(), free.end(), "type", value=vocab.OFFICE_CLASSES.get(kind), label=kind)
 
 
+# A number said alone: the end of the sentence (or "instead") follows it, no unit nor noun.
+_BARE_NUMBER = re.compile(r"\b(?P<h>\d{1,2})\b(?![:.]\d)(?=\s*(?:[.,!?;]|$|\s+instead\b))", re.I)
+
+
+def amended_hour(state, meeting: Meeting) -> Mention | None:
+    """While a meeting with a day is open, an hour said alone ("Let's make it 10 instead.",
+    "9, please") in a turn that says no time otherwise is its new start: the meeting's day and
+    the office hours read it as a clock time, as "at 10" would be."""
+    if not meeting.day or any(m.kind == "time" for m in state.mentions):
+        return None
+    match = _BARE_NUMBER.search(state.text)
+    if match is None or not 1 <= int(match.group("h")) <= 12:
+        return None
+    value = timeexpr.detect(f"at {match.group('h')}", datetime.fromisoformat(meeting.day))
+    if not value or not isinstance(value[0].value, timeexpr.TimeValue):
+        return None
+    return Mention(match.group(0), match.start(), match.end(), "time", value=value[0].value)
+
+
+def wanted_types(state, before: Meeting | None, kind_of) -> list[str]:
+    """The rooms, when the turn sets the time of a meeting that has no room yet (starting it, or
+    moving it): where it can be held at that time is then the question of the reply, so the
+    rooms free then are reasoned about, as if the user had asked for them. A room the turn
+    names is its answer already."""
+    return [vocab.OFFICE_CLASSES["room"]] if _needs_room(state, before, kind_of) else []
+
+
+def _needs_room(state, before: Meeting | None, kind_of) -> bool:
+    if before is not None and before.room:
+        return False
+    if before is None and not (_spans(state, False).get("start") or arrange.books_room(state.text)):
+        return False
+    if not any(m.kind == "time" and isinstance(m.value, timeexpr.TimeValue) and m.value.start is not None
+               and m.value.part is None for m in state.mentions):
+        return False
+    return not any(m.kind == "type" or (m.kind == "name" and m.candidates and kind_of(m.candidates[0][0]) == "room")
+                   for m in state.mentions)
+
+
 def add_mentions(store, state) -> None:
     """Observe: the words that start or name a meeting become mentions of the turn (their links
     are set by `link_and_fill` once the rules have run), and so do the words that say the name of
     one arranged before (`said_names`); while one is open, a question for what is free asks for
     what the reply before it offered (`options_request`)."""
-    meeting_open = current(store, state.session_id) is not None
+    arranging = current(store, state.session_id)
+    meeting_open = arranging is not None
+    hour = amended_hour(state, arranging) if arranging is not None else None
+    if hour is not None and not any(_overlaps(hour, m) for m in state.mentions):
+        state.mentions.append(hour)
     request = options_request(state) if meeting_open else None
     if request is not None and not any(_overlaps(request, m) for m in state.mentions):
         state.mentions.append(request)
@@ -313,7 +360,8 @@ def link_and_fill(ctx, state, links: dict[str, list[tuple[str, float]]], kind_of
     meeting = current(store, sid)
     spans = _spans(state, meeting is not None)
     started = False
-    if ("start" in spans and (meeting is None or arrange.another(text))) or (meeting is None and spans.get("answered")):
+    if ("start" in spans and (meeting is None or arrange.another(text))) \
+            or (meeting is None and (spans.get("answered") or arrange.books_room(text))):
         meeting = start(store, sid, state.turn, state.speaker_entity)
         started = True
     if meeting is None:

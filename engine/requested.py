@@ -19,10 +19,12 @@ from engine.focus import FOCUS_KINDS
 from engine.nlp.kinds import entity_kind
 from engine.nlp.sentences import TYPE_PREDICATES
 from engine.state import Mention
+from kgstore.terms import Fact
 
 REQUESTED_CAP = 40  # entities of the types asked for that one turn reasons over
 SCAN_CAP = 200  # instances read to choose from; a bigger class is taken as found
-SAMPLE = 3  # subjects of a relation whose kind tells what the relation's subjects are
+SAMPLE = 3
+PEOPLE_CAP = 3000  # facts of the people of the groups a timed turn asks about  # subjects of a relation whose kind tells what the relation's subjects are
 
 
 @dataclass
@@ -32,18 +34,22 @@ class Requested:
 
 
 def requested(ctx: TurnContext, mentions: list[Mention], links: dict[str, list[tuple[str, float]]],
-              cap: int = REQUESTED_CAP) -> Requested:
-    """The entities the turn's type requests ask for, at most `cap` of each, the likeliest
-    first; `links` are what the turn's mentions refer to (the speaker's "I" asks, and is not
-    what is asked about)."""
+              cap: int = REQUESTED_CAP, wanted: list[str] | None = None) -> Requested:
+    """The entities the turn's type requests ask for, and those of the classes `wanted` that it
+    asks for without naming them (engine.meeting.wanted_types), at most `cap` of each, the
+    likeliest first; `links` are what the turn's mentions refer to (the speaker's "I" asks, and
+    is not what is asked about)."""
     named = [cands[0][0] for m in mentions if m.kind in FOCUS_KINDS and (cands := links.get(m.iri or ""))]
     out = Requested()
     for m in mentions:
         if m.kind != "type" or not m.value or any(_reaches(ctx, e, str(m.value)) for e in named):
             continue
-        for iri in _of_request(ctx, m, cap, out.notes):
+        for iri in _members(ctx, str(m.value), m.text, cap, out.notes):
             if iri not in out.entities:
                 out.entities.append(iri)
+    for cls in wanted or []:
+        out.entities += [iri for iri in _members(ctx, cls, "a room for the meeting", cap, out.notes)
+                         if iri not in out.entities]
     return out
 
 
@@ -57,8 +63,8 @@ def _reaches(ctx: TurnContext, entity: str, cls: str) -> bool:
     return bool(rows)
 
 
-def _of_request(ctx: TurnContext, mention: Mention, cap: int, notes: list[str]) -> list[str]:
-    members = ctx.background.entities_of_type(str(mention.value), cap=SCAN_CAP)
+def _members(ctx: TurnContext, cls: str, said: str, cap: int, notes: list[str]) -> list[str]:
+    members = ctx.background.entities_of_type(cls, cap=SCAN_CAP)
     if len(members) <= cap:
         return members
     free, own = _bookable_first(ctx, members)
@@ -67,7 +73,7 @@ def _of_request(ctx: TurnContext, mention: Mention, cap: int, notes: list[str]) 
     else:
         kept, why = (free or own)[:cap], "those that hold more events first"
     total = f"over {SCAN_CAP}" if len(members) >= SCAN_CAP else str(len(members))
-    notes.append(f"reasoned over {len(kept)} of the {total} entities \"{mention.text}\" asks for: {why}")
+    notes.append(f"reasoned over {len(kept)} of the {total} entities \"{said}\" asks for: {why}")
     return kept
 
 
@@ -94,3 +100,18 @@ def _bookable_first(ctx: TurnContext, members: list[str]) -> tuple[list[str], li
     order = {iri: i for i, iri in enumerate(members)}
     ranked = sorted(members, key=lambda iri: (-events.get(iri, 0), order[iri]))
     return [m for m in ranked if m not in owned], [m for m in ranked if m in owned]
+
+
+def people_of_groups(ctx: TurnContext, focus: list[str], facts: list[Fact], timed: object) -> list[Fact]:
+    """On a turn with a time (`timed`), the facts of the people of the groups in focus, as far
+    as their events' times: "is anyone from the logistics team free at 3?" asks of each member's
+    calendar, two steps further than the group's own neighbourhood (`facts`) reaches."""
+    if not timed:
+        return []
+    groups = {iri for iri in focus if entity_kind(ctx, iri) == "group"}
+    people = list(dict.fromkeys(f.s for f in facts if not f.o_literal and f.o in groups and f.p not in TYPE_PREDICATES
+                                and f.s not in focus and entity_kind(ctx, f.s) == "person"))
+    if not people:
+        return []
+    return ctx.background.neighborhood(people, hops=2, cap=PEOPLE_CAP).facts
+

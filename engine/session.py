@@ -14,6 +14,7 @@ from engine.context import Cancelled, TurnContext
 from engine.events import EventSink, ignore
 from engine.pipeline import RETRIEVAL_STAGES, STAGES, run_stages
 from engine.state import Focus, TurnState
+from kgstore.gcpause import gc_paused
 
 # Characters of one turn that anything reads (mention detection, linking, the rewrite, the
 # prompt, the dialogue graph): a turn is cut to them first, as the work on a turn grows with its
@@ -81,7 +82,7 @@ class Session:
         an endpoint gone) are recorded in the state and the turn goes on; a cancel keeps the
         partial reply marked as cut; anything else propagates, and the dialogue so far is kept.
         `alternatives`: the recognizer's other hypotheses when `text` is a spoken turn's best."""
-        with self._lock:
+        with self._lock, gc_paused():  # a turn's objects go by reference counting; the collector runs between turns
             state = self.current = self.new_state(text, alternatives)
             self.ctx.emit = on_event
             self.ctx.cancel = cancel or threading.Event()
@@ -111,7 +112,10 @@ class Session:
         """Load a KG file into the background (all or nothing: BadInput leaves the store as it
         was) and forget what was measured on the old background. `key`: the key column of a
         table file."""
+        from kgstore.gcpause import unsettle
+
         with self._lock:
+            unsettle()  # the old background's objects may be garbage after this load
             report = self.ctx.store.load(path, format=format, progress=progress, key=key)
             for measured in ("background_size", "entity_kinds", "class_kinds"):
                 self.ctx.resources.pop(measured, None)
@@ -119,21 +123,24 @@ class Session:
 
     def prepare(self, say: Callable[[str], None] = lambda text: None) -> tuple[str, str]:
         """Pay up front what a first turn would: the MiniLM export when this install has none yet
-        (`say` hears of it first), the scorer's models, the embeddings of a small KG's facts, the
-        English parser the checker splits replies with, the name index of the background (a
-        second for 10^5 labels). Blocking (seconds); call it from a worker after start-up and
-        after a load. Returns the scorer's device and why not CUDA
-        (engine.stages.score.prepare.scoring_device)."""
+        (`say` hears of it first), the scorer's models, the embeddings of a small KG's facts
+        (engine.prefetch: at most 1,500 triples), the English parser the checker splits replies
+        with, the name index of the background (a second for 10^5 labels); then what was built is
+        left out of the garbage collector's full passes (kgstore.gcpause.settle). Blocking
+        (seconds); call it from a worker after start-up and after a load. Returns the scorer's
+        device and why not CUDA (engine.stages.score.prepare.scoring_device)."""
         from engine.nlp.dependency import parser
         from engine.nlp.mentions import label_index
         from engine.prefetch import prefetch
         from engine.stages.score.prepare import ready
+        from kgstore.gcpause import settle
 
         with self._lock:
             scoring = ready(self.ctx, say)
             prefetch(self.ctx)
             parser()
             label_index(self.ctx)
+            settle()  # what was built here lives as long as the background: no full pass walks it again
             return scoring
 
     def system_turn(self, text: str) -> str:

@@ -293,6 +293,8 @@ class TurnState:
     # The meeting the user is arranging after this turn (engine.meeting.Meeting.summary), if any
     meeting: dict[str, Any] | None = None
     about_meeting: bool = False  # the turn confirms, amends or asks about it (engine.meeting.about)
+    # Classes the turn asks for without naming them: the rooms free at the time it gives a meeting without one
+    wanted_types: list[str] = field(default_factory=list)
     meeting_facts: set[tuple[str, str, str]] = field(default_factory=set)  # keys of its candidate facts
     invitable_facts: set[tuple[str, str, str]] = field(default_factory=set)  # the people it invites from, of those
     retrieved: list[Candidate] = field(default_factory=list)

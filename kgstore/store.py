@@ -196,24 +196,25 @@ class KGStore:
         self._label_cache: dict[str, str] = {}
         self._entries: list[LabelEntry] | None = None
         self._relations: list[str] | None = None
+        self.revision = 0  # bumped as the caches below go stale: engine/compute keys its own by it
         if self.path:
             self._recover()
 
     # ---- writing -------------------------------------------------------------------------
 
     def _changed(self) -> None:
+        self.revision += 1
         self._label_cache.clear()
         self._entries = None
         self._relations = None
 
     def _recover(self) -> None:
-        """Undo bulk loads a killed process left half done: their graphs were new, so dropping
-        them restores the store as it was before that load. Their disk space comes back too:
-        pyoxigraph's bulk loader writes `bulk-<random>.sst` files into the store directory and
-        only then hands them to RocksDB, so files of a killed load stay there, referenced by
-        nothing (we hold the store's lock: no other process can be loading them); what was
-        handed over and then dropped is reclaimed by a compaction (but for the strings it added:
-        pyoxigraph never removes a string from its dictionary)."""
+        """Undo bulk loads a killed process left half done: their graphs were new, so dropping them restores the store
+        as it was before that load. Their disk space comes back too: pyoxigraph's bulk loader writes
+        `bulk-<random>.sst` files into the store directory and only then hands them to RocksDB, so files of a killed
+        load stay there, referenced by nothing (we hold the store's lock: no other process can be loading them); what
+        was handed over and then dropped is reclaimed by a compaction (but for the strings it added: pyoxigraph never
+        removes a string from its dictionary)."""
         meta = NamedNode(GRAPH_META)
         pending = list(self._store.quads_for_pattern(None, NamedNode(KGC_PENDING_LOAD), None, meta))
         for q in pending:
@@ -228,8 +229,7 @@ class KGStore:
         if pending:  # the deletions go to disk first, so that the compaction can drop what they delete
             self._store.flush()
             self._store.optimize()
-            # RocksDB deletes the now obsolete log of those deletions (often larger than the
-            # data they delete) only when the store is opened again
+            # RocksDB deletes the obsolete log of those deletions (often larger than them) only on reopening
             del self._store
             self._store = Store(self.path)
 

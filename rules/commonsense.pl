@@ -96,6 +96,18 @@ template(person_free_during/2, "{1} has a free hour {2}").
 about(person_free_during/2, person).
 person_free_during(P, Text) :- focus(P), kind(P, person), part(D, From, To, Text), free_hour(P, D, From, To).
 
+% Who of a group asked about is available, or busy with what, at the asked time.
+template(member_available/3, "{2} of the {1} group is available {3}").
+about(member_available/3, group).
+fact_args(member_available/3, 2, 3).
+member_available(G, P, Text) :- focus(G), kind(G, group), slot(D, S, E, Text), edge(P, member_of, G),
+                                \+ person_busy(P, D, S, E).
+template(member_busy_at/4, "{2} of the {1} group is busy {3} with {4}").
+about(member_busy_at/4, group).
+fact_args(member_busy_at/4, 2, 4).
+member_busy_at(G, P, Text, Ev) :- focus(G), kind(G, group), slot(D, S, E, Text), edge(P, member_of, G),
+                                  person_busy_with(P, D, S, E, Ev).
+
 % What a person attends today, tomorrow, or on a day asked about.
 template(attends_today/2, "{1} attends {2} today").
 about(attends_today/2, person).

@@ -8,16 +8,18 @@ Counts and rankings read every member (SPARQL, no cap); only the sentence shorte
 from __future__ import annotations
 
 import re
+import weakref
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
-from pyoxigraph import Literal, NamedNode
 
 from engine.compute.operators import Operator
 from engine.compute.run import Result, keep, rank, wants_max
-from engine.compute.values import Value, read
+from engine.compute.values import Value, compare, keys_of, read
 from engine.context import Background, select
+from engine.relations import relation_kind
 from engine.words import singular, stem, words_of
 from kgstore.store import TYPE_PREDICATES
 
@@ -30,6 +32,42 @@ TOP = 50  # the best values the store returns for such a ranking: ties and the r
 _ORDERED = frozenset(f"http://www.w3.org/2001/XMLSchema#{t}" for t in (
     "date", "dateTime", "gYear", "integer", "int", "long", "decimal", "double", "float", "nonNegativeInteger",
     "positiveInteger"))
+
+
+COLUMNS = 8  # ordered columns kept (the latest used): a few classes and relations a session asks about
+
+
+@dataclass(frozen=True)
+class Column:
+    """Every member's value of one relation of a class of more than LARGE members, all of one
+    datatype the store orders, read once and kept in the order engine/compute reads values: a
+    superlative reads its ends, a filter bisects it. Kept for the store's `revision` it was read
+    at (a load or an edit of the background reads it again)."""
+
+    members: int
+    ordered: tuple[tuple[tuple[float, ...], str, str], ...]  # (key, member IRI, value), least first
+    lacking: tuple[str, ...]  # the first TOP members without a value
+    without: int  # how many members have no value
+
+
+# What is kept of each background (while it lives): its columns and class sizes, by what they
+# were read for; a background that keeps no `revision` (a remote endpoint) is read each time.
+_kept: weakref.WeakKeyDictionary[object, dict[tuple, Column | None | int]] = weakref.WeakKeyDictionary()
+
+
+def _memo(background: Background) -> dict[tuple, Column | None | int] | None:
+    if getattr(background, "revision", None) is None:
+        return None
+    try:
+        return _kept.setdefault(background, {})
+    except TypeError:  # no weak reference to it can be kept
+        return None
+
+
+def _remember(memo: dict[tuple, Column | None | int], key: tuple, value: Column | None | int) -> None:
+    memo[key] = value
+    while len(memo) > COLUMNS:
+        del memo[next(iter(memo))]
 
 
 @dataclass(frozen=True)
@@ -124,6 +162,26 @@ def _said(label: str, words: Sequence[str], stems: Sequence[str]) -> str:
             runs.append([])
     longest: list[str] = max(runs, key=len)
     return " ".join(longest) or label
+
+
+def class_size(background: Background, classes: Sequence[Klass]) -> int:
+    """How many members the classes have: one aggregate, kept for the store's `revision` (read
+    each time from a background without one)."""
+    memo = _memo(background)
+    key = ("size", getattr(background, "revision", None), tuple(k.iri for k in classes))
+    if memo is not None and isinstance(known := memo.get(key), int):
+        return known
+    size = _count(background, _scope(classes))
+    if memo is not None:
+        _remember(memo, key, size)
+    return size
+
+
+def first_members(background: Background, classes: Sequence[Klass], cap: int) -> list[str]:
+    """`cap` members of the classes, the first the store lists (no ordering of every member)."""
+    iris = " ".join(f"<{k.iri}>" for k in classes)
+    rows = select(background, f"SELECT DISTINCT ?s WHERE {{ VALUES ?t {{ {_TYPES} }} VALUES ?c {{ {iris} }} ?s ?t ?c }} LIMIT {cap}")
+    return [r["s"] for r in rows if "s" in r]
 
 
 def members_of(background: Background, classes: Sequence[Klass]) -> list[str]:
@@ -237,6 +295,14 @@ def operate_members(op: Operator, question: str, background: Background, grid: G
             spreads[(f[2], f[3])] = _most_values(background, sampled, f[2], f[3]) if f[4] else 0
         return spreads[(f[2], f[3])]
 
+    if counting and op.noun and not any(f[4] and keys(op.noun) & keys(labels.get(f[2], f[2])) for f in fitting):
+        # "the most people" of a room: a relation holding a count ("capacity"), the one that reads
+        # most like the question, when no counted relation says the noun (the courses taught in
+        # the room are no people)
+        samples = {(p, fw): v for p, fw, v in relations}
+        holding = [f for f in fitting if not f[4] and relation_kind(labels.get(f[2], f[2]), samples[(f[2], f[3])]) == "count"]
+        fitting = holding or fitting
+        by_kind = by_kind or bool(holding)
     # A counted relation of one value a member ("name", "label", the one band each member is in)
     # tells no member apart: every one would tie, so it is passed over.
     first = next((f for f in fitting if not f[4] or spread(f) > 1), None)
@@ -248,10 +314,11 @@ def operate_members(op: Operator, question: str, background: Background, grid: G
     _, _, predicate, forward, counted = best
     label = labels.get(predicate, predicate)
     triple = f"?s <{predicate}> ?o" if forward else f"?o <{predicate}> ?s"
-    if classes and not only and not counted and op.name in ("argmax", "argmin"):
-        ranked = _ranked_by_store(op, background, classes, triple, label, iri_labels)
-        if ranked is not None:
-            return MemberOperation(classes[0], ranked[0], predicate, label, forward, counted, ranked[1], ranked[2])
+    if classes and not only and not counted and op.name in ("argmax", "argmin", "filter"):
+        by_store = (_kept_by_store if op.name == "filter" else _ranked_by_store)(op, background, classes, triple, label,
+                                                                                 iri_labels)
+        if by_store is not None:
+            return MemberOperation(classes[0], by_store[0], predicate, label, forward, counted, by_store[1], by_store[2])
     members = list(only) if only else members_of(background, classes) if classes else []
     rows = select(background, f"SELECT ?s ?o WHERE {{ {where} {triple} }}")
     found: dict[str, list[str]] = {m: [] for m in members}
@@ -278,41 +345,87 @@ def _count(background: Background, pattern: str) -> int:
     return int(float(rows[0]["n"])) if rows and rows[0].get("n") else 0
 
 
+def column(background: Background, classes: Sequence[Klass], triple: str, label: str) -> Column | None:
+    """The ordered column of the relation (`triple`, from ?s to ?o) over the members of the
+    classes: read from the store once per `revision` of it (a background without one is read
+    each time); None for a class of LARGE members or fewer, or values not all of one datatype
+    the store orders (Python ranks those, `rank`)."""
+    memo = _memo(background)
+    key = ("column", getattr(background, "revision", None), tuple(k.iri for k in classes), triple, label, LARGE)
+    if memo is not None and key in memo:
+        kept = memo.pop(key)
+        memo[key] = kept  # the latest used last
+        return kept if isinstance(kept, Column) else None
+    where = _scope(classes)
+    found: Column | None = None
+    members = _count(background, where)
+    if members > LARGE:
+        kinds = select(background, f"SELECT ?d (COUNT(DISTINCT ?s) AS ?n) WHERE {{ {where} {triple} "
+                                   "BIND(IF(isLiteral(?o), DATATYPE(?o), \"\") AS ?d) } GROUP BY ?d")
+        if len(kinds) == 1 and kinds[0].get("d") in _ORDERED:
+            with_value = int(float(kinds[0].get("n", 0)))
+            rows = select(background, f"SELECT ?s ?o WHERE {{ {where} {triple} }}")
+            pairs = [(r["s"], r["o"]) for r in rows if "s" in r and "o" in r]
+            keys = keys_of([o for _, o in pairs], label)
+            ordered = sorted(((k, e, o) for k, (e, o) in zip(keys, pairs, strict=True)), key=lambda e: e[0])
+            lacking = select(background, f"SELECT DISTINCT ?s WHERE {{ {where} FILTER NOT EXISTS {{ {triple} }} }} "
+                                         f"LIMIT {TOP}") if with_value < members else []
+            found = Column(members, tuple(ordered), tuple(r["s"] for r in lacking if "s" in r), members - with_value)
+    if memo is not None:
+        _remember(memo, key, found)
+    return found
+
+
 def _ranked_by_store(op: Operator, background: Background, classes: Sequence[Klass], triple: str, label: str,
                      iri_labels: Callable[[Sequence[str]], dict[str, str]]
                      ) -> tuple[int, Result, dict[str, tuple[str, ...]]] | None:
-    """argmax / argmin over a class of more than LARGE members whose values are all of one
-    datatype the store orders as they are read: the store sorts every member's value and returns
-    the TOP best (aggregates over all of them; no member left unread); those without the value are
-    counted, their first names listed. None for a smaller class or other values: Python ranks
-    those (`rank`)."""
-    where = _scope(classes)
-    members = _count(background, where)
-    if members <= LARGE:
+    """argmax / argmin over a large class (`column`): the TOP best values, every one tied for the
+    best among them; those without the value counted, their first names listed. None when the
+    class has no such column."""
+    col = column(background, classes, triple, label)
+    if col is None or not col.ordered:
         return None
-    kinds = select(background, f"SELECT ?d (COUNT(DISTINCT ?s) AS ?n) WHERE {{ {where} {triple} "
-                               "BIND(IF(isLiteral(?o), DATATYPE(?o), \"\") AS ?d) } GROUP BY ?d")
-    if len(kinds) != 1 or kinds[0].get("d") not in _ORDERED:
-        return None
-    with_value = int(float(kinds[0].get("n", 0)))
-    sample = select(background, f"SELECT ?o WHERE {{ {where} {triple} }} LIMIT 1")
-    descending = wants_max(op, [read(sample[0]["o"], label)]) if sample else not op.least
-    rows = select(background, f"SELECT ?s ?o WHERE {{ {where} {triple} }} ORDER BY {'DESC' if descending else 'ASC'}(?o) "
-                              f"LIMIT {TOP}")
-    if len(rows) == TOP and rows[0].get("o") == rows[-1].get("o"):
-        # more are tied for the best than TOP: every one of them
-        best = Literal(rows[0]["o"], datatype=NamedNode(kinds[0]["d"]))
-        rows = select(background, f"SELECT ?s ?o WHERE {{ {where} {triple} FILTER(?o = {best}) }}")
-    lacking = select(background, f"SELECT DISTINCT ?s WHERE {{ {where} FILTER NOT EXISTS {{ {triple} }} }} LIMIT {TOP}") \
-        if with_value < members else []
-    names = iri_labels([r["s"] for r in rows + lacking if "s" in r])
+    descending = wants_max(op, [read(col.ordered[0][2], label)])
+    best = list(reversed(col.ordered[-TOP:])) if descending else list(col.ordered[:TOP])
+    top = best[0][0]
+    if best[-1][0] == top:  # more are tied for the best than TOP: every one of them
+        best = [e for e in col.ordered if e[0] == top]
+    names = iri_labels([s for _, s, _ in best] + list(col.lacking))
     by_name: dict[str, tuple[str, ...]] = {}
-    for r in rows:
-        if "s" in r and "o" in r:
-            by_name.setdefault(names.get(r["s"], r["s"]), (r["o"],))
+    for _, s, o in best:
+        by_name.setdefault(names.get(s, s), (o,))
     result = rank(op, by_name, label)
-    missing = tuple(names.get(r["s"], r["s"]) for r in lacking if "s" in r)
-    return members, replace(result, missing=missing, unlisted=members - with_value - len(missing)), by_name
+    missing = tuple(names.get(s, s) for s in col.lacking)
+    return col.members, replace(result, missing=missing, unlisted=col.without - len(missing)), by_name
+
+
+def _kept_by_store(op: Operator, background: Background, classes: Sequence[Klass], triple: str, label: str,
+                   iri_labels: Callable[[Sequence[str]], dict[str, str]]
+                   ) -> tuple[int, Result, dict[str, tuple[str, ...]]] | None:
+    """A filter over a large class (`column`): the members on the bound's side found by bisecting
+    the ordered values (compared as `compare` compares them: a year against dates by their year),
+    the first TOP of them named, all of them counted. None when the class has no such column or
+    its values do not compare with the bound."""
+    col = column(background, classes, triple, label)
+    if col is None or not col.ordered:
+        return None
+    bound, first = read(op.bound, label), read(col.ordered[0][2], label)
+    if compare(first, bound) is None:
+        return None
+    # the bound's key in the column's terms: a year against dates, to the coarser precision
+    depth = min(len(first.key), len(bound.key))
+    edge = bound.key[:depth]
+    if op.below:
+        kept = col.ordered[:bisect_left(col.ordered, edge, key=lambda e: e[0][:depth])]
+    else:
+        kept = col.ordered[bisect_right(col.ordered, edge, key=lambda e: e[0][:depth]):]
+    shown = kept[:TOP]
+    names = iri_labels([s for _, s, _ in shown] + list(col.lacking))
+    by_name: dict[str, tuple[str, ...]] = {names.get(s, s): (o,) for _, s, o in shown}
+    missing = tuple(names.get(s, s) for s in col.lacking)
+    result = Result("filter", winners=tuple(by_name), missing=missing, count=len(kept),
+                    cut=len(kept) - len(by_name), unlisted=col.without - len(missing))
+    return col.members, result, by_name
 
 
 def linked_members(background: Background, classes: Sequence[Klass], entity: str, question: str,

@@ -82,6 +82,13 @@ def measures(graded: str) -> tuple[str, ...]:
     return ()
 
 
+def asked_scale(question: str) -> tuple[str, ...]:
+    """The measures "how <adjective>" asks for ("How long is X?": a length or a duration, "How
+    heavy": a mass), () when the question asks none so."""
+    m = re.search(r"\bhow\s+(\w+)", question, re.I)
+    return _SCALES.get(m.group(1).lower(), ()) if m else ()
+
+
 def names_said(mentions: Iterable[Mention]) -> list[str]:
     """The names a turn says, as said and as the KG writes them: a word of a name ("Harbourfest",
     "Greatest Hits") grades nothing."""

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from engine.compute.operators import Operator, detect
 from engine.compute.values import Value, compare, read
-from engine.relations import content_stems
+from engine.relations import content_stems, relation_kind
 from engine.state import Operation, RelationPath
 
 
@@ -47,6 +47,19 @@ def rank(op: Operator, values: Mapping[str, Sequence[str]], label: str = "") -> 
     top = order[0][1]
     winners = tuple(e for e, v in order if compare(v, top) == 0)
     return Result(op.name, winners=winners, ranked=tuple(order), missing=missing, count=len(order))
+
+
+def measured(noun: str, label: str, values: Sequence[str]) -> bool:
+    """Does "how many <noun>" ask for a number the KG states rather than for things to count? The
+    relation's label says the counted noun ("seats" of "seating capacity", "parking" of "parking
+    spaces") or holds a count, and each of its values is a number: "How many seats does the
+    venue of X have?" reads the venue's capacity, it does not count venues."""
+    said = content_stems(noun)
+    if not values or not said or not all(read(v, label).kind == "number" for v in values):
+        return False
+    # or the relation holds a count of something ("maximum capacity", "population"): "How many
+    # people fit in the stadium of X?" reads it, whatever the noun counted
+    return bool(said & content_stems(label)) or relation_kind(label, values[0].replace(",", "")) == "count"
 
 
 def count(members: Sequence[str], cap: int = 10) -> Result:
@@ -93,7 +106,9 @@ def operate(question: str, paths: Sequence[RelationPath], names: Sequence[str] =
         by_start = {p.start_label: list(p.values) for p in same}
         for path in same:
             values = list(path.values)
-            if op.name == "count":
+            if op.name == "count" and measured(op.noun, label, values):
+                path.operation = Operation("value", values, ", ".join(values))
+            elif op.name == "count":
                 total = max(path.total, len(values))
                 path.operation = Operation("count", values, str(total), max(0, total - len(values)))
             elif op.name in ("compare", "argmax", "argmin"):

@@ -63,3 +63,10 @@ def compare(a: Value, b: Value) -> int | None:
     else:
         return None
     return (ka > kb) - (ka < kb)
+
+
+def keys_of(texts: list[str], label: str = "") -> list[tuple[float, ...]]:
+    """`read(t, label).key` of many values of one relation: plain numerals (the lexical forms of a
+    store's typed numbers) are scaled by the label's unit without reading each one for a unit."""
+    factor = read("1", label).key[0]
+    return [(float(t.replace(",", "")) * factor,) if _NUMBER.match(t) else read(t, label).key for t in texts]

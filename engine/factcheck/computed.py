@@ -23,6 +23,8 @@ from engine.factcheck.kg import KGView
 from engine.factcheck.names import blank_out
 from engine.factcheck.relations import label_words
 from engine.factcheck.slots import Judgement, KFact, Reading, Slot
+from engine.nlp.sentences import name_and_unit
+from engine.relations import relation_kind
 from engine.state import Verdict
 from kgstore.store import TYPE_PREDICATES
 
@@ -104,6 +106,11 @@ class ComputedChecks:
                  in measures(op.graded)]
         if len(sized) == 1:
             return sized[0][2], False
+        # "X has the most people": the one relation holding a count ("maximum capacity")
+        holding = [f for f in fits if not f[1] and op is not None and op.noun
+                   and relation_kind(f[2].facts[0].p_label or label_words(f[2].key), f[2].facts[0].other) == "count"]
+        if len(holding) == 1:
+            return holding[0][2], False
         dated = [f for f in fits if not f[1]]
         if op is not None and op.time_back is not None and len(dated) == 1:
             return dated[0][2], False
@@ -256,14 +263,20 @@ class ComputedChecks:
         return Judgement(Verdict.CONTRADICTED, slot.facts[:1], reason=f"the KG lists {counted}, not {number.text.strip()}")
 
     def _lacking(self, r: Reading, ents: list[str]) -> Judgement | None:
-        """"2 of the 6 have no length: A and B": a relation other things have that these lack."""
+        """"The KG has no length for A and B (2 of the 6)": a relation other things have that these lack."""
         said = _LACKS.search(r.blank)
         if said is None or not _OF_GRAPH.search(r.text):
             return None
         words = keys(r.blank[said.end():])
         if not words:
             return None
+        # what lacks it is named after "has no" (a sentence before it, glued on by a unit's dot
+        # read as an abbreviation, names what has it)
+        at = _LACKS.search(r.text)
+        ents = [e for e in ents if at is None or any(a >= at.end() for a, _ in r.where.get(e, ()))] or ents
         for p, label in self._labelled_predicates().items():
+            # "no length" of a "length (metres)": the unit in a label's name is no word said of it
+            label = name_and_unit(label, "0")[0]
             if keys(label) and keys(label) <= words:
                 has = [e for e in ents if any(s.facts[0].fact.p == p and s.direction == "out"
                                               for s in self.kg.slots(e).values())]

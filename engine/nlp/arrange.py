@@ -19,6 +19,11 @@ START = re.compile(
     r"(?P<noun>" + _EVENT_NOUN + r")\b(?!\s+rooms?\b)"
     r"|\bset\s+(?P<det2>the|a|that)\s+(?P<noun2>" + _EVENT_NOUN + r")\s+up\b",
     re.I)
+# "I'd like a meeting with someone from Procurement", "we need a workshop": wanting one is asking for it.
+WANTS = re.compile(r"\b(?:like|want|need)\s+(?P<det>a|an|another|a new)\s+(?P<noun>" + _EVENT_NOUN + r")\b(?!\s+rooms?\b)",
+                   re.I)
+# A room booked for the user is the room of a meeting ("can you book a meeting room for me at 2").
+BOOKS_ROOM = re.compile(r"\b(?:book|reserve)\b[^.?!]{0,20}?\b(?:a|an)\s+(?:(?:meeting|conference)\s+)?rooms?\b", re.I)
 ANOTHER = re.compile(r"\b(?:another|new|second|one more|other)\s+" + _EVENT_NOUN + r"\b", re.I)
 # Words that give the meeting its name.
 _NAMED = (r"(?:(?:let'?s|just|please|you can|could you|can you|i'?d like to|we'll)\s+)*"
@@ -32,7 +37,7 @@ _LEADING = re.compile(r"^(?:(?:just|simply|a|an|the|only|something like)\s+)+", 
 # The system asks what the meeting should be called.
 ASKS_NAME = re.compile(r"\b(?:(?:to )?be called|like to call|want to call|call (?:it|the meeting|the event|your meeting)|"
                        r"name (?:of|for) (?:your|the) (?:meeting|event)|what (?:should|shall|do) (?:i|we) "
-                       r"(?:call|name))\b", re.I)
+                       r"(?:call|name)|(?:meeting|event) called(?=\s*\?))\b", re.I)
 _ANSWER_FILLER = re.compile(r"^(?:(?:yes|yeah|ok|okay|sure|um|uh|hmm|so|well|please|it's|it is|"
                             r"it should be|call it|let's call it|i'd like|i would like)\b[,.]?\s*)+", re.I)
 INVITE = re.compile(r"\b(?:invit\w*|add(?:ed)?|include|bring|with|send (?:an )?invitation)\b", re.I)
@@ -55,7 +60,12 @@ YES_NO = frozenset({"yes", "no", "yeah", "yep", "nope", "ok", "okay", "sure", "c
 
 def starts(text: str) -> re.Match | None:
     """The words that start arranging a meeting, if the turn does."""
-    return START.search(text)
+    return START.search(text) or WANTS.search(text)
+
+
+def books_room(text: str) -> bool:
+    """The turn asks to book a room for the user, which arranges a meeting in it."""
+    return bool(BOOKS_ROOM.search(text))
 
 
 def another(text: str) -> bool:

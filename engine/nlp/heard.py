@@ -182,7 +182,10 @@ def _spoken_form(run: list[Token], index: Vocabulary) -> str | None:
     DeMarco), or heard so ("new ham" for Nieuwham: the one label word the joined sounds are
     closest to, when none of the words is a label word itself)."""
     said = [t.norm for t in run]
-    for form in (spelled(said), lettered(said), number_of(said), "".join(said)):
+    # words a label says in a row are that label's words, not another's one word: "Fear of a Black
+    # Hat" beside the film "Blackhat"
+    in_a_row = len(said) == 2 and index.joined.get("".join(said)) == tuple(said)
+    for form in (spelled(said), lettered(said), number_of(said), None if in_a_row else "".join(said)):
         if form and form in index.by_word:
             return form
     if number := number_of(said):
@@ -234,3 +237,11 @@ def _unjoined(t: Token, index: Vocabulary) -> list[Token]:
     if pair is None:
         return [t]
     return [Token(t.text, pair[0], t.start, t.end, t.gap), Token(t.text, pair[1], t.start, t.end)]
+
+
+def head_noun_before(m: Mention, following: Mention | None, text: str) -> bool:
+    """Is `m` a common word in lower case that names the capitalised name right after it ("the film Black
+    Snake Moan"), rather than the entity of its own that the KG names by it (a tag "film")?"""
+    return (following is not None and " " not in m.text and m.text.islower() and bool(m.label)
+            and str(m.label).islower() and not text[m.end:following.start].strip()
+            and following.text[:1].isupper() and m.text.casefold() in common_words())

@@ -351,7 +351,8 @@ def _name_hits(tokens: list[Token], index: LabelIndex, lacking: list[tuple[int, 
             heard = " ".join(tok.norm for tok in tokens[start:end])
             # "Movie Movie" heard as "movie" is heard in part: a word the label repeats is said as often
             if covered >= words and (end - start >= len(lab.words) or len(words) == len(lab.words)):
-                if capitalised and end - start == 1 and not lab.text.islower() and _common_word(tokens[start]):
+                if capitalised and end - start == 1 and not lab.text.islower() and _common_word(tokens[start]) \
+                        and not _typed_by_next(tokens, end):
                     continue  # "who starred together with Sharon Tate": not the film "Together"
                 # "Kettleby Junction" typed is a place the KG lacks, not the Kettleby it has.
                 if end - start == len(lab.words) and typed and _unknown_name_beside(tokens, start, end, index):
@@ -418,6 +419,13 @@ def _may_extend(tokens: list[Token], matches: list[dict[str, int]], a: int, b: i
     its own, not Jacobs misheard), nor across a comma or other punctuation between the words."""
     return not any(matches[j] for j in range(a, b) if not start <= j < end) \
         and not any(CLAUSE_BREAK.search(tokens[j].gap) for j in range(a + 1, b))
+
+
+def _typed_by_next(tokens: list[Token], end: int) -> bool:
+    """Is the word after a span a noun for a kind of thing ("Tomas Berg and the acoustics team",
+    "the maple room")? A common word said before it is the name of that thing, in lower case as
+    people type names of groups and rooms."""
+    return end < len(tokens) and tokens[end].norm in TYPE_NOUNS and not CLAUSE_BREAK.search(tokens[end].gap)
 
 
 def _common_word(t: Token) -> bool:
@@ -501,16 +509,8 @@ def detect_names(text: str, index: LabelIndex, tokens: list[Token] | None = None
         if span not in whole:
             partial.add(s)
     out.sort(key=lambda m: m.start)
-    out = [m for i, m in enumerate(out) if not _head_noun(m, out[i + 1] if i + 1 < len(out) else None, text)]
+    out = [m for i, m in enumerate(out) if not hearing.head_noun_before(m, out[i + 1] if i + 1 < len(out) else None, text)]
     return split_unknown(text, out, {i for i, m in enumerate(out) if m.start in partial})
-
-
-def _head_noun(m: Mention, following: Mention | None, text: str) -> bool:
-    """Is `m` a common word in lower case that names the capitalised name right after it ("the film Black
-    Snake Moan"), rather than the entity of its own that the KG names by it (a tag "film")?"""
-    return (following is not None and " " not in m.text and m.text.islower() and bool(m.label)
-            and str(m.label).islower() and not text[m.end:following.start].strip()
-            and following.text[:1].isupper() and m.text.casefold() in common_words())
 
 
 def detect(text: str, index: LabelIndex) -> list[Mention]:

@@ -23,6 +23,10 @@ LABEL_PREPOSITIONS = frozenset("by in of at for to from with on into".split())
 LABEL_ID = re.compile(r"[a-z]{1,3}\d+")
 _PREPOSITIONS = LABEL_PREPOSITIONS | {"as"}  # the realizer also reads "serves as" as a verb
 _AUXILIARIES = frozenset("has have had is was are were".split())
+# English says the passive of a birth in the past only: "X was born in Y", never "X is born in Y".
+_PAST_ONLY = frozenset({"born"})
+# A value that is a year, a month or a day: the event a participle label says happened then.
+_DATED = re.compile(r"\d{4}(?:-\d{2}(?:-\d{2})?)?")
 # The pronoun of a subject said again, by its possessive: as the subject, and after a verb.
 _SUBJECT = {"its": "it", "his": "he", "her": "she", "their": "they"}
 _OBJECT = {"its": "it", "his": "him", "her": "her", "their": "them"}
@@ -56,7 +60,7 @@ def is_noun(label: str) -> bool:
     first = words[0]
     if len(first) > 3 and (first.endswith("ed") or (first.endswith("es") and len(words) == 1)):
         return False
-    return not _tagged_present_verb(tuple(words))
+    return not _tagged_present_verb(tuple(words)) and not _participle_first(tuple(words))
 
 
 def _tagged_present_verb(words: tuple[str, ...]) -> bool:
@@ -69,6 +73,15 @@ def _tagged_present_verb(words: tuple[str, ...]) -> bool:
         return False
     tags = _label_tags(words)
     return tags is not None and len(tags) > 1 and tags[1] == "VBZ"
+
+
+def _participle_first(words: tuple[str, ...]) -> bool:
+    """"taught in room", "played at venue": a first word the tagger reads as a participle or a
+    past form before a preposition is the label's verb, the noun after it what it is done in."""
+    if len(words) < 3 or words[1] not in _PREPOSITIONS or words[-1] in _PREPOSITIONS:
+        return False
+    tags = _label_tags(words)
+    return tags is not None and tags[1] in ("VBN", "VBD")
 
 
 def _counted_noun(words: tuple[str, ...]) -> bool:
@@ -138,6 +151,9 @@ def clause(said: Said, pronoun: str = "", plural: bool = False) -> str:
     value = joined(values, said.total)
     noun = is_noun(label)
     they = pronoun == "their"
+    words = label.split()
+    if noun and len(words) > 1 and words[0].casefold() in LABEL_PREPOSITIONS:
+        label = " ".join(words[1:])  # "at gym": the noun is the gym, "X's gym is Y"
     if said.forward:
         if noun:
             owner = pronoun.capitalize() if pronoun else f"{said.subject}'s"
@@ -148,11 +164,17 @@ def clause(said: Said, pronoun: str = "", plural: bool = False) -> str:
         verb, kind = _verb_and_object(label)
         if kind and values:
             return f"{subject} {_of_they(verb) if they else verb} {_kind_of(kind, value, many)}"
-        active = _active(label)
+        active = _active(label, values)
         return f"{subject} {_of_they(active) if they else active} {value}"
     if noun:
+        if not said.subject[:1].isupper():
+            # a value, not a name ("carbon"), said of several: "the frame of A and B is carbon"
+            return f"The {label} of {value} is {said.subject}"
         subject = _SUBJECT.get(pronoun, pronoun) if pronoun else said.subject
-        return f"{subject} {'are' if they else 'is'} the {label} of {value}"  # the subject is the value's <label>
+        # one of several of its kind ("a cast member of A and B"); "the head coach of X" of one
+        # (never false, where "the" would be when each of them has others of its kind)
+        article = ("an" if label[:1].casefold() in "aeiou" else "a") if many else "the"
+        return f"{subject} {'are' if they else 'is'} {article} {label} of {value}"  # the subject is the value's <label>
     verb = _active(label)
     return f"{value} {_plural_verb(verb) if many else verb} {_OBJECT.get(pronoun, pronoun) if pronoun else said.subject}"
 
@@ -210,17 +232,23 @@ def _plural_noun(label: str) -> str:
     return " ".join([*words[:head], word, *words[head + 1:]])
 
 
-def _active(label: str) -> str:
+def _active(label: str, values: Sequence[str] = ()) -> str:
     """A verb label as said after its subject: a participle or a label ending in a preposition
-    after a noun takes "is" ("is written by", "is member of"); others stand ("plays for")."""
+    after a noun takes "is" ("is written by", "is member of"); others stand ("plays for"). A
+    participle whose values are dates says an event, in the past and with its preposition ("was
+    opened in 2009", "was set on 2025-03-02"), as a birth always is ("was born in")."""
     words = label.split()
     first = words[0].casefold()
     if first in _AUXILIARIES:
         return label
     # "made in", "shot in", "held in" are participles as much as past tenses (the tagger reads
     # them as past tenses between two names), so "is" goes before them all
-    if first.endswith("ed") or (words[-1].casefold() in _PREPOSITIONS and not first.endswith("s")):
-        return f"is {label}"
+    if (first.endswith("ed") or first in _PAST_ONLY or (words[-1].casefold() in _PREPOSITIONS and not first.endswith("s"))
+            or _participle_first(tuple(w.casefold() for w in words))):
+        dated = bool(values) and all(_DATED.fullmatch(v.strip()) for v in values)
+        if dated and len(words) == 1:
+            label += " on" if all(len(v.strip()) == 10 for v in values) else " in"
+        return f"{'was' if dated or first in _PAST_ONLY else 'is'} {label}"
     return label
 
 
@@ -282,15 +310,15 @@ def compared(head: str, facts: Sequence[Said], runner_up: str = "", lacking: str
     return text + "." + (f" {lacking}" if lacking else "")
 
 
-def lacking_value(names: Sequence[str], label: str, of: int = 0, more: int = 0) -> str:
-    """ "2 of the 6 have no cooking time: A and B." / "The KG has no inception for A."; `more`
+def lacking_value(names: Sequence[str], label: str, more: int = 0) -> str:
+    """ "The KG has no cooking time for A and B." / "… for A, B, … H and 40 more."; `more`
     lacking it past the names given are counted in."""
     if not names:
         return ""
-    if of:
-        total = len(names) + more
-        return f"{total} of the {of} have no {label_words(label)}: {joined(list(names), total)}."
-    return f"The KG has no {label_words(label)} for {joined(list(names))}."
+    name = name_and_unit(label_words(label), "0")[0]
+    # every one lacking it is named or counted in ("… and 40 more"): the class's size adds a
+    # claim of its own, which a bracket or a colon would cut off from what it counts
+    return f"The KG has no {name} for {joined(list(names), len(names) + more)}."
 
 
 def counted(total: int, noun: str, listing: Said | None = None) -> str:
@@ -324,9 +352,10 @@ def _one_of(noun: str) -> str:
 
 
 def filtered(kept: Sequence[str], label: str, below: bool, bound: str, facts: Sequence[Said] = (),
-             in_time: bool = False) -> str:
-    """ "A, B and C have a playing time under 45 minutes. A's playing time is 25 minutes; …" The
-    kept entities alone in the first sentence, then the values they were kept for."""
+             in_time: bool = False, total: int = 0) -> str:
+    """ "A, B and C have a playing time under 45 minutes. C's playing time is 40 minutes; …" The
+    kept entities alone in the first sentence, then the values they were kept for; `total`: how
+    many were kept, when only the first of them are given ("A, B, … H and 285 more")."""
     name = label_words(_valued(label_words(label), tuple(f.values[0] for f in facts[:1] if f.values))[0])
     article = "an" if name[:1].lower() in "aeiou" else "a"
     side = ("before" if below else "after") if in_time else ("under" if below else "over")
@@ -336,8 +365,10 @@ def filtered(kept: Sequence[str], label: str, below: bool, bound: str, facts: Se
     condition = f"{name} {side} {bound}" if participle else f"{article} {name} {side} {bound}"
     if not kept:
         return f"None {one} {condition}."
-    head = f"{joined(list(kept))} {one if len(kept) == 1 else many} {condition}"
-    said = "; ".join(clause(f) for f in facts[:LISTED])
+    head = f"{joined(list(kept), total)} {one if max(total, len(kept)) == 1 else many} {condition}"
+    # the values last kept first: a second sentence opening with the name the first opened with
+    # would read as a list, not a reason
+    said = "; ".join(clause(f) for f in reversed(facts[:LISTED]))
     return f"{head}. {said[:1].upper() + said[1:]}." if said else f"{head}."
 
 
@@ -354,7 +385,8 @@ def not_listed(named: str, fact: Said) -> str:
     """Open world: the KG lists the relation's values without the one asked about: "The KG does
     not list X among Y's members. Y's members are A and B." """
     label = label_words(fact.label)
-    owner = f"{fact.subject}'s {label}" if fact.forward else f"those {label} {fact.subject}"
+    plural = label if not is_noun(label) or _plural(label) else _plural_noun(label)
+    owner = f"{fact.subject}'s {plural}" if fact.forward else f"those {label} {fact.subject}"
     head = f"The KG does not list {named} among {owner}."
     if not fact.values:
         return head

@@ -171,15 +171,17 @@ _NUMBER = re.compile(r"[+-]?\d[\d,]*(\.\d+)?")
 
 def name_and_unit(p_label: str, value: str) -> tuple[str, str]:
     """(relation words, unit) of a relation whose name ends with the unit of its numeric value
-    ("running time minutes", 142 -> "running time", "minutes"); the unit is '' otherwise. The
+    ("running time minutes" or "running time (minutes)", 142 -> "running time", "minutes"); the
+    unit is '' otherwise. The
     unit goes after the number ("45 minutes"), not before it."""
     words = p_label.split()
-    if len(words) < 2 or not label_unit(words[-1]) or not _NUMBER.fullmatch(value.strip()):
+    unit = words[-1][1:-1] if words and words[-1][:1] == "(" and words[-1][-1:] == ")" else words[-1] if words else ""
+    if len(words) < 2 or not label_unit(unit) or not _NUMBER.fullmatch(value.strip()):
         return p_label, ""
     name = words[:-1]
     if len(name) > 1 and name[-1].casefold() == "in":  # "length in km"
         name = name[:-1]
-    return " ".join(name), words[-1]
+    return " ".join(name), unit
 
 
 def sentence(s: str, p_key: str, p_label: str, o: str) -> str:

@@ -90,7 +90,7 @@ _CLOCK = (r"(?:(?P<h>\d{1,2})(?::|\.)(?P<m>\d{2})\s*(?P<ap>a\.?m\.?|p\.?m\.?)?"
           r"|(?P<half>half past|quarter past|quarter to)\s+" + _NUM.replace("(", "(?P<hw>", 1) +
           r"|" + _NUM.replace("(", "(?P<hw2>", 1) + r"\s+o'?\s?clock"
           r"|(?P<noon>noon|midday)"
-          r"|(?:at|by|until|till|after|before|around|from)\s+(?P<h3>\d{1,2})(?![\d:/.])(?!\s*(?:st|nd|rd|th)\b))")
+          r"|(?:at|by|until|till|after|before|around|from)\s+(?P<h3>\d{1,2})(?![\d:/])(?!\.\d)(?!\s*(?:st|nd|rd|th)\b))")
 _PATTERNS = [
     ("iso", re.compile(r"\b(?P<y>\d{4})-(?P<mo>\d{2})-(?P<d>\d{2})\b")),
     ("range", re.compile(r"\b(?:from|between)\s+(?P<a>\d{1,2}(?::\d{2})?)\s*(?P<apa>am|pm)?\s+(?:to|and|until|till)\s+"

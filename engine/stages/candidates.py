@@ -84,27 +84,28 @@ def gather(state: TurnState, ctx: TurnContext) -> None:
             take(f, nb.hop.get(f.key, 1))
         if nb.capped:
             notes.append(nb.cap_reason or f"neighbourhood capped at {cfg.candidate_cap} facts")
-    for m in state.mentions:
-        if m.kind != "type" or not m.value:
-            continue
-        members = bg.entities_of_type(str(m.value), cap=TYPE_MEMBERS_CAP)
+    asked = [(str(m.value), repr(m.text)) for m in state.mentions if m.kind == "type" and m.value]
+    for cls, said in asked + [(cls, "asked for the meeting") for cls in state.wanted_types]:
+        members = bg.entities_of_type(cls, cap=TYPE_MEMBERS_CAP)
         if len(members) >= TYPE_MEMBERS_CAP:
-            notes.append(f"only the first {TYPE_MEMBERS_CAP} entities of type {m.text!r}")
+            notes.append(f"only the first {TYPE_MEMBERS_CAP} entities of type {said}")
         for iri in members:
-            nodes.setdefault(iri, Candidate(fact=Fact(iri, RDF_TYPE, str(m.value)), hop=1))
+            nodes.setdefault(iri, Candidate(fact=Fact(iri, RDF_TYPE, cls), hop=1))
         if members:
             nb = bg.neighborhood(members, hops=1, cap=cfg.candidate_cap)
             for f in nb.facts:
                 take(f, 1)
             if nb.capped:
-                notes.append(nb.cap_reason or f"neighbourhood of {m.text!r} capped at {cfg.candidate_cap} facts")
+                notes.append(nb.cap_reason or f"neighbourhood of {said} capped at {cfg.candidate_cap} facts")
 
     arranging = meeting.current(ctx.store, state.session_id) if state.meeting else None
     proposed: list[str] = []
     # What is known of the meeting being arranged is part of every turn's knowledge once it is
-    # open: on the turn that starts it, what is known of it is what the turn itself says.
-    if arranging is not None and arranging.turn < state.turn:
-        known = meeting.known_facts(bg, arranging, lambda iri: entity_kind(ctx, iri))
+    # open. On the turn that starts it, that is what the turn gave it (its time, room, invitees),
+    # which the reply confirms; whom it brings together is for a later restatement.
+    if arranging is not None:
+        known = meeting.known_facts(bg, arranging, lambda iri: entity_kind(ctx, iri),
+                                    groups=arranging.turn < state.turn)
         for f in known:
             take(f, 0)
         state.meeting_facts = {f.key for f in known}

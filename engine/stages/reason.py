@@ -27,7 +27,7 @@ from engine.nlp.mentions import label_index
 from engine.nlp.spoken import as_written
 from engine.nlp.timeexpr import PARTS, TimeValue, day_phrase, hhmm
 from engine.recent import LINK_WINDOW, answer_and_topic, asks, called_so, entity_marks, is_a, listed_of, recent_links
-from engine.requested import requested
+from engine.requested import people_of_groups, requested
 from engine.state import Derived, Mention, SystemTurn, TurnState
 from kgstore import vocab
 from kgstore.errors import RemoteUnavailable
@@ -90,15 +90,14 @@ class TurnInput:
     notes: list[str] = field(default_factory=list)  # what deriving left out, for the user
     after_question: bool = False  # the reply before this turn answered a question of the user's
     text: str = ""  # the turn's words, which the mentions' offsets index
+    wanted_types: list[str] = field(default_factory=list)  # classes asked for unnamed (TurnState.wanted_types)
 
 
 def build_program(ctx: TurnContext, rules: RuleSet, inp: TurnInput, *, whole_kg: bool = False) -> Program:
-    """The linking program of a turn: its mentions, their candidates, the earlier links, and
-    the candidates' own facts; the query is refers_to of every new mention.
-
-    `whole_kg` is the naive baseline of `kgchat bench reason` instead: one program with every
-    background fact, every labelled entity a candidate of every named mention and in focus,
-    and every derived predicate queried."""
+    """The linking program of a turn: its mentions, their candidates, the earlier links, and the candidates'
+    own facts; the query is refers_to of every new mention. `whole_kg` is the naive baseline of `kgchat bench
+    reason` instead: one program with every background fact, every labelled entity a candidate of every named
+    mention and in focus, and every derived predicate queried."""
     prog = Program()
     ent = _entity_atoms(inp)
 
@@ -213,12 +212,11 @@ def _program_candidates(m: Mention) -> list[str]:
     return [iri for iri, prior in m.candidates if prior >= top - margin][:CANDIDATES_IN_PROGRAM]
 
 
-def derive_program(ctx: TurnContext, rules: RuleSet, inp: TurnInput,
-                   links: dict[str, list[tuple[str, float]]]) -> Program:
-    """The derivation program of a turn: what its mentions refer to (the linking program's
-    answer: each mention's best entities, with their probabilities), or the entities of a
-    requested type, the times the turn names, and the two-hop neighbourhood of those entities;
-    the queries are the derived predicates about the kinds of entity in focus."""
+def derive_program(ctx: TurnContext, rules: RuleSet, inp: TurnInput, links: dict[str, list[tuple[str, float]]]) -> Program:
+    """The derivation program of a turn: what its mentions refer to (the linking program's answer: each
+    mention's best entities, with their probabilities), or the entities of a requested type, the times the
+    turn names, and the two-hop neighbourhood of those entities (and, on a turn with a time, of the people of
+    the groups among them); the queries are the derived predicates about the kinds of entity in focus."""
     prog = Program()
     ent = _entity_atoms(inp)
     focus: dict[str, None] = {}
@@ -233,7 +231,7 @@ def derive_program(ctx: TurnContext, rules: RuleSet, inp: TurnInput,
             if p >= MIN_DERIVED_P and _odds(p) >= best * FOCUS_ODDS:
                 prog.prob_fact(p, "refers_to", ma, ent(e))
                 focus.setdefault(e, None)
-    asked = requested(ctx, inp.mentions, links)  # "which rooms are free", whether the turn names something or not
+    asked = requested(ctx, inp.mentions, links, wanted=inp.wanted_types)  # "which rooms are free", named or not
     inp.notes += asked.notes
     for iri in asked.entities:
         prog.fact("requested", ent(iri))
@@ -242,6 +240,7 @@ def derive_program(ctx: TurnContext, rules: RuleSet, inp: TurnInput,
         return prog
     nb = ctx.background.neighborhood(list(focus), hops=NEIGHBOURHOOD_HOPS, cap=NEIGHBOURHOOD_CAP)
     facts = nb.facts + _chains(ctx, list(focus))
+    facts += people_of_groups(ctx, list(focus), nb.facts, inp.arranging or any(m.kind == "time" for m in inp.mentions))
     # "Now" is asked of a calendar only: on a KG without one, "Tom is available now" is made up.
     _time_facts(prog, inp, Atom.of(inp.turn_iri), slots=True,
                 now=any(f.p in CLOCK_PREDICATES for f in facts))
@@ -588,6 +587,7 @@ def reason_state(state: TurnState, ctx: TurnContext, stats: list | None = None) 
     inp = TurnInput(state.session_id, state.turn, state.turn_iri or vocab.turn_node(state.session_id, state.turn),
                     state.mentions, state.now, state.speaker_entity, before.when() if before else None,
                     after_question=bool(asked) and asks(asked[0]), text=state.text)
+    inp.wanted_types = state.wanted_types = meeting.wanted_types(state, before, lambda iri: entity_kind(ctx, iri))
     out = reason_turn(ctx, inp, ctx.config.reason_timeout_ms / 1000.0, stats)
     dialogue_links(ctx, state, out.links)
     apply_links(ctx, state.session_id, state.mentions, out.links,

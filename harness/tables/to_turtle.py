@@ -24,6 +24,7 @@ DOMAINS: dict[str, tuple[list[tuple[str, str | None]], set[str]]] = {
     "library": ([("kg.tsv", None)], {"author", "genre", "shelf", "lent_to", "nationality"}),
     "hiking": ([("sheets/Trails.csv", "Trail"), ("sheets/Huts.csv", "Hut")],
                {"region", "difficulty", "start_hut", "leader", "valley", "warden"}),
+    "choirs": ([("kg.csv", None)], {"conductor", "hometown", "category", "venue", "day", "sister_choir", "languages"}),
 }
 
 
@@ -58,10 +59,11 @@ def turtle(domain: str) -> str:
         with path.open(encoding="utf-8", newline="") as f:
             rows = list(csv.DictReader(f, delimiter="\t" if name.endswith(".tsv") else ","))
         for row in rows:
-            subject = row["name"]
+            key = next(iter(row))  # the first column names the row, as kgchat's table reading takes it
+            subject = row[key]
             labels[iri(subject)] = subject
             for column, cell in row.items():
-                if column == "name" or not cell:
+                if column == key or not cell:
                     continue
                 for value in (v.strip() for v in cell.split(";")):
                     if column == "type":
@@ -87,7 +89,8 @@ def main(argv: list[str]) -> int:
     for domain in DOMAINS:
         (out / domain).mkdir(parents=True, exist_ok=True)
         (out / domain / "kg.ttl").write_text(turtle(domain), encoding="utf-8")
-        shutil.copy(HERE / domain / "questions.jsonl", out / domain / "questions.jsonl")
+        for questions in (HERE / domain).glob("questions*.jsonl"):
+            shutil.copy(questions, out / domain / questions.name)
     return 0
 
 

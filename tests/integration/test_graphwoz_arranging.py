@@ -64,13 +64,33 @@ def test_a_yes_to_the_reply_retrieves_what_is_known_of_the_meeting_and_the_invit
     assert "is organized by Halla Berg" in text
 
 
-def test_the_turn_that_starts_the_meeting_retrieves_what_it_says_not_a_restatement(session):
-    # What is known of the meeting there is what the turn itself says: no reply restates it yet,
-    # and the groups of its organizer and invitee are no part of the answer.
+def test_the_turn_that_starts_the_meeting_retrieves_what_it_gave_the_meeting_not_whom_it_joins(session):
+    # The reply confirms what the turn gave the meeting ("I've booked it at 14:00 with Oskar
+    # Lind"); the groups of its organizer and invitee are for a later restatement.
     state = session.user_turn("Hi, I'm Halla Berg. Can you set up a meeting with Oskar Lind tomorrow at 2 PM?",
                               answer=False)
-    assert state.meeting is not None and not state.meeting_facts
+    assert state.meeting is not None
+    assert "starts at 14:00" in said(state) and "Oskar Lind attends" in said(state)
     assert "is a member of the" not in said(state)
+
+
+def test_a_turn_that_times_a_meeting_without_a_room_retrieves_every_room_free_or_taken_then(session):
+    state = session.user_turn("Hi, I'm Halla Berg. I'd like a meeting with Runa Dahl tomorrow at 10.",
+                              answer=False)
+    assert state.meeting is not None and state.meeting["start"] == "10:00"
+    text = said(state)
+    assert "Fjord is available tomorrow at 10:00" in text and "Cirque is available tomorrow at 10:00" in text
+    assert "Moraine is taken tomorrow at 10:00 by melt review" in text
+
+
+def test_an_hour_said_alone_moves_the_meeting_and_booking_a_room_arranges_one(session):
+    session.user_turn("Hi, I'm Halla Berg. Can you book a room for me tomorrow at 2?", answer=False)
+    session.system_turn("Sure. Do you want anyone else there?")
+    state = session.user_turn("Let's make it 11 instead.", answer=False)
+    assert state.meeting is not None and state.meeting["start"] == "11:00"
+    session.system_turn("OK, 11 it is. What's the meeting called?")
+    state = session.user_turn("Crevasse mapping.", answer=False)
+    assert state.meeting["name"] == "Crevasse mapping"
 
 
 def test_a_turn_about_something_else_has_the_meeting_among_its_candidates_without_its_prize(session):
@@ -101,6 +121,23 @@ def test_rooms_asked_for_while_arranging_are_those_free_at_the_meetings_time_all
     # Moraine holds the melt review from 10 to 11 tomorrow: taken at the meeting's time, not now.
     assert "Fjord is available tomorrow at 10:00" in text and "Cirque is available tomorrow at 10:00" in text
     assert "Moraine is available" not in text
+    assert "Moraine is taken tomorrow at 10:00 by melt review" in text  # each option gets its answer
+
+
+def test_a_relation_asked_of_a_group_is_asked_of_each_of_its_members(tmp_path):
+    data = world()
+    data["people"] += [{"name": f"Sigrid Vik{n}", "id": f"q{n}", "email": f"sigrid{n}@ice.example",
+                        "phone": f"+479000010{n}", "group": "Hydrology", "office": "Cirque", "calendar": []}
+                       for n in range(5)]
+    path = tmp_path / "glacier.json"
+    log = [{"turn": 1, "manual_transcription": "Hello.", "agent_response": "Hi.", "entities": ""}]
+    path.write_text(json.dumps({DID: {"data": data, "log": log}}), encoding="utf-8")
+    session = Session.open(Config(kg=[str(path)], dialogue_id=DID, memory=True, demo="none",
+                                  reason_timeout_ms=20000, now=NOW))
+    state = session.user_turn("What are the e-mail addresses of the Hydrology people?", answer=False)
+    text = said(state)
+    assert all(f"{who}@ice.example" in text for who in ("oskar", "runa", *(f"sigrid{n}" for n in range(5))))
+    assert "halla@ice.example" not in text and "+479000010" not in text
 
 
 def test_the_meetings_name_misheard_links_to_the_meeting_and_a_kg_events_name_does_not(session):
@@ -235,3 +272,11 @@ def test_a_speaker_heard_as_a_name_the_kg_lacks_is_the_person_another_hypothesis
     assert session.ctx.store.label(state.speaker_entity) == "Runa Dahl"
     said_name = next(m for m in state.mentions if m.text == "Ruler Dull")
     assert said_name.kind == "first_person"
+
+
+def test_who_of_a_group_is_free_at_a_time_is_read_from_each_members_calendar(session):
+    state = session.user_turn("Is anyone from the Hydrology group free tomorrow at 10?", answer=False)
+    derived = " | ".join(d.text for d in state.derived)
+    assert "Runa Dahl of the Hydrology group is available tomorrow at 10:00" in derived
+    assert "Oskar Lind of the Hydrology group is busy tomorrow at 10:00 with melt review" in derived
+    assert "Halla Berg of the" not in derived

@@ -5,8 +5,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
-
 from cli import main as kgchat
 from kgstore import demo_path
 from kgstore.vocab import WD, bg_graph
@@ -64,8 +62,6 @@ def test_bench_load_reports_both_rates_for_a_small_file(capsys):
     assert result["pyoxigraph_triples_per_s"] > 0 and result["rdflib_triples_per_s"] > 0
 
 
-# The app's preparation embeds every fact of a small KG (18,000 here): two minutes on 2 cores.
-@pytest.mark.slow
 def test_bench_load_of_a_table_asks_two_questions_after_it(capsys):
     assert kgchat(["bench", "load", "--table", "2000", "--json"]) == 0
     result = json.loads(capsys.readouterr().out)

@@ -17,7 +17,7 @@ from harness.tables.to_turtle import DOMAINS, HERE, turtle
 from kgstore import KGStore
 from tests.support.fakes import ScriptedLLM
 
-KG_FILES = {"hospital": "kg.csv", "library": "kg.tsv", "hiking": "kg.xlsx"}
+KG_FILES = {"hospital": "kg.csv", "library": "kg.tsv", "hiking": "kg.xlsx", "choirs": "kg.csv"}
 
 
 @pytest.fixture(scope="module")

@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine.compute.operators import detect, names_said
-from engine.compute.run import ask, count, keep, rank
+from engine.compute.run import ask, count, keep, measured, rank
 from engine.compute.values import compare, read
 from engine.state import Mention
 
@@ -123,3 +123,24 @@ def test_each_path_carries_what_the_question_computes_over_its_values():
                            values=["Ada", "Tom"], total=12)
     operate("How many members does the Harbour Choir have?", [members])
     assert members.operation is not None and members.operation.result == "12" and members.operation.cut == 10
+
+
+def test_how_many_of_a_numeric_relation_the_noun_names_reads_its_value():
+    # "How many seats does the venue of X have?": the venue's capacity, not a count of venues
+    assert measured("seats", "seating capacity", ["2,000"])
+    assert measured("parking", "parking spaces", ["40"])
+    assert not measured("albums", "release year", ["1999"])  # the noun names no numeric relation
+    assert not measured("seats", "seating plan", ["Stalls A"])  # a value that is no number
+    assert not measured("", "seating capacity", ["2000"])
+    assert measured("people", "maximum capacity", ["60,704"])  # a count, whatever the noun
+    assert not measured("people", "height (metres)", ["12"])
+
+
+@given(st.one_of(st.integers(-10**6, 10**6).map(str), st.decimals(-10**4, 10**4, places=2, allow_nan=False,
+                                                                   allow_infinity=False).map(str),
+                 st.sampled_from(["1950-05-01", "1950", "1950-05", "12 km", "abc", "1,200"])))
+def test_keys_of_many_values_are_read_keys(text):
+    from engine.compute.values import keys_of
+
+    for label in ("length (metres)", "date of birth", "duration minutes"):
+        assert keys_of([text], label) == [read(text, label).key]

@@ -55,6 +55,11 @@ p:oran rdfs:label "Tomas Oran" ; p:born "1889-11-20"^^xsd:date ; p:died "1950-01
 
 CLAIMS = [
     ("Borealis is older: Borealis's launch year is 1895; Aurora's launch year is 1901.", "supported"),
+    # a noun no label says ("people"): the one relation holding a count
+    ("Cassiopeia has the most people.", "supported"),
+    ("Dorado has the most people.", "contradicted"),
+    ("Borealis is older; Borealis's launch year is 1895; Aurora's launch year is 1901.", "supported"),
+    ("Aurora is older; Aurora's launch year is 1901; Borealis's launch year is 1895.", "contradicted"),
     ("Aurora is older: Aurora's launch year is 1901; Borealis's launch year is 1895.", "contradicted"),
     ("Borealis is first: Borealis's launch year is 1895; Aurora's launch year is 1901.", "supported"),
     ("Aurora is first: Aurora's launch year is 1901; Borealis's launch year is 1895.", "contradicted"),
@@ -73,6 +78,8 @@ CLAIMS = [
     ("Oslo is the port of call of 2 ships.", "supported"),
     ("1 of the 4 have no length metres: Dorado.", "supported"),
     ("1 of the 4 have no length metres: Aurora.", "contradicted"),
+    ("The KG has no length for Dorado.", "supported"),
+    ("The KG has no length for Aurora.", "contradicted"),
     ("The KG does not list Dorado among those port of call Oslo.", "supported"),
     ("The KG does not list Aurora among those port of call Oslo.", "contradicted"),
     # a comparison with "than", as a model writes one: the thing after it is the rival

@@ -231,6 +231,13 @@ def test_a_common_word_names_no_title_it_is_part_of_or_a_capitalised_one():
     assert names("who directed Together", index) == [("Together", "f:together")]
 
 
+def test_a_common_word_before_a_noun_for_a_kind_of_thing_names_it_beside_a_capitalised_name():
+    index = LabelIndex([LabelEntry("Philosophy", "g:phil"), LabelEntry("Oak", "r:oak"), LabelEntry("Ole Lund", "p:ole")])
+    assert names("Please invite Ole Lund and the philosophy team", index) == [("Ole Lund", "p:ole"), ("philosophy", "g:phil")]
+    assert names("Can Ole Lund meet in the oak room?", index) == [("Ole Lund", "p:ole"), ("oak", "r:oak")]
+    assert names("Ole Lund studied philosophy at home", index) == [("Ole Lund", "p:ole")]
+
+
 def test_a_lowercase_concept_that_a_relation_or_the_next_name_says_is_no_mention():
     entries = [LabelEntry("language", "t:language"), LabelEntry("band", "t:band"), LabelEntry("The Gamers", "f:gamers"),
                LabelEntry("Ole Lund", "p:ole"), LabelEntry("Harbour Lights", "b:hl")]

@@ -73,6 +73,28 @@ def test_a_participle_or_past_form_before_a_preposition_takes_is() -> None:
     assert fact_sentence(Said("Tern Club", "based in", ("Bodø",))) == "Tern Club is based in Bodø."
 
 
+@pytest.mark.parametrize(
+    "said, text",
+    [
+        # a birth, and an event its date places, said in the past
+        (Said("Tobiah Crane", "born in", ("Leeds",)), "Tobiah Crane was born in Leeds."),
+        (Said("Leeds", "born in", ("Ann Tell", "Bo Kray"), forward=False), "Ann Tell and Bo Kray were born in Leeds."),
+        (Said("The Chalk Yard", "opened", ("2009",)), "The Chalk Yard was opened in 2009."),
+        (Said("Iron Orchard", "set on", ("2025-05-20",)), "Iron Orchard was set on 2025-05-20."),
+        (Said("Iron Orchard", "set by", ("Ilse Marwick",)), "Iron Orchard is set by Ilse Marwick."),
+        # one of several of its kind; a value (no name) shared by several said from their side
+        (Said("Joss Whitcombe", "cast member", ("The Gloaming Tide", "Dune Road"), forward=False),
+         "Joss Whitcombe is a cast member of The Gloaming Tide and Dune Road."),
+        (Said("carbon", "frame", ("Arrow 2", "Kite"), forward=False), "The frame of Arrow 2 and Kite is carbon."),
+        # a noun label opening with a preposition; a unit in brackets after the number
+        (Said("Slate Dragon", "at gym", ("Granite Loft",)), "Slate Dragon's gym is Granite Loft."),
+        (Said("Hollow Tide", "runtime (minutes)", ("88",)), "Hollow Tide's runtime is 88 minutes."),
+    ],
+)
+def test_tense_article_and_side_of_a_fact(said: Said, text: str) -> None:
+    assert fact_sentence(said) == text
+
+
 def test_a_count_of_a_noun_label_says_has_and_a_participle_filter_says_were() -> None:
     assert counted(4, "members", Said("Kestrel Lane", "members", ("A", "B", "C", "D"))).startswith(
         "Kestrel Lane has 4 members.")
@@ -181,3 +203,16 @@ def test_a_participle_after_is_stays_as_it_is_after_several_subjects():
     said = clause(Said("Ines Varga", "is written by", ("The Gloaming Tide", "Salt and Cinders"), forward=False))
     assert said == "The Gloaming Tide and Salt and Cinders are written by Ines Varga"
     assert clause(Said("The Band", "is member of", ("Ada", "Bo"), forward=False)) == "Ada and Bo are members of The Band"
+
+
+@pytest.mark.skipif(dependency.parser() is None, reason="spaCy's English pipeline is not installed")
+def test_a_participle_before_a_preposition_and_a_noun_is_a_verb_label() -> None:
+    assert not is_noun("taught in room") and is_noun("head of department")
+    assert fact_sentence(Said("Databases", "taught in room", ("TB 1.20",))) == "Databases is taught in room TB 1.20."
+    assert counted(3, "courses", Said("TB 1.20", "taught in room", ("A", "B", "C"), forward=False)) == (
+        "3 courses are taught in room TB 1.20. A, B and C are taught in room TB 1.20.")
+
+
+def test_a_value_shared_by_several_is_said_from_their_side_in_a_count_too() -> None:
+    assert counted(3, "games", Said("set collection", "mechanic", ("A", "B", "C"), forward=False)) == (
+        "The mechanic of 3 games is set collection. The mechanic of A, B and C is set collection.")

@@ -150,6 +150,18 @@ def test_the_one_relation_that_holds_the_measure_asked_answers_it_whatever_its_w
     assert all(labels(p) != ["prominence M"] for p in s.user_turn("How tall is Tind Peak?", answer=False).paths)
 
 
+def test_how_long_takes_the_one_relation_that_holds_a_duration_or_a_length(tmp_path):
+    kg = tmp_path / "films.ttl"
+    kg.write_text(ttl("""ex:tide rdfs:label "Hollow Tide" ; ex:runtime 88 ; ex:year 2019 ; ex:lang ex:fr .
+ex:fr rdfs:label "French" . ex:runtime rdfs:label "runtime (minutes)" . ex:year rdfs:label "release year" .
+ex:lang rdfs:label "original language" .
+ex:pier rdfs:label "Kestrel Pier" ; ex:lengthM 240 ; ex:year 1902 .
+"""), encoding="utf-8")
+    s = Session.open(Config(kg=[str(kg)], memory=True, demo="none"))
+    assert labels(s.user_turn("How long is Hollow Tide?", answer=False).paths[0]) == ["runtime (minutes)"]
+    assert labels(s.user_turn("How long is Kestrel Pier?", answer=False).paths[0]) == ["length M"]
+
+
 BANDS = ttl("""ex:velvet rdfs:label "Velvet Static" ; a ex:Band ; ex:formedIn ex:montreal .
 ex:harbour rdfs:label "The Glass Harbour" ; a ex:Band ; ex:openedFor ex:velvet .
 ex:montreal rdfs:label "Montreal" . ex:Band rdfs:label "rock band" .

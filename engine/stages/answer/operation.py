@@ -14,16 +14,18 @@ from engine.compute.members import (
     Klass,
     MemberOperation,
     class_labels,
+    class_size,
     class_tiers,
+    first_members,
     keys,
     linked_members,
     members_of,
     operate_members,
 )
 from engine.compute.operators import Operator, detect, names_said
-from engine.compute.run import Result, rank
+from engine.compute.run import Result, measured, rank
 from engine.compute.values import read
-from engine.context import TurnContext
+from engine.context import TurnContext, select
 from engine.nlp.realize import (
     LISTED,
     Said,
@@ -34,10 +36,12 @@ from engine.nlp.realize import (
     filtered,
     graded_head,
     joined,
+    label_words,
     lacking_value,
     not_listed,
 )
 from engine.nlp.sentences import TYPE_PREDICATES
+from engine.relations import relation_kind
 from engine.stages.answer.missing import relation_matcher
 from engine.stages.answer.paths import Labels, asked_paths, value_of
 from engine.state import RelationPath, TurnState
@@ -94,7 +98,7 @@ def _plain(text: str) -> str:
     return " ".join(re.findall(r"\w+", text.casefold()))
 
 
-def _yesno(state: TurnState, asked: list[RelationPath], labels: Labels) -> Computed | None:
+def _yesno(state: TurnState, ctx: TurnContext, asked: list[RelationPath], labels: Labels) -> Computed | None:
     """Does a path reach the value the question names (another entity it links, or a value it
     says word for word)? Yes; else "No" for a relation with one value, else the open world's
     answer. Paths from the entity said first (the question's subject) are read first; with no
@@ -126,7 +130,48 @@ def _yesno(state: TurnState, asked: list[RelationPath], labels: Labels) -> Compu
     if joining is not None:
         fact = labels.said(joining.fact)
         return Computed(f"Yes: {fact[:1].upper() + fact[1:]}.", [], "yesno")
-    return None
+    return _of_the_named_kind(state, ctx, named, said_at)
+
+
+def _of_the_named_kind(state: TurnState, ctx: TurnContext, named: dict[str, str],
+                       said_at: dict[str, int]) -> Computed | None:
+    """A yes/no whose relation only a preposition says ("Is X in Y?", "Is X from Y?", "Is X in
+    <a film>?"): the relation of the entity said first whose values are of the kind (class) of the
+    other named one; of several, the one whose label has the preposition said before that one.
+    Yes when that one is among its values; else "No" with the one value of a relation that has
+    one, the open world's answer for more. None when no relation, or no one relation, fits."""
+    order = sorted(named, key=lambda iri: said_at.get(iri, 0))
+    if len(order) != 2:
+        return None
+    subject, other = order
+    types = " ".join(f"<{p}>" for p in TYPE_PREDICATES)
+    rows = select(ctx.background, f"SELECT DISTINCT ?p ?v ?fw WHERE {{ VALUES ?t {{ {types} }} <{other}> ?t ?c . "
+                                  f"{{ <{subject}> ?p ?v . BIND(\"1\" AS ?fw) }} UNION {{ ?v ?p <{subject}> . "
+                                  f"BIND(\"0\" AS ?fw) }} ?v ?t ?c . FILTER(!sameTerm(?p, ?t)) }}")
+    relations: dict[tuple[str, bool], list[str]] = {}
+    for r in rows:
+        if "p" in r and "v" in r and r["p"] not in TYPE_PREDICATES:
+            relations.setdefault((r["p"], r.get("fw") == "1"), []).append(r["v"])
+    if not relations:
+        return None
+    names = ctx.background.labels([p for p, _ in relations] + [v for vs in relations.values() for v in vs] + order)
+    text = state.rewritten or state.text
+    before = re.findall(r"\w+", text[:said_at.get(other, 0)].casefold())[-1:]
+    marked = [k for k in relations if before and before[0] in label_words(names.get(k[0], k[0])).casefold().split()]
+    fitting = marked or list(relations)
+    if len(fitting) != 1:
+        reaching = [k for k in fitting if other in relations[k]]
+        if len(reaching) != 1:
+            return None
+        fitting = reaching
+    predicate, forward = fitting[0]
+    reached = tuple(dict.fromkeys(names.get(v, v) for v in relations[fitting[0]]))
+    said = Said(names.get(subject, subject), names.get(predicate, predicate), reached, forward)
+    if other in relations[fitting[0]]:
+        return Computed(answered_yes(Said(said.subject, said.label, (names.get(other, other),), forward)), [], "yesno")
+    if len(reached) == 1:
+        return Computed(answered_no(said), [], "yesno")
+    return Computed(not_listed(names.get(other, other), said), [], "yesno")
 
 
 def _class_tiers(state: TurnState, ctx: TurnContext) -> list[list[Klass]]:
@@ -149,6 +194,8 @@ def _count(op: Operator, state: TurnState, ctx: TurnContext, paths: list[Relatio
            labels: Labels) -> Computed | None:
     """How many: the values of the best path (of the class the question names, when it names
     one); with no path, the members of the class."""
+    if paths and measured(op.noun, paths[0].steps[-1].label, paths[0].values):
+        return None  # a number the KG states ("the venue's seating capacity"): the path's value answers
     classes = _classes(state, ctx)
     asked = keys(state.rewritten or state.text)
     # Paths to things (a count is of things, not of a literal), those whose every label word the
@@ -183,10 +230,11 @@ def _count(op: Operator, state: TurnState, ctx: TurnContext, paths: list[Relatio
                        len(joined_to))
         return Computed(counted(len(joined_to), classes[0].said, listing), [], "count")
     if classes:
-        members = members_of(ctx.background, classes)
-        names = ctx.background.labels(members[:LISTED])
-        listed = joined([names.get(m, m) for m in members[:LISTED]], len(members))
-        return Computed(f"{len(members)} {classes[0].said}: {listed}.", [], "count")
+        # every member counted by the store, only those listed read
+        size, first = class_size(ctx.background, classes), first_members(ctx.background, classes, LISTED)
+        names = ctx.background.labels(first)
+        listed = joined([names.get(m, m) for m in first], size)
+        return Computed(f"{size} {classes[0].said}: {listed}.", [], "count")
     return None
 
 
@@ -209,24 +257,27 @@ def _over_members(op: Operator, state: TurnState, ctx: TurnContext) -> Computed 
         facts = [Said(w, label, done.values.get(w, ())) for w in result.winners]
         bound = read(op.bound)
         in_time = bound.kind == "date" or (bound.kind == "number" and not bound.measure and 1000 <= bound.key[0] < 3000)
-        text = filtered(result.winners, label, op.below, op.bound, facts, in_time)
-        lacking = lacking_value(result.missing, label, of=done.members)
+        text = filtered(result.winners, label, op.below, op.bound, facts, in_time, total=result.count)
+        lacking = lacking_value(result.missing, label, more=result.unlisted)
         return Computed(text + (f" {lacking}" if lacking else ""), [], "filter")
-    return _said_ranked(op, done, done.members)
+    return _said_ranked(op, done)
 
 
 def _graded_words(op: Operator, label: str, counted: bool) -> tuple[str, str]:
     """The graded word and the noun a head says: "the most awards" of a counted relation or of one
     the noun names ("the most platforms" of a platform count); a word after "most" that names no
     relation is part of the graded words ("the most recent")."""
-    if counted or (op.noun and keys(op.noun) & keys(label)):
+    # a count the relation holds ("maximum capacity") is had as the noun says: "the most people"
+    if counted or (op.noun and (keys(op.noun) & keys(label) or relation_kind(label, "1") == "count")):
         return op.graded or "first", op.noun
     if op.graded in ("most", "least") and op.noun:
-        return f"{op.graded} {op.noun}", ""
+        # an adverb after "most" is said as its adjective: "X is the most recent", not "recently"
+        noun = op.noun[:-2] if op.noun.endswith("ly") and len(op.noun) > 5 else op.noun
+        return f"{op.graded} {noun}", ""
     return op.graded or "first", ""
 
 
-def _said_ranked(op: Operator, done: MemberOperation, of: int, every: bool = False) -> Computed | None:
+def _said_ranked(op: Operator, done: MemberOperation, every: bool = False) -> Computed | None:
     """A superlative (the winners' values, the one that comes next) or, `every`, a comparison
     (every compared one's values)."""
     result, label = done.result, done.label
@@ -237,7 +288,7 @@ def _said_ranked(op: Operator, done: MemberOperation, of: int, every: bool = Fal
              for w, v in result.ranked if every or w in result.winners]
     rest = [e for e, _ in result.ranked if e not in result.winners]
     runner = rest[0] if rest and not every else ""
-    lacking = lacking_value(result.missing, label, of=of, more=result.unlisted)
+    lacking = lacking_value(result.missing, label, more=result.unlisted)
     return Computed(compared(head, facts, runner, lacking), [], op.name, result.winners)
 
 
@@ -249,7 +300,7 @@ def _compare_named(op: Operator, state: TurnState, ctx: TurnContext) -> Computed
         return None
     done = operate_members(op, state.rewritten or state.text, ctx.background, relation_matcher(ctx).grid, [],
                            ctx.background.labels, only=named)
-    return _said_ranked(op, done, 0, every=True) if done is not None else None
+    return _said_ranked(op, done, every=True) if done is not None else None
 
 
 def _answered(op: Operator, state: TurnState, done: Computed | None) -> Computed | None:
@@ -279,7 +330,7 @@ def _computed(op: Operator, state: TurnState, ctx: TurnContext) -> Computed | No
         return None  # a compound question: each clause is answered as asked, by its own path
     labels = Labels(state, ctx.background)
     if op.name == "yesno":
-        return _yesno(state, paths, labels)
+        return _yesno(state, ctx, paths, labels)
     if op.name == "count":
         return _count(op, state, ctx, paths, labels)
     for group in _groups(paths):

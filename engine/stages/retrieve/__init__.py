@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
 from engine.context import TurnContext, stage
@@ -233,6 +234,31 @@ def with_records(sel: Selection, candidates: list[Candidate], anchors: set[str],
     return _joined(sel, more, cap, ahead=True)
 
 
+def with_members_values(sel: Selection, candidates: list[Candidate], anchors: set[str], said: AbstractSet[str],
+                        cap: int) -> Selection:
+    """A relation the turn names asked of a group it names ("the e-mail addresses of the
+    acoustics people", "their phone numbers" of a group) is asked of each of its members: where
+    the tree holds that relation's value for one entity joined to the group, the values of every
+    entity joined to it the same way join the tree, as far as the cap allows."""
+    edges = [c for c in candidates if not is_node_fact(c.fact) and not c.derived]
+    joined: dict[tuple[str, str], set[str]] = {}  # (group, relation) -> the entities it joins
+    for c in edges:
+        if not c.fact.o_literal and c.fact.o in anchors and c.fact.s not in anchors:
+            joined.setdefault((c.fact.o, c.fact.p), set()).add(c.fact.s)
+    groups = [members for members in joined.values() if len(members) > 1]
+    have = {id(c) for c in sel.facts}
+    more: list[Candidate] = []
+    for c in sel.facts:
+        f = c.fact
+        if is_node_fact(f) or not f.o_literal or c.derived or not content_stems(c.p_label) & said:
+            continue
+        for members in groups:
+            if f.s in members:
+                more += [o for o in edges if id(o) not in have and o.fact.p == f.p and o.fact.s in members
+                         and id(o) not in {id(m) for m in more}]
+    return _joined(sel, more, cap, ahead=False) if more else sel
+
+
 def _joined(sel: Selection, more: list[Candidate], cap: int, ahead: bool) -> Selection:
     """`sel` with as many of the edges `more` as the cap allows, and their ends; the joined edges
     go ahead of its own (`ahead`) or among them by score."""
@@ -281,15 +307,26 @@ def request_answers(state: TurnState, threshold: float, candidates: list[Candida
     facts of no use); where it is sure, its scores tell the answers from the rest (the meeting
     rooms from somebody's office) better than the request does."""
     candidates = state.candidates if candidates is None else candidates
-    asked = {str(m.value) for m in state.mentions if m.kind == "type" and m.value}
+    asked = {str(m.value) for m in state.mentions if m.kind == "type" and m.value} | set(state.wanted_types)
     if not asked or max((c.score for c in candidates if not is_node_fact(c.fact)), default=1.0) >= threshold:
         return []
     members = {c.fact.s for c in candidates if c.fact.p in TYPE_PREDICATES and c.fact.o in asked}
     answers = [c for c in candidates if c.derived and c.fact.s in members and not is_node_fact(c.fact)]
     if not answers:
         return []
+    if state.wanted_types:  # the rooms of a meeting being timed: which are free and which taken, by what
+        return answers
     lead = max(answers, key=lambda c: c.score).fact.p
-    return [c for c in answers if c.fact.p == lead]
+    out = [c for c in answers if c.fact.p == lead]
+    if state.meeting:
+        # The options of a meeting being arranged: each of the asked type gets its answer, the free
+        # ones and, for the others, what the rules say of them instead ("Cedar is taken by ...").
+        covered = {c.fact.s for c in out}
+        for c in sorted(answers, key=lambda c: -c.score):
+            if c.fact.s not in covered:
+                covered.add(c.fact.s)
+                out.append(c)
+    return out
 
 
 def meeting_facts(state: TurnState) -> list[Candidate]:
@@ -353,6 +390,9 @@ def select(state: TurnState, retriever: str, k: int, cap: int, prizes: dict | No
     records = asked_records(state.text)
     if records:
         sel = with_records(sel, state.candidates, anchors, records, cap)
+    # "e-mail" names the relation "email" too
+    said = content_stems(state.text) | content_stems(state.text.replace("-", ""))
+    sel = with_members_values(sel, state.candidates, anchors, said, cap)
     # The options asked for go ahead of the meeting's facts: its restatement is what the cap cuts first.
     sel = with_nodes(with_paths(sel, invitable + on_paths + answers + restated, cap), named)
     return with_answers_note(sel, invitable + answers)

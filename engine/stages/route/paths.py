@@ -29,6 +29,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from engine.compute.operators import asked_scale
 from engine.factcheck.relations import qualified_only
 from engine.nlp.answer_type import PLACE, TIME, asks_overview
 from engine.relations import asked_measure, glosses, other_dimension, other_measure, other_modifier
@@ -133,13 +134,17 @@ def score_paths(found: list[Found], part: Part, sims: dict[str, np.ndarray],
         only = of_role[0]
     # "How tall is X?": the one relation of X that holds the measure asked for ("elevation m").
     asked = asked_measure(part.text)
-    measures = {id(f): measure_of(f) for f in found} if asked else {}  # read once: the loop below asks again
-    measured = [f for f in found if asked and measures[id(f)] == asked and not other_dimension(part.text, f.labels[0])]
+    # "How long is X?" asks for a length or a duration, which no measure alone tells apart: the one
+    # relation of X that holds either ("runtime (minutes)") answers it as well
+    scale = () if asked else asked_scale(part.text)
+    measures = {id(f): measure_of(f) for f in found} if asked or scale else {}  # read once: the loop below asks again
+    measured = [f for f in found if (measures[id(f)] == asked if asked else measures.get(id(f)) in scale)
+                and (asked or scale) and not other_dimension(part.text, f.labels[0])]
     by_measure = only is None and len({f.signature for f in measured}) == 1
     if by_measure:
         only = measured[0]
     for f in found:
-        if by_measure and f is not only and measures[id(f)] != asked:
+        if by_measure and f is not only and measures[id(f)] != measures[id(only)]:
             continue  # "How heavy was X at launch?": its one mass, not its launch date
         key = tuple(f.labels)
         # a third step's fit depends on whether the first two walk one relation out and back

@@ -16,6 +16,7 @@ from engine.focus import linked_now
 from engine.nlp.answer_type import mask
 from engine.nlp.relevance import FEATURES
 from engine.nlp.sentences import TYPE_PREDICATES, is_node_fact
+from engine.stages.score.bm25 import Bm25
 from engine.state import Candidate, TurnState
 
 # Embedding is the one per-turn cost that grows with the candidates, so only the facts near the
@@ -34,17 +35,16 @@ def tokens(text: str) -> list[str]:
     return [t for t in _TOKEN.findall(text.casefold()) if t not in _STOP]
 
 
-def bm25_scores(docs: list[str], query: str) -> np.ndarray:
-    """BM25 (Okapi) of each doc against the query, the docs being this turn's candidates."""
+def bm25_scores(docs: list[str], *queries: str) -> list[np.ndarray]:
+    """BM25 (Okapi) of each doc against each query, the docs being this turn's candidates (their
+    words and document frequencies read once for all the queries)."""
     if not docs:
-        return np.zeros(0)
-    q = tokens(query)
-    corpus = [tokens(d) or ["\u2205"] for d in docs]
-    if not q:
-        return np.zeros(len(docs))
-    from rank_bm25 import BM25Okapi
-
-    return np.asarray(BM25Okapi(corpus).get_scores(q), dtype=np.float64)
+        return [np.zeros(0) for _ in queries]
+    asked = [tokens(q) for q in queries]
+    if not any(asked):
+        return [np.zeros(len(docs)) for _ in queries]
+    index = Bm25([tokens(d) or ["\u2205"] for d in docs])
+    return [index.scores(q) if q else np.zeros(len(docs)) for q in asked]
 
 
 def turn_windows(state: TurnState) -> list[str]:
@@ -133,10 +133,9 @@ def compute(state: TurnState, candidates: list[Candidate], encoder, previous: di
     # relation fits a clause as well as the better of the two.
     phrases = sorted({(c.p_label, phrase) for c in candidates if not c.derived
                       and (phrase := relation_phrase(predicate_key(c.fact.p)))})
-    raw_rewrite = bm25_scores(texts, windows[0])
-    raw_turn = raw_rewrite if windows[0] == state.text else bm25_scores(texts, state.text)
+    raw_rewrite, raw_turn = bm25_scores(texts, windows[0], state.text)
     masked_texts = [mask(t, fact_names) for t in texts]
-    masked_bm25 = bm25_scores(masked_texts, masked_windows[0])
+    (masked_bm25,) = bm25_scores(masked_texts, masked_windows[0])
     near = near_indices(candidates, raw_rewrite)
     m = len(near)
     queries = windows + masked_windows[1:] + parts
@@ -205,8 +204,8 @@ def compute(state: TurnState, candidates: list[Candidate], encoder, previous: di
         X[i, col["is_node"]] = 1.0 if node else 0.0
         X[i, col["type_match"]] = 1.0 if (s in members or (o in members if o else False)) else 0.0
     X[near, col["embedded"]] = 1.0
-    for i, c in enumerate(candidates):
-        c.features = dict(zip(FEATURES, (round(float(v), 4) for v in X[i]), strict=False))
+    for c, row in zip(candidates, X.tolist(), strict=True):
+        c.features = dict(zip(FEATURES, [round(v, 4) for v in row], strict=False))
     return X, raw_rewrite
 def compute_for(state: TurnState, ctx) -> tuple[np.ndarray, np.ndarray]:
     from engine.nlp.encoder import encoder_for
