@@ -22,6 +22,7 @@ relation. Closeness of meaning is not entailment.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -75,11 +76,11 @@ class RankedRelations:
                 clash = self._clash(a, b, rival[0], r)
                 if clash is not None:
                     return Read([], clash)
-            if own and phrase and self._sole(phrase, own, a, b):
+            if own and phrase and self._sole(phrase, own, a, b, r.blank):
                 return Read([f for f in joining[0].facts if f.other == b][:1])
         return None
 
-    def _sole(self, phrase: str, own: set[str], a: str, b: str) -> bool:
+    def _sole(self, phrase: str, own: set[str], a: str, b: str, blank: str = "") -> bool:
         """Do the claim's words read as the relation the KG has between a and b, though they
         say its label only faintly or not at all? They do where the graph leaves them no other
         reading: every relation joining either thing to things of the other's kind joins these
@@ -91,14 +92,29 @@ class RankedRelations:
         verb that names no event of its own (`standing`): "flew on" a mission one is a crew
         member of, "sails out of" a home port, but not "sold", "founded" or "restored", which
         the KG would record under a relation of their own, nor a role named by a noun
-        ("treasurer" of a chairperson)."""
+        ("treasurer" of a chairperson). For those, relations whose values are things of another
+        kind than the claim's are no rival reading ("runs" the line's operator, a company, is
+        not what it says of a station)."""
         if any(opposite(phrase, label) for label in own) or not (self._all_join(a, b) and self._all_join(b, a)):
             return False
-        labels = {label_words(s.facts[0].p_label or s.key) for x in (a, b) for s in self.kg.slots(x).values()
-                  if s.facts[0].fact.p not in TYPE_PREDICATES and not RECORD.search(self._label(s))}
-        if any(fit(phrase, x) >= FLOOR for x in labels - own):
-            return False
-        return any(fit(phrase, label) > 0.0 for label in own) or standing(phrase)
+        if any(fit(phrase, label) > 0.0 for label in own):
+            return all(fit(phrase, x) < FLOOR for x in self._rivals(a, b, True) - own)
+        return standing(phrase, blank) and all(fit(phrase, x) < FLOOR for x in self._rivals(a, b, False) - own)
+
+    def _rivals(self, a: str, b: str, every: bool) -> set[str]:
+        """The labels of the relations of a and b a claim's words could say instead: all of them
+        (`every`), or those whose values may be of the kind of the claim's other thing."""
+        out = set()
+        for x, other in ((a, b), (b, a)):
+            kind = self.kg.category(other) - {"thing"}
+            for s in self.kg.slots(x).values():
+                label = self._label(s)
+                if s.facts[0].fact.p in TYPE_PREDICATES or RECORD.search(label):
+                    continue
+                held = self.kg.slot_category(s) - {"thing"}
+                if every or s.literal or not kind or not held or held & kind:
+                    out.add(label)
+        return out
 
     def _all_join(self, a: str, b: str) -> bool:
         """Does every relation joining a to things of b's kind join it to b? Where a crossing has
@@ -165,15 +181,20 @@ def _near(word: str) -> dict[str, float]:
 EVENTS = frozenset({"verb.creation", "verb.change", "verb.possession", "verb.competition"})
 
 
-def standing(phrase: str) -> bool:
+def standing(phrase: str, blank: str = "") -> bool:
     """Do a claim's relation words say how two things stand or move together, by a verb (its
     particle taken with it where WordNet has the pair: "brought out", "looks after") whose
-    frequent senses report no event (EVENTS), with no noun that names a role a person holds
-    ("treasurer")? False without WordNet."""
+    frequent senses report no event (EVENTS), or a verb of making in the passive before what a
+    thing is made of ("is made of", "was carved from": what it is of, no deed), with no noun that
+    names a role a person holds ("treasurer")? False without WordNet. `blank` is the claim with
+    its names blanked, where the passive is read."""
     lex = lexicon()
     words = phrase.split()
     if lex is None or not words:
         return False
+    if "verb.creation" in lex.groups(words[0], "v") and re.search(
+            rf"\b(?:is|are|was|were|be|been)\s+{re.escape(words[0])}\s+(?:of|from|out of)\b", blank, re.IGNORECASE):
+        return not any(lex.groups(w, "n") == {"noun.person"} for w in words[1:])
     verbs = [lemma for lemma, pos in lex.lemmas(words[0]) if pos == "v"]
     if not verbs:
         return False

@@ -114,3 +114,21 @@ def test_fit_and_opposites_are_read_from_wordnet():
     assert fit("headed", "chief executive officer") > fit("headed", "employer")
     assert fit("founded", "employer") == 0.0
     assert opposite("died", "place of birth") and not opposite("born", "place of birth")
+
+
+@needs_wordnet
+def test_a_verb_naming_no_event_reads_as_the_one_relation_the_graph_leaves(ships):
+    # no word of "home port", nor WordNet, says "sails out of"; the ship's only relation to a
+    # port, and the port's only one to a ship, is what it can mean
+    said, reason = verdict(ships, "The Northern Gannet sails out of Port Ellery.")
+    assert said == "supported", reason
+    assert "home port" in reason
+
+
+@needs_wordnet
+def test_an_event_or_a_role_the_graph_lacks_is_no_reading_of_its_one_relation(ships):
+    # selling, founding: events the KG would record under relations of their own; a treasurer
+    # is a role no label names; the ship has two relations to people, so "sails with" decides none
+    for claim in ("Tomas Reyes sold Blue Fjord Lines.", "Tomas Reyes is the treasurer of Blue Fjord Lines.",
+                  "Maren Dahl sails with the Northern Gannet."):
+        assert verdict(ships, claim)[0] == "nei", claim
