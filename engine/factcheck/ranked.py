@@ -111,8 +111,11 @@ class RankedRelations:
                 label = self._label(s)
                 if s.facts[0].fact.p in TYPE_PREDICATES or RECORD.search(label):
                     continue
+                if every or s.literal or not kind:
+                    out.add(label)
+                    continue
                 held = self.kg.slot_category(s) - {"thing"}
-                if every or s.literal or not kind or not held or held & kind:
+                if not held or held & kind:
                     out.add(label)
         return out
 
