@@ -92,18 +92,19 @@ class RankedRelations:
         verb that names no event of its own (`standing`): "flew on" a mission one is a crew
         member of, "sails out of" a home port, but not "sold", "founded" or "restored", which
         the KG would record under a relation of their own, nor a role named by a noun
-        ("treasurer" of a chairperson). For those, relations whose values are things of another
-        kind than the claim's are no rival reading ("runs" the line's operator, a company, is
-        not what it says of a station)."""
+        ("treasurer" of a chairperson). For those, relations of values, and relations whose values
+        are things of another kind than the claim's, are no rival reading (a station's platform
+        count, a line's operator, a company, are not what "runs from" says of a station)."""
         if any(opposite(phrase, label) for label in own) or not (self._all_join(a, b) and self._all_join(b, a)):
             return False
-        if any(fit(phrase, label) > 0.0 for label in own):
-            return all(fit(phrase, x) < FLOOR for x in self._rivals(a, b, True) - own)
+        if any(fit(phrase, label) > 0.0 for label in own) and all(
+                fit(phrase, x) < FLOOR for x in self._rivals(a, b, True) - own):
+            return True
         return standing(phrase, blank) and all(fit(phrase, x) < FLOOR for x in self._rivals(a, b, False) - own)
 
     def _rivals(self, a: str, b: str, every: bool) -> set[str]:
         """The labels of the relations of a and b a claim's words could say instead: all of them
-        (`every`), or those whose values may be of the kind of the claim's other thing."""
+        (`every`), or those whose values may be the claim's other thing: things of its kind."""
         out = set()
         for x, other in ((a, b), (b, a)):
             kind = self.kg.category(other) - {"thing"}
@@ -111,7 +112,9 @@ class RankedRelations:
                 label = self._label(s)
                 if s.facts[0].fact.p in TYPE_PREDICATES or RECORD.search(label):
                     continue
-                if every or s.literal or not kind:
+                if s.literal and not every:
+                    continue  # a relation of values holds no thing
+                if every or not kind:
                     out.add(label)
                     continue
                 held = self.kg.slot_category(s) - {"thing"}
