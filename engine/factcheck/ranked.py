@@ -181,10 +181,11 @@ def _near(word: str) -> dict[str, float]:
 
 
 # WordNet's classes of verbs that report an event with participants of its own: a thing made,
-# changed, or changing hands, a contest won. A KG records such an event under a relation of its
-# own (founder, restorer, seller), so the one relation it has between two things is no reading
-# of it.
-EVENTS = frozenset({"verb.creation", "verb.change", "verb.possession", "verb.competition"})
+# changed, or changing hands, a contest won, a thing said, recorded or judged. A KG records such
+# an event under a relation of its own (founder, restorer, seller, reviewer), so the one relation
+# it has between two things is no reading of it.
+EVENTS = frozenset({"verb.creation", "verb.change", "verb.possession", "verb.competition", "verb.communication",
+                    "verb.cognition"})
 
 
 def standing(phrase: str, blank: str = "") -> bool:
