@@ -20,6 +20,8 @@ API::
     lex.lemmas(word) -> list[tuple[str, str]]  # (lemma, part of speech) the word inflects
     lex.nouns(word) -> frozenset[str]     # the nouns it may be, and their synonyms
     lex.opposites(word) -> frozenset[str] # the nouns opposite to it or to what it is a kind of
+    lex.groups(word, pos) -> frozenset[str]  # WordNet's lexicographer files of the word's most
+                                          # frequent senses ("sold": {"verb.possession", ...})
 """
 
 from __future__ import annotations
@@ -50,6 +52,7 @@ _DETACH = {"n": (("ses", "s"), ("xes", "x"), ("zes", "z"), ("ches", "ch"), ("she
 @dataclass(frozen=True)
 class _Synset:
     words: tuple[str, ...]
+    group: str  # the lexicographer file it is in ("verb.motion", "noun.person")
     pointers: tuple[tuple[str, int, str, int, int], ...]  # (symbol, offset, pos, source word, target word)
 
 
@@ -105,7 +108,6 @@ class Lexicon:
         the words derived from them, FAR."""
         return dict(_near(self, word.lower()))
 
-
     def kinds(self, noun: str) -> frozenset[str]:
         """The more general notions the noun's most frequent sense is a kind of, all the way up
         ("playwright": dramatist, writer, communicator, person, organism, ...)."""
@@ -115,6 +117,13 @@ class Lexicon:
         """The more general notions at most `steps` up from the noun's most frequent sense
         ("company": institution, organization)."""
         return _broader(self, noun.lower(), steps)
+
+    def groups(self, word: str, pos: str) -> frozenset[str]:
+        """The lexicographer files (WordNet's broad classes of meaning: "verb.motion",
+        "verb.possession", "noun.person") of the most frequent senses of the lemmas the word
+        form inflects as part of speech `pos`."""
+        return frozenset(self._synset(pos, offset).group for lemma, p in self.lemmas(word) if p == pos
+                         for offset in self.senses(lemma, pos)[:SENSES])
 
     def opposites(self, word: str) -> frozenset[str]:
         """The nouns WordNet calls the opposite of the word's noun senses, or of the more general
@@ -244,7 +253,16 @@ def _read(lex: Lexicon, pos: str, offset: int) -> _Synset:
         symbol, target, tpos, st = fields[at + 1 + 4 * i: at + 5 + 4 * i]
         pointers.append((symbol, int(target), "v" if tpos == "v" else "n" if tpos == "n" else tpos,
                          int(st[:2], 16), int(st[2:], 16)))
-    return _Synset(words, tuple(pointers))
+    return _Synset(words, _GROUPS[int(fields[1])] if int(fields[1]) < len(_GROUPS) else "", tuple(pointers))
+
+
+# WordNet's lexicographer files, by number (the second field of a synset's line; `lexnames`).
+_GROUPS = tuple("""adj.all adj.pert adv.all noun.Tops noun.act noun.animal noun.artifact noun.attribute noun.body
+noun.cognition noun.communication noun.event noun.feeling noun.food noun.group noun.location noun.motive noun.object
+noun.person noun.phenomenon noun.plant noun.possession noun.process noun.quantity noun.relation noun.shape noun.state
+noun.substance noun.time verb.body verb.change verb.cognition verb.communication verb.competition verb.consumption
+verb.contact verb.creation verb.emotion verb.motion verb.perception verb.possession verb.social verb.stative
+verb.weather adj.ppl""".split())
 
 
 def _root() -> Path | None:

@@ -22,6 +22,7 @@ relation. Closeness of meaning is not entailment.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -75,34 +76,60 @@ class RankedRelations:
                 clash = self._clash(a, b, rival[0], r)
                 if clash is not None:
                     return Read([], clash)
-            if len(own) == 1 and phrase and self._sole(phrase, next(iter(own)), a, b):
+            if own and phrase and self._sole(phrase, own, a, b, r.blank):
                 return Read([f for f in joining[0].facts if f.other == b][:1])
         return None
 
-    def _sole(self, phrase: str, label: str, a: str, b: str) -> bool:
-        """Do the claim's words read as the one relation the KG has between a and b, though they
-        say its label only faintly ("planted with" of "sown with": WordNet puts both under one
-        more general verb)? They do when WordNet ties them to it at all, they fit no other
-        relation of either thing, its values' relations included ("founded" fits an opening
-        date: the claim says another relation, which the KG lacks between them), say nothing
-        opposite to it, and neither thing has another relation to things of the other's kind
-        ("departs from" of a crossing with an origin and a terminus). Words WordNet does not tie
-        to it ("sponsors" of "rows for") stay unconfirmed: a wrong confirmation costs more than
-        a claim left open."""
-        if fit(phrase, label) == 0.0 or opposite(phrase, label) or not (self._one_of_kind(a, b) and self._one_of_kind(b, a)):
+    def _sole(self, phrase: str, own: set[str], a: str, b: str, blank: str = "") -> bool:
+        """Do the claim's words read as the relation the KG has between a and b, though they
+        say its label only faintly or not at all? They do where the graph leaves them no other
+        reading: every relation joining either thing to things of the other's kind joins these
+        two ("runs from" a station that is both a line's terminus and a station it serves), the
+        words fit no other relation of either thing, its values' relations included ("founded"
+        fits an opening date: the claim says another relation, which the KG lacks between them),
+        and say nothing opposite to it. Then words WordNet ties to the label at all confirm it
+        ("planted with" of "sown with"); words it does not tie confirm it only when they are a
+        verb that names no event of its own (`standing`): "flew on" a mission one is a crew
+        member of, "sails out of" a home port, but not "sold", "founded" or "restored", which
+        the KG would record under a relation of their own, nor a role named by a noun
+        ("treasurer" of a chairperson). For those, relations of values, and relations whose values
+        are things of another kind than the claim's, are no rival reading (a station's platform
+        count, a line's operator, a company, are not what "runs from" says of a station)."""
+        if any(opposite(phrase, label) for label in own) or not (self._all_join(a, b) and self._all_join(b, a)):
             return False
-        labels = {label_words(s.facts[0].p_label or s.key) for x in (a, b) for s in self.kg.slots(x).values()
-                  if s.facts[0].fact.p not in TYPE_PREDICATES and not RECORD.search(self._label(s))}
-        return all(fit(phrase, x) < FLOOR for x in labels - {label})
+        if any(fit(phrase, label) > 0.0 for label in own) and all(
+                fit(phrase, x) < FLOOR for x in self._rivals(a, b, True) - own):
+            return True
+        return standing(phrase, blank) and all(fit(phrase, x) < FLOOR for x in self._rivals(a, b, False) - own)
 
-    def _one_of_kind(self, a: str, b: str) -> bool:
-        """Is a joined to things of b's kind by one relation only? Where a crossing has an origin
-        and a terminus, both ports, "departs from" could say either, and words that say neither
-        decide nothing. Of a thing of no class, only the other side tells."""
+    def _rivals(self, a: str, b: str, every: bool) -> set[str]:
+        """The labels of the relations of a and b a claim's words could say instead: all of them
+        (`every`), or those whose values may be the claim's other thing: things of its kind."""
+        out = set()
+        for x, other in ((a, b), (b, a)):
+            kind = self.kg.category(other) - {"thing"}
+            for s in self.kg.slots(x).values():
+                label = self._label(s)
+                if s.facts[0].fact.p in TYPE_PREDICATES or RECORD.search(label):
+                    continue
+                if s.literal and not every:
+                    continue  # a relation of values holds no thing
+                if every or not kind:
+                    out.add(label)
+                    continue
+                held = self.kg.slot_category(s) - {"thing"}
+                if not held or held & kind:
+                    out.add(label)
+        return out
+
+    def _all_join(self, a: str, b: str) -> bool:
+        """Does every relation joining a to things of b's kind join it to b? Where a crossing has
+        an origin and a terminus, both ports, "departs from" one of them could say either, and
+        words that say neither decide nothing. Of a thing of no class, only the other side tells."""
         kind = self.kg.category(b) - {"thing"}
         if not kind:
             return True  # a thing of no class: its own relations tell (barley is only ever sown)
-        return len({s.key for s in self._slots(a) if self.kg.slot_category(s) & kind}) == 1
+        return all(b in s.others for s in self._slots(a) if self.kg.slot_category(s) & kind)
 
     def _unclassed(self, phrase: str, a: str, b: str) -> str:
         """The claim's relation words without those that name the class of one of its things
@@ -151,6 +178,37 @@ def fit(phrase: str, label: str) -> float:
 def _near(word: str) -> dict[str, float]:
     """The stems of a word (1.0) and of the words WordNet puts one step from it, by closeness."""
     return {**near_stems(word), **dict.fromkeys(forms(word), 1.0)}
+
+
+# WordNet's classes of verbs that report an event with participants of its own: a thing made,
+# changed, or changing hands, a contest won, a thing said, recorded or judged. A KG records such
+# an event under a relation of its own (founder, restorer, seller, reviewer), so the one relation
+# it has between two things is no reading of it.
+EVENTS = frozenset({"verb.creation", "verb.change", "verb.possession", "verb.competition", "verb.communication",
+                    "verb.cognition"})
+
+
+def standing(phrase: str, blank: str = "") -> bool:
+    """Do a claim's relation words say how two things stand or move together, by a verb (its
+    particle taken with it where WordNet has the pair: "brought out", "looks after") whose
+    frequent senses report no event (EVENTS), or a verb of making in the passive before what a
+    thing is made of ("is made of", "was carved from": what it is of, no deed), with no noun that
+    names a role a person holds ("treasurer")? False without WordNet. `blank` is the claim with
+    its names blanked, where the passive is read."""
+    lex = lexicon()
+    words = phrase.split()
+    if lex is None or not words:
+        return False
+    if "verb.creation" in lex.groups(words[0], "v") and re.search(
+            rf"\b(?:is|are|was|were|be|been)\s+{re.escape(words[0])}\s+(?:of|from|out of)\b", blank, re.IGNORECASE):
+        return not any(lex.groups(w, "n") == {"noun.person"} for w in words[1:])
+    verbs = [lemma for lemma, pos in lex.lemmas(words[0]) if pos == "v"]
+    if not verbs:
+        return False
+    pair = next((f"{v}_{words[1]}" for v in verbs if len(words) > 1 and lex.senses(f"{v}_{words[1]}", "v")), None)
+    groups = lex.groups(pair, "v") if pair else lex.groups(words[0], "v")
+    rest = words[2:] if pair else words[1:]
+    return bool(groups) and not groups & EVENTS and not any(lex.groups(w, "n") == {"noun.person"} for w in rest)
 
 
 def opposite(phrase: str, label: str) -> bool:

@@ -168,3 +168,16 @@ def test_a_label_said_whole_or_by_the_head_alone_and_a_paraphrase_that_is_anothe
     # "email" said whole in "email address", which means it: no other address is asked
     assert judge("email address", False, [Side("email", True)], labels, sure)[0]
     assert judge("head", False, [Side("head of department", False)], labels, words_only)[0]
+
+
+@needs_wordnet
+def test_who_is_answered_by_no_relation_of_a_place_or_a_time():
+    words_only = RelationMatcher()
+    labels = ["manufacturer", "made in", "weight in kilograms"]
+    sides = [Side(label, True) for label in labels]
+    # WordNet reads designing as a way of making: "made in" says it, but gives where
+    assert judge("designed", True, sides, labels, words_only)[0]
+    has, reason, _ = judge("designed", True, sides, labels, words_only, who=True)
+    assert not has and "made in" not in reason, reason
+    # a relation of a place asked of the other side ("Who is made in Taichung?" reads no further)
+    assert judge("designed", True, [Side("made in", False)], labels, words_only, who=True)[0]

@@ -114,3 +114,43 @@ def test_fit_and_opposites_are_read_from_wordnet():
     assert fit("headed", "chief executive officer") > fit("headed", "employer")
     assert fit("founded", "employer") == 0.0
     assert opposite("died", "place of birth") and not opposite("born", "place of birth")
+
+
+@needs_wordnet
+def test_a_verb_naming_no_event_reads_as_the_one_relation_the_graph_leaves(ships):
+    # no word of "home port", nor WordNet, says "sails out of"; the ship's only relation to a
+    # port, and the port's only one to a ship, is what it can mean
+    said, reason = verdict(ships, "The Northern Gannet sails out of Port Ellery.")
+    assert said == "supported", reason
+    assert "home port" in reason
+
+
+@needs_wordnet
+def test_an_event_or_a_role_the_graph_lacks_is_no_reading_of_its_one_relation(ships):
+    # selling, founding: events the KG would record under relations of their own; a treasurer
+    # is a role no label names; the ship has two relations to people, so "sails with" decides none
+    for claim in ("Tomas Reyes sold Blue Fjord Lines.", "Tomas Reyes is the treasurer of Blue Fjord Lines.",
+                  "Maren Dahl sails with the Northern Gannet."):
+        assert verdict(ships, claim)[0] == "nei", claim
+
+
+HIVES = """
+@prefix b: <http://hives.example/def/> .
+@prefix h: <http://hives.example/id/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+b:beekeeper rdfs:label "beekeeper" . b:hives rdfs:label "number of hives" . b:owner rdfs:label "operated by" .
+b:Apiary rdfs:label "apiary" . b:Person rdfs:label "person" . b:Coop rdfs:label "cooperative" .
+h:gorse a b:Apiary ; rdfs:label "Gorse Bank Apiary" ; b:beekeeper h:wenna ; b:hives 18 ; b:owner h:coop .
+h:wenna a b:Person ; rdfs:label "Wenna Trelawny" .
+h:coop a b:Coop ; rdfs:label "Heatherfold Cooperative" .
+"""
+
+
+@needs_wordnet
+def test_a_verb_for_the_one_relation_beside_values_and_other_kinds(tmp_path):
+    # the apiary's count of hives (a value) and its operator (a body, not a person) are no reading
+    # of what a person does there
+    kb = from_turtle(tmp_path, HIVES)
+    said, reason = verdict(kb, "Wenna Trelawny looks after Gorse Bank Apiary.")
+    assert said == "supported" and "beekeeper" in reason, reason
+    assert verdict(kb, "Wenna Trelawny sold Gorse Bank Apiary.")[0] == "nei"

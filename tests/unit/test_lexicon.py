@@ -159,3 +159,13 @@ def test_the_kinds_of_a_noun_go_up_from_its_most_frequent_sense():
     lex = lexicon()
     assert "person" in lex.kinds("playwright") and "person" in lex.kinds("vintners")
     assert "person" not in lex.kinds("venue") and "person" not in lex.kinds("star")  # a star is first a celestial body
+
+
+@needs_wordnet
+def test_a_word_s_broad_classes_of_meaning():
+    lex = lexicon()
+    assert lex is not None
+    assert lex.groups("flew", "v") == {"verb.motion"}
+    assert "verb.possession" in lex.groups("sold", "v")
+    assert lex.groups("treasurer", "n") == {"noun.person"}
+    assert lex.groups("treasurer", "v") == frozenset()

@@ -57,12 +57,12 @@ WAYS = [
     "The Salt Road was translated by Pia Holm.",
     "Night Harbour was directed by Lea Marsh.",
     "The Kelp Bridge spans the River Dee.",
+    "The Morning Star ferry sails from Portree.",
+    "The Morning Star ferry sails to Uig.",
 ]
 WAYS_NOT_READ = [
     "Harbour Ale is brewed by Saltmarsh Brewery.",
     "Harbour Ale is brewed with Cascade hops.",
-    "The Morning Star ferry sails from Portree.",
-    "The Morning Star ferry sails to Uig.",
     "The Lantern Bakery belongs to Tomas Reyes.",
     "Night Harbour was staged at the Corn Exchange.",
 ]

@@ -42,6 +42,10 @@ _OF = re.compile(rf"^\s*{_WH}(?:\s+{_BE}|['\u2019]s)\s+(?:the|a|an)\s+([a-z][\w\
 # "Who commissioned X?": a verb alone between "who" and the name.
 _VERB = re.compile(r"^\s*who\s+([a-z]{3,}(?:ed|s))\s+(?:the\s+)?$", re.IGNORECASE)
 _END = re.compile(r"^\s*[?.!]*\s*$")
+_WHO = re.compile(r"^\s*who(?:m|se)?\b", re.IGNORECASE)
+# Prepositions that end a label whose value is where or when its subject is or was ("made in",
+# "located at", "open from"): such a value is a place or a time, never the one "who" asks for.
+WHERE_OR_WHEN = frozenset("in at on from during near inside into within across since until".split())
 
 
 @dataclass(frozen=True)
@@ -60,6 +64,7 @@ class Asked:
     entity: str
     name: str
     verb: bool = False
+    who: bool = False  # asked with "who": a person or a body answers, no place or time
     has: bool = True
     reason: str = ""
     near: list[Side] = field(default_factory=list)  # the entity's relations nearest to what is asked
@@ -164,13 +169,27 @@ def entity_sides(ctx: TurnContext, entity: str, relations: dict[str, str]) -> li
     return list(out)
 
 
-def judge(words: str, verb: bool, sides: list[Side], labels: list[str], matcher: RelationMatcher) -> tuple[bool, str,
-                                                                                                          list[Side]]:
+def places_or_times(label: str) -> bool:
+    """Does the label end in a preposition of place or time ("made in"), so that its value says
+    where or when, not who?"""
+    words = label.casefold().split()
+    return bool(words) and words[-1] in WHERE_OR_WHEN
+
+
+def judge(words: str, verb: bool, sides: list[Side], labels: list[str], matcher: RelationMatcher,
+          who: bool = False) -> tuple[bool, str, list[Side]]:
     """(has it, why, the nearest relations) for the asked words against the entity's relations
-    (`sides`) and every relation label of the KG (`labels`)."""
+    (`sides`) and every relation label of the KG (`labels`). A question asked with "who" is
+    answered by no relation whose value is a place or a time (`places_or_times`): "Who designed
+    X?" of a thing "made in" a town asks for what the KG does not have."""
     head = words if verb else _head(words)
     if not head:
         return True, "", []
+    own = {side.label for side in sides}
+    if who:
+        sides = [side for side in sides if not (side.forward and places_or_times(side.label))]
+        if not sides:
+            return False, f"no relation it has says who “{words}”", []
     said: list[Side] = []
     turned: list[Side] = []
     narrowed: list[Side] = []
@@ -186,7 +205,6 @@ def judge(words: str, verb: bool, sides: list[Side], labels: list[str], matcher:
         # a label of the KG the entity lacks may say the asked words better ("flight director"
         # beside the "operated by" a director's work is a kind of): then that one is asked
         mine = max(_share(words, side.label) for side in said)
-        own = {side.label for side in sides}
         better = [label for label in labels if label not in own and _share(words, label) > mine]
         if better and not any(_opposite(head, side.label) for side in said):
             return False, f"the knowledge graph says “{words}” in “{better[0]}”, which it does not have", said
@@ -195,7 +213,6 @@ def judge(words: str, verb: bool, sides: list[Side], labels: list[str], matcher:
     if turned:
         return False, f"the knowledge graph has “{turned[0].label}” of it only the other way round", turned + narrowed
     if narrowed or elsewhere or verb:  # a verb no label says in words names another deed
-        own = {side.label for side in sides}
         other = [label for label in elsewhere if label not in own]
         why = (f"“{narrowed[0].label}” is another kind" if narrowed
                else f"the knowledge graph says it in “{other[0]}”, which it does not have" if other else "")
@@ -223,5 +240,6 @@ def asked_relation(state: TurnState, ctx: TurnContext, matcher: RelationMatcher)
     sides = entity_sides(ctx, entity, relations)
     if not sides:
         return None
-    has, reason, near = judge(words, verb, sides, sorted(set(relations.values())), matcher)
-    return Asked(words, entity, name, verb, has, reason, near)
+    who = bool(_WHO.match(state.text))
+    has, reason, near = judge(words, verb, sides, sorted(set(relations.values())), matcher, who)
+    return Asked(words, entity, name, verb, who, has, reason, near)
