@@ -199,6 +199,12 @@ def standing(phrase: str, blank: str = "") -> bool:
     words = phrase.split()
     if lex is None or not words:
         return False
+    # two verbs say two relations, and a thing named before the first name is the subject ("the
+    # meeting X organizes is held in Y"): neither is one relation between the claim's two names
+    first = re.search(r" {2,}", blank)
+    if relation_phrase(blank[:first.start()] if first else "") or sum(
+            all(pos == "v" for _, pos in lemmas) for lemmas in map(lex.lemmas, words) if lemmas) > 1:
+        return False
     if "verb.creation" in lex.groups(words[0], "v") and re.search(
             rf"\b(?:is|are|was|were|be|been)\s+{re.escape(words[0])}\s+(?:of|from|out of)\b", blank, re.IGNORECASE):
         return not any(lex.groups(w, "n") == {"noun.person"} for w in words[1:])

@@ -86,7 +86,7 @@ def test_a_list_says_every_value_with_its_count():
     directed = RelationPath(EX + "ida", "Ida Berg", [PathStep(EX + "director", "director", forward=False)], 0.8,
                             asks_all=True, chains=[[c.fact] for c in films], total=2)
     text, _ = path_text(turn("Which films did Ida Berg direct?", films, [directed]), None)
-    assert text == "Ida Berg is the director of Film 0 and Film 1."
+    assert text == "Ida Berg is a director of Film 0 and Film 1."
 
 
 def test_a_compound_question_gets_one_sentence_per_asked_relation():
@@ -135,7 +135,7 @@ def test_a_fact_without_a_sentence_is_said_from_its_labels():
     fact = Fact(EX + "nord", EX + "founded", "1921", o_literal=True)
     labels = Labels(turn("?", [COACH], []), None)
     labels.known[EX + "founded"] = "founded"
-    assert labels.said(fact) == "FC Nord is founded 1921"
+    assert labels.said(fact) == "FC Nord was founded in 1921"
 
 
 def test_a_reply_that_leaves_values_out_is_incomplete():

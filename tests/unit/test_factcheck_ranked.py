@@ -154,3 +154,26 @@ def test_a_verb_for_the_one_relation_beside_values_and_other_kinds(tmp_path):
     said, reason = verdict(kb, "Wenna Trelawny looks after Gorse Bank Apiary.")
     assert said == "supported" and "beekeeper" in reason, reason
     assert verdict(kb, "Wenna Trelawny sold Gorse Bank Apiary.")[0] == "nei"
+
+
+
+MEETINGS = """
+@prefix o: <http://office.example/def/> .
+@prefix x: <http://office.example/id/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+o:office rdfs:label "office" . o:organizer rdfs:label "organized by" . o:room rdfs:label "held in" .
+o:Room rdfs:label "room" . o:Person rdfs:label "person" . o:Meeting rdfs:label "meeting" .
+x:mark a o:Person ; rdfs:label "Mark Taylor" ; o:office x:o359 .
+x:review a o:Meeting ; rdfs:label "Design Review" ; o:organizer x:mark ; o:room x:beta .
+x:o359 a o:Room ; rdfs:label "Office 359" .
+x:beta a o:Room ; rdfs:label "Meeting Room Beta" .
+"""
+
+
+@needs_wordnet
+def test_a_described_subject_is_no_reading_of_the_one_relation_of_the_name_in_it(tmp_path):
+    # the subject is the meeting Mark Taylor organizes, not Mark Taylor: his one relation to a
+    # room (his office) says nothing of where it is held
+    kb = from_turtle(tmp_path, MEETINGS)
+    said, reason = verdict(kb, "The meeting Mark Taylor organizes is held in Office 359.")
+    assert said != "supported", reason
