@@ -226,12 +226,9 @@ def noun_pointing_back(text: str, tokens: list[Token], lower: list[str], i: int,
 def _determined_nouns(words: tuple[str, ...]) -> frozenset[int]:
     """The positions of the nouns the tagger reads after a word that is no pronoun ("who founded
     that firm": "firm"; not "runs" of "the company that runs it", nor "works" of "that works")."""
-    from engine.nlp.dependency import parser
+    from engine.nlp.dependency import parsed_words
 
-    nlp = parser()
-    if nlp is None:
-        return frozenset()
-    doc = nlp(" ".join(words))
-    if len(doc) != len(words):  # the tagger split a word otherwise: positions would not line up
+    doc = parsed_words(words)
+    if doc is None:
         return frozenset()
     return frozenset(t.i for t in doc if t.pos_ == "NOUN" and t.i > 0 and doc[t.i - 1].pos_ != "PRON")

@@ -50,3 +50,13 @@ def _load() -> Any | None:
 
 
 parser = _Parser()
+
+
+def parsed_words(words: tuple[str, ...]) -> Any | None:
+    """The parse of the words joined by spaces, token i being word i; None without the parser, or
+    where the tagger split a word otherwise (positions would not line up)."""
+    nlp = parser()
+    if nlp is None:
+        return None
+    doc = nlp(" ".join(words))
+    return doc if len(doc) == len(words) else None

@@ -98,13 +98,10 @@ def compound_after(tokens: list[Token], end: int) -> bool:
 
 @lru_cache(maxsize=256)
 def _compound_heads(words: tuple[str, ...]) -> frozenset[int]:
-    from engine.nlp.dependency import parser
+    from engine.nlp.dependency import parsed_words
 
-    nlp = parser()
-    if nlp is None:
-        return frozenset()
-    doc = nlp(" ".join(words))
-    if len(doc) != len(words):  # the tagger split a word otherwise: positions would not line up
+    doc = parsed_words(words)
+    if doc is None:
         return frozenset()
     # an unknown word before a noun reads as its adjective ("tern star", "eilidh morrison"); a
     # noun the parse makes the root of a question ("where does the tern sail") is its verb

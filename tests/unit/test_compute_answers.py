@@ -291,15 +291,21 @@ h:e rdfs:label "Hive Elm" ; a h:Hive .
 """
 
 
+
+def _hives(tmp_path) -> KGStore:
+    kg = tmp_path / "kg.ttl"
+    kg.write_text(HIVES, encoding="utf-8")
+    s = KGStore()
+    s.load(str(kg))
+    return s
+
+
 @pytest.mark.parametrize("question, winners", [("Which beehive was installed earliest?", ("Hive Birch", "Hive Clover")),
                                                ("Which beehive is the newest?", ("Hive Dune",))])
 def test_a_large_class_is_ranked_by_the_store_as_python_ranks_it(tmp_path, monkeypatch, question, winners):
     from engine.compute import members
 
-    kg = tmp_path / "kg.ttl"
-    kg.write_text(HIVES, encoding="utf-8")
-    s = KGStore()
-    s.load(str(kg))
+    s = _hives(tmp_path)
     small = members_op(s, question)
     monkeypatch.setattr(members, "LARGE", 2)
     monkeypatch.setattr(members, "TOP", 3)
@@ -357,10 +363,7 @@ def test_an_adverb_after_most_is_said_as_its_adjective():
 def test_a_large_class_is_filtered_by_its_ordered_column_as_python_filters_it(tmp_path, monkeypatch, question, kept):
     from engine.compute import members
 
-    kg = tmp_path / "kg.ttl"
-    kg.write_text(HIVES, encoding="utf-8")
-    s = KGStore()
-    s.load(str(kg))
+    s = _hives(tmp_path)
     small = members_op(s, question)
     monkeypatch.setattr(members, "LARGE", 2)
     large = members_op(s, question)
