@@ -111,12 +111,12 @@ class Lexicon:
     def kinds(self, noun: str) -> frozenset[str]:
         """The more general notions the noun's most frequent sense is a kind of, all the way up
         ("playwright": dramatist, writer, communicator, person, organism, ...)."""
-        return _kinds(self, noun.lower())
+        return _above(self, noun.lower(), None)
 
     def broader(self, noun: str, steps: int) -> frozenset[str]:
         """The more general notions at most `steps` up from the noun's most frequent sense
         ("company": institution, organization)."""
-        return _broader(self, noun.lower(), steps)
+        return _above(self, noun.lower(), steps)
 
     def groups(self, word: str, pos: str) -> frozenset[str]:
         """The lexicographer files (WordNet's broad classes of meaning: "verb.motion",
@@ -174,30 +174,20 @@ def _nouns(lex: Lexicon, word: str) -> frozenset[str]:
 
 
 @lru_cache(maxsize=16384)
-def _kinds(lex: Lexicon, noun: str) -> frozenset[str]:
-    out: set[str] = set()
-    lemma = next((lemma for lemma, pos in lex.lemmas(noun) if pos == "n"), None)
-    senses = lex.senses(lemma, "n")[:1] if lemma else ()
-    todo, seen = list(senses), set(senses)
-    while todo:
-        for symbol, target, tpos, _, _ in lex._synset("n", todo.pop()).pointers:
-            if symbol in ("@", "@i") and tpos == "n" and target not in seen:
-                seen.add(target)
-                todo.append(target)
-                out.update(lex._synset("n", target).words)
-    return frozenset(out)
-
-
-@lru_cache(maxsize=16384)
-def _broader(lex: Lexicon, noun: str, steps: int) -> frozenset[str]:
+def _above(lex: Lexicon, noun: str, steps: int | None) -> frozenset[str]:
+    """The words of the notions at most `steps` (None: any number) up from the noun's most
+    frequent sense, level by level."""
     out: set[str] = set()
     lemma = next((lemma for lemma, pos in lex.lemmas(noun) if pos == "n"), None)
     level = set(lex.senses(lemma, "n")[:1]) if lemma else set()
-    for _ in range(steps):
+    seen, step = set(level), 0
+    while level and (steps is None or step < steps):
         level = {target for offset in level for symbol, target, tpos, _, _ in lex._synset("n", offset).pointers
-                 if symbol in ("@", "@i") and tpos == "n"}
+                 if symbol in ("@", "@i") and tpos == "n"} - seen
+        seen |= level
         for offset in level:
             out.update(lex._synset("n", offset).words)
+        step += 1
     return frozenset(out)
 
 
